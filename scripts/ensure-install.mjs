@@ -1,0 +1,29 @@
+// Installs the locked dependencies when node_modules is missing or older than package-lock.json,
+// so `npm start` and `npm test` work on a fresh clone with nothing but Node and npm.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    console.error(`bt: '${cmd} ${args.join(' ')}' failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status || 1);
+  }
+}
+
+export function ensureInstall() {
+  const lock = readFileSync(join(root, 'package-lock.json'));
+  const digest = createHash('sha256').update(lock).digest('hex');
+  const stamp = join(root, 'node_modules', '.bt-install-stamp');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
+  console.log('bt: installing locked dependencies (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+  writeFileSync(stamp, digest);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstall();
