@@ -1,0 +1,3 @@
+export type * from './types.js';
+export * from './timeframes.js';
+export * from './offers.js';
