@@ -99,15 +99,15 @@ export function priceFor(offerId: string, context: PurchaseContext = {}): number
  */
 export function creditsFor(offerId: string, context: PurchaseContext = {}): number {
   const offer = getOffer(offerId);
+  if (context.method && !isMethodAvailable(offerId, context.method)) {
+    throw new Error(`invalid method: ${context.method} is not available for ${offerId} (minimum ${CRYPTO_MIN_PRICE_CENTS / 100} EUR)`);
+  }
   if (offer.kind === 'subscription') return offer.credits;
   const subscriber = isSubscriber(context.plan);
   let credits = offer.credits;
   if (subscriber) credits += Math.ceil(offer.credits * SUBSCRIBER_PACK_BONUS_RATE - 1e-9);
-  if (context.method === 'crypto') {
-    if (!isMethodAvailable(offerId, 'crypto')) {
-      throw new Error(`invalid method: crypto is not available for ${offerId} (minimum ${CRYPTO_MIN_PRICE_CENTS / 100} EUR)`);
-    }
-    if (offer.id === 'CREDIT_10') credits += subscriber ? CRYPTO_CREDIT_10_EXTRA.subscriber : CRYPTO_CREDIT_10_EXTRA.free;
+  if (context.method === 'crypto' && offer.id === 'CREDIT_10') {
+    credits += subscriber ? CRYPTO_CREDIT_10_EXTRA.subscriber : CRYPTO_CREDIT_10_EXTRA.free;
   }
   return credits;
 }
