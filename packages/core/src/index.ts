@@ -4,3 +4,5 @@ export * from './catalogue/index.js';
 export * from './candles/index.js';
 export type * from './simulate/types.js';
 export * from './stats/index.js';
+export * from './format/index.js';
+export * from './report/index.js';
