@@ -2,7 +2,7 @@
 // Owns the `stats-report` section of docs/PERFORMANCE.md. Run:
 //   npx tsx --conditions=@bt/source bench/stats-report.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
@@ -93,6 +93,7 @@ const CONFIG = [
 
 export async function benchStatsReport(): Promise<string> {
   const rows: string[] = [];
+  const load = loadavg()[0];
   let peak = process.memoryUsage().rss;
   for (const n of [1_000, 3_000, 10_000]) {
     const trades = syntheticTrades(n);
@@ -126,7 +127,7 @@ export async function benchStatsReport(): Promise<string> {
     '## Statistics and workbook',
     '',
     `Synthetic trades spread over one year of M5 entries (27 columns on the Trades sheet). Median of ${RUNS} runs after a warm-up,`,
-    `single process, ${cpu} (${cpus().length} cores shared with other work), Node ${process.version}.`,
+    `single process, ${cpu} (${cpus().length} cores shared with other work; 1-minute load average ${load.toFixed(1)} at the start), Node ${process.version}.`,
     '`npx tsx --conditions=@bt/source bench/stats-report.ts` (in packages/core) rewrites this section.',
     '',
     '| trades | computeStatistics (ms) | buildReport (ms) | workbook size | readWorkbookMeta (ms) | readWorkbookSheet Par_Heure (ms) |',
@@ -134,7 +135,7 @@ export async function benchStatsReport(): Promise<string> {
     ...rows,
     '',
     `Reference: exceljs \`writeBuffer\` for the same 3,000-trade workbook takes ${exceljs.toFixed(0)} ms (median of 3), which is why`,
-    'buildReport writes SpreadsheetML itself and zips with fflate; exceljs still does all reading.',
+    'buildReport writes SpreadsheetML itself and deflates natively (CompressionStream); exceljs still does all reading.',
     `Peak RSS during this benchmark: ${(peak / 1024 / 1024).toFixed(0)} MiB.`,
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { zipParts, type ZipPart } from './zip.js';
 
 /**
  * A small SpreadsheetML (Office Open XML) writer for the run workbook: values, number
@@ -6,9 +6,10 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
  *
  * Why not exceljs for writing: on this machine exceljs needs 450-900 ms to write a workbook
  * with 3,000 trades (its per-cell XML and style machinery, then pure-JS deflate), while a
- * whole run with its workbook must fit in 250 ms. Building the XML as strings and zipping with
- * fflate takes a few tens of ms. exceljs still reads every workbook (report/reader.ts), and the
- * tests read this writer's output back through it, so the files stay standard.
+ * whole run with its workbook must fit in 250 ms. Building the XML as strings and deflating
+ * natively (report/zip.ts) takes a few tens of ms. exceljs still reads every workbook
+ * (report/reader.ts), and the tests read this writer's output back through it, so the files
+ * stay standard.
  */
 
 export type XlsxCell = string | number | boolean | Date | null;
@@ -177,7 +178,7 @@ function quoteSheet(name: string): string {
 const SHEET_NAME = /^[^\\/?*[\]:]{1,31}$/;
 
 /** The .xlsx bytes of a workbook. */
-export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
+export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   if (workbook.sheets.length === 0) throw new Error('invalid workbook: no sheet');
   const seen = new Set<string>();
   for (const sheet of workbook.sheets) {
@@ -187,14 +188,14 @@ export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
   }
   const styles = new Styles();
   const strings = new SharedStrings();
-  const files: Zippable = {};
+  const files: Record<string, string> = {};
   const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings));
   const created = workbook.created.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const sheetOverrides = workbook.sheets
     .map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
     .join('');
-  files['[Content_Types].xml'] = strToU8(
+  files['[Content_Types].xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
@@ -205,28 +206,24 @@ export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
       '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' +
       '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
       '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
-      '</Types>',
-  );
-  files['_rels/.rels'] = strToU8(
+      '</Types>';
+  files['_rels/.rels'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
       '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>' +
       '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>' +
       '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/>' +
-      '</Relationships>',
-  );
-  files['docProps/core.xml'] = strToU8(
+      '</Relationships>';
+  files['docProps/core.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
       `<dc:creator>${escapeXml(workbook.creator)}</dc:creator>` +
       `<dcterms:created xsi:type="dcterms:W3CDTF">${created}</dcterms:created>` +
       `<dcterms:modified xsi:type="dcterms:W3CDTF">${created}</dcterms:modified>` +
-      '</cp:coreProperties>',
-  );
-  files['docProps/app.xml'] = strToU8(
+      '</cp:coreProperties>';
+  files['docProps/app.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>bt</Application></Properties>',
-  );
+      '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>bt</Application></Properties>';
   const filters = workbook.sheets
     .map((sheet, i) => {
       if (!sheet.autoFilter) return '';
@@ -235,30 +232,28 @@ export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
       return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${escapeXml(quoteSheet(sheet.name))}!$A$1:$${columnName(columns - 1)}$${Math.max(1, sheet.rows.length)}</definedName>`;
     })
     .join('');
-  files['xl/workbook.xml'] = strToU8(
+  files['xl/workbook.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
       '<bookViews><workbookView activeTab="0"/></bookViews><sheets>' +
       workbook.sheets.map((sheet, i) => `<sheet name="${escapeXml(sheet.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +
       '</sheets>' +
       (filters ? `<definedNames>${filters}</definedNames>` : '') +
-      '</workbook>',
-  );
+      '</workbook>';
   const n = workbook.sheets.length;
-  files['xl/_rels/workbook.xml.rels'] = strToU8(
+  files['xl/_rels/workbook.xml.rels'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
       workbook.sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
       `<Relationship Id="rId${n + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
       `<Relationship Id="rId${n + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
-      '</Relationships>',
-  );
+      '</Relationships>';
   sheetXmls.forEach((xml, i) => {
-    files[`xl/worksheets/sheet${i + 1}.xml`] = strToU8(xml);
+    files[`xl/worksheets/sheet${i + 1}.xml`] = xml;
   });
-  files['xl/styles.xml'] = strToU8(styles.xml());
-  files['xl/sharedStrings.xml'] = strToU8(strings.xml());
-  // ZIP stores local DOS times from 1980 on; the date only matters for determinism.
-  const mtime = workbook.created.getTime() < Date.UTC(1980, 1, 1) ? new Date(Date.UTC(1980, 1, 1)) : workbook.created;
-  return zipSync(files, { level: 6, mtime });
+  files['xl/styles.xml'] = styles.xml();
+  files['xl/sharedStrings.xml'] = strings.xml();
+  const encoder = new TextEncoder();
+  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => ({ name, data: encoder.encode(xml) }));
+  return zipParts(parts, workbook.created);
 }
