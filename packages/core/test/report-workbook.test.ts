@@ -214,3 +214,14 @@ test('report input is checked: config rows and pip size', async () => {
   await assert.rejects(buildReport({ ...base, config: [{ metric: ' ', value: 1 }] }), /invalid config metric: " " \(row 1\)/);
   await assert.rejects(buildReport({ ...base, config: [], pipSize: 0 }), /invalid pipSize: 0/);
 });
+
+test('text round trips exactly (line breaks, spaces, accents); Excel limits are enforced', async () => {
+  const text = '  Ligne 1\r\nLigne 2 — é ü 中 \t fin  ';
+  const bytes = await buildReport({ config: [{ metric: 'comment', value: text }], statistics: STATISTICS, trades: TRADES, pipSize: 0.0001 });
+  const config = await readWorkbookSheet(bytes, 'Config');
+  assert.equal(config.rows[0][1], text);
+  await assert.rejects(
+    buildReport({ config: [{ metric: 'comment', value: 'x'.repeat(40_000) }], statistics: STATISTICS, trades: TRADES, pipSize: 0.0001 }),
+    /invalid cell Config!B2: 40000 characters \(Excel allows 32767\)/,
+  );
+});

@@ -32,6 +32,10 @@ export interface XlsxWorkbook {
 }
 
 /** Number formats Excel knows by id; others get ids from 164 on. */
+/** Excel's limits: longer text or more rows make Excel "repair" (truncate) the file. */
+const MAX_CELL_TEXT = 32_767;
+const MAX_ROWS = 1_048_576;
+
 const BUILTIN_FORMATS: Readonly<Record<string, number>> = { '0': 1, '0.00': 2, '0%': 9, '0.00%': 10 };
 const EXCEL_EPOCH_OFFSET_DAYS = 25569; // 1970-01-01 in the 1900 date system
 const DAY_MS = 86_400_000;
@@ -41,7 +45,8 @@ const DAY_MS = 86_400_000;
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 function escapeXml(text: string): string {
-  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  // \r is escaped too: XML parsers turn a literal one into \n.
+  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
 }
 
 function columnName(index: number): string {
@@ -129,6 +134,7 @@ class SharedStrings {
 function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): string {
   const columns = sheet.rows.reduce((n, row) => Math.max(n, row.length), 0);
   const names = Array.from({ length: columns }, (_, c) => columnName(c));
+  if (sheet.rows.length > MAX_ROWS) throw new Error(`invalid sheet ${sheet.name}: ${sheet.rows.length} rows (Excel allows ${MAX_ROWS})`);
   const parts: string[] = [];
   for (let r = 0; r < sheet.rows.length; r++) {
     const row = sheet.rows[r];
@@ -143,6 +149,7 @@ function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): str
       if (typeof value === 'number') {
         if (Number.isFinite(value)) parts.push(`<c r="${at}"${s}><v>${value}</v></c>`);
       } else if (typeof value === 'string') {
+        if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${sheet.name}!${at}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
         parts.push(`<c r="${at}"${s} t="s"><v>${strings.id(value)}</v></c>`);
       } else if (typeof value === 'boolean') {
         parts.push(`<c r="${at}"${s} t="b"><v>${value ? 1 : 0}</v></c>`);
