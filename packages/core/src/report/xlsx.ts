@@ -135,29 +135,39 @@ function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): str
   const columns = sheet.rows.reduce((n, row) => Math.max(n, row.length), 0);
   const names = Array.from({ length: columns }, (_, c) => columnName(c));
   if (sheet.rows.length > MAX_ROWS) throw new Error(`invalid sheet ${sheet.name}: ${sheet.rows.length} rows (Excel allows ${MAX_ROWS})`);
-  const parts: string[] = [];
+  // One string per row, built by concatenation: far fewer short-lived strings than one per cell.
+  const styleAttrs = new Map<string | null, string>();
+  const styleAttr = (format: string | null): string => {
+    let attr = styleAttrs.get(format);
+    if (attr === undefined) {
+      const style = styles.styleOf(format);
+      attr = style ? ` s="${style}"` : '';
+      styleAttrs.set(format, attr);
+    }
+    return attr;
+  };
+  const rows: string[] = new Array(sheet.rows.length);
   for (let r = 0; r < sheet.rows.length; r++) {
     const row = sheet.rows[r];
     const ref = r + 1;
-    parts.push(`<row r="${ref}">`);
+    let xml = `<row r="${ref}">`;
     for (let c = 0; c < row.length; c++) {
       const value = row[c];
       if (value === null || value === undefined) continue;
-      const style = r === 0 ? 1 : styles.styleOf(sheet.format(r, c));
-      const s = style ? ` s="${style}"` : '';
-      const at = `${names[c]}${ref}`;
+      const s = r === 0 ? ' s="1"' : styleAttr(sheet.format(r, c));
+      const at = names[c] + ref;
       if (typeof value === 'number') {
-        if (Number.isFinite(value)) parts.push(`<c r="${at}"${s}><v>${value}</v></c>`);
+        if (Number.isFinite(value)) xml += `<c r="${at}"${s}><v>${value}</v></c>`;
       } else if (typeof value === 'string') {
         if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${sheet.name}!${at}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
-        parts.push(`<c r="${at}"${s} t="s"><v>${strings.id(value)}</v></c>`);
+        xml += `<c r="${at}"${s} t="s"><v>${strings.id(value)}</v></c>`;
       } else if (typeof value === 'boolean') {
-        parts.push(`<c r="${at}"${s} t="b"><v>${value ? 1 : 0}</v></c>`);
+        xml += `<c r="${at}"${s} t="b"><v>${value ? 1 : 0}</v></c>`;
       } else if (value instanceof Date && Number.isFinite(value.getTime())) {
-        parts.push(`<c r="${at}"${s}><v>${value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS}</v></c>`);
+        xml += `<c r="${at}"${s}><v>${value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS}</v></c>`;
       }
     }
-    parts.push('</row>');
+    rows[r] = xml + '</row>';
   }
   const last = columns > 0 && sheet.rows.length > 0 ? `${names[columns - 1]}${sheet.rows.length}` : 'A1';
   const cols = sheet.widths.length
@@ -171,7 +181,7 @@ function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): str
     '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
     '<sheetFormatPr defaultRowHeight="15"/>' +
     cols +
-    `<sheetData>${parts.join('')}</sheetData>` +
+    `<sheetData>${rows.join('')}</sheetData>` +
     filter +
     '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
     '</worksheet>'
