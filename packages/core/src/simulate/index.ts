@@ -1,0 +1,7 @@
+export type * from './types.js';
+export { signalEntries, pullbackEntries, type Entries, type PullbackRules } from './entries.js';
+export { placeLevels, roundPrice, validateExitRules, type ExitRules, type Levels } from './levels.js';
+export { walk, newWalkState, type WalkState } from './walk.js';
+export { resolveWithLowerTimeframe, lowerBound, type LowerTimeframe, type ResolvedResult } from './ambiguity.js';
+export { simulateTrades, type Simulation, type SimulationOptions, type AmbiguitySummary } from './trades.js';
+export { SESSION_BUCKETS, sessionOfHour, sessionBucketLines, utcHour, utcWeekday } from './sessions.js';
