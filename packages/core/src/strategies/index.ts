@@ -1,0 +1,1 @@
+export { filterMasks, type FilterColumns, type FilterMasks } from './filters.js';
