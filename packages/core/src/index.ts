@@ -3,3 +3,4 @@
 export * from './catalogue/index.js';
 export * from './candles/index.js';
 export type * from './simulate/types.js';
+export * from './stats/index.js';
