@@ -152,20 +152,26 @@ test('ambiguity resolved by smaller candles: SL first stays a loss, and is decid
   assert.deepEqual(r.ambiguity, { count: 1, resolved: 1, unresolved: 0 });
 });
 
-test('ambiguity inside one smaller candle, or no smaller candles: conservative and counted unresolved', () => {
+test('ambiguity inside one smaller candle, or no smaller candles: left undecided (null) and counted unresolved', () => {
   const one = simulate(AMBIGUOUS, {}, EXTERNAL, 1, [[100, 101.5, 98.5, 100], [100, 100.1, 99.9, 100]]);
-  assert.deepEqual(pick(one.trades[0], 'resolvedTp1Result', 'resolvedTp2Result'), { resolvedTp1Result: 'loss', resolvedTp2Result: 'loss' });
+  assert.deepEqual(pick(one.trades[0], 'outcome', 'resolvedTp1Result', 'resolvedTp2Result'), { outcome: 'sl', resolvedTp1Result: null, resolvedTp2Result: null });
   assert.deepEqual(one.ambiguity, { count: 1, resolved: 0, unresolved: 1 });
   const none = simulate(AMBIGUOUS, {}, EXTERNAL, 1, []);
   assert.deepEqual(none.ambiguity, { count: 1, resolved: 0, unresolved: 1 });
-  assert.equal(none.trades[0].resolvedTp1Result, 'loss');
+  assert.equal(none.trades[0].resolvedTp1Result, null);
 });
 
-test('without smaller candles resolved results are null; with them, clear trades keep their result', () => {
+test('TP1 decided by smaller candles, TP2 still ambiguous inside one of them: only TP1 resolved', () => {
+  const r = simulate(AMBIGUOUS, {}, EXTERNAL, 1, [[100, 101.2, 99.9, 101.1], [101.1, 102.5, 98.5, 98.8], [98.8, 99, 98.6, 99], [99, 100, 98.9, 100]]);
+  assert.deepEqual(pick(r.trades[0], 'resolvedTp1Result', 'resolvedTp2Result'), { resolvedTp1Result: 'win', resolvedTp2Result: null });
+  assert.deepEqual(r.ambiguity, { count: 1, resolved: 0, unresolved: 1 });
+});
+
+test('resolved results are null for clear trades and without smaller candles', () => {
   const plain = simulate(AMBIGUOUS).trades[0];
   assert.deepEqual(pick(plain, 'ambiguous', 'resolvedTp1Result', 'resolvedTp2Result'), { ambiguous: true, resolvedTp1Result: null, resolvedTp2Result: null });
   const clear = simulate([START, [100, 101.1, 99.8, 101], [101, 102.5, 100.9, 102]], {}, EXTERNAL, 1, [[101, 101, 101, 101]]).trades[0];
-  assert.deepEqual(pick(clear, 'ambiguous', 'resolvedTp1Result', 'resolvedTp2Result'), { ambiguous: false, resolvedTp1Result: 'win', resolvedTp2Result: 'win' });
+  assert.deepEqual(pick(clear, 'ambiguous', 'resolvedTp1Result', 'resolvedTp2Result'), { ambiguous: false, resolvedTp1Result: null, resolvedTp2Result: null });
 });
 
 test('ambiguous fill candle: the walk starts at the smaller candle where the resting order fills', () => {
@@ -175,7 +181,7 @@ test('ambiguous fill candle: the walk starts at the smaller candle where the res
   const ltf: Bar[] = [[100.5, 101.5, 100.4, 101.4], [101.4, 101.4, 99.9, 100.1], [100.1, 101.2, 100, 101.1], [101.1, 101.2, 98.5, 98.6]];
   const t = both(rows, { index: 2, orderPrice: 100, resting: true }, EXTERNAL, ltf);
   assert.deepEqual(pick(t, 'outcome', 'ambiguous', 'resolvedTp1Result', 'resolvedTp2Result'), { outcome: 'sl', ambiguous: true, resolvedTp1Result: 'win', resolvedTp2Result: 'loss' });
-  const tpBeforeFillOnly: Bar[] = [[100.5, 101.5, 100.4, 101.4], [101.4, 101.4, 98.5, 98.6], [98.6, 99, 98.5, 99], [99, 99.1, 98.9, 99]];
+  const tpBeforeFillOnly: Bar[] = [[100.5, 101.5, 100.4, 101.4], [100.5, 100.5, 98.5, 98.6], [98.6, 99, 98.5, 99], [99, 99.1, 98.9, 99]];
   const u = both(rows, { index: 2, orderPrice: 100, resting: true }, EXTERNAL, tpBeforeFillOnly);
   assert.deepEqual(pick(u, 'resolvedTp1Result', 'resolvedTp2Result'), { resolvedTp1Result: 'loss', resolvedTp2Result: 'loss' });
 });

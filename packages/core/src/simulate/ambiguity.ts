@@ -11,8 +11,13 @@ export interface LowerTimeframe {
 export interface ResolvedResult {
   r1: number;
   r2: number;
-  /** False when a smaller candle still held SL and a TP, or no smaller candle covered a candle. */
-  decided: boolean;
+  /**
+   * Whether the smaller candles decided each target. A target still pending when a smaller
+   * candle held SL and that target, or when no smaller candle covered an ambiguous candle, keeps
+   * the conservative verdict and is not decided.
+   */
+  decided1: boolean;
+  decided2: boolean;
 }
 
 /** First index with `time[i] >= t` (binary search). */
@@ -43,7 +48,8 @@ export function resolveWithLowerTimeframe(
 ): ResolvedResult {
   const n = htf.length;
   const small = ltf.series;
-  let decided = true;
+  let decided1 = true;
+  let decided2 = true;
   let s = fresh();
   let k = entryIndex;
   let first = resting;
@@ -62,9 +68,12 @@ export function resolveWithLowerTimeframe(
     const hi = lowerBound(small.time, t0 + ltf.stepMs, lo);
     cursor = hi;
     s.ambiguousAt = -1;
+    // Whatever is still pending if this candle stays undecided falls back on the conservative rule.
+    const pending1 = !s.tp1Done;
     if (lo === hi) {
       walk(s, htf.high, htf.low, a, a + 1, fillCandle);
-      decided = false;
+      if (pending1) decided1 = false;
+      decided2 = false;
     } else {
       let from = lo;
       if (fillCandle) {
@@ -72,13 +81,18 @@ export function resolveWithLowerTimeframe(
         while (from < hi && (s.dir > 0 ? small.low[from] : -small.high[from]) > p) from++;
         if (from === hi) from = lo;
       }
+      const before1 = !s.tp1Done;
       walk(s, small.high, small.low, from, hi, fillCandle);
-      if (s.ambiguousAt >= 0) decided = false;
+      if (s.ambiguousAt >= 0) {
+        // The smaller candle held SL and the pending target: TP1 if it was still pending then.
+        if (before1 && s.tp1At < 0) decided1 = false;
+        decided2 = false;
+      }
     }
     s.ambiguousAt = -1;
     k = a + 1;
     first = false;
   }
-  return { r1: s.r1, r2: s.r2, decided };
+  return { r1: s.r1, r2: s.r2, decided1, decided2 };
 }
 

@@ -4,4 +4,4 @@ export { placeLevels, roundPrice, validateExitRules, type ExitRules, type Levels
 export { walk, newWalkState, type WalkState } from './walk.js';
 export { resolveWithLowerTimeframe, lowerBound, type LowerTimeframe, type ResolvedResult } from './ambiguity.js';
 export { simulateTrades, type Simulation, type SimulationOptions, type AmbiguitySummary } from './trades.js';
-export { SESSION_BUCKETS, sessionOfHour, sessionBucketLines, utcHour, utcWeekday } from './sessions.js';
+

@@ -2,7 +2,7 @@ import type { PriceSeries, Setups } from '../patterns/types.js';
 import { resolveWithLowerTimeframe, type LowerTimeframe } from './ambiguity.js';
 import type { Entries } from './entries.js';
 import { placeLevels, validateExitRules, type ExitRules, type Levels } from './levels.js';
-import { sessionOfHour, utcHour, utcWeekday } from './sessions.js';
+import { sessionForHour, utcWeekday } from '../stats/buckets.js';
 import type { Outcome, TargetResult, Trade } from './types.js';
 import { newWalkState, walk } from './walk.js';
 
@@ -27,6 +27,8 @@ export interface Simulation {
 }
 
 const RESULT: readonly TargetResult[] = ['loss', 'open', 'win'];
+const HOUR_MS = 3_600_000;
+const utcHour = (ms: number) => ((Math.floor(ms / HOUR_MS) % 24) + 24) % 24;
 const result = (r: number): TargetResult => RESULT[r + 1];
 const round = (x: number, digits: number) => {
   const f = 10 ** digits;
@@ -36,8 +38,10 @@ const round = (x: number, digits: number) => {
 /**
  * Turns entries into independent trades (this measures setups; it is not a portfolio): levels,
  * the conservative walk, R results, excursions in pips, entry hour/weekday/session in UTC, and
- * with lower-timeframe candles the resolved results of the ambiguous trades (for the others
- * the resolved results equal the conservative ones; without them they are null).
+ * with lower-timeframe candles the resolved results of the ambiguous trades. A resolved result
+ * is set only where the smaller candles decided that target; it stays null for clear trades
+ * (their result needs no resolution), without smaller candles, and where a smaller candle still
+ * held SL and the pending TP (statistics then fall back on the conservative result).
  */
 export function simulateTrades(
   series: PriceSeries,
@@ -73,17 +77,12 @@ export function simulateTrades(
     const isAmbiguous = s.ambiguousAt >= 0;
     let res1: TargetResult | null = null;
     let res2: TargetResult | null = null;
-    if (ltf) {
-      if (isAmbiguous) {
-        const r = resolveWithLowerTimeframe(series, ltf, () => newWalkState(dir, fill, sl, tp1, tp2), j, resting, p);
-        res1 = result(r.r1);
-        res2 = result(r.r2);
-        if (r.decided) resolved++;
-        else unresolved++;
-      } else {
-        res1 = result(s.r1);
-        res2 = result(s.r2);
-      }
+    if (ltf && isAmbiguous) {
+      const r = resolveWithLowerTimeframe(series, ltf, () => newWalkState(dir, fill, sl, tp1, tp2), j, resting, p);
+      if (r.decided1) res1 = result(r.r1);
+      if (r.decided2) res2 = result(r.r2);
+      if (r.decided1 && r.decided2) resolved++;
+      else unresolved++;
     }
     if (isAmbiguous) ambiguous++;
     const risk = Math.abs(p - sl);
@@ -119,7 +118,7 @@ export function simulateTrades(
       resolvedTp2Result: res2,
       hour,
       weekday: utcWeekday(entryTime),
-      session: sessionOfHour(hour),
+      session: sessionForHour(hour),
     });
   }
   return { trades, skippedNoRisk, ambiguity: { count: ambiguous, resolved, unresolved } };
