@@ -64,10 +64,10 @@ test('order block with gap: low[k+2] above high[k], confirmed at k+2; an overlap
   assert.deepEqual(list(detectOrderBlocks(bars(mirror(BULL_OB)), { gap: true })).map((z) => z.confirmedAt), [3]);
   const touching: Bar[] = [...BULL_OB.slice(0, 3), [102, 103, 101, 102.8]];
   assert.equal(detectOrderBlocks(bars(touching), { gap: true }).count, 0);
-  assert.equal(detectOrderBlocks(bars(BULL_OB), { gap: true, minSize: 0.5 }).count, 1, 'gap 0.5 >= 0.5');
-  assert.equal(detectOrderBlocks(bars(BULL_OB), { gap: true, minSize: 0.6 }).count, 0);
-  assert.equal(detectOrderBlocks(bars(BULL_OB), { minSize: 2 }).count, 1, 'plain block: its range');
-  assert.equal(detectOrderBlocks(bars(BULL_OB), { minSize: 2.1 }).count, 0);
+  for (const gap of [false, true]) {
+    assert.equal(detectOrderBlocks(bars(BULL_OB), { gap, minSize: 2 }).count, 1, 'min size: the zone height, inclusive');
+    assert.equal(detectOrderBlocks(bars(BULL_OB), { gap, minSize: 2.1 }).count, 0);
+  }
 });
 
 // i-2 bullish body [100, 100.6], i-1 bearish body [100.1, 100.5], i bullish body [99.9, 101].

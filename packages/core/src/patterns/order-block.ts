@@ -7,7 +7,7 @@ export interface OrderBlockOptions {
    * (`low[k+2] > high[k]` for a bullish block); the block is then confirmed at k+2.
    */
   readonly gap?: boolean;
-  /** Minimum size in price units: of the gap with `gap`, else of the block's range. Default 0. */
+  /** Minimum zone height (the block's range) in price units; default 0. */
   readonly minSize?: number;
 }
 
@@ -30,12 +30,8 @@ export function detectOrderBlocks(series: PriceSeries, options: OrderBlockOption
     if (!bullish && !bearish) continue;
     const top = high[k];
     const bottom = low[k];
-    let size = top - bottom;
-    if (gap) {
-      size = bullish ? low[k + 2] - top : bottom - high[k + 2];
-      if (size <= 0) continue;
-    }
-    if (size < minSize - sizeTolerance(top)) continue;
+    if (gap && (bullish ? low[k + 2] <= top : high[k + 2] >= bottom)) continue;
+    if (top - bottom < minSize - sizeTolerance(top)) continue;
     if (bullish) out.push(1, top, bottom, bottom, k, gap ? k + 2 : b);
     else out.push(-1, top, bottom, top, k, gap ? k + 2 : b);
   }

@@ -11,8 +11,8 @@ export interface PriceSeries {
   readonly close: Float64Array;
 }
 
-/** The five patterns behind the official families (DESIGN §2). */
-export type PatternKind = 'fvg' | 'order_block' | 'order_block_gap' | 'engulfing' | 'fvg_impulsive';
+/** The five patterns behind the official families (DESIGN §2), and setups from a signal function. */
+export type PatternKind = 'fvg' | 'order_block' | 'order_block_gap' | 'engulfing' | 'fvg_impulsive' | 'custom';
 
 /** +1 bullish (a buy setup), -1 bearish (a sell setup). */
 export type Direction = 1 | -1;
