@@ -3,8 +3,8 @@ import type { StrategyParams } from '../catalogue/types.js';
 import type { Setups } from '../patterns/types.js';
 import type { LowerTimeframe } from '../simulate/ambiguity.js';
 import { pullbackEntries, signalEntries, type Entries } from '../simulate/entries.js';
-import type { ExitRules } from '../simulate/levels.js';
-import { simulateTrades, type Simulation } from '../simulate/trades.js';
+import { priceRounding, type ExitRules } from '../simulate/levels.js';
+import { simulateTable, tradesFromTable, type Simulation, type TableSimulation } from '../simulate/trades.js';
 import { filterMasks } from '../strategies/filters.js';
 import { filterColumnNames, filterColumns, pullbackRulesFromParams } from '../strategies/params.js';
 import type { StrategyPlan } from '../strategies/registry.js';
@@ -19,17 +19,22 @@ export interface EngineRun {
   readonly ltf?: LowerTimeframe;
 }
 
-export interface EngineOutput {
+export interface EngineTableOutput {
   readonly setups: Setups;
   readonly entries: Entries;
+  readonly simulation: TableSimulation;
+}
+
+export interface EngineOutput extends EngineTableOutput {
   readonly simulation: Simulation;
 }
 
 /**
  * Detection, filters, entries and exits on candles that already hold the indicator columns the
- * filters read (withIndicators). Pure and synchronous: the hot path of every run.
+ * filters read (withIndicators), down to the columnar trade table. Pure and synchronous: the hot
+ * path of every run.
  */
-export function runEngine(candles: Candles, run: EngineRun): EngineOutput {
+export function runEngineTable(candles: Candles, run: EngineRun): EngineTableOutput {
   const { plan, params, exits } = run;
   const setups = plan.detect(candles, params, exits.pipSize);
   const names = filterColumnNames(plan.filters, params);
@@ -37,10 +42,17 @@ export function runEngine(candles: Candles, run: EngineRun): EngineOutput {
   const start = run.startIndex ?? 0;
   const entries =
     plan.entryMode === 'pullback'
-      ? pullbackEntries(candles, setups, masks, pullbackRulesFromParams(params), start)
+      ? pullbackEntries(candles, setups, masks, pullbackRulesFromParams(params), start, priceRounding(exits.pipSize))
       : signalEntries(candles, setups, masks, start);
-  const simulation = simulateTrades(candles, setups, entries, exits, { ltf: run.ltf });
+  const simulation = simulateTable(candles, setups, entries, exits, { ltf: run.ltf });
   return { setups, entries, simulation };
+}
+
+/** runEngineTable, then the `Trade` records. */
+export function runEngine(candles: Candles, run: EngineRun): EngineOutput {
+  const out = runEngineTable(candles, run);
+  const trades = tradesFromTable(candles, out.setups, out.simulation.table, run.exits.pipSize);
+  return { ...out, simulation: { ...out.simulation, trades } };
 }
 
 /** The first `end` candles as a zero-copy view (Arrow slice, typed subarrays). */

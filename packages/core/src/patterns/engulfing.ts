@@ -18,11 +18,14 @@ export function detectEngulfing(series: PriceSeries): Setups {
     const c1 = close[i - 1];
     const o2 = open[i - 2];
     const c2 = close[i - 2];
+    // Containment first (rarely true, so well predicted), then the candle colours.
+    const lo = Math.min(o1, c1, o2, c2);
+    const hi = Math.max(o1, c1, o2, c2);
     let side = 0;
-    if (c > o && c1 < o1) {
-      if (o <= c1 && o <= Math.min(o2, c2) && c >= o1 && c >= Math.max(o2, c2)) side = 1;
-    } else if (c < o && c1 > o1) {
-      if (o >= c1 && o >= Math.max(o2, c2) && c <= o1 && c <= Math.min(o2, c2)) side = -1;
+    if (o <= lo && c >= hi) {
+      if (c > o && c1 < o1) side = 1;
+    } else if (o >= hi && c <= lo) {
+      if (c < o && c1 > o1) side = -1;
     }
     if (side === 0) continue;
     const top = Math.max(high[i - 2], high[i - 1], high[i]);

@@ -32,16 +32,17 @@ function scanFvg(series: PriceSeries, minSize: number, impulsive: boolean): Setu
   const out = new SetupBuilder(impulsive ? 'fvg_impulsive' : 'fvg', n >> 4);
   for (let i = 2; i < n; i++) {
     const m = i - 1;
-    const mo = open[m];
-    const mc = close[m];
     let side = 0;
     let top = 0;
     let bottom = 0;
-    if (mc > mo && low[i] > high[i - 2]) {
+    const mo = open[m];
+    const mc = close[m];
+    // The gap test first: it is rarely true, so the branch predicts well on real data.
+    if (low[i] > high[i - 2] && mc > mo) {
       side = 1;
       top = low[i];
       bottom = high[i - 2];
-    } else if (mc < mo && high[i] < low[i - 2]) {
+    } else if (high[i] < low[i - 2] && mc < mo) {
       side = -1;
       top = low[i - 2];
       bottom = high[i];

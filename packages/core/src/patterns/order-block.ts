@@ -25,8 +25,10 @@ export function detectOrderBlocks(series: PriceSeries, options: OrderBlockOption
   const last = gap ? n - 2 : n - 1;
   for (let k = 0; k < last; k++) {
     const b = k + 1;
-    const bullish = close[k] < open[k] && close[b] > open[b] && close[b] > high[k];
-    const bearish = !bullish && close[k] > open[k] && close[b] < open[b] && close[b] < low[k];
+    // The breakout test first: it is rarely true, so the branch predicts well on real data.
+    const cb = close[b];
+    const bullish = cb > high[k] && close[k] < open[k] && cb > open[b];
+    const bearish = !bullish && cb < low[k] && close[k] > open[k] && cb < open[b];
     if (!bullish && !bearish) continue;
     const top = high[k];
     const bottom = low[k];

@@ -70,22 +70,17 @@ class EntryBuilder {
     this.entryPrice[k] = entryPrice;
   }
 
-  /** Trims and orders by (entry candle, setup); `order` is a stable permutation. */
-  finish(resting: boolean, sort: boolean): Entries {
+  /**
+   * Trims and orders by (entry candle, setup): entries are pushed setup by setup, so a stable
+   * counting sort on the entry candle gives that order in O(n + candles).
+   */
+  finish(resting: boolean, candles: number): Entries {
     const n = this.count;
-    let order: Uint32Array | null = null;
-    if (sort) {
-      let sorted = true;
-      for (let k = 1; k < n && sorted; k++) {
-        if (this.index[k] < this.index[k - 1] || (this.index[k] === this.index[k - 1] && this.setup[k] < this.setup[k - 1])) sorted = false;
-      }
-      if (!sorted) {
-        const keys = new Float64Array(n);
-        const stride = 2 ** 26;
-        for (let k = 0; k < n; k++) keys[k] = this.index[k] * stride + this.setup[k];
-        order = new Uint32Array(n);
-        for (let k = 0; k < n; k++) order[k] = k;
-        order.sort((a, b) => keys[a] - keys[b]);
+    let order: Int32Array | null = null;
+    for (let k = 1; k < n; k++) {
+      if (this.index[k] < this.index[k - 1]) {
+        order = countingOrder(this.index, n, candles);
+        break;
       }
     }
     const pick = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
@@ -106,6 +101,16 @@ class EntryBuilder {
   }
 }
 
+/** Stable permutation sorting `keys[0..n)` (integers in 0..range-1) ascending. */
+function countingOrder(keys: Int32Array, n: number, range: number): Int32Array {
+  const start = new Int32Array(range + 1);
+  for (let k = 0; k < n; k++) start[keys[k] + 1]++;
+  for (let i = 0; i < range; i++) start[i + 1] += start[i];
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[start[keys[k]]++] = k;
+  return order;
+}
+
 /**
  * Signal families: entry at the open of the candle after the signal, when the filters pass on
  * the signal candle. `startIndex`: entries before it are warm-up and are not emitted.
@@ -121,7 +126,7 @@ export function signalEntries(series: PriceSeries, setups: Setups, masks: Filter
     if (masks && (side > 0 ? masks.buy[s] : masks.sell[s]) === 0) continue;
     out.push(z, j, side, open[j], open[j]);
   }
-  return out.finish(false, true);
+  return out.finish(false, n);
 }
 
 /**
@@ -134,6 +139,7 @@ export function signalEntries(series: PriceSeries, setups: Setups, masks: Filter
  *     fills at its open; without `allowMultiple` the zone is then done;
  *  3. invalidation: a close beyond the far edge (`close[j] < bottom` for a buy) ends the zone.
  * Fills before `startIndex` consume zones like any other but are not emitted (warm-up).
+ * `priceScale` rounds resting prices inside zones (see `priceRounding`); 0 leaves them as computed.
  */
 export function pullbackEntries(
   series: PriceSeries,
@@ -141,6 +147,7 @@ export function pullbackEntries(
   masks: FilterMasks | null,
   rules: PullbackRules,
   startIndex = 0,
+  priceScale = 0,
 ): Entries {
   const { length: n, open, high, low, close } = series;
   const { minWait, maxWait, overlapRatio, maxTouch, allowMultiple } = rules;
@@ -157,37 +164,36 @@ export function pullbackEntries(
     const last = Math.min(n - 1, d + maxWait);
     let touches = 0;
     if (setups.side[z] > 0) {
-      const price = top - depth;
+      const price = depth === 0 || priceScale === 0 ? top - depth : Math.round((top - depth) * priceScale) / priceScale;
       // Candles inside the waiting period can only invalidate the zone.
       let j = d + 1;
       for (; j < d + firstOffset && j <= last; j++) if (close[j] < bottom) break;
       if (j < d + firstOffset) continue;
+      // A close below the zone implies a touch, so candles above the zone can be passed quickly.
       for (; j <= last; j++) {
-        if (low[j] <= top) {
-          if (++touches > maxTouch) break;
-          if (low[j] <= price && (buyMask === undefined || buyMask[j - 1] === 1)) {
-            if (j >= startIndex) out.push(z, j, 1, price, open[j] < price ? open[j] : price);
-            if (!allowMultiple) break;
-          }
+        if (low[j] > top) continue;
+        if (++touches > maxTouch) break;
+        if (low[j] <= price && (buyMask === undefined || buyMask[j - 1] === 1)) {
+          if (j >= startIndex) out.push(z, j, 1, price, open[j] < price ? open[j] : price);
+          if (!allowMultiple) break;
         }
         if (close[j] < bottom) break;
       }
     } else {
-      const price = bottom + depth;
+      const price = depth === 0 || priceScale === 0 ? bottom + depth : Math.round((bottom + depth) * priceScale) / priceScale;
       let j = d + 1;
       for (; j < d + firstOffset && j <= last; j++) if (close[j] > top) break;
       if (j < d + firstOffset) continue;
       for (; j <= last; j++) {
-        if (high[j] >= bottom) {
-          if (++touches > maxTouch) break;
-          if (high[j] >= price && (sellMask === undefined || sellMask[j - 1] === 1)) {
-            if (j >= startIndex) out.push(z, j, -1, price, open[j] > price ? open[j] : price);
-            if (!allowMultiple) break;
-          }
+        if (high[j] < bottom) continue;
+        if (++touches > maxTouch) break;
+        if (high[j] >= price && (sellMask === undefined || sellMask[j - 1] === 1)) {
+          if (j >= startIndex) out.push(z, j, -1, price, open[j] > price ? open[j] : price);
+          if (!allowMultiple) break;
         }
         if (close[j] > top) break;
       }
     }
   }
-  return out.finish(true, true);
+  return out.finish(true, n);
 }

@@ -16,14 +16,15 @@ export interface Levels {
 }
 
 /**
- * Rounds a price to 12 significant digits so `1.1 - 10 pips` is 1.099 and not 1.0990000000000002:
- * levels are judged exactly as shown. Not a decimal-exact rounding, but stable and fast.
+ * Levels and resting prices are rounded to 1/10,000 of a pip, so `1.1 - 10 pips` is 1.099 and not
+ * 1.0990000000000002 and levels are judged exactly as shown. Returns the scale to multiply by.
  */
-export function roundPrice(x: number): number {
-  if (x === 0 || !Number.isFinite(x)) return x;
-  const e = Math.floor(Math.log10(Math.abs(x)));
-  const f = 10 ** (11 - e);
-  return e < 11 ? Math.round(x * f) / f : x;
+export function priceRounding(pipSize: number): number {
+  return Math.round(1 / (pipSize * 1e-4));
+}
+
+export function roundPrice(x: number, scale: number): number {
+  return Math.round(x * scale) / scale;
 }
 
 /** Checks the exit rules once per run; throws `invalid <field>: <value>`. */
@@ -47,19 +48,19 @@ export function validateExitRules(rules: ExitRules): void {
  * stop (zone far edge or pattern extreme). Returns null when the internal risk is not positive
  * (the order price is at or beyond the stop): such a trade has no defined R and is skipped.
  */
-export function placeLevels(rules: ExitRules, dir: number, price: number, stop: number, out: Levels): Levels | null {
+export function placeLevels(rules: ExitRules, dir: number, price: number, stop: number, out: Levels, scale = priceRounding(rules.pipSize)): Levels | null {
   const pip = rules.pipSize;
   if (rules.slMode === 'external') {
     const tp1Pips = rules.tp1Pips!;
-    out.sl = roundPrice(price - dir * rules.slPips! * pip);
-    out.tp1 = roundPrice(price + dir * tp1Pips * pip);
-    out.tp2 = roundPrice(price + dir * (rules.tp2Pips ?? 2 * tp1Pips) * pip);
+    out.sl = roundPrice(price - dir * rules.slPips! * pip, scale);
+    out.tp1 = roundPrice(price + dir * tp1Pips * pip, scale);
+    out.tp2 = roundPrice(price + dir * (rules.tp2Pips ?? 2 * tp1Pips) * pip, scale);
     return out;
   }
   const risk = dir * (price - stop);
   if (!(risk > 0)) return null;
   out.sl = stop;
-  out.tp1 = roundPrice(price + dir * (rules.tp1Pips !== undefined ? rules.tp1Pips * pip : risk));
-  out.tp2 = roundPrice(price + dir * (rules.tp2Pips !== undefined ? rules.tp2Pips * pip : 2 * risk));
+  out.tp1 = roundPrice(price + dir * (rules.tp1Pips !== undefined ? rules.tp1Pips * pip : risk), scale);
+  out.tp2 = roundPrice(price + dir * (rules.tp2Pips !== undefined ? rules.tp2Pips * pip : 2 * risk), scale);
   return out;
 }
