@@ -20,8 +20,6 @@ export interface LoadedCandles {
   readonly warnings: readonly CandleProblem[];
 }
 
-const PRICE_NAMES = ['open', 'high', 'low', 'close'] as const;
-
 /**
  * Receives rows one at a time (the reader writes the values at index `n`, then calls `commit`),
  * checks each row as it arrives (OHLC coherence, sign, order, duplicates), tracks the steps
@@ -119,24 +117,24 @@ export class CandleBuilder {
     const l = this.low[n];
     const c = this.close[n];
     if (h < l) {
-      this.rowProblem('high_below_low', line, 2, `High ${h} is below Low ${l}`, 'check the row: High must be the highest price of the candle and Low the lowest', h);
+      this.rowProblem('high_below_low', line, 2, `${this.names[2]} ${h} is below ${this.names[3]} ${l}`, 'check the row: High must be the highest price of the candle and Low the lowest', h);
     } else {
       const top = o > c ? o : c;
       const bottom = o < c ? o : c;
       if (h < top) {
-        this.rowProblem('high_below_body', line, 2, `High ${h} is below ${o > c ? 'Open' : 'Close'} ${top}`, 'High must be at least max(Open, Close): check the column order (Open, High, Low, Close) and the row', h);
+        this.rowProblem('high_below_body', line, 2, `${this.names[2]} ${h} is below ${this.names[o > c ? 1 : 4]} ${top}`, 'High must be at least max(Open, Close): check the column order (Open, High, Low, Close) and the row', h);
       }
       if (l > bottom) {
-        this.rowProblem('low_above_body', line, 3, `Low ${l} is above ${o < c ? 'Open' : 'Close'} ${bottom}`, 'Low must be at most min(Open, Close): check the column order (Open, High, Low, Close) and the row', l);
+        this.rowProblem('low_above_body', line, 3, `${this.names[3]} ${l} is above ${this.names[o < c ? 1 : 4]} ${bottom}`, 'Low must be at most min(Open, Close): check the column order (Open, High, Low, Close) and the row', l);
       }
     }
     if (o < 0 || h < 0 || l < 0 || c < 0) {
       const k = o < 0 ? 0 : h < 0 ? 1 : l < 0 ? 2 : 3;
       const v = [o, h, l, c][k];
-      this.rowProblem('negative_price', line, k + 1, `${PRICE_NAMES[k]} price ${v} is negative`, 'prices must be zero or more: check the sign and the column order', v);
+      this.rowProblem('negative_price', line, k + 1, `${this.names[k + 1]} ${v} is negative`, 'prices must be zero or more: check the sign and the column order', v);
     }
     if (this.volume[n] < 0) {
-      this.rowProblem('negative_volume', line, 5, `volume ${this.volume[n]} is negative`, 'volumes must be zero or more (write 0 when unknown)', this.volume[n]);
+      this.rowProblem('negative_volume', line, 5, `${this.names[5]} ${this.volume[n]} is negative`, 'volumes must be zero or more (write 0 when unknown)', this.volume[n]);
     }
     this.lastTime = t;
     this.lastLine = line;

@@ -130,7 +130,7 @@ export class CsvRowParser {
       return next;
     }
     if (this.emptyLine > 0) {
-      builder.problem('empty_line', this.emptyLine, undefined, undefined, `line ${this.emptyLine} is empty`, 'delete the empty lines between candle rows');
+      builder.problem('empty_line', this.emptyLine, undefined, undefined, 'the line is empty', 'delete the empty lines between candle rows');
       for (let k = 1; k < this.emptyCount; k++) problems.count('empty_line');
       this.emptyLine = 0;
       this.emptyCount = 0;
@@ -200,8 +200,8 @@ function valueProblem(builder: CandleBuilder, line: number, column: string, byte
   } else if (kind === 'decimal_comma') {
     builder.problem(code, line, column, raw, `${quote(raw)} uses a decimal comma`, `write numbers with a decimal point: ${raw.replace(/\./g, '').replace(',', '.')}`);
   } else {
-    const what = kind === 'nan' ? 'NaN is not a price' : kind === 'infinity' ? 'an infinite value is not a price' : 'it is not a number';
-    builder.problem(code, line, column, raw, `${quote(raw)}: ${what}`, 'write a plain number with a decimal point (1.0842), or delete the line');
+    const what = kind === 'text' ? 'is not a number' : 'is not a price';
+    builder.problem(code, line, column, raw, `${quote(raw)} ${what}`, 'write a plain number with a decimal point (1.0842), or delete the line');
   }
   return false;
 }

@@ -45,7 +45,7 @@ export function readCandlesJson(input: string | Uint8Array | ArrayBuffer, option
         ok = false;
         const code = v === null || v === '' ? 'missing_value' : 'non_numeric';
         if (builder.problems.wants(code)) {
-          builder.problem(code, r + 1, NAMES[c], String(v), code === 'missing_value' ? `the ${NAMES[c]} value is empty` : `${quote(JSON.stringify(v))} is not a number`,
+          builder.problem(code, r + 1, NAMES[c], String(v), code === 'missing_value' ? `the ${NAMES[c]} value is empty` : `${quote(String(v))} is not a number`,
             c === 0 ? 'write the time as epoch milliseconds (UTC)' : 'write a plain JSON number');
         } else builder.problems.count(code);
       }

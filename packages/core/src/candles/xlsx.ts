@@ -104,6 +104,10 @@ export async function candlesToXlsx(candles: Candles, options: WriteXlsxOptions 
   const { dates = 'text' } = options;
   if (dates !== 'text' && dates !== 'excel') throw new Error(`invalid dates: ${JSON.stringify(dates)} (expected text or excel)`);
   const workbook = await newWorkbook();
+  // Dated by the data, not the clock: the same candles give the same workbook properties.
+  const stamp = new Date(candles.length ? candles.time[candles.length - 1] : 0);
+  workbook.created = stamp;
+  workbook.modified = stamp;
   const sheet = workbook.addWorksheet(options.sheetName ?? candles.symbol ?? 'Candles');
   const extraNames = Object.keys(candles.extra);
   sheet.addRow(['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume', ...extraNames]);
