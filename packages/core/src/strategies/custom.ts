@@ -73,7 +73,7 @@ export function signalsToSetups(strategy: SignalStrategy, candles: Candles, sign
 
 /** The plan of a signal function. `confirm_candle`, when it reads it, applies as for the official ones. */
 export function signalPlan(strategy: SignalStrategy): StrategyPlan {
-  if (!/^[A-Za-z0-9_.-]{1,80}$/.test(strategy.key)) throw new Error(`invalid strategy key: ${JSON.stringify(strategy.key)} (letters, digits, _ . - only)`);
+  if (!/^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/.test(strategy.key) || strategy.key.length > 120) throw new Error(`invalid strategy key: ${JSON.stringify(strategy.key)} (words of letters, digits and '-' joined by '_')`);
   const entryMode = strategy.entryMode ?? 'signal';
   if (entryMode !== 'signal' && entryMode !== 'pullback') throw new Error(`invalid entryMode: ${JSON.stringify(entryMode)} (expected signal or pullback)`);
   return {
