@@ -1,3 +1,4 @@
+import { AsciiSink } from './bytes.js';
 import { zipParts, type ZipPart } from './zip.js';
 
 /**
@@ -131,61 +132,76 @@ class SharedStrings {
   }
 }
 
-function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): string {
+const SHEET_HEAD =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">';
+const SHEET_VIEWS =
+  '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
+  '<sheetFormatPr defaultRowHeight="15"/>';
+const SHEET_TAIL = '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
+
+/** One worksheet part as UTF-8 bytes (all ASCII: text lives in the shared strings). */
+function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): Uint8Array {
   const columns = sheet.rows.reduce((n, row) => Math.max(n, row.length), 0);
   const names = Array.from({ length: columns }, (_, c) => columnName(c));
   if (sheet.rows.length > MAX_ROWS) throw new Error(`invalid sheet ${sheet.name}: ${sheet.rows.length} rows (Excel allows ${MAX_ROWS})`);
-  // One string per row, built by concatenation: far fewer short-lived strings than one per cell.
   const styleAttrs = new Map<string | null, string>();
   const styleAttr = (format: string | null): string => {
     let attr = styleAttrs.get(format);
     if (attr === undefined) {
       const style = styles.styleOf(format);
-      attr = style ? ` s="${style}"` : '';
+      attr = style ? `" s="${style}"><v>` : '"><v>';
       styleAttrs.set(format, attr);
     }
     return attr;
   };
-  const rows: string[] = new Array(sheet.rows.length);
+  const out = new AsciiSink(64 * 1024 + sheet.rows.length * columns * 24);
+  const last = columns > 0 && sheet.rows.length > 0 ? `${names[columns - 1]}${sheet.rows.length}` : 'A1';
+  out.ascii(SHEET_HEAD);
+  out.ascii(`<dimension ref="A1:${last}"/>`);
+  out.ascii(SHEET_VIEWS);
+  if (sheet.widths.length) out.ascii(`<cols>${sheet.widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`);
+  out.ascii('<sheetData>');
   for (let r = 0; r < sheet.rows.length; r++) {
     const row = sheet.rows[r];
     const ref = r + 1;
-    let xml = `<row r="${ref}">`;
+    out.ascii('<row r="');
+    out.uint(ref);
+    out.ascii('">');
     for (let c = 0; c < row.length; c++) {
       const value = row[c];
       if (value === null || value === undefined) continue;
-      const s = r === 0 ? ' s="1"' : styleAttr(sheet.format(r, c));
-      const at = names[c] + ref;
+      let number: number;
+      let type = '';
       if (typeof value === 'number') {
-        if (Number.isFinite(value)) xml += `<c r="${at}"${s}><v>${value}</v></c>`;
+        if (!Number.isFinite(value)) continue;
+        number = value;
       } else if (typeof value === 'string') {
-        if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${sheet.name}!${at}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
-        xml += `<c r="${at}"${s} t="s"><v>${strings.id(value)}</v></c>`;
+        if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${sheet.name}!${names[c]}${ref}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
+        number = strings.id(value);
+        type = 's';
       } else if (typeof value === 'boolean') {
-        xml += `<c r="${at}"${s} t="b"><v>${value ? 1 : 0}</v></c>`;
+        number = value ? 1 : 0;
+        type = 'b';
       } else if (value instanceof Date && Number.isFinite(value.getTime())) {
-        xml += `<c r="${at}"${s}><v>${value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS}</v></c>`;
+        number = value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS;
+      } else {
+        continue;
       }
+      out.ascii('<c r="');
+      out.ascii(names[c]);
+      out.uint(ref);
+      if (type) out.ascii(`" t="${type}`);
+      out.ascii(r === 0 ? '" s="1"><v>' : styleAttr(sheet.format(r, c)));
+      out.number(number);
+      out.ascii('</v></c>');
     }
-    rows[r] = xml + '</row>';
+    out.ascii('</row>');
   }
-  const last = columns > 0 && sheet.rows.length > 0 ? `${names[columns - 1]}${sheet.rows.length}` : 'A1';
-  const cols = sheet.widths.length
-    ? `<cols>${sheet.widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`
-    : '';
-  const filter = sheet.autoFilter && columns > 0 ? `<autoFilter ref="A1:${names[columns - 1]}${Math.max(1, sheet.rows.length)}"/>` : '';
-  return (
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
-    `<dimension ref="A1:${last}"/>` +
-    '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
-    '<sheetFormatPr defaultRowHeight="15"/>' +
-    cols +
-    `<sheetData>${rows.join('')}</sheetData>` +
-    filter +
-    '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
-    '</worksheet>'
-  );
+  out.ascii('</sheetData>');
+  if (sheet.autoFilter && columns > 0) out.ascii(`<autoFilter ref="A1:${names[columns - 1]}${Math.max(1, sheet.rows.length)}"/>`);
+  out.ascii(SHEET_TAIL);
+  return out.bytes();
 }
 
 function quoteSheet(name: string): string {
@@ -205,7 +221,7 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   }
   const styles = new Styles();
   const strings = new SharedStrings();
-  const files: Record<string, string> = {};
+  const files: Record<string, string | Uint8Array> = {};
   const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings));
   const created = workbook.created.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -271,6 +287,6 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   files['xl/styles.xml'] = styles.xml();
   files['xl/sharedStrings.xml'] = strings.xml();
   const encoder = new TextEncoder();
-  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => ({ name, data: encoder.encode(xml) }));
+  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => ({ name, data: typeof xml === 'string' ? encoder.encode(xml) : xml }));
   return zipParts(parts, workbook.created);
 }

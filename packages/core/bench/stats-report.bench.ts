@@ -1,6 +1,6 @@
 // Benchmark of statistics, workbook writing and workbook reading on synthetic trade lists.
 // Owns the `stats-report` section of docs/PERFORMANCE.md. Run:
-//   npx tsx --conditions=@bt/source bench/stats-report.ts
+//   npx tsx --conditions=@bt/source bench/stats-report.bench.ts   (or npm run bench: every bench/*.bench.ts)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -137,7 +137,7 @@ export async function benchStatsReport(): Promise<string> {
     '',
     `Synthetic trades spread over one year of M5 entries (27 columns on the Trades sheet). Median of ${RUNS} runs after a warm-up,`,
     `single process, ${cpu} (${cpus().length} cores shared with other work; 1-minute load average ${load.toFixed(1)} at the start), Node ${process.version}.`,
-    '`npx tsx --conditions=@bt/source bench/stats-report.ts` (in packages/core) rewrites this section.',
+    '`npx tsx --conditions=@bt/source bench/stats-report.bench.ts` (in packages/core; `npm run bench` runs every benchmark) rewrites this section.',
     '',
     '| trades | computeStatistics (ms) | buildReport (ms) | workbook size | readWorkbookMeta (ms) | readWorkbookSheet Par_Heure (ms) |',
     '|---:|---:|---:|---:|---:|---:|',
