@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { computeStatistics } from '@bt/core/stats';
 import {
   buildReport,
+  openWorkbook,
   readWorkbookMeta,
   readWorkbookSheet,
   reportSheets,
@@ -224,4 +225,13 @@ test('text round trips exactly (line breaks, spaces, accents); Excel limits are 
     buildReport({ config: [{ metric: 'comment', value: 'x'.repeat(40_000) }], statistics: STATISTICS, trades: TRADES, pipSize: 0.0001 }),
     /invalid cell Config!B2: 40000 characters \(Excel allows 32767\)/,
   );
+});
+
+test('openWorkbook parses once and answers meta and pages like the one-shot readers', async () => {
+  const book = await openWorkbook(BYTES);
+  assert.deepEqual(book.sheetNames, [...SHEET_NAMES]);
+  assert.deepEqual(book.meta(), await readWorkbookMeta(BYTES));
+  assert.deepEqual(book.sheet('Par_Heure', { offset: 3, limit: 4 }), await readWorkbookSheet(BYTES, 'Par_Heure', { offset: 3, limit: 4 }));
+  assert.deepEqual(book.sheet('Config', { useHeader: false }), await readWorkbookSheet(BYTES, 'Config', { useHeader: false }));
+  assert.throws(() => book.sheet('Nope'), WorkbookSheetNotFoundError);
 });
