@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { adminRoutes } from '../admin/routes.js';
+import { adminGate, adminRoutes } from '../admin/routes.js';
 import { authenticate } from '../auth/middleware.js';
 import { authRoutes } from '../auth/routes.js';
 import { healthRoutes } from '../health/routes.js';
@@ -49,6 +49,7 @@ export function createApp(deps: AppDeps): App {
     return parseBody(ctx, next);
   });
   app.use(authenticate(services.sessions, deps));
+  app.use(adminGate);
 
   const routers = [
     healthRoutes(deps),

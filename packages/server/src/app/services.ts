@@ -25,11 +25,11 @@ export function createServices(deps: AppDeps) {
     ledger,
     recreations,
     log,
-    config: { apiUrl: config.apiUrl, publicUrl: config.publicUrl, verifyTokenTtlMs: config.verifyTokenTtlMs, resetTokenTtlMs: config.resetTokenTtlMs },
+    config, // by reference: the URLs can be set once the server listens
   });
   const profiles = new Profiles({ db, clock, accounts, sessions, recreations });
   const linking = new IdentityLinking(db, accounts, sessions);
-  const oidc = new OidcFlow(db, clock, linking, { apiUrl: config.apiUrl, publicUrl: config.publicUrl }, log);
+  const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
   return { sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support };
 }
