@@ -40,11 +40,22 @@ export function errorMiddleware(log: (message: string) => void) {
         }
       }
       if (status >= 500) {
-        log(`${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+        log(`${ctx.method} ${ctx.path} failed: ${describe(err)}`);
       }
       ctx.status = status;
       ctx.type = 'application/json';
       ctx.body = { detail };
     }
   };
+}
+
+/** Name, message, the failing SQL of a database error, then the stack: for the server log only. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const sql = (err as { sql?: unknown }).sql;
+  const parent = (err as { parent?: Error }).parent;
+  const lines = [`${err.name}: ${err.message || parent?.message || ''}`];
+  if (typeof sql === 'string') lines.push(`SQL: ${sql}`);
+  if (err.stack) lines.push(err.stack.split('\n').slice(1).join('\n'));
+  return lines.join('\n');
 }

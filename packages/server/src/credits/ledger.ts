@@ -50,20 +50,20 @@ export class CreditLedger {
   }
 
   /** Adds credits (verification, admin, purchase...). With a reference, credits once. */
-  grant(userId: number, amount: number, reason: GrantReason, options: LedgerOptions = {}): Promise<LedgerResult> {
+  async grant(userId: number, amount: number, reason: GrantReason, options: LedgerOptions = {}): Promise<LedgerResult> {
     checkAmount(amount);
     return this.apply(userId, 'grant', reason, amount, options);
   }
 
   /** Charges a paid action at its catalogue price; throws InsufficientCreditsError. */
-  spend(userId: number, action: PaidAction, options: LedgerOptions = {}): Promise<LedgerResult> {
+  async spend(userId: number, action: PaidAction, options: LedgerOptions = {}): Promise<LedgerResult> {
     const cost = CREDIT_COSTS[action];
     if (cost === undefined) throw new LedgerError(`invalid paid action: ${String(action)} (expected one of ${Object.keys(CREDIT_COSTS).join(', ')})`);
     return this.apply(userId, 'spend', action, -cost, options);
   }
 
   /** Takes credits back for another reason (an admin correction); never below zero either. */
-  debit(userId: number, amount: number, reason: string, options: LedgerOptions = {}): Promise<LedgerResult> {
+  async debit(userId: number, amount: number, reason: string, options: LedgerOptions = {}): Promise<LedgerResult> {
     checkAmount(amount);
     return this.apply(userId, 'spend', reason, -amount, options);
   }
