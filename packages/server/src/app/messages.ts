@@ -25,6 +25,7 @@ export const MSG = {
   methodNotAllowed: 'Méthode non autorisée.',
   bodyTooLarge: 'Requête trop volumineuse.',
   bodyInvalid: 'Corps de requête invalide.',
+  invalidPath: 'Chemin de fichier invalide.',
   allFieldsRequired: 'Tous les champs sont obligatoires.',
   emailInvalid: 'Adresse e-mail invalide.',
   usernameInvalid: "Nom d'utilisateur invalide (3 à 32 caractères : lettres, chiffres, . _ -).",
