@@ -19,7 +19,7 @@ export const UPLOAD_PATH = '/api/upload_csv_and_backtest';
 const SYMBOL_SHAPE = /^[A-Z0-9]+(?:[-.][A-Z0-9]+)*$/;
 
 export const UPLOAD_MESSAGES = {
-  tooLarge: (mb: number) => `Fichier trop volumineux (${mb} Mo maximum).`,
+  tooLarge: (bytes: number) => `Fichier trop volumineux (${sizeText(bytes)} maximum).`,
   noFile: 'Aucun fichier CSV sélectionné',
   badFormat: 'Format non pris en charge : choisis un fichier .csv ou .xlsx.',
   badSymbol: (s: string) => `Symbole invalide : « ${s} » (lettres, chiffres, - ou . ; 32 caractères au plus).`,
@@ -79,10 +79,10 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     const started = performance.now();
     const { user } = currentUser(ctx);
     const limit = deps.config.uploadLimitBytes;
-    const { fields, files } = await readForm(ctx, limit + 256 * 1024, UPLOAD_MESSAGES.tooLarge(Math.round(limit / 1024 / 1024)));
+    const { fields, files } = await readForm(ctx, limit + 256 * 1024, UPLOAD_MESSAGES.tooLarge(limit));
     const file = files.csv_file ?? files.file ?? Object.values(files)[0];
     if (!file || file.bytes.byteLength === 0) throw badRequest(UPLOAD_MESSAGES.noFile);
-    if (file.bytes.byteLength > limit) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge(Math.round(limit / 1024 / 1024)));
+    if (file.bytes.byteLength > limit) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge(limit));
     const kind = /\.xlsx$/i.test(file.filename) ? 'xlsx' : /\.csv$/i.test(file.filename) ? 'csv' : null;
     if (!kind) throw badRequest(UPLOAD_MESSAGES.badFormat);
     const ref = strategyRef(textOf(fields, ['strategy', 'strategy_name']));
@@ -142,6 +142,11 @@ function paramsOf(body: Body): unknown {
 /** A backtest needs MIN_CREDITS_FOR_BACKTEST before anything is loaded (the spend checks again, atomically). */
 function requireCredits(user: User): void {
   if (user.credits < MIN_CREDITS_FOR_BACKTEST) throw new InsufficientCreditsError(MIN_CREDITS_FOR_BACKTEST, user.credits);
+}
+
+/** 20 Mo, 256 Ko: the unit the limit is round in. */
+export function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} Mo` : `${Math.round(bytes / 1024)} Ko`;
 }
 
 function customSymbol(value: string): string {

@@ -74,34 +74,41 @@ export class DatasetStore {
    * missing or older than its CSV. Rows whose file is gone are dropped.
    */
   async reindex(): Promise<{ datasets: number; files: number }> {
+    const { Dataset } = this.db.models;
+    const existing = new Map((await Dataset.findAll()).map((d) => [d.path, d]));
     const seen = new Set<string>();
+    const fresh: DatasetValues[] = [];
     let files = 0;
     for (const symbol of await this.library.list('')) {
       for (const timeframe of await this.library.list(symbol)) {
         for (const name of await this.library.list(`${symbol}/${timeframe}`)) {
           const path = `${symbol}/${timeframe}/${name}`;
-          if (!parseLibraryPath(path)) continue;
+          const parsed = parseLibraryPath(path);
+          if (!parsed) continue;
           files++;
+          seen.add(path);
           const csv = await this.library.read(path);
-          const checksum = sha256(csv);
-          const existing = await this.db.models.Dataset.findOne({ where: { path } });
           let candles: Candles;
           if (await this.ipcIsFresh(path)) {
             candles = readCandlesIpc(await this.library.read(ipcPathFor(path)), { validate: false }).candles;
           } else {
-            const parsed = parseLibraryPath(path)!;
             candles = readCandlesCsv(csv, { symbol: parsed.symbol, timeframe: parsed.timeframe, file: path }).candles;
             await this.library.write(ipcPathFor(path), candlesToIpc({ ...candles, symbol: parsed.symbol, timeframe: parseTimeframe(parsed.timeframe) }));
           }
-          if (!existing || existing.checksum !== checksum || existing.rows !== candles.length) {
-            await this.upsert(path, csv, candles, existing?.source ?? 'reindex');
-          }
-          seen.add(path);
+          const row = existing.get(path);
+          const values = datasetValues(path, csv, candles, row?.source ?? 'reindex');
+          if (!row) fresh.push(values);
+          else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsert(path, csv, candles, values.source ?? 'reindex');
         }
       }
     }
-    const stale = (await this.db.models.Dataset.findAll({ attributes: ['id', 'path'] })).filter((d) => !seen.has(d.path));
-    if (stale.length) await this.db.transaction((t) => this.db.models.Dataset.destroy({ where: { id: stale.map((d) => d.id) }, transaction: t }));
+    const stale = [...existing.values()].filter((d) => !seen.has(d.path));
+    await this.db.transaction(async (t) => {
+      if (stale.length) await Dataset.destroy({ where: { id: stale.map((d) => d.id) }, transaction: t });
+      // One statement for a new database over an existing library (the common case at start).
+      if (fresh.length) await Dataset.bulkCreate(fresh, { transaction: t });
+    });
+    this.months.deleteWhere(() => true);
     return { datasets: seen.size, files };
   }
 
@@ -178,21 +185,7 @@ export class DatasetStore {
   }
 
   private async upsert(path: string, csv: Uint8Array, candles: Candles, source: string): Promise<Dataset> {
-    const parsed = parseLibraryPath(path);
-    if (!parsed) throw new Error(`invalid library path: ${path}`);
-    const values = {
-      symbol: parsed.symbol,
-      timeframe: parsed.timeframe,
-      month: parsed.month,
-      path,
-      ipcPath: ipcPathFor(path),
-      rows: candles.length,
-      firstCandle: new Date(candles.time[0]),
-      lastCandle: new Date(candles.time[candles.length - 1]),
-      checksum: sha256(csv),
-      bytes: csv.byteLength,
-      source,
-    };
+    const values = datasetValues(path, csv, candles, source);
     this.months.deleteWhere((key) => key.startsWith(`${path}:`));
     const { Dataset } = this.db.models;
     return this.db.transaction(async (t) => {
@@ -201,6 +194,26 @@ export class DatasetStore {
       return Dataset.create(values, { transaction: t });
     });
   }
+}
+
+type DatasetValues = Omit<Dataset['_creationAttributes'], 'id' | 'createdAt' | 'updatedAt'>;
+
+function datasetValues(path: string, csv: Uint8Array, candles: Candles, source: string): DatasetValues {
+  const parsed = parseLibraryPath(path);
+  if (!parsed) throw new Error(`invalid library path: ${path}`);
+  return {
+    symbol: parsed.symbol,
+    timeframe: parsed.timeframe,
+    month: parsed.month,
+    path,
+    ipcPath: ipcPathFor(path),
+    rows: candles.length,
+    firstCandle: new Date(candles.time[0]),
+    lastCandle: new Date(candles.time[candles.length - 1]),
+    checksum: sha256(csv),
+    bytes: csv.byteLength,
+    source,
+  };
 }
 
 export function sha256(bytes: Uint8Array): string {

@@ -43,7 +43,7 @@ export function strategyRoutes(services: Services, deps: AppDeps): Router<AppSta
   router.post(IMPORT_PATH, requireUser, async (ctx) => {
     const { user } = currentUser(ctx);
     const limit = deps.config.strategyLimitBytes;
-    const { fields, files } = await readForm(ctx, limit + 64 * 1024, STRATEGY_MESSAGES.tooLarge(Math.round(limit / 1024)));
+    const { fields, files } = await readForm(ctx, limit + 64 * 1024, STRATEGY_MESSAGES.tooLarge(limit));
     const file = files.file ?? files.py_file ?? Object.values(files)[0];
     const row = await strategies.import(user, {
       filename: file?.filename ?? '',

@@ -17,7 +17,7 @@ export const STRATEGY_MESSAGES = {
   noFile: 'Aucun fichier .py reçu.',
   notPython: 'Le fichier doit être un script Python (.py).',
   notUtf8: 'Le fichier doit être encodé en UTF-8.',
-  tooLarge: (kb: number) => `Fichier trop volumineux (${kb} Ko maximum).`,
+  tooLarge: (bytes: number) => `Fichier trop volumineux (${Math.round(bytes / 1024)} Ko maximum).`,
   nameInvalid: 'Nom invalide (1 à 120 caractères).',
   noteTooLong: 'Note trop longue (2000 caractères maximum).',
   slModeInvalid: 'sl_mode invalide (internal ou external).',
@@ -76,7 +76,7 @@ export class UserStrategies {
     const { bytes, filename } = input;
     if (!bytes || !filename) throw badRequest(STRATEGY_MESSAGES.noFile);
     if (!/\.py$/i.test(filename)) throw badRequest(STRATEGY_MESSAGES.notPython);
-    if (bytes.byteLength > this.deps.maxBytes) throw new HttpError(413, STRATEGY_MESSAGES.tooLarge(Math.round(this.deps.maxBytes / 1024)));
+    if (bytes.byteLength > this.deps.maxBytes) throw new HttpError(413, STRATEGY_MESSAGES.tooLarge(this.deps.maxBytes));
     const slMode = parseSlMode(input.slMode);
     if (input.commentUser.length > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
     let source: string;
