@@ -67,8 +67,8 @@ function pattern(text: string): PatternKind | null {
 
 function side(text: string): StrategySpec['side'] {
   const only = '(?:uniquement|seulement|only|exclusivement)';
-  const buyWords = '(?:achats?|acheteur|acheter|longs?|buys?|bullish|haussi\\w*)';
-  const sellWords = '(?:ventes?|vendeur|vendre|shorts?|sells?|bearish|baissi\\w*)';
+  const buyWords = '(?:achats?|acheteu\\w*|acheter|longs?|buys?|bullish|haussi\\w*)';
+  const sellWords = '(?:ventes?|vendeu\\w*|vendre|shorts?|sells?|bearish|baissi\\w*)';
   if (new RegExp(`\\b${only} (?:les |des |en )?${buyWords}|\\b${buyWords} ${only}|\\bque (?:des |les )?${buyWords}`).test(text)) return 'buy';
   if (new RegExp(`\\b${only} (?:les |des |en )?${sellWords}|\\b${sellWords} ${only}|\\bque (?:des |les )?${sellWords}`).test(text)) return 'sell';
   const bull = new RegExp(`\\b${buyWords}\\b`).test(text);
