@@ -7,6 +7,7 @@ import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { Dataset, UserCsv } from '../db/models.js';
+import { relativeSegments } from '../storage/index.js';
 import type { CsvFile } from './service.js';
 
 const one = (v: unknown) => String((Array.isArray(v) ? v[0] : v) ?? '').trim();
@@ -68,11 +69,14 @@ export function presentUserCsv(f: UserCsv) {
 
 /** The path after a route prefix, decoded once (a malformed escape is a bad path, 400). */
 function pathAfter(ctx: AppContext, prefix: string): string {
+  let path: string;
   try {
-    return decodeURIComponent(ctx.path.slice(prefix.length));
+    path = decodeURIComponent(ctx.path.slice(prefix.length));
   } catch {
     throw badRequest(MSG.invalidPath);
   }
+  relativeSegments(path);
+  return path;
 }
 
 function sendCsv(ctx: AppContext, file: CsvFile): void {
