@@ -5,3 +5,6 @@ export * from './candles/index.js';
 export * from './params/index.js';
 export * from './indicators/index.js';
 export type * from './simulate/types.js';
+export * from './stats/index.js';
+export * from './format/index.js';
+export * from './report/index.js';
