@@ -11,6 +11,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: scripts/bundle-size.ts reads the chunk graph from it.
+    manifest: true,
     sourcemap: false,
     target: 'es2022',
     chunkSizeWarningLimit: 600,

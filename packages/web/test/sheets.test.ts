@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PUBLIC_SHEETS, RESULT_SHEETS, configSlMode, metricValueRows, sheetLabel, sheetNames, sheetTable } from '../src/pages/stats/sheets.js';
+import { PUBLIC_SHEETS, RESULT_SHEETS, metricValueRows, sheetLabel, sheetNames, sheetTable } from '../src/pages/stats/sheets.js';
 
 describe('workbook answers for the statistics modals', () => {
   it('reads sheet lists of names or of objects with name, sheet, title or id', () => {
@@ -25,10 +25,10 @@ describe('workbook answers for the statistics modals', () => {
     assert.deepEqual(sheetTable(undefined), { headers: [], rows: [] });
   });
 
-  it('reads the Config sheet as metric/value pairs and its sl_mode', () => {
-    const config = sheetTable({ headers: ['metric', 'value'], rows: [['symbol', 'EURUSD'], ['sl_mode', 'Internal'], ['run_id', 'x']] });
-    assert.equal(metricValueRows(config)[0].metric, 'symbol');
-    assert.equal(configSlMode(config), 'internal');
-    assert.equal(configSlMode(sheetTable({ headers: ['metric', 'value'], rows: [['symbol', 'EURUSD']] })), null);
+  it('reads the Config sheet as metric/value pairs, whichever side its headers put them', () => {
+    const config = sheetTable({ headers: ['metric', 'value'], rows: [['symbol', 'EURUSD'], ['sl_mode', 'internal']] });
+    assert.deepEqual(metricValueRows(config), [{ metric: 'symbol', value: 'EURUSD' }, { metric: 'sl_mode', value: 'internal' }]);
+    const swapped = sheetTable({ rows: [{ valeur: 'M15', 'métrique': 'timeframe' }] });
+    assert.deepEqual(metricValueRows(swapped), [{ metric: 'timeframe', value: 'M15' }]);
   });
 });

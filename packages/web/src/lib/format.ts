@@ -18,5 +18,7 @@ export {
   hourLabel,
   utcOffsetLabel,
   LABELS,
+  isHiddenMetric,
+  usesInternalStop,
 } from '@bt/core/format';
-export type { HourlyTimeZone, WinrateClass } from '@bt/core/format';
+export type { ConfigRows, HourlyTimeZone, WinrateClass } from '@bt/core/format';

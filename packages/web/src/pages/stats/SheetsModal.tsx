@@ -5,12 +5,13 @@ import {
   HOURLY_TIME_ZONES,
   defaultSheet,
   formatCell,
+  isHiddenMetric,
   shiftHourlyRows,
   timeZoneOffsetHours,
+  usesInternalStop,
   utcOffsetLabel,
-  visibleConfigRows,
 } from '../../lib/format.js';
-import { CONFIG_SHEET, HOURLY_SHEET, configSlMode, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
+import { CONFIG_SHEET, HOURLY_SHEET, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
 
 export const MISSING_FOLDER_MESSAGE = 'Aucune donnée XLSX associée à cette stratégie (folder manquant).';
 
@@ -53,15 +54,27 @@ function HourlyTable({ table, timeZone, at }: { table: SheetTable; timeZone: str
   );
 }
 
-function MetricTable({ table, hideRow }: { table: SheetTable; hideRow?: (metric: string) => boolean }) {
-  const rows = metricValueRows(table).filter((row) => !hideRow || !hideRow(row.metric));
+/**
+ * A metric/value sheet (Config, Global, TP2_Global): the first cell names the row and decides its
+ * format; hidden rows (run bookkeeping, stop sizes of an internal stop) are left out.
+ */
+function MetricTable({ table, internalStop }: { table: SheetTable; internalStop: boolean }) {
+  const rows = table.rows.filter((row) => !isHiddenMetric(row[0], internalStop));
+  const showHeaders = table.headers.length > 2;
   return (
     <table className="sheet-table metric-table" data-testid="sheet-table">
+      {showHeaders ? (
+        <thead>
+          <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+        </thead>
+      ) : null}
       <tbody>
         {rows.map((row, i) => (
           <tr key={i}>
-            <th scope="row">{row.metric}</th>
-            <td>{formatCell(row.value, row.metric)}</td>
+            <th scope="row">{String(row[0] ?? '')}</th>
+            {row.slice(1).map((cell, c) => (
+              <td key={c}>{formatCell(cell, row[0])}</td>
+            ))}
           </tr>
         ))}
       </tbody>
@@ -86,6 +99,16 @@ function GridTable({ table }: { table: SheetTable }) {
       </tbody>
     </table>
   );
+}
+
+/** Config rows as [metric, value], whatever order the answer gave its columns in. */
+function configTable(table: SheetTable): SheetTable {
+  return { headers: ['metric', 'value'], rows: metricValueRows(table).map((r) => [r.metric, r.value]) };
+}
+
+/** Metric/value sheets (Config, Global, TP2_Global) have two or three columns, the first naming the row. */
+function isMetricSheet(table: SheetTable): boolean {
+  return table.headers.length >= 2 && table.headers.length <= 3 && /^(indicateur|metric|métrique)$/i.test(table.headers[0]?.trim() ?? '');
 }
 
 /** Period start read from the Config sheet, so zone offsets follow the run's season (DST). */
@@ -129,8 +152,8 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   const wanted = useMemo(() => {
     const list = new Set<string>();
     if (active) list.add(active);
-    // Config decides which rows hide on Config itself, and the hourly sheet's season.
-    if (names?.includes(CONFIG_SHEET) && (active === CONFIG_SHEET || active === HOURLY_SHEET)) list.add(CONFIG_SHEET);
+    // Config decides which rows hide (sl_mode) and the hourly sheet's season: always fetched.
+    if (names?.includes(CONFIG_SHEET)) list.add(CONFIG_SHEET);
     return [...list];
   }, [active, names]);
 
@@ -147,6 +170,8 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   }, [folder, wanted, sheets, loadSheet]);
 
   const config = sheets[CONFIG_SHEET]?.status === 'ready' ? (sheets[CONFIG_SHEET] as { table: SheetTable }).table : null;
+  // The _sl0 / sl_mode rule (spec 1 §2) lives in core; Config rows come as [metric, value].
+  const internalStop = usesInternalStop({ folder, config: config ? configTable(config).rows : null });
   const current = active ? sheets[active] : undefined;
 
   let body: ReactNode;
@@ -155,11 +180,9 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   else if (names.length === 0 || !active) body = <p className="empty-state">Aucune feuille disponible pour ce résultat.</p>;
   else if (!current || current.status === 'loading') body = <p className="muted">Chargement…</p>;
   else if (current.status === 'error') body = <p className="error-text">Impossible de charger cette feuille.</p>;
-  else if (active === CONFIG_SHEET) {
-    const context = { folder, slMode: configSlMode(current.table) };
-    body = <MetricTable table={current.table} hideRow={(metric) => !visibleConfigRows([metric], context).length} />;
-  } else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} />;
-  else if (current.table.headers.length === 2 && /indicateur|metric|métrique/i.test(current.table.headers[0])) body = <MetricTable table={current.table} />;
+  else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} />;
+  else if (active === CONFIG_SHEET) body = <MetricTable table={configTable(current.table)} internalStop={internalStop} />;
+  else if (isMetricSheet(current.table)) body = <MetricTable table={current.table} internalStop={internalStop} />;
   else body = <GridTable table={current.table} />;
 
   return (

@@ -74,10 +74,3 @@ export function metricValueRows(table: SheetTable): { metric: string; value: unk
   if (valueIndex < 0) valueIndex = metricIndex === 0 ? 1 : 0;
   return table.rows.map((row) => ({ metric: String(row[metricIndex] ?? ''), value: row[valueIndex] }));
 }
-
-/** The sl_mode a Config sheet states, if any. */
-export function configSlMode(table: SheetTable | null): string | null {
-  if (!table) return null;
-  const row = metricValueRows(table).find((r) => r.metric.trim().toLowerCase() === 'sl_mode');
-  return row && typeof row.value === 'string' ? row.value.trim().toLowerCase() : null;
-}
