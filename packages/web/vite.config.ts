@@ -18,6 +18,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
   },
   server: {
-    proxy: { '/api': process.env.BT_API_PROXY ?? 'http://127.0.0.1:8000' },
+    proxy: { '/api': process.env.BT_API_PROXY ?? 'http://127.0.0.1:8080' },
   },
 });

@@ -99,7 +99,7 @@ export function makeCalls(api: ApiClient) {
     downloadUrl: (file: string, folder: string, key: string | null) =>
       api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
     /** The third-party sign-in start endpoint on the API host (a browser redirect, spec 1 §7). */
-    googleSignInUrl: (next: string) => api.url('/api/auth/google/start', { next }),
+    googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
   };
 }
 

@@ -66,7 +66,8 @@ export function TopBar() {
           <span className="logo-mark" aria-hidden="true">⬢</span>
           <span className="logo-text">bt</span>
         </Link>
-        <nav className={`nav-links${menuOpen ? ' open' : ''}`} id="main-nav" aria-label="Navigation principale">
+        {/* Closing on the click as well: a lazy page keeps the location update pending while it loads. */}
+        <nav className={`nav-links${menuOpen ? ' open' : ''}`} id="main-nav" aria-label="Navigation principale" onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}>
           {links.map((link) => (
             <NavLink key={link.to} to={link.to} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
               {link.label}
