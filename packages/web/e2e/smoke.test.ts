@@ -2,7 +2,9 @@
  * Browser smoke test of the built app against the real bt server (foundation endpoints: accounts,
  * sessions, profile). Run: `npm run build -w @bt/web && npm run e2e -w @bt/web`. Screenshots go to
  * test-results/web-e2e/ (or BT_SCREENSHOTS). The backtest run itself waits for issue 6's endpoints:
- * here it checks the form's messages and that a failed call shows an error without charging.
+ * here it checks the form's messages, then runs a backtest whose answer, sheets and workbook are
+ * served by page.route from core's own statistics and report (result-fixture.ts) — to be pointed
+ * at the real endpoints when they land.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
 import { startBtServer, type RunningServer } from './bt-server.js';
-import { serveApp } from './static-server.js';
+import { backtestFixture } from './result-fixture.js';
+import { serveApp, type CannedAnswer } from './static-server.js';
 
 const webDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = join(webDir, '..', '..');
@@ -23,6 +26,7 @@ let browser: Browser;
 let server: RunningServer;
 let app: { url: string; close: () => Promise<void> };
 let apiTarget: string | null = null;
+const canned = new Map<string, CannedAnswer>();
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -40,7 +44,7 @@ async function newPage(width = 1280, height = 900): Promise<Page> {
 const user = { first: 'Ana', last: 'Lima', email: `ana.${Date.now()}@bt.test`, username: `ana${Date.now()}`, password: 'motdepasse-123' };
 
 before(async () => {
-  app = await serveApp(join(webDir, 'dist'), () => apiTarget);
+  app = await serveApp(join(webDir, 'dist'), () => apiTarget, canned);
   server = await startBtServer(repoDir, () => app.url);
   apiTarget = server.url;
   browser = await launchBrowser();
@@ -139,6 +143,84 @@ describe('web app against the bt server', () => {
     await page.getByTestId('run-backtest').click();
     assert.equal(await page.getByTestId('form-error').innerText(), 'La date de début doit être ≤ à la date de fin.');
     await shot(page, '04-backtest-validation');
+    await page.context().close();
+  });
+
+  it('runs a backtest: progress, results card, charts, every sheet, time zones, workbook, credits badge', async () => {
+    const fixture = await backtestFixture({ symbol: 'EURUSD', timeframe: 'M15', strategy: 'ob_pullback_pure_rsi', start: '2025-01-01', end: '2025-01-31', slPips: 100, creditsRemaining: 0 });
+    const page = await newPage();
+    let sent: Record<string, unknown> | null = null;
+    await page.route('**/api/run_backtest', async (route) => {
+      sent = route.request().postDataJSON();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fulfill({ json: fixture.answer });
+    });
+    await page.route('**/api/user/backtests/xlsx/meta?*', (route) => route.fulfill({ json: { sheets: [...fixture.sheets.keys()].map((name) => ({ name })) } }));
+    await page.route('**/api/user/backtests/xlsx/sheet?*', (route) => {
+      const name = new URL(route.request().url()).searchParams.get('sheet')!;
+      return route.fulfill({ json: fixture.sheets.get(name) });
+    });
+    canned.set(`/api/download/${fixture.file}`, {
+      status: 200,
+      headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'Content-Disposition': `attachment; filename="${fixture.file}"` },
+      body: fixture.workbook,
+    });
+
+    await page.goto(`${app.url}/login?next=%2Fbacktest%3Fsymbol%3DEURUSD`);
+    await page.getByTestId('login-form').getByLabel('E-mail ou nom d’utilisateur').fill(user.username);
+    await page.getByTestId('login-form').getByLabel('Mot de passe').fill(user.password);
+    await page.getByTestId('login-form').getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL(/\/backtest\?symbol=EURUSD$/);
+    assert.equal(await page.getByTestId('symbol').inputValue(), 'EURUSD', 'the symbol parameter preselects the pair');
+    await page.getByTestId('credits-badge').getByText('2').waitFor();
+    await page.getByTestId('official-strategy').selectOption('ob_pullback_pure_rsi');
+    await page.getByTestId('start-date').fill('2025-01-01');
+    await page.getByTestId('end-date').fill('2025-01-31');
+    await page.getByTestId('overlap-touch').uncheck();
+    await page.getByRole('button', { name: '25 %' }).click();
+    await page.getByTestId('run-backtest').click();
+    await page.getByTestId('run-progress').waitFor();
+    await shot(page, '07-backtest-running');
+    await page.getByTestId('result-card').waitFor();
+    assert.equal((sent as Record<string, unknown> | null)?.symbol, 'EURUSD');
+    assert.equal(((sent as unknown as { params: Record<string, unknown> }).params).min_overlap_ratio, 0.25);
+    await page.getByTestId('credits-badge').getByText('0', { exact: true }).waitFor();
+    await page.getByTestId('chart-hours').locator('svg').first().waitFor();
+    assert.ok((await page.getByTestId('chart-weekdays').locator('svg').count()) >= 1);
+    assert.ok((await page.getByTestId('chart-hours').getByText('★').count()) >= 1, 'golden hours are marked');
+    await shot(page, '08-backtest-results');
+
+    const href = await page.getByTestId('download-xlsx').getAttribute('href');
+    const link = new URL(href!, app.url);
+    assert.equal(link.pathname, `/api/download/${fixture.file}`);
+    assert.equal(link.searchParams.get('folder'), fixture.folder);
+    assert.ok(link.searchParams.get('apiKey'), 'the download link carries the key');
+    const download = page.waitForEvent('download');
+    await page.getByTestId('download-xlsx').click();
+    const file = await (await download).path();
+    const { readFileSync } = await import('node:fs');
+    assert.equal(readFileSync(file!).subarray(0, 2).toString(), 'PK', 'the workbook is a zip (xlsx)');
+
+    await page.getByTestId('open-stats').click();
+    const tabs = page.getByRole('tablist', { name: 'Feuilles du classeur' }).getByRole('tab');
+    assert.deepEqual(await tabs.allInnerTexts(), ['Configuration', 'Résumé global', 'Par session', 'Par heure', 'Par jour', 'TP2 global', 'Trades']);
+    assert.equal(await page.getByRole('tab', { selected: true }).innerText(), 'Résumé global', 'Global is the default tab');
+    for (const name of ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global', 'Trades']) {
+      await page.locator(`[data-sheet="${name}"]`).click();
+      await page.getByTestId('sheet-table').first().waitFor();
+      await shot(page, `09-sheet-${name}`);
+    }
+    await page.locator('[data-sheet="Config"]').click();
+    const config = await page.getByTestId('sheet-table').innerText();
+    assert.ok(config.includes('sl_pips') && !config.includes('run_id') && !config.includes('user_id') && !config.includes('run_seq'));
+    await page.locator('[data-sheet="Global"]').click();
+    assert.match(await page.getByTestId('sheet-table').innerText(), /Winrate TP1\s+\d+\.\d{2}%/);
+    await page.locator('[data-sheet="Par_Heure"]').click();
+    const firstHour = async () => (await page.getByTestId('sheet-table').locator('tbody tr').first().locator('td').first().innerText()).trim();
+    assert.equal(await firstHour(), '00h');
+    assert.match(await page.getByTestId('sheet-table').locator('thead').innerText(), /Bruxelles, UTC\+1/);
+    await page.getByTestId('tz-select').selectOption('America/New_York');
+    assert.match(await page.getByTestId('sheet-table').locator('thead').innerText(), /New York, UTC-5/);
     await page.context().close();
   });
 

@@ -15,10 +15,26 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-export async function serveApp(distDir: string, apiTarget: () => string | null): Promise<{ url: string; close: () => Promise<void> }> {
+/** A canned answer the tests put in front of the API (downloads cannot go through page.route). */
+export interface CannedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | string;
+}
+
+export async function serveApp(
+  distDir: string,
+  apiTarget: () => string | null,
+  canned: Map<string, CannedAnswer> = new Map(),
+): Promise<{ url: string; close: () => Promise<void> }> {
   const root = normalize(distDir);
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
+    const answer = canned.get(url.pathname);
+    if (answer) {
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+      return;
+    }
     if (url.pathname.startsWith('/api/')) {
       const base = apiTarget();
       if (!base) {
