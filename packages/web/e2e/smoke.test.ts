@@ -28,8 +28,8 @@ let app: { url: string; close: () => Promise<void> };
 let apiTarget: string | null = null;
 const canned = new Map<string, CannedAnswer>();
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage });
 }
 
 async function newPage(width = 1280, height = 900): Promise<Page> {
@@ -208,7 +208,7 @@ describe('web app against the bt server', () => {
     for (const name of ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global', 'Trades']) {
       await page.locator(`[data-sheet="${name}"]`).click();
       await page.getByTestId('sheet-table').first().waitFor();
-      await shot(page, `09-sheet-${name}`);
+      await shot(page, `09-sheet-${name}`, false);
     }
     await page.locator('[data-sheet="Config"]').click();
     const config = await page.getByTestId('sheet-table').innerText();
