@@ -8,3 +8,7 @@ export type * from './simulate/types.js';
 export * from './stats/index.js';
 export * from './format/index.js';
 export * from './report/index.js';
+export * from './patterns/index.js';
+export * from './strategies/index.js';
+export * from './simulate/index.js';
+export * from './backtest/index.js';

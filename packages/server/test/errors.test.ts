@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import Koa from 'koa';
+import { errorMiddleware } from '../src/app/errorMiddleware.js';
+import { InsufficientCreditsError } from '../src/credits/index.js';
+import { StoragePathError } from '../src/storage/index.js';
 import { register, startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 
@@ -68,5 +74,31 @@ describe(`errors and health (${TEST_DIALECT})`, () => {
     assert.deepEqual(res.body, { detail: 'Erreur serveur' });
     assertClean(res.text);
     assert.ok(t.logs.some((l) => /POST \/api\/support failed/.test(l) && /support_messages/.test(l)), 'the cause is in the server log: ' + t.logs.join('\n'));
+  });
+});
+
+describe('errors raised by services of later resources', () => {
+  it('maps a refused spend to 402 and a bad storage path to 400, in French', async () => {
+    const app = new Koa();
+    const logs: string[] = [];
+    app.use(errorMiddleware((m) => logs.push(m)));
+    app.use(async (ctx) => {
+      if (ctx.path === '/spend') throw new InsufficientCreditsError(2, 1);
+      if (ctx.path === '/file') throw new StoragePathError('../etc/passwd', "'..' segment");
+    });
+    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const spend = await fetch(`${base}/spend`);
+      assert.equal(spend.status, 402);
+      assert.deepEqual(await spend.json(), { detail: 'Crédits insuffisants : 2 crédits nécessaires, solde 1.' });
+      const file = await fetch(`${base}/file`);
+      assert.equal(file.status, 400);
+      assert.deepEqual(await file.json(), { detail: 'Chemin de fichier invalide.' });
+      assert.deepEqual(logs, []);
+    } finally {
+      server.close();
+    }
   });
 });

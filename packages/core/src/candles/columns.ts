@@ -23,9 +23,18 @@ function float64Vector(values: Float64Array): Vector<Float64> {
   return makeVector(values);
 }
 
+const TWO_32 = 4294967296;
+
 function timestampVector(time: Float64Array): Vector<TimestampMillisecond> {
+  // Writes each int64 as two 32-bit words (little-endian, as Arrow requires): no BigInt per row.
   const ms = new BigInt64Array(time.length);
-  for (let i = 0; i < time.length; i++) ms[i] = BigInt(time[i]);
+  const words = new Int32Array(ms.buffer);
+  for (let i = 0; i < time.length; i++) {
+    const t = time[i];
+    const high = Math.floor(t / TWO_32);
+    words[2 * i] = t - high * TWO_32;
+    words[2 * i + 1] = high;
+  }
   return makeVector(makeData({ type: new TimestampMillisecond(), data: ms, length: ms.length }));
 }
 
@@ -72,14 +81,15 @@ function timeFromVector(vector: Vector): Float64Array {
   const raw = vector.toArray() as unknown;
   if (raw instanceof Float64Array) return raw;
   if (raw instanceof BigInt64Array) {
+    const words = new Int32Array(raw.buffer, raw.byteOffset, raw.length * 2);
     const out = new Float64Array(raw.length);
-    for (let i = 0; i < raw.length; i++) out[i] = Number(raw[i]);
+    for (let i = 0; i < out.length; i++) out[i] = words[2 * i + 1] * TWO_32 + (words[2 * i] >>> 0);
     return out;
   }
   if (raw instanceof Int32Array) {
     // Arrow JS may expose 64-bit values as pairs of 32-bit words.
     const out = new Float64Array(raw.length / 2);
-    for (let i = 0; i < out.length; i++) out[i] = raw[2 * i + 1] * 4294967296 + (raw[2 * i] >>> 0);
+    for (let i = 0; i < out.length; i++) out[i] = raw[2 * i + 1] * TWO_32 + (raw[2 * i] >>> 0);
     return out;
   }
   throw new Error(`invalid column Datetime: expected ms timestamps, got Arrow type ${String(vector.type)}`);

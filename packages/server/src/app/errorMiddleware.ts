@@ -1,4 +1,6 @@
 import type { Next } from 'koa';
+import { InsufficientCreditsError } from '../credits/ledger.js';
+import { StoragePathError } from '../storage/local.js';
 import type { AppContext } from './context.js';
 import { HttpError } from './errors.js';
 import { MSG } from './messages.js';
@@ -10,6 +12,7 @@ const GENERIC: Record<number, string> = {
   405: MSG.methodNotAllowed,
   413: MSG.bodyTooLarge,
   415: MSG.bodyInvalid,
+  501: MSG.methodNotAllowed,
 };
 
 /**
@@ -32,9 +35,16 @@ export function errorMiddleware(log: (message: string) => void) {
         status = err.status;
         detail = err.message;
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      } else if (err instanceof InsufficientCreditsError) {
+        // A paid action the ledger refused: 402 (DESIGN §3), whichever route called spend().
+        status = 402;
+        detail = MSG.insufficientCredits(err.needed, err.balance);
+      } else if (err instanceof StoragePathError) {
+        status = 400;
+        detail = MSG.invalidPath;
       } else {
         const candidate = Number((err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode);
-        if (Number.isInteger(candidate) && candidate >= 400 && candidate < 500) {
+        if (Number.isInteger(candidate) && ((candidate >= 400 && candidate < 500) || candidate === 501)) {
           status = candidate;
           detail = GENERIC[candidate] ?? MSG.bodyInvalid;
         }

@@ -2,13 +2,15 @@
  * Every French sentence the API sends, in one place. Those quoted from the spec are verbatim
  * (spec 1 §5, §8; spec 2 §8); the others follow their tone.
  */
+import { RECREATE_ACCOUNT_LIMIT } from '@bt/core/catalogue';
+
 export const MSG = {
   // spec 1 §8 / spec 2 §8
   notAuthenticated: 'Non authentifié',
   invalidCredentials: 'Identifiants invalides',
   serverError: 'Erreur serveur',
-  recreateLimit:
-    'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.',
+  // The spec's sentence, with the limit taken from the catalogue (3).
+  recreateLimit: `Tu as déjà recréé un compte ${RECREATE_ACCOUNT_LIMIT} fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.`,
   resetRequested: 'Si un compte existe pour cette adresse, un lien de reset a été envoyé.',
   passwordTooShort: '8 caractères minimum.',
   passwordsDoNotMatch: 'Les mots de passe ne correspondent pas.',
@@ -25,6 +27,7 @@ export const MSG = {
   methodNotAllowed: 'Méthode non autorisée.',
   bodyTooLarge: 'Requête trop volumineuse.',
   bodyInvalid: 'Corps de requête invalide.',
+  invalidPath: 'Chemin de fichier invalide.',
   allFieldsRequired: 'Tous les champs sont obligatoires.',
   emailInvalid: 'Adresse e-mail invalide.',
   usernameInvalid: "Nom d'utilisateur invalide (3 à 32 caractères : lettres, chiffres, . _ -).",

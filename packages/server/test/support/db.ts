@@ -19,8 +19,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (TEST_DIALECT === 'mysql') {
+export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'mysql') {
     const name = `bt_test_${process.pid}_${randomBytes(4).toString('hex')}`;
     const admin = await createConnection(MYSQL_SERVER);
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);

@@ -1,0 +1,252 @@
+// CSV bytes -> validated Candles in one pass: the header is checked, then the rows are parsed in
+// place into Float64Arrays and checked as they are stored (csv-rows.ts).
+import { CandleBuilder, type LoadedCandles } from './builder.js';
+import { CR, cells, COMMA, count, LF, lineEnd, SEMICOLON, splitLine, TAB, text, toBytes, trimCr, utf8Strict } from './csv-bytes.js';
+import { CsvRowParser } from './csv-rows.js';
+import { DatetimeReader } from './datetime.js';
+import { ROLE_DATE, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
+import { classifyNonNumber, parseNumber } from './number.js';
+import { formatUtcOffset, normalizeReadOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
+import { at, CandleFileError, ProblemList, quote, type CandleProblem } from './problems.js';
+
+export { toBytes } from './csv-bytes.js';
+
+export interface CandleFile extends LoadedCandles {
+  /** Column layout the file was read as. */
+  readonly format: CandleFormat;
+}
+
+function fail(options: NormalizedReadOptions, ...problems: CandleProblem[]): never {
+  const list = new ProblemList(options.maxProblems);
+  problems.forEach((p) => list.add(p));
+  throw CandleFileError.from(list, options.file);
+}
+
+/** Encoding, separator and header checks; returns where the header ends and the separator. */
+function readHeader(bytes: Uint8Array, options: NormalizedReadOptions): { start: number; end: number; next: number; sep: number } {
+  const problem = (code: CandleProblem['code'], line: number, column: string | undefined, message: string, fix: string, value?: string): CandleProblem =>
+    ({ code, message: `${at(line, column)}: ${message}`, line, column, value, fix });
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    fail(options, problem('not_utf8', 1, undefined, 'the file is encoded in UTF-16, not UTF-8', 'save the file as UTF-8 (in Excel: "CSV UTF-8 (comma delimited)")'));
+  }
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let blank = true;
+  for (let i = start; i < bytes.length && blank; i++) blank = bytes[i] === LF || bytes[i] === CR || bytes[i] === 32 || bytes[i] === TAB;
+  if (blank) fail(options, problem('empty_file', 1, undefined, 'the file is empty', 'export the candles again: the first line must be the header Datetime,Open,High,Low,Close,Volume'));
+  const next = lineEnd(bytes, start);
+  const end = trimCr(bytes, start, next);
+  if (bytes.subarray(start, end).includes(0)) {
+    fail(options, problem('not_utf8', 1, undefined, 'the file holds NUL bytes: it looks like UTF-16, not UTF-8', 'save the file as UTF-8 (in Excel: "CSV UTF-8 (comma delimited)")'));
+  }
+  try {
+    utf8Strict.decode(bytes.subarray(start, end));
+  } catch {
+    fail(options, problem('not_utf8', 1, undefined, 'the header is not valid UTF-8 (Latin-1 or Windows-1252?)', 'save the file as UTF-8 (in Excel: "CSV UTF-8 (comma delimited)")'));
+  }
+  if (end === start) fail(options, problem('empty_line', 1, undefined, 'line 1 is empty; it must be the header', 'delete the empty lines above the header'));
+  const commas = count(bytes, start, end, COMMA);
+  const semicolons = count(bytes, start, end, SEMICOLON);
+  const tabs = count(bytes, start, end, TAB);
+  if (semicolons > commas) {
+    const found = [problem('semicolon_separator', 1, undefined, 'columns are separated by semicolons (;)', 'separate columns with commas (,) and write numbers with a decimal point (1.0842); in Excel save as "CSV UTF-8 (comma delimited)" with a dot as decimal separator')];
+    const headers = cells(bytes, start, end, SEMICOLON);
+    const secondEnd = trimCr(bytes, next + 1, lineEnd(bytes, next + 1));
+    if (next < bytes.length) {
+      const values = cells(bytes, next + 1, secondEnd, SEMICOLON);
+      const k = values.findIndex((v) => classifyNonNumber(v) === 'decimal_comma');
+      if (k >= 0) {
+        found.push(problem('decimal_comma', 2, headers[k], `${quote(values[k])} uses a decimal comma`, `write numbers with a decimal point: ${values[k].replace(/\./g, '').replace(',', '.')}`, values[k]));
+      }
+    }
+    fail(options, ...found);
+  }
+  let sep = COMMA;
+  if (commas === 0 && tabs > 0) {
+    const first = text(bytes, start, end).split('\t')[0].trim();
+    if (first === '<DATE>') sep = TAB;
+    else fail(options, problem('wrong_separator', 1, undefined, 'columns are separated by tabs', 'separate columns with commas (,)'));
+  }
+  return { start, end, next: next + 1, sep };
+}
+
+/**
+ * Reads candle CSV incrementally: `push` consecutive pieces of the file, each ending right after a
+ * newline except the last (`final`), then `finish`. `readCandlesCsv` pushes a whole file at once;
+ * the Node file reader pushes 4 MB pieces so a big file never sits in memory whole.
+ */
+export class CsvCandleReader {
+  private readonly opts: NormalizedReadOptions;
+  private pending: Uint8Array | undefined;
+  private rows: CsvRowParser | undefined;
+  private builder: CandleBuilder | undefined;
+  private layout: Layout | undefined;
+  private symbolRow: { symbol: string | undefined } | undefined;
+  private firstLine = 2;
+  private readonly warnings: CandleProblem[] = [];
+
+  /** `sizeHint`: the file's total size in bytes, when known, to size the columns once. */
+  constructor(options: ReadCandlesOptions = {}, private readonly sizeHint?: number) {
+    this.opts = normalizeReadOptions(options);
+    if (this.opts.format === 'freqtrade') throw new Error('invalid format: "freqtrade" (freqtrade files are JSON arrays: use readCandlesJson or readCandles)');
+  }
+
+  push(chunk: Uint8Array, final = false): void {
+    let bytes = toBytes(chunk);
+    if (!this.rows) {
+      if (this.pending) {
+        const joined = new Uint8Array(this.pending.length + bytes.length);
+        joined.set(this.pending);
+        joined.set(bytes, this.pending.length);
+        bytes = joined;
+        this.pending = undefined;
+      }
+      // The header needs its line, the optional symbol row and the first data line.
+      if (!final && countLines(bytes, 3) < 3) {
+        this.pending = bytes;
+        return;
+      }
+      const pos = this.start(bytes);
+      this.rows!.parse(pos === 0 ? bytes : bytes.subarray(pos), 0);
+      return;
+    }
+    this.rows.parse(bytes, 0);
+  }
+
+  private start(bytes: Uint8Array): number {
+    const opts = this.opts;
+    const header = readHeader(bytes, opts);
+    const sep = header.sep;
+    const headers = cells(bytes, header.start, header.end, sep);
+    const dt = new DatetimeReader();
+    const headerBytes = new TextEncoder().encode(headers[0] ?? '');
+    if (headers.length > 1 && (!Number.isNaN(dt.parse(headerBytes, 0, headerBytes.length)) || !Number.isNaN(parseNumber(headerBytes, 0, headerBytes.length)))) {
+      fail(opts, {
+        code: 'missing_header', line: 1, value: headers[0],
+        message: `line 1: ${quote(headers[0])} is data, not a column name: the header line is missing`,
+        fix: 'add the header line Datetime,Open,High,Low,Close,Volume as the first line',
+      });
+    }
+    const resolved = resolveLayout(headers, opts.format as Exclude<typeof opts.format, 'freqtrade'>);
+    if (!resolved.layout) fail(opts, ...resolved.problems);
+    const layout = resolved.layout;
+    let pos = header.next;
+    const symbolRow = readSymbolRow(bytes, pos, layout, sep, dt);
+    if (symbolRow) {
+      pos = symbolRow.next;
+      this.firstLine = 3;
+    }
+    const roles = Int32Array.from(layout.roles);
+    this.warnings.push(...resolved.warnings);
+    dropTextColumns(bytes, pos, layout, roles, sep, this.warnings, this.firstLine);
+    this.builder = new CandleBuilder(estimateRows(bytes, pos, this.sizeHint), layout.extraNames, opts, layout.names);
+    this.rows = new CsvRowParser(this.builder, layout, roles, sep, this.firstLine);
+    this.layout = layout;
+    this.symbolRow = symbolRow;
+    return pos;
+  }
+
+  /** Ends the file: the candles with their timeframe, symbol and warnings, or a CandleFileError. */
+  finish(): CandleFile {
+    if (this.pending) this.push(new Uint8Array(0), true);
+    if (!this.rows) this.push(new Uint8Array(0), true);
+    const { opts, warnings, symbolRow } = this;
+    const rows = this.rows!;
+    const layout = this.layout!;
+    if (rows.converted > 0) {
+      warnings.push({
+        code: 'converted_offset', line: rows.convertedLine, column: layout.names[0], value: formatUtcOffset(rows.convertedOffset),
+        message: `${at(rows.convertedLine, layout.names[0])}: ${rows.converted} time${rows.converted === 1 ? '' : 's'} with a UTC offset other than +00:00 (first ${formatUtcOffset(rows.convertedOffset)}) ${rows.converted === 1 ? 'was' : 'were'} converted to UTC`,
+        fix: 'nothing to do; write UTC times with +00:00 to match the official format',
+      });
+    }
+    const symbol = opts.symbol ?? symbolRow?.symbol;
+    if (opts.symbol && symbolRow?.symbol && symbolRow.symbol !== opts.symbol) {
+      warnings.push({
+        code: 'symbol_mismatch', line: 2, value: symbolRow.symbol,
+        message: `line 2: the file names the symbol ${quote(symbolRow.symbol)} but ${quote(opts.symbol)} was given; ${opts.symbol} is used`,
+        fix: 'check that the file holds the symbol you meant',
+      });
+    }
+    const loaded = this.builder!.finish(symbol, this.firstLine);
+    return { ...loaded, warnings: [...warnings, ...loaded.warnings], format: layout.format };
+  }
+}
+
+/** Reads candle CSV (official, custom, MetaTrader, backtesting.py or backtrader layouts) from text or bytes. */
+export function readCandlesCsv(input: string | Uint8Array | ArrayBuffer, options: ReadCandlesOptions = {}): CandleFile {
+  const reader = new CsvCandleReader(options);
+  reader.push(toBytes(input), true);
+  return reader.finish();
+}
+
+/** Newlines in bytes, counting up to `atMost`. */
+function countLines(bytes: Uint8Array, atMost: number): number {
+  let n = 0;
+  for (let i = bytes.indexOf(LF); i >= 0 && n < atMost; i = bytes.indexOf(LF, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Rows to allocate for: the data size over the mean length of the first lines, plus a margin.
+ * Counting every newline first would cost a second pass over the bytes; a short estimate grows.
+ */
+function estimateRows(bytes: Uint8Array, pos: number, sizeHint = bytes.length): number {
+  let i = pos;
+  let lines = 0;
+  while (lines < 1000 && i < bytes.length) {
+    const next = bytes.indexOf(LF, i);
+    if (next < 0) break;
+    i = next + 1;
+    lines++;
+  }
+  if ((i >= bytes.length && sizeHint <= bytes.length) || lines === 0) return lines + 1;
+  return Math.ceil(((sizeHint - pos) / (i - pos)) * lines * 1.02) + 64;
+}
+
+/** An optional second header row holding the symbol (no time, no numbers): skipped, its text is the symbol. */
+function readSymbolRow(bytes: Uint8Array, pos: number, layout: Layout, sep: number, dt: DatetimeReader): { symbol: string | undefined; next: number } | undefined {
+  if (pos >= bytes.length) return undefined;
+  const next = lineEnd(bytes, pos);
+  const fields = splitLine(bytes, pos, trimCr(bytes, pos, next), sep);
+  let timeText = '';
+  const names: string[] = [];
+  for (let f = 0; f < fields.length && f < layout.roles.length; f++) {
+    const [s, e] = fields[f];
+    const role = layout.roles[f];
+    if (role === ROLE_TIME || role === ROLE_DATE) {
+      if (!Number.isNaN(dt.parse(bytes, s, e))) return undefined;
+      timeText = text(bytes, s, e).trim();
+    } else if (role >= 1 && role <= 5) {
+      if (!Number.isNaN(parseNumber(bytes, s, e))) return undefined;
+      const t = text(bytes, s, e).trim();
+      if (t !== '' && classifyNonNumber(t) !== 'text') return undefined;
+      if (t !== '') names.push(t);
+    }
+  }
+  if (names.length === 0 && timeText === '') return undefined;
+  if (names.length === 0 && timeText !== '' && /\d/.test(timeText)) return undefined;
+  const tally = new Map<string, number>();
+  names.forEach((n) => tally.set(n, (tally.get(n) ?? 0) + 1));
+  const symbol = names.length ? [...tally].sort((a, b) => b[1] - a[1])[0][0] : timeText;
+  return { symbol, next: next + 1 };
+}
+
+/** Extra columns whose first value is text (not a number, not empty, not NaN) are dropped with a warning. */
+function dropTextColumns(bytes: Uint8Array, pos: number, layout: Layout, roles: Int32Array, sep: number, warnings: CandleProblem[], line: number): void {
+  if (!layout.extraFields.length || pos >= bytes.length) return;
+  const fields = splitLine(bytes, pos, trimCr(bytes, pos, lineEnd(bytes, pos)), sep);
+  layout.extraFields.forEach((f, k) => {
+    if (f >= fields.length) return;
+    const [s, e] = fields[f];
+    const value = text(bytes, s, e).trim();
+    if (!Number.isNaN(parseNumber(bytes, s, e)) || value === '' || classifyNonNumber(value) === 'nan') return;
+    roles[f] = ROLE_SKIP;
+    const name = layout.extraNames[k];
+    warnings.push({
+      code: 'dropped_column', line, column: name, value,
+      message: `${at(line, name)}: the extra column ${name} holds text (${quote(value)}) and is not kept`,
+      fix: 'nothing to do if you do not need it; only numeric extra columns are kept',
+    });
+  });
+}
+

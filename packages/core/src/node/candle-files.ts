@@ -1,0 +1,121 @@
+// Candle files on disk, chosen by extension. CSV is read and written in pieces, so a big file is
+// never in memory whole: only its Float64 columns are.
+import { open, readFile, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import {
+  candlesCsvChunks, candlesToIpc, candlesToJson, candlesToXlsx, readCandles, readCandlesIpc,
+  readCandlesJson, readCandlesXlsx, type CandleFile, type Candles, type ReadCandlesOptions, type WriteCsvOptions,
+} from '../candles/index.js';
+import { CsvCandleReader } from '../candles/csv-read.js';
+
+/** Piece size for reading CSV; pieces are cut after their last newline. */
+const CHUNK_BYTES = 4 << 20;
+
+/** Streams a CSV file through the incremental reader, one reused buffer, pieces cut at newlines. */
+async function readCsvFile(path: string, options: ReadCandlesOptions): Promise<CandleFile> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const reader = new CsvCandleReader(options, size);
+    let buffer = new Uint8Array(Math.min(CHUNK_BYTES, size + 1));
+    let carry = 0;
+    for (;;) {
+      if (carry === buffer.length) {
+        // A line longer than the buffer: grow it.
+        const bigger = new Uint8Array(buffer.length * 2);
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      const { bytesRead } = await file.read(buffer, carry, buffer.length - carry, null);
+      const filled = carry + bytesRead;
+      if (bytesRead === 0) {
+        reader.push(buffer.subarray(0, filled), true);
+        return reader.finish();
+      }
+      const cut = buffer.lastIndexOf(10, filled - 1) + 1;
+      if (cut === 0) {
+        carry = filled;
+        continue;
+      }
+      reader.push(buffer.subarray(0, cut));
+      buffer.copyWithin(0, cut, filled);
+      carry = filled - cut;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+export type CandleFileKind = 'csv' | 'xlsx' | 'arrow' | 'arrow-stream' | 'json';
+
+/** `.csv`/`.txt` CSV, `.xlsx`, `.arrow`/`.ipc`/`.feather` Arrow IPC file, `.arrows` Arrow IPC stream, `.json` freqtrade. */
+export function candleFileKind(path: string): CandleFileKind | undefined {
+  switch (extname(path).toLowerCase()) {
+    case '.csv':
+    case '.txt':
+      return 'csv';
+    case '.xlsx':
+      return 'xlsx';
+    case '.arrow':
+    case '.ipc':
+    case '.feather':
+      return 'arrow';
+    case '.arrows':
+      return 'arrow-stream';
+    case '.json':
+      return 'json';
+    default:
+      return undefined;
+  }
+}
+
+/** Reads and validates a candle file; the path is named in every error. Unknown extensions are sniffed. */
+export async function readCandlesFile(path: string, options: ReadCandlesOptions & { validate?: boolean } = {}): Promise<CandleFile> {
+  const { validate, ...readOptions } = options;
+  const opts = { file: path, ...readOptions };
+  const kind = candleFileKind(path);
+  if (kind === 'csv') return readCsvFile(path, opts);
+  const bytes = await readFile(path);
+  switch (kind) {
+    case 'xlsx':
+      return readCandlesXlsx(bytes, opts);
+    case 'arrow':
+    case 'arrow-stream':
+      return readCandlesIpc(bytes, { ...opts, validate });
+    case 'json':
+      return readCandlesJson(bytes, opts);
+    default:
+      return readCandles(bytes, opts);
+  }
+}
+
+export interface WriteCandlesFileOptions extends WriteCsvOptions {
+  /** For .xlsx: `text` (default) or `excel` date cells. */
+  dates?: 'text' | 'excel';
+}
+
+/** Writes candles in the format the extension names (.csv official CSV, .xlsx, .arrow/.ipc, .arrows, .json). */
+export async function writeCandlesFile(path: string, candles: Candles, options: WriteCandlesFileOptions = {}): Promise<void> {
+  const kind = candleFileKind(path);
+  switch (kind) {
+    case 'csv': {
+      const file = await open(path, 'w');
+      try {
+        for (const chunk of candlesCsvChunks(candles, options)) await file.write(chunk);
+      } finally {
+        await file.close();
+      }
+      return;
+    }
+    case 'xlsx':
+      return writeFile(path, await candlesToXlsx(candles, { dates: options.dates }));
+    case 'arrow':
+      return writeFile(path, candlesToIpc(candles, 'file'));
+    case 'arrow-stream':
+      return writeFile(path, candlesToIpc(candles, 'stream'));
+    case 'json':
+      return writeFile(path, candlesToJson(candles));
+    default:
+      throw new Error(`invalid path: ${JSON.stringify(path)} (expected a .csv, .xlsx, .arrow, .ipc, .arrows or .json file)`);
+  }
+}

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseNumber } from '@bt/core/candles';
+
+const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
+const encoder = new TextEncoder();
+const parse = (text: string) => {
+  const bytes = encoder.encode(text);
+  return parseNumber(bytes, 0, bytes.length);
+};
+
+/** Every decimal-looking token in a file (CSV cells, JSON numbers). */
+function numbersIn(file: string): string[] {
+  return readFileSync(join(fixtures, file), 'utf8').match(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi) ?? [];
+}
+
+test('parseNumber equals parseFloat on every number of the real fixtures', () => {
+  const files = ['EURUSD.csv', 'GOOG.csv', 'BTCUSD.csv', 'smc/EURUSD_15M.csv', 'smc/expected/fvg_result_data.csv', 'backtrader/2006-min-005.txt',
+    'freqtrade/UNITTEST_BTC-1m.json', 'freqtrade/ETH_BTC-5m.json', 'freqtrade/XRP_USDT_USDT-5m-futures.json'];
+  let checked = 0;
+  for (const file of files) {
+    for (const token of numbersIn(file)) {
+      const got = parse(token);
+      if (!Object.is(got, parseFloat(token))) assert.fail(`${file}: ${token} -> ${got}, parseFloat ${parseFloat(token)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 500_000, `${checked} numbers checked`);
+});
+
+test('parseNumber equals parseFloat on edge cases: 2^53, 17+ digits, exponents, subnormals, extremes', () => {
+  const cases = [
+    '0', '-0', '+0', '0.0', '00001.5000', '1', '-1', '+1.5', '.5', '5.', '-.25',
+    '9007199254740991', '9007199254740992', '9007199254740993', '900719925474099', '900719925474099.9',
+    '123456789012345678901234567890', '0.30000000000000004', '0.1', '0.2', '0.7', '1.1', '2.675',
+    '1e22', '1e23', '1.5e22', '1e-22', '1e-23', '123e-20', '4.35e-7', '1E5', '1e+5', '1e-5',
+    '5e-324', '4.9406564584124654e-324', '2.2250738585072014e-308', '2.2250738585072011e-308',
+    '1.7976931348623157e308', '1.0842000000000000000001', '1.08420000000000000000', '0.000000000000000000000000001234',
+    '1.0716', '1.07219', '97482.0', '25342.80228337', '0.09946999', '2527.92100293', '3580.52',
+  ];
+  for (const text of cases) assert.ok(Object.is(parse(text), parseFloat(text)), `${text}: ${parse(text)} vs ${parseFloat(text)}`);
+});
+
+test('parseNumber equals parseFloat on 200,000 random decimals (seeded)', () => {
+  let seed = 42;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = 0; i < 200_000; i++) {
+    const intDigits = Math.floor(random() * 12);
+    const fracDigits = Math.floor(random() * 14);
+    let text = random() < 0.2 ? '-' : '';
+    for (let k = 0; k < intDigits; k++) text += Math.floor(random() * 10);
+    if (fracDigits > 0 || intDigits === 0) text += '.';
+    for (let k = 0; k < Math.max(fracDigits, intDigits === 0 ? 1 : 0); k++) text += Math.floor(random() * 10);
+    if (random() < 0.1) text += `e${Math.floor(random() * 60) - 30}`;
+    if (!Object.is(parse(text), parseFloat(text))) assert.fail(`${text}: ${parse(text)} vs ${parseFloat(text)}`);
+  }
+});
+
+test('parseNumber refuses what is not a plain finite number', () => {
+  for (const text of ['', ' ', '-', '+', '.', '-.', 'e5', '1e', '1e+', '1.2.3', '1,5', 'abc', '1.5x', 'x1.5', 'NaN', 'nan', 'Infinity', '-Infinity', 'inf', '1e400', '-1e400', '0x10', '1_000']) {
+    assert.ok(Number.isNaN(parse(text)), `${JSON.stringify(text)} -> ${parse(text)}`);
+  }
+});
+
+test('parseNumber ignores spaces around the number, not inside it', () => {
+  assert.equal(parse(' 1.5 '), 1.5);
+  assert.equal(parse('\t42'), 42);
+  assert.ok(Number.isNaN(parse('1 5')));
+});
