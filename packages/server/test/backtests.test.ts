@@ -83,7 +83,7 @@ describe(`backtests (${TEST_DIALECT})`, () => {
     assert.ok(res.body.summary.trades > 0);
     assert.ok(typeof res.body.golden_hours.winrate_global.TP1 === 'number');
     assert.equal(res.body.statistics.byHour.length, 24);
-    assert.match(res.headers.get('server-timing') ?? '', /^total;dur=[\d.]+, engine;dur=[\d.]+, report;dur=[\d.]+$/);
+    assert.match(res.headers.get('server-timing') ?? '', /^total;dur=[\d.]+, load;dur=[\d.]+, charge;dur=[\d.]+, engine;dur=[\d.]+, report;dur=[\d.]+, store;dur=[\d.]+$/);
 
     const [spend] = (await ledgerRows(t, user.id)).filter((r) => r.kind === 'spend');
     assert.deepEqual([spend.reason, spend.amount, spend.reference], ['backtest', -2, res.body.run_id]);

@@ -47,6 +47,8 @@ export interface BacktestOutcome {
   params: StrategyParams;
   warnings: string[];
   sandboxMs: number | null;
+  /** Where the server's time went (ms): the charge transaction, storing the workbook and the run. */
+  phases: { charge_ms: number; store_ms: number };
 }
 
 const NOT_CHARGED = ' Aucun crédit n’a été débité.';
@@ -107,8 +109,10 @@ export class Backtests {
     const candles = cutAfter(plan.candles, plan.to);
     const base = resultFolderName({ symbol: plan.symbol, timeframe: plan.timeframe, strategy: key, from: plan.from, to: plan.to, slPips: exits.slPips, slMode: exits.slMode });
     const runId = randomUUID();
+    const charging = performance.now();
     const { run, balance } = await this.charge(plan, runId, base, key, params);
     const started = performance.now();
+    const chargeMs = started - charging;
     try {
       let engineStrategy: string | SignalStrategy = key;
       let sandboxMs: number | null = null;
@@ -136,6 +140,7 @@ export class Backtests {
         },
         { workbook: true, createdAt: this.deps.clock.now() },
       );
+      const storing = performance.now();
       const xlsxPath = `results/${user.id}/${run.folder}/${workbookFileName(run.folder)}`;
       await this.deps.storage.write(xlsxPath, result.workbook!);
       const g = result.statistics.global;
@@ -156,7 +161,8 @@ export class Backtests {
           { transaction: t },
         ),
       );
-      return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs };
+      const phases = { charge_ms: round1(chargeMs), store_ms: round1(performance.now() - storing) };
+      return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs, phases };
     } catch (err) {
       await this.undo(user.id, runId, run);
       throw this.failure(err);
@@ -239,6 +245,8 @@ export class Backtests {
     return err;
   }
 }
+
+const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Nothing after `to`: the engine would not use it, the sandbox must not see it. */
 function cutAfter(candles: Candles, to: number): Candles {
