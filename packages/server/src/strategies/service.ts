@@ -56,6 +56,10 @@ export class UserStrategies {
     private readonly deps: { db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number; limits: { memoryBytes: number; cpuSeconds: number } },
   ) {}
 
+  get sandboxAvailable(): boolean {
+    return this.deps.sandbox.available;
+  }
+
   /** Static check, dry run on the sample candles, look-ahead check, declared shape. */
   async validate(source: string): Promise<Validated> {
     const probe = await this.deps.sandbox.run({ source, mode: 'check' });
