@@ -60,6 +60,8 @@ export interface CandleProblem {
 const PER_CODE_LIMIT = 5;
 /** Codes that describe the whole file: listed once, later occurrences only counted. */
 const ONCE: ReadonlySet<CandleProblemCode> = new Set(['local_time', 'not_utf8', 'decimal_comma', 'converted_offset']);
+/** Header problems are few and all needed to fix the header: only the total cap applies. */
+const HEADER: ReadonlySet<CandleProblemCode> = new Set(['wrong_column_name', 'missing_column', 'duplicate_column']);
 
 /** Collects problems with caps; `omitted` counts what was not listed. */
 export class ProblemList {
@@ -75,7 +77,7 @@ export class ProblemList {
   wants(code: CandleProblemCode): boolean {
     const seen = this.perCode.get(code) ?? 0;
     if (ONCE.has(code)) return seen === 0;
-    return seen < PER_CODE_LIMIT && this.listed.length < this.limit;
+    return (seen < PER_CODE_LIMIT || HEADER.has(code)) && this.listed.length < this.limit;
   }
 
   add(problem: CandleProblem): void {
