@@ -1,7 +1,7 @@
 export type { Candles } from './types.js';
 export { OHLCV_COLUMNS } from './types.js';
 export { candlesFromColumns, candlesFromTable, withExtraColumns, type CandleColumns, type CandleLabels } from './columns.js';
-export { CandleFileError, type CandleProblem, type CandleProblemCode, type CandleErrorCode, type CandleWarningCode } from './problems.js';
+export { CandleFileError, CANDLE_ERROR_CODES, CANDLE_WARNING_CODES, type CandleProblem, type CandleProblemCode, type CandleErrorCode, type CandleWarningCode } from './problems.js';
 export {
   CANDLE_FORMATS, normalizeReadOptions, parseUtcOffset, formatUtcOffset,
   type CandleFormat, type ReadCandlesOptions, type NormalizedReadOptions,
