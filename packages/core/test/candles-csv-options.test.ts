@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CandleFileError, normalizeReadOptions, parseUtcOffset, readCandlesCsv, type CandleFile } from '@bt/core/candles';
+import { CandleFileError, normalizeCandleOptions, readCandlesCsv, type CandleFile } from '@bt/core/candles';
+import { parseUtcOffset } from '../src/candles/options.js';
 import { CsvCandleReader } from '../src/candles/csv-read.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
@@ -24,15 +25,15 @@ const problemsOf = (fn: () => unknown) => {
 };
 
 test('option normalisers throw Plot-style messages', () => {
-  assert.throws(() => normalizeReadOptions({ utcOffset: 'abc' }), /^Error: invalid utcOffset: "abc"/);
-  assert.throws(() => normalizeReadOptions({ utcOffset: '+25:00' }), /invalid utcOffset: "\+25:00"/);
-  assert.throws(() => normalizeReadOptions({ utcOffset: 1.5 }), /invalid utcOffset: 1.5/);
-  assert.throws(() => normalizeReadOptions({ format: 'excel' as never }), /invalid format: "excel"/);
-  assert.throws(() => normalizeReadOptions({ duplicates: 'last' as never }), /invalid duplicates: "last"/);
-  assert.throws(() => normalizeReadOptions({ timeframe: 'M7' }), /invalid timeframe: M7/);
-  assert.throws(() => normalizeReadOptions({ symbol: ' ' }), /invalid symbol: " "/);
-  assert.throws(() => normalizeReadOptions({ maxProblems: 0 }), /invalid maxProblems: 0/);
-  assert.throws(() => normalizeReadOptions({ utcoffset: '+02:00' } as never), /invalid option: utcoffset/);
+  assert.throws(() => normalizeCandleOptions({ utcOffset: 'abc' }), /^Error: invalid utcOffset: "abc"/);
+  assert.throws(() => normalizeCandleOptions({ utcOffset: '+25:00' }), /invalid utcOffset: "\+25:00"/);
+  assert.throws(() => normalizeCandleOptions({ utcOffset: 1.5 }), /invalid utcOffset: 1.5/);
+  assert.throws(() => normalizeCandleOptions({ format: 'excel' as never }), /invalid format: "excel"/);
+  assert.throws(() => normalizeCandleOptions({ duplicates: 'last' as never }), /invalid duplicates: "last"/);
+  assert.throws(() => normalizeCandleOptions({ timeframe: 'M7' }), /invalid timeframe: M7/);
+  assert.throws(() => normalizeCandleOptions({ symbol: ' ' }), /invalid symbol: " "/);
+  assert.throws(() => normalizeCandleOptions({ maxProblems: 0 }), /invalid maxProblems: 0/);
+  assert.throws(() => normalizeCandleOptions({ utcoffset: '+02:00' } as never), /invalid option: utcoffset/);
   assert.deepEqual(['+02:00', '-05:00', '+0530', '+02', 'Z', 'UTC', 'utc', 'GMT+01:00', 120].map(parseUtcOffset), [120, -300, 330, 120, 0, 0, 0, 60, 120]);
 });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CandleFileError, candlesFromColumns, candlesToCsv, candlesToIpc, candlesToJson, candlesToXlsx, detectContainer, formatNumber,
+  CandleFileError, candlesFromColumns, candlesToCsv, candlesToIpc, candlesToJson, candlesToXlsx, detectCandleContainer, formatCsvNumber,
   readCandles, readCandlesCsv, readCandlesIpc, readCandlesJson, readCandlesXlsx, validateCandles, withExtraColumns, type Candles,
 } from '@bt/core/candles';
 import { readCandlesFile, writeCandlesFile } from '@bt/core/node';
@@ -20,12 +20,12 @@ function assertSame(a: Candles, b: Candles): void {
   for (const name of Object.keys(a.extra)) assert.deepEqual(b.extra[name], a.extra[name], name);
 }
 
-test('formatNumber writes the shortest text that reads back to the same double', () => {
+test('formatCsvNumber writes the shortest text that reads back to the same double', () => {
   for (const v of [0, -0, 1, 1.0716, 0.1 + 0.2, 1e-7, 123456789.123, 1e21, 5e-324, -2.5]) {
-    const text = formatNumber(v);
+    const text = formatCsvNumber(v);
     assert.ok(Object.is(parseFloat(text), v), `${v} -> ${text}`);
   }
-  assert.equal(formatNumber(NaN), '');
+  assert.equal(formatCsvNumber(NaN), '');
 });
 
 test('official CSV: Datetime as YYYY-MM-DD HH:MM:SS+00:00, and a round trip gives identical Float64 values', () => {
@@ -46,7 +46,7 @@ test('official CSV with the symbol row reads back with its symbol', () => {
 test('Arrow IPC, file and stream formats, round trip with symbol and timeframe in the schema metadata', () => {
   for (const format of ['file', 'stream'] as const) {
     const bytes = candlesToIpc(smc.candles, format);
-    assert.equal(detectContainer(bytes), 'arrow');
+    assert.equal(detectCandleContainer(bytes), 'arrow');
     const back = readCandlesIpc(bytes);
     assert.equal(back.symbol, 'EURUSD');
     assert.equal(back.timeframe, 'M15');
@@ -83,7 +83,7 @@ test('XLSX: text dates and Excel date cells both read back identically', async (
   }, { symbol: 'EURUSD' });
   for (const dates of ['text', 'excel'] as const) {
     const bytes = await candlesToXlsx(slice, { dates });
-    assert.equal(detectContainer(bytes), 'xlsx');
+    assert.equal(detectCandleContainer(bytes), 'xlsx');
     const back = await readCandlesXlsx(bytes);
     assert.equal(back.timeframe, 'M15');
     assertSame(slice, back.candles);

@@ -5,8 +5,8 @@ import { CR, cells, COMMA, count, LF, lineEnd, SEMICOLON, splitLine, TAB, text, 
 import { CsvRowParser } from './csv-rows.js';
 import { DatetimeReader } from './datetime.js';
 import { ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
-import { classifyNonNumber, parseNumber } from './number.js';
-import { formatUtcOffset, normalizeReadOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
+import { classifyNonNumber, parseDecimal } from './number.js';
+import { formatUtcOffset, normalizeCandleOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
 import { at, CandleFileError, ProblemList, quote, type CandleProblem } from './problems.js';
 
 export { toBytes } from './csv-bytes.js';
@@ -86,7 +86,7 @@ export class CsvCandleReader {
 
   /** `sizeHint`: the file's total size in bytes, when known, to size the columns once. */
   constructor(options: ReadCandlesOptions = {}, private readonly sizeHint?: number) {
-    this.opts = normalizeReadOptions(options);
+    this.opts = normalizeCandleOptions(options);
     if (this.opts.format === 'freqtrade') throw new Error('invalid format: "freqtrade" (freqtrade files are JSON arrays: use readCandlesJson or readCandles)');
   }
 
@@ -119,7 +119,7 @@ export class CsvCandleReader {
     const headers = cells(bytes, header.start, header.end, sep);
     const dt = new DatetimeReader();
     const headerBytes = new TextEncoder().encode(headers[0] ?? '');
-    if (headers.length > 1 && (!Number.isNaN(dt.parse(headerBytes, 0, headerBytes.length)) || !Number.isNaN(parseNumber(headerBytes, 0, headerBytes.length)))) {
+    if (headers.length > 1 && (!Number.isNaN(dt.parse(headerBytes, 0, headerBytes.length)) || !Number.isNaN(parseDecimal(headerBytes, 0, headerBytes.length)))) {
       fail(opts, {
         code: 'missing_header', line: 1, value: headers[0],
         message: `line 1: ${quote(headers[0])} is data, not a column name: the header line is missing`,
@@ -217,7 +217,7 @@ function readSymbolRow(bytes: Uint8Array, pos: number, layout: Layout, sep: numb
       if (!Number.isNaN(dt.parse(bytes, s, e))) return undefined;
       timeText = text(bytes, s, e).trim();
     } else if (role >= 1 && role <= 5) {
-      if (!Number.isNaN(parseNumber(bytes, s, e))) return undefined;
+      if (!Number.isNaN(parseDecimal(bytes, s, e))) return undefined;
       const t = text(bytes, s, e).trim();
       if (t !== '' && classifyNonNumber(t) !== 'text') return undefined;
       if (t !== '') names.push(t);
@@ -243,7 +243,7 @@ function dropTextColumns(bytes: Uint8Array, pos: number, layout: Layout, roles: 
     if (f < fields.length) {
       const [s, e] = fields[f];
       const value = text(bytes, s, e).trim();
-      if (Number.isNaN(parseNumber(bytes, s, e)) && value !== '' && classifyNonNumber(value) !== 'nan') {
+      if (Number.isNaN(parseDecimal(bytes, s, e)) && value !== '' && classifyNonNumber(value) !== 'nan') {
         roles[f] = ROLE_SKIP;
         warnings.push({
           code: 'dropped_column', line, column: name, value,

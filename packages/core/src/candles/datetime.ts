@@ -178,7 +178,7 @@ const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const PAD2: string[] = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
 /** `YYYY-MM-DD HH:MM:SS+00:00` (with `.mmm` when the instant has milliseconds), the official form. */
-export function formatUtc(ms: number): string {
+export function formatCandleTime(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   const [y, m, d] = civilFromDays(days);
   return `${formatDate(y, m, d)} ${formatClock(ms - days * DAY_MS)}+00:00`;

@@ -3,7 +3,7 @@ import { RecordBatch, Schema, Table, tableFromIPC, tableToIPC } from 'apache-arr
 import { isTimeframe } from '../catalogue/timeframes.js';
 import type { CandleFile } from './csv-read.js';
 import { candlesFromTable } from './columns.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, type CandleProblem } from './problems.js';
 import type { Candles } from './types.js';
 import { validateCandles } from './validate.js';
@@ -40,7 +40,7 @@ function arrowProblem(message: string, fix: string, value?: string): CandleProbl
  */
 export function readCandlesIpc(bytes: Uint8Array, options: ReadCandlesOptions & { validate?: boolean } = {}): CandleFile {
   const { validate = true, ...rest } = options;
-  const opts = normalizeReadOptions(rest);
+  const opts = normalizeCandleOptions(rest);
   let table: Table;
   try {
     table = tableFromIPC(bytes);

@@ -1,7 +1,7 @@
 // freqtrade's JSON candles: [[epoch_ms, open, high, low, close, volume], ...], UTC by definition.
 import { CandleBuilder, type ColumnNames } from './builder.js';
 import { toBytes, type CandleFile } from './csv-read.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, quote } from './problems.js';
 import type { Candles } from './types.js';
 
@@ -9,7 +9,7 @@ const NAMES: ColumnNames = ['date', 'open', 'high', 'low', 'close', 'volume'];
 
 /** Reads a freqtrade JSON array of `[ms, open, high, low, close, volume]` rows; problems point at rows (1-based). */
 export function readCandlesJson(input: string | Uint8Array | ArrayBuffer, options: ReadCandlesOptions = {}): CandleFile {
-  const opts = normalizeReadOptions(options);
+  const opts = normalizeCandleOptions(options);
   const text = typeof input === 'string' ? input : new TextDecoder().decode(toBytes(input));
   const fail = (message: string, fix: string, value?: string): never => {
     throw new CandleFileError([{ code: 'invalid_json', line: 1, message: `row 1: ${message}`, value, fix }], 0, opts.file);

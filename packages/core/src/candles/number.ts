@@ -122,7 +122,7 @@ const scratch = new Float64Array(1);
  * Parses the whole of bytes[start, end) as a number (surrounding spaces allowed).
  * Returns NaN for anything else, including empty text, NaN, Infinity, and results that overflow.
  */
-export function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+export function parseDecimal(bytes: Uint8Array, start: number, end: number): number {
   while (start < end && isBlank(bytes[start])) start++;
   while (end > start && isBlank(bytes[end - 1])) end--;
   return scanNumber(bytes, start, end, scratch, 0) === end ? scratch[0] : NaN;

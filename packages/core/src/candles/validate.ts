@@ -1,5 +1,5 @@
 import { CandleBuilder, type ColumnNames, type LoadedCandles } from './builder.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import type { Candles } from './types.js';
 
 const OFFICIAL_NAMES: ColumnNames = ['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume'];
@@ -10,7 +10,7 @@ const OFFICIAL_NAMES: ColumnNames = ['Datetime', 'Open', 'High', 'Low', 'Close',
  * The series' own symbol and timeframe are used unless the options state them.
  */
 export function validateCandles(candles: Candles, options: ReadCandlesOptions = {}): LoadedCandles {
-  const opts = normalizeReadOptions({ symbol: candles.symbol, timeframe: candles.timeframe, ...options });
+  const opts = normalizeCandleOptions({ symbol: candles.symbol, timeframe: candles.timeframe, ...options });
   let source: Candles | undefined = candles;
   let { time, open, high, low, close, volume } = candles;
   const names = Object.keys(candles.extra);
