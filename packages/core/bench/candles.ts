@@ -40,6 +40,21 @@ function child(task: string, file: string): Sample {
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Sample;
 }
 
+/** Peak RSS of plain Node with apache-arrow loaded (median of RUNS), to show what the tsx loader adds. */
+function plainBaselineMb(): number {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('apache-arrow'); console.log(process.resourceUsage().maxRSS / 1024)"], {
+      cwd: join(here, '..'),
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`plain baseline failed:\n${result.stderr}`);
+    samples.push(Number(result.stdout.trim()));
+  }
+  console.log(`plain node baseline peak ${median(samples).toFixed(0)} MB`);
+  return median(samples);
+}
+
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -69,6 +84,7 @@ const ipcBytes = statSync(ipcPath).size;
 
 try {
   const baseline = measure('baseline', csvPath);
+  const plain = plainBaselineMb();
   const ingest = measure('ingest', csvPath);
   const ingestBytes = measure('ingest-bytes', csvPath);
   const ingestWarm = measure('ingest-bytes-warm', csvPath);
@@ -81,6 +97,14 @@ try {
   const row = (what: string, m: Measure, target = '', rss = true) =>
     `| ${what} | ${m.ms.toFixed(m.ms < 100 ? 1 : 0)} ms | ${m.cpuMs.toFixed(m.cpuMs < 100 ? 1 : 0)} ms | ${mrows(m)} | ${rss ? `${m.maxRssMb.toFixed(0)} MB` : ''} | ${target} |`;
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  /** A throughput target judged on the wall clock, and on CPU time when other jobs kept the CPUs busy. */
+  const speed = (m: Measure, rowsPerSecond: number) => {
+    if (m.rowsPerSecond >= rowsPerSecond) return 'met';
+    const cpuRate = ROWS / (m.cpuMs / 1000);
+    return cpuRate >= rowsPerSecond
+      ? `wall **missed**, CPU met (${(cpuRate / 1e6).toFixed(1)} M rows/s of CPU time: the wall clock includes waiting for a shared CPU)`
+      : `**missed** (${(cpuRate / 1e6).toFixed(1)} M rows/s even in CPU time)`;
+  };
   const cpu = cpus();
   const lines = [
     '## Candles: CSV ingest and Arrow IPC reload',
@@ -96,22 +120,26 @@ try {
     '',
     '| measure | wall (median) | CPU | throughput | peak RSS | target |',
     '|---|---|---|---|---|---|',
-    row('CSV file → validated Arrow table, cold (`readCandlesFile`, 4 MB pieces)', ingest, `≥ 1 M rows/s: ${verdict(ingest.rowsPerSecond >= 1e6)}; ≤ 200 MB: ${verdict(ingest.maxRssMb <= 200)}`),
+    row('CSV file → validated Arrow table, cold (`readCandlesFile`, 4 MB pieces)', ingest, `≥ 1 M rows/s: ${speed(ingest, 1e6)}; ≤ 200 MB: ${verdict(ingest.maxRssMb <= 200)}`),
     row('CSV bytes in memory → validated Arrow table, cold (`readCandlesCsv`)', ingestBytes),
     row('CSV bytes in memory → validated Arrow table, warm', ingestWarm, '', false),
-    row('Arrow IPC file → Candles, cold (`readFileSync` + `readCandlesIpc`, `validate: false`)', reload),
-    row('Arrow IPC file → Candles, warm', reloadWarm, `≥ 20 M rows/s: ${verdict(reloadWarm.rowsPerSecond >= 20e6)}`, false),
+    row('Arrow IPC file → Candles, cold (`readFileSync` + `readCandlesIpc`, `validate: false`)', reload, `≥ 20 M rows/s: ${speed(reload, 20e6)}`),
+    row('Arrow IPC file → Candles, warm', reloadWarm, `≥ 20 M rows/s: ${speed(reloadWarm, 20e6)}`, false),
     row('Arrow IPC bytes in memory → Candles, warm', reloadBytesWarm, '', false),
     row('Arrow IPC file → Candles with every row validated, warm', reloadValid, '', false),
     `| baseline: a child with the modules loaded and no data | | | | ${baseline.maxRssMb.toFixed(0)} MB | |`,
+    `| baseline without tsx: plain \`node\` with apache-arrow loaded | | | | ${plain.toFixed(0)} MB | |`,
     '',
     `Memory: 1,000,000 candles take 56 MB of columns (six Float64 columns and the int64 Datetime); the CSV is read in 4 MB ` +
       `pieces, so the file is never in memory whole. Peak RSS includes the ${baseline.maxRssMb.toFixed(0)} MB of the process itself ` +
-      '(Node, tsx and apache-arrow loaded). Reading CSV bytes already in memory costs their size on top.',
+      `(Node, tsx and apache-arrow loaded); tsx alone accounts for about ${(baseline.maxRssMb - plain).toFixed(0)} MB of it, which the built ` +
+      'JavaScript the CLI and the server run does not pay. Reading CSV bytes already in memory costs their size on top.',
     '',
-    'Cold IPC reload is dominated by reading the file (a 46 MB copy from the page cache) and by the first, unoptimised run of ' +
-      'apache-arrow\'s IPC reader and of the int64 → float64 time conversion; in a warm process the Float64 columns are zero-copy ' +
-      'views and only the times are converted (32-bit word arithmetic, no BigInt).',
+    'Where the IPC reload time goes (CPU, measured in cold child processes): reading the file, i.e. copying ' +
+      `${(ipcBytes / 2 ** 20).toFixed(0)} MiB from the page cache into fresh memory, about 25–30 ms; apache-arrow's \`tableFromIPC\` ` +
+      'about 1.5 ms of real work (the Float64 columns are zero-copy views of the file bytes) plus 5–20 ms of one-time JIT warm-up; ' +
+      'the int64 → float64 conversion of the times about 3 ms once optimised but 20–25 ms in a cold process, where the loop runs ' +
+      'unoptimised until V8 has compiled it. From bytes already in memory in a warm process the reload is the "IPC bytes in memory" row.',
     '',
     'How the ingest is fast: one pass over the bytes, numbers parsed in place (Clinger fast path, parseFloat beyond 2^53 or 10^±22), ' +
       'times by days-from-civil arithmetic, values written straight into Float64Arrays, each row checked as it is stored.',
