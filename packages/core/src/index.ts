@@ -2,4 +2,6 @@
 // Browser-safe; Node-only helpers live under `@bt/core/node`.
 export * from './catalogue/index.js';
 export * from './candles/index.js';
+export * from './params/index.js';
+export * from './indicators/index.js';
 export type * from './simulate/types.js';

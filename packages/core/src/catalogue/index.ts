@@ -1,3 +1,7 @@
 export type * from './types.js';
 export * from './timeframes.js';
 export * from './offers.js';
+export * from './symbols.js';
+export * from './strategies.js';
+export * from './params.js';
+export { closest, editDistance } from './closest.js';

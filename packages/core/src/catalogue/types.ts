@@ -54,6 +54,11 @@ export interface ParamDefinition {
   readonly description: string;
   /** 'basic' parameters show by default in the UI, 'advanced' behind a toggle. */
   readonly level: 'basic' | 'advanced';
+  /** Inclusive bounds of a number parameter, checked by the parameter rules. */
+  readonly min?: number;
+  readonly max?: number;
+  /** Accepted values of a string parameter (ob_side). */
+  readonly choices?: readonly string[];
 }
 
 /** Canonical parameter values after aliasing, coercion and filtering. */

@@ -1,0 +1,140 @@
+import type { AssetClass, SymbolDefinition } from './types.js';
+
+/**
+ * The instruments of the official data (spec 2 §3, spec 3 §2). Pip sizes follow the spec where it
+ * gives one (0.0001 forex, 0.01 JPY pairs, 0.1 gold, 1 indices); for the other commodities the
+ * pip is one minimum tick of the reference futures contract, and crypto uses a pip close to
+ * gold's relative size. docs/catalogue.md gives the reason line by line.
+ */
+function fx(base: string, quote: string): SymbolDefinition {
+  return {
+    symbol: base + quote,
+    label: `${base}/${quote}`,
+    assetClass: 'forex',
+    pipSize: base === 'JPY' || quote === 'JPY' ? 0.01 : 0.0001,
+  };
+}
+
+function sym(symbol: string, label: string, assetClass: AssetClass, pipSize: number): SymbolDefinition {
+  return { symbol, label, assetClass, pipSize };
+}
+
+export const SYMBOLS: readonly SymbolDefinition[] = [
+  // Forex majors
+  fx('EUR', 'USD'), fx('GBP', 'USD'), fx('USD', 'JPY'), fx('USD', 'CHF'),
+  fx('AUD', 'USD'), fx('USD', 'CAD'), fx('NZD', 'USD'),
+  // Forex minors (crosses without the dollar or the yen)
+  fx('EUR', 'GBP'), fx('EUR', 'CHF'), fx('EUR', 'AUD'), fx('EUR', 'CAD'), fx('EUR', 'NZD'),
+  fx('GBP', 'CHF'), fx('GBP', 'AUD'), fx('GBP', 'CAD'), fx('GBP', 'NZD'),
+  fx('AUD', 'CAD'), fx('AUD', 'CHF'), fx('AUD', 'NZD'), fx('CAD', 'CHF'),
+  fx('NZD', 'CAD'), fx('NZD', 'CHF'),
+  // JPY crosses
+  fx('EUR', 'JPY'), fx('GBP', 'JPY'), fx('AUD', 'JPY'), fx('CAD', 'JPY'), fx('CHF', 'JPY'), fx('NZD', 'JPY'),
+  // Metals (USD per troy ounce; copper USD per pound)
+  sym('XAUUSD', 'Or', 'metal', 0.1),
+  sym('XAGUSD', 'Argent', 'metal', 0.005),
+  sym('XPTUSD', 'Platine', 'metal', 0.1),
+  sym('XPDUSD', 'Palladium', 'metal', 0.1),
+  sym('COPPER', 'Cuivre', 'metal', 0.0005),
+  // Energy
+  sym('WTI', 'Pétrole WTI', 'energy', 0.01),
+  sym('BRENT', 'Pétrole Brent', 'energy', 0.01),
+  sym('NATGAS', 'Gaz naturel', 'energy', 0.001),
+  sym('GASOLINE', 'Essence RBOB', 'energy', 0.0001),
+  // Agricultural futures (grains in US cents per bushel, softs in cents per pound, cocoa in USD per tonne)
+  sym('CORN', 'Maïs', 'agriculture', 0.25),
+  sym('WHEAT', 'Blé', 'agriculture', 0.25),
+  sym('SOYBEAN', 'Soja', 'agriculture', 0.25),
+  sym('SUGAR', 'Sucre', 'agriculture', 0.01),
+  sym('COFFEE', 'Café', 'agriculture', 0.05),
+  sym('COCOA', 'Cacao', 'agriculture', 1),
+  sym('COTTON', 'Coton', 'agriculture', 0.01),
+  // World indices (index points)
+  sym('US500', 'S&P 500', 'index', 1),
+  sym('US30', 'Dow Jones 30', 'index', 1),
+  sym('NAS100', 'Nasdaq 100', 'index', 1),
+  sym('GER40', 'DAX 40', 'index', 1),
+  sym('UK100', 'FTSE 100', 'index', 1),
+  sym('FRA40', 'CAC 40', 'index', 1),
+  sym('EU50', 'Euro Stoxx 50', 'index', 1),
+  sym('JPN225', 'Nikkei 225', 'index', 1),
+  sym('AUS200', 'ASX 200', 'index', 1),
+  // Crypto (USD)
+  sym('BTC-USD', 'Bitcoin', 'crypto', 1),
+  sym('ETH-USD', 'Ethereum', 'crypto', 0.1),
+];
+
+/** Other names brokers and data vendors use for the same instruments (compact form, see compactSymbol). */
+export const SYMBOL_ALIASES: Readonly<Record<string, string>> = {
+  GOLD: 'XAUUSD',
+  SILVER: 'XAGUSD',
+  XCUUSD: 'COPPER',
+  USOIL: 'WTI',
+  XTIUSD: 'WTI',
+  UKOIL: 'BRENT',
+  XBRUSD: 'BRENT',
+  XNGUSD: 'NATGAS',
+  SPX500: 'US500',
+  DE40: 'GER40',
+  JP225: 'JPN225',
+  USTEC: 'NAS100',
+};
+
+/** Upper case without spaces or the separators / - _ : "eur/usd" and "EUR_USD" both give EURUSD. */
+export function compactSymbol(value: string): string {
+  return String(value).trim().toUpperCase().replace(/[\s/_-]+/g, '');
+}
+
+const byCompact = new Map<string, SymbolDefinition>();
+for (const s of SYMBOLS) byCompact.set(compactSymbol(s.symbol), s);
+for (const [alias, symbol] of Object.entries(SYMBOL_ALIASES)) byCompact.set(alias, byCompact.get(symbol)!);
+
+/** The catalogue entry for a symbol written any usual way (case, separators, listed aliases), or undefined. */
+export function findSymbol(value: string): SymbolDefinition | undefined {
+  return byCompact.get(compactSymbol(value));
+}
+
+/** The catalogue entry; throws `invalid symbol: X` for an instrument the catalogue does not list. */
+export function getSymbol(value: string): SymbolDefinition {
+  const found = findSymbol(value);
+  if (!found) throw new Error(`invalid symbol: ${JSON.stringify(value)} (not in the catalogue)`);
+  return found;
+}
+
+/**
+ * The canonical spelling of a catalogue symbol (eur/usd → EURUSD, BTCUSD → BTC-USD); an unknown
+ * symbol (custom CSV) comes back trimmed and upper-cased, as the backtest form types it.
+ */
+export function normalizeSymbol(value: string): string {
+  return findSymbol(value)?.symbol ?? String(value).trim().toUpperCase();
+}
+
+/**
+ * The price distance of one pip. An explicit `override` wins (custom data, unknown symbols);
+ * without it an instrument missing from the catalogue is an error that names it.
+ */
+export function pipSize(symbol: string, override?: number | string | null): number {
+  if (override !== undefined && override !== null && override !== '') {
+    const value = typeof override === 'number' ? override : Number(String(override).trim().replace(',', '.'));
+    if (!(Number.isFinite(value) && value > 0)) {
+      throw new Error(`invalid pip size: ${JSON.stringify(override)} (expected a positive number)`);
+    }
+    return value;
+  }
+  const found = findSymbol(symbol);
+  if (!found) {
+    throw new Error(`invalid symbol: ${JSON.stringify(symbol)} (not in the catalogue, so its pip size is unknown: give an explicit pip size)`);
+  }
+  return found.pipSize;
+}
+
+export interface SymbolOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+/** Options of the pair filters (spec 2 §3): 'ALL' labelled 'Toutes', then every symbol sorted. */
+export function symbolFilterOptions(): SymbolOption[] {
+  const sorted = [...SYMBOLS].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  return [{ value: 'ALL', label: 'Toutes' }, ...sorted.map((s) => ({ value: s.symbol, label: s.label }))];
+}

@@ -1,0 +1,75 @@
+import type { Candles } from '../candles/types.js';
+import { withExtraColumns } from '../candles/columns.js';
+import { getStrategy } from '../catalogue/strategies.js';
+import type { StrategyParams } from '../catalogue/types.js';
+import { ema } from './ema.js';
+import { DEFAULT_RSI_PERIOD, rsi } from './rsi.js';
+
+export type IndicatorKind = 'rsi' | 'ema';
+
+export interface IndicatorColumn {
+  /** The column name as requested. */
+  readonly name: string;
+  readonly kind: IndicatorKind;
+  readonly period: number;
+}
+
+/**
+ * What a column name asks for: RSI (Wilder, 14), RSI_n, EMA_n (case-insensitive; the column keeps
+ * the requested spelling). undefined for any other name (Tickvol, EMA without a period...).
+ */
+export function indicatorColumn(name: string): IndicatorColumn | undefined {
+  const match = /^(RSI|EMA)(?:_(\d+))?$/i.exec(name);
+  if (!match) return undefined;
+  const kind = match[1].toLowerCase() as IndicatorKind;
+  if (match[2] === undefined) return kind === 'rsi' ? { name, kind, period: DEFAULT_RSI_PERIOD } : undefined;
+  const period = Number(match[2]);
+  return period >= 1 ? { name, kind, period } : undefined;
+}
+
+/** The values of an indicator column computed from the closes. */
+export function computeIndicator(candles: Candles, column: IndicatorColumn): Float64Array {
+  return column.kind === 'rsi' ? rsi(candles.close, column.period) : ema(candles.close, column.period);
+}
+
+/**
+ * Candles holding every requested column. A column the data already has is used as it is (DESIGN
+ * §2); 'RSI' resolves to an 'RSI' column, else to the file's 'RSI_14' (the same values under both
+ * names), else Wilder RSI 14 is computed; any other RSI_n or EMA_n is computed from the closes
+ * under the requested name. Returns the same object when nothing is missing.
+ */
+export function withIndicators(candles: Candles, names: Iterable<string>): Candles {
+  const added: Record<string, Float64Array> = {};
+  for (const name of names) {
+    if (Object.hasOwn(candles.extra, name) || Object.hasOwn(added, name)) continue;
+    if (name === 'RSI' && Object.hasOwn(candles.extra, `RSI_${DEFAULT_RSI_PERIOD}`)) {
+      added[name] = candles.extra[`RSI_${DEFAULT_RSI_PERIOD}`];
+      continue;
+    }
+    const column = indicatorColumn(name);
+    if (!column) {
+      throw new Error(`invalid indicator column: ${JSON.stringify(name)} (not in the data, and not one bt computes: RSI, RSI_n or EMA_n)`);
+    }
+    added[name] = computeIndicator(candles, column);
+  }
+  return Object.keys(added).length === 0 ? candles : withExtraColumns(candles, added);
+}
+
+/** The indicator columns a strategy's filters read, from its normalised parameters, in filter order. */
+export function indicatorColumnsFor(strategyKey: string, params: StrategyParams): string[] {
+  const names: string[] = [];
+  const read = (param: string) => {
+    const value = params[param];
+    if (typeof value !== 'string' || value === '') throw new Error(`invalid ${param}: ${JSON.stringify(value)} (expected a column name; normalize the parameters first)`);
+    if (!names.includes(value)) names.push(value);
+  };
+  for (const filter of getStrategy(strategyKey).filters) {
+    if (filter === 'rsi') read('rsi_key');
+    else if (filter === 'ema_simple') read('ema_key');
+    else {
+      read('ema_fast');
+      read('ema_slow');
+    }
+  }
+  return names;
+}

@@ -1,0 +1,11 @@
+export { normalizeParams, paramSignature, type NormalizeParamsOptions, type NormalizedParams } from './normalize.js';
+export { PARAM_ALIASES, canonicalParamName } from './aliases.js';
+export { coerceBool, coerceFloat, coerceInt, coerceParam, coerceString, isEmptyValue } from './coerce.js';
+export {
+  OVERLAP_PERCENT_MAX, OVERLAP_PERCENT_MIN, OVERLAP_PERCENT_PRESETS,
+  overlapFractionToPercent, overlapPercentToFraction, parseOverlapRatio,
+} from './overlap.js';
+export { checkParamRelations } from './relations.js';
+export { parseParamAssignments } from './assignments.js';
+export { parseNumberText } from './numbers.js';
+export { ParamError, showValue } from './errors.js';
