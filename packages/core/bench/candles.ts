@@ -136,7 +136,7 @@ try {
       'JavaScript the CLI and the server run does not pay. Reading CSV bytes already in memory costs their size on top.',
     '',
     'Where the IPC reload time goes (CPU, measured in cold child processes): reading the file, i.e. copying ' +
-      `${(ipcBytes / 2 ** 20).toFixed(0)} MiB from the page cache into fresh memory, about 25–30 ms; apache-arrow's \`tableFromIPC\` ` +
+      `${(ipcBytes / 2 ** 20).toFixed(0)} MiB from the page cache into fresh memory, 25–50 ms; apache-arrow's \`tableFromIPC\` ` +
       'about 1.5 ms of real work (the Float64 columns are zero-copy views of the file bytes) plus 5–20 ms of one-time JIT warm-up; ' +
       'the int64 → float64 conversion of the times about 3 ms once optimised but 20–25 ms in a cold process, where the loop runs ' +
       'unoptimised until V8 has compiled it. From bytes already in memory in a warm process the reload is the "IPC bytes in memory" row.',
