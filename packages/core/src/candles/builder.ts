@@ -41,7 +41,7 @@ export class CandleBuilder {
   private lastTime = NaN;
   private lastLine = 0;
   private runStep = NaN;
-  private readonly runs: StepRuns = { row: [], line: [], step: [] };
+  private runs: StepRuns = { row: [], line: [], step: [] };
   private dropped = 0;
   private firstDroppedLine = 0;
 
@@ -144,6 +144,12 @@ export class CandleBuilder {
   private rowProblem(code: CandleProblem['code'], line: number, column: number, message: string, fix: string, value: number): void {
     if (!this.problems.wants(code)) return this.problems.count(code);
     this.problem(code, line, this.names[column], String(value), message, fix);
+  }
+
+  /** Takes `n` rows already checked row by row elsewhere (validateCandles' fast scan), with their step runs. */
+  adopt(n: number, runs: StepRuns): void {
+    this.n = n;
+    this.runs = runs;
   }
 
   /** Ends the load: infers and checks the timeframe, then returns the candles or throws every problem found. */
