@@ -6,8 +6,10 @@
 //   reload        readFileSync(arrow) + readCandlesIpc(bytes, { validate: false })
 //   reload-valid  the same with the validation of every row
 //   reload-bytes  the Arrow IPC bytes already in memory: readCandlesIpc(bytes, { validate: false })
+//   touch         no parsing: allocate as many bytes as the file and write them once (the floor
+//                 any reload pays for bringing that much fresh memory into the process)
 //   *-warm        the same operation three times in one process; the last time is reported
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
 import { readCandlesFile } from '@bt/core/node';
 
@@ -21,6 +23,11 @@ async function once(): Promise<{ ms: number; candles?: Candles }> {
   switch (op) {
     case 'baseline':
       return { ms: 0 };
+    case 'touch': {
+      const t0 = performance.now();
+      new Uint8Array(statSync(file).size).fill(1);
+      return { ms: performance.now() - t0 };
+    }
     case 'ingest': {
       const t0 = performance.now();
       const { candles } = await readCandlesFile(file);
