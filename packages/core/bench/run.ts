@@ -1,6 +1,6 @@
-// `npm run bench`: runs every benchmark script in bench/ (one file per area, helpers in bench/lib/),
-// one after the other, each in its own process. Each script rewrites its own section of
-// docs/PERFORMANCE.md.
+// `npm run bench`: runs every bench/*.bench.ts in its own process, one after the other (so each
+// one's memory figures are its own and nothing runs in parallel on a shared machine). Each script
+// rewrites its own `<!-- bench:NAME -->` section of docs/PERFORMANCE.md.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,16 +9,16 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 const scripts = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
-  .filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
+  .filter((name) => name.endsWith('.bench.ts'))
+  .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
   .sort();
 let failed = 0;
-for (const script of scripts) {
-  console.log(`\n== bench/${script}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', join(here, script)], { stdio: 'inherit', cwd: join(here, '..') });
-  if (result.status !== 0) {
-    console.error(`bench/${script} failed (exit ${result.status ?? result.signal})`);
+for (const name of scripts) {
+  console.log(`\n== ${name}`);
+  const run = spawnSync(process.execPath, [...process.execArgv, join(here, name)], { stdio: 'inherit' });
+  if (run.status !== 0) {
     failed++;
+    console.error(`${name} failed (exit ${run.status ?? run.signal})`);
   }
 }
-process.exit(failed ? 1 : 0);
+process.exitCode = failed ? 1 : 0;

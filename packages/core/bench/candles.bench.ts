@@ -113,7 +113,7 @@ try {
   const lines = [
     '## Candles: CSV ingest and Arrow IPC reload',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (packages/core/bench/candles.ts) on ${platform()} ${release()}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (packages/core/bench/candles.bench.ts) on ${platform()} ${release()}, ` +
       `${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}. ` +
       `Load average when the run started: ${startLoad} (the machine is shared with other jobs, so wall times carry their noise; the CPU column is this process's user + system time).`,
     '',

@@ -1,0 +1,6 @@
+export { runBacktest, backtestResultJson } from './run.js';
+export { runEngine, runEngineTable, headCandles, type EngineRun, type EngineOutput, type EngineTableOutput } from './engine.js';
+export { prepareRun, resolveStrategy, exitRules, periodWindow, lowerTimeframe, observedStep, type PreparedRun } from './prepare.js';
+export { listZones, type ZoneRecord, type ListZonesOptions } from './zones.js';
+export { ENGINE_VERSION } from './version.js';
+export type { BacktestRequest, BacktestOptions, BacktestResult, RunMeta } from './types.js';

@@ -1,0 +1,26 @@
+import { isPercentLabel } from './labels.js';
+
+/**
+ * A percentage cell as the statistics modal shows it (spec 1 §2, spec 2 §2): a value between 0
+ * and 1 is a fraction, multiplied by 100; any other number is already a percentage (older
+ * workbooks stored 65.3). Always 2 decimals and '%'. Non-numbers are shown as they are.
+ */
+export function formatPercentCell(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) return value == null ? '' : String(value);
+  const percent = n >= 0 && n <= 1 ? n * 100 : n;
+  return `${percent.toFixed(2)}%`;
+}
+
+/**
+ * Any cell of a result sheet, given its column header (tabular sheets) or its row label
+ * (metric/value sheets): percentages by the rule above, other numbers without binary noise
+ * (at most 6 decimals), booleans in French, empty for null.
+ */
+export function formatCell(value: unknown, label: unknown): string {
+  if (value == null) return '';
+  if (typeof value === 'number' && isPercentLabel(label)) return formatPercentCell(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
+  if (typeof value === 'boolean') return value ? 'Oui' : 'Non';
+  return String(value);
+}

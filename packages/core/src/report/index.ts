@@ -1,0 +1,34 @@
+export { buildReport, type ReportInput } from './workbook.js';
+export {
+  readWorkbookMeta,
+  readWorkbookSheet,
+  openWorkbook,
+  type WorkbookReader,
+  WorkbookSheetNotFoundError,
+  DEFAULT_SHEET_LIMIT,
+  MAX_SHEET_LIMIT,
+  type WorkbookMeta,
+  type SheetPage,
+  type SheetPageOptions,
+  type SheetCell,
+} from './reader.js';
+export {
+  reportSheets,
+  priceFormat,
+  PERCENT_FORMAT,
+  DATE_FORMAT,
+  R_FORMAT,
+  type SheetSpec,
+  type ReportCell,
+  type ConfigEntry,
+  type ConfigValue,
+} from './sheets.js';
+export {
+  resultFolderName,
+  parseResultFolderName,
+  workbookFileName,
+  isSafeFolderName,
+  type ResultFolderParts,
+  type ParsedResultFolder,
+  type SlMode,
+} from './folder.js';

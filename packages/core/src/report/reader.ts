@@ -1,0 +1,183 @@
+import ExcelJS from 'exceljs';
+
+/** A cell as the readers return it: JSON-ready, dates as ISO 8601 UTC strings. */
+export type SheetCell = string | number | boolean | null;
+
+export interface WorkbookMeta {
+  /** Sheets in workbook order: data rows (header excluded) and header names. */
+  readonly sheets: ReadonlyArray<{ readonly name: string; readonly rows: number; readonly columns: string[] }>;
+}
+
+export interface SheetPage {
+  readonly sheet: string;
+  /** Header names; spreadsheet letters (A, B, ...) when useHeader is false. */
+  readonly headers: string[];
+  readonly rows: SheetCell[][];
+  /** Data rows in the whole sheet (the header row counts as data when useHeader is false). */
+  readonly total: number;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface SheetPageOptions {
+  readonly offset?: number | string;
+  readonly limit?: number | string;
+  /** true: the first row is the header; false: the first row is row 0 of the data. Query strings 'true'/'false'/'1'/'0' accepted. */
+  readonly useHeader?: boolean | string;
+}
+
+export const DEFAULT_SHEET_LIMIT = 200;
+export const MAX_SHEET_LIMIT = 10_000;
+
+/** Thrown when a sheet is not in the workbook; carries the names that are (the server answers 404). */
+export class WorkbookSheetNotFoundError extends Error {
+  readonly sheet: string;
+  readonly sheets: readonly string[];
+  constructor(sheet: string, sheets: readonly string[]) {
+    super(`unknown sheet: ${JSON.stringify(sheet)} (sheets: ${sheets.join(', ') || 'none'})`);
+    this.name = 'WorkbookSheetNotFoundError';
+    this.sheet = sheet;
+    this.sheets = sheets;
+  }
+}
+
+async function load(bytes: Uint8Array | ArrayBuffer): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  try {
+    // exceljs types ask for a Buffer; JSZip underneath reads any Uint8Array.
+    await workbook.xlsx.load(data as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+  } catch (error) {
+    throw new Error(`invalid workbook: ${(error as Error).message}`);
+  }
+  return workbook;
+}
+
+function plain(value: ExcelJS.CellValue): SheetCell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    if ('richText' in value) return value.richText.map((part) => part.text).join('');
+    if ('result' in value || 'formula' in value || 'sharedFormula' in value) return plain((value as { result?: ExcelJS.CellValue }).result ?? null);
+    if ('text' in value) return plain((value as { text: ExcelJS.CellValue }).text);
+    if ('error' in value) return String(value.error);
+  }
+  return String(value);
+}
+
+/** The sheet as a rectangle of plain cells, one array per row (empty rows kept), trailing empties trimmed. */
+function matrix(sheet: ExcelJS.Worksheet): SheetCell[][] {
+  const width = sheet.columnCount;
+  const rows: SheetCell[][] = [];
+  const last = sheet.rowCount;
+  for (let r = 1; r <= last; r++) {
+    const row = sheet.getRow(r);
+    const cells: SheetCell[] = new Array(width);
+    for (let c = 1; c <= width; c++) cells[c - 1] = plain(row.getCell(c).value);
+    rows.push(cells);
+  }
+  // rowCount counts formatted-but-empty rows too; they are not data.
+  while (rows.length > 0 && rows[rows.length - 1].every((cell) => cell === null)) rows.pop();
+  return rows;
+}
+
+function headerNames(row: SheetCell[] | undefined): string[] {
+  return (row ?? []).map((cell) => (cell === null ? '' : String(cell)));
+}
+
+function findSheet(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet {
+  const sheets = workbook.worksheets;
+  const found = sheets.find((s) => s.name === name) ?? sheets.find((s) => s.name.toLowerCase() === String(name).toLowerCase());
+  if (!found) throw new WorkbookSheetNotFoundError(name, sheets.map((s) => s.name));
+  return found;
+}
+
+function integer(value: number | string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`invalid ${name}: ${value} (an integer ${min}..${max})`);
+  return n;
+}
+
+function flag(value: boolean | string | undefined): boolean {
+  if (value === undefined || value === '') return true;
+  if (typeof value === 'boolean') return value;
+  const text = value.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(text)) return true;
+  if (['false', '0', 'no'].includes(text)) return false;
+  throw new Error(`invalid useHeader: ${value} (true or false)`);
+}
+
+/** A, B, ..., Z, AA, AB ... */
+function columnLetter(index: number): string {
+  let n = index + 1;
+  let letters = '';
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+/**
+ * A parsed workbook that answers meta and page requests without parsing again: exceljs reads a
+ * whole workbook at once (hundreds of ms for thousands of trades), so a server that serves
+ * several tab clicks on one result should keep this object (e.g. an LRU keyed by folder).
+ */
+export interface WorkbookReader {
+  readonly sheetNames: readonly string[];
+  meta(): WorkbookMeta;
+  sheet(name: string, options?: SheetPageOptions): SheetPage;
+}
+
+export async function openWorkbook(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookReader> {
+  const workbook = await load(bytes);
+  const matrices = new Map<ExcelJS.Worksheet, SheetCell[][]>();
+  const cells = (worksheet: ExcelJS.Worksheet): SheetCell[][] => {
+    let m = matrices.get(worksheet);
+    if (!m) {
+      m = matrix(worksheet);
+      matrices.set(worksheet, m);
+    }
+    return m;
+  };
+  return {
+    sheetNames: workbook.worksheets.map((s) => s.name),
+    meta: () => ({
+      sheets: workbook.worksheets.map((worksheet) => {
+        const rows = cells(worksheet);
+        return { name: worksheet.name, rows: Math.max(0, rows.length - 1), columns: headerNames(rows[0]) };
+      }),
+    }),
+    sheet: (name, options = {}) => {
+      const offset = integer(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = integer(options.limit, 'limit', DEFAULT_SHEET_LIMIT, 1, MAX_SHEET_LIMIT);
+      const useHeader = flag(options.useHeader);
+      const worksheet = findSheet(workbook, name);
+      const all = cells(worksheet);
+      const width = worksheet.columnCount;
+      const headers = useHeader ? headerNames(all[0]) : Array.from({ length: width }, (_, c) => columnLetter(c));
+      const data = useHeader ? all.slice(1) : all;
+      return { sheet: worksheet.name, headers, rows: data.slice(offset, offset + limit), total: data.length, offset, limit };
+    },
+  };
+}
+
+/** Sheet names, data-row counts and header names of a workbook (the server's GET /xlsx/meta). */
+export async function readWorkbookMeta(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookMeta> {
+  return (await openWorkbook(bytes)).meta();
+}
+
+/**
+ * One page of a sheet (the server's GET /xlsx/sheet): headers, rows [offset, offset+limit) as
+ * arrays of plain cells, and the total. Config comes back as [metric, value] rows.
+ */
+export async function readWorkbookSheet(bytes: Uint8Array | ArrayBuffer, sheet: string, options: SheetPageOptions = {}): Promise<SheetPage> {
+  // Paging options are checked before the (slow) parse so a bad request fails fast.
+  integer(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  integer(options.limit, 'limit', DEFAULT_SHEET_LIMIT, 1, MAX_SHEET_LIMIT);
+  flag(options.useHeader);
+  return (await openWorkbook(bytes)).sheet(sheet, options);
+}

@@ -1,0 +1,252 @@
+import type { Trade } from '../simulate/types.js';
+import { SESSION_BUCKETS, sessionHoursLabel, WEEKDAY_LABELS } from '../stats/buckets.js';
+import type { BacktestStatistics, GroupStatistics, TargetFigures } from '../stats/types.js';
+import {
+  CONFIG_HEADERS,
+  LABELS,
+  OUTCOME_LABELS,
+  SIDE_LABELS,
+  SUMMARY_HEADERS,
+  TARGET_RESULT_LABELS,
+  TRADE_HEADERS,
+  YES_NO,
+  type SheetName,
+} from '../format/labels.js';
+
+/** A cell as the workbook stores it: dates are real Excel dates (UTC). */
+export type ReportCell = string | number | boolean | Date | null;
+
+export type ConfigValue = string | number | boolean | null;
+export interface ConfigEntry {
+  readonly metric: string;
+  readonly value: ConfigValue;
+}
+
+/** One sheet before it is written: headers, rows, and the number format of each cell that needs one. */
+export interface SheetSpec {
+  readonly name: SheetName;
+  readonly headers: readonly string[];
+  readonly rows: readonly (readonly ReportCell[])[];
+  /** Number format per column (tabular sheets). */
+  readonly columnFormats?: readonly (string | null)[];
+  /** Number format of the value cells per row (metric/value sheets). */
+  readonly rowFormats?: readonly (string | null)[];
+}
+
+export const PERCENT_FORMAT = '0.00%';
+export const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
+export const R_FORMAT = '0.00';
+
+/** Price format with one decimal more than the pip: 0.0001 -> 0.00000, 0.01 -> 0.000, 1 -> 0.0. */
+export function priceFormat(pipSize: number): string {
+  const decimals = Math.min(10, Math.max(0, Math.ceil(-Math.log10(pipSize) - 1e-9)) + 1);
+  return `0.${'0'.repeat(decimals)}`;
+}
+
+function date(ms: number | null): Date | null {
+  return ms === null ? null : new Date(ms);
+}
+
+function ci(figures: TargetFigures, end: 0 | 1): number | null {
+  return figures.winrateCi95 ? figures.winrateCi95[end] : null;
+}
+
+const SESSIONS_NOTE = SESSION_BUCKETS.map((b) => `${b.name} ${sessionHoursLabel(b)}`).join(', ');
+
+/** Config: the caller's metric/value rows, then the rules the statistics used (sessions, golden-hour threshold, pip size). */
+export function configSheet(config: readonly ConfigEntry[], statistics: BacktestStatistics, pipSize: number): SheetSpec {
+  const seen = new Set<string>();
+  const rows: ReportCell[][] = [];
+  config.forEach((entry, i) => {
+    const metric = entry?.metric;
+    if (typeof metric !== 'string' || metric.trim() === '') throw new Error(`invalid config metric: ${JSON.stringify(metric)} (row ${i + 1})`);
+    const value = entry.value;
+    const okValue = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+    if (!okValue) throw new Error(`invalid config value for ${metric}: ${JSON.stringify(value)} (string, finite number, boolean or null)`);
+    if (seen.has(metric)) throw new Error(`invalid config: duplicate metric ${metric}`);
+    seen.add(metric);
+    rows.push([metric, value]);
+  });
+  const derived: ConfigEntry[] = [
+    { metric: 'pip_size', value: pipSize },
+    { metric: 'sessions_utc', value: SESSIONS_NOTE },
+    { metric: 'golden_hours_min_trades', value: statistics.goldenHours.min_trades },
+  ];
+  for (const entry of derived) if (!seen.has(entry.metric)) rows.push([entry.metric, entry.value]);
+  return { name: 'Config', headers: [...CONFIG_HEADERS], rows };
+}
+
+type SummaryRow = [label: string, value: ReportCell, resolved: ReportCell, format: string | null];
+
+function summarySheet(name: SheetName, rows: SummaryRow[], withResolved: boolean): SheetSpec {
+  const headers = withResolved ? [SUMMARY_HEADERS.label, SUMMARY_HEADERS.value, SUMMARY_HEADERS.resolved] : [SUMMARY_HEADERS.label, SUMMARY_HEADERS.value];
+  return {
+    name,
+    headers,
+    rows: rows.map(([label, value, resolved]) => (withResolved ? [label, value, resolved] : [label, value])),
+    rowFormats: rows.map((row) => row[3]),
+  };
+}
+
+/** Global: metric/value rows; the resolved column when lower-timeframe candles resolved ambiguous trades. */
+export function globalSheet(statistics: BacktestStatistics): SheetSpec {
+  const g = statistics.global;
+  const r = statistics.ambiguity.resolved;
+  const pct = PERCENT_FORMAT;
+  const rows: SummaryRow[] = [
+    [LABELS.trades, g.trades, g.trades, null],
+    [LABELS.resolved, g.resolved, r ? r.tp1.resolved : null, null],
+    [LABELS.tp1Wins, g.tp1Wins, r ? r.tp1.wins : null, null],
+    [LABELS.tp2Wins, g.tp2Wins, r ? r.tp2.wins : null, null],
+    [LABELS.sl, g.sl, r ? r.tp1.losses : null, null],
+    [LABELS.open, g.open, r ? r.tp1.open : null, null],
+    [LABELS.ambiguous, g.ambiguous, r ? g.ambiguous - statistics.ambiguity.resolvedByLowerTimeframe : null, null],
+    [LABELS.winrateTp1, g.tp1.winrate, r ? r.tp1.winrate : null, pct],
+    [LABELS.ciLowTp1, ci(g.tp1, 0), r ? ci(r.tp1, 0) : null, pct],
+    [LABELS.ciHighTp1, ci(g.tp1, 1), r ? ci(r.tp1, 1) : null, pct],
+    [LABELS.winrateTp2, g.tp2.winrate, r ? r.tp2.winrate : null, pct],
+    [LABELS.ciLowTp2, ci(g.tp2, 0), r ? ci(r.tp2, 0) : null, pct],
+    [LABELS.ciHighTp2, ci(g.tp2, 1), r ? ci(r.tp2, 1) : null, pct],
+    [LABELS.slRate, g.slRate, r && r.tp1.resolved > 0 ? r.tp1.losses / r.tp1.resolved : null, pct],
+    [LABELS.expectancyTp1, g.tp1.expectancyR, r ? r.tp1.expectancyR : null, R_FORMAT],
+    [LABELS.expectancyTp2, g.tp2.expectancyR, r ? r.tp2.expectancyR : null, R_FORMAT],
+    [LABELS.totalTp1, g.tp1.totalR, r ? r.tp1.totalR : null, R_FORMAT],
+    [LABELS.profitFactorTp1, g.tp1.profitFactor, r ? r.tp1.profitFactor : null, R_FORMAT],
+    [LABELS.streakTp1, g.tp1.longestLosingStreak, r ? r.tp1.longestLosingStreak : null, null],
+    [LABELS.drawdownTp1, g.tp1.maxDrawdownR, r ? r.tp1.maxDrawdownR : null, R_FORMAT],
+    [LABELS.firstTrade, date(g.firstTradeTime), date(g.firstTradeTime), DATE_FORMAT],
+    [LABELS.lastTrade, date(g.lastTradeTime), date(g.lastTradeTime), DATE_FORMAT],
+  ];
+  return summarySheet('Global', rows, r !== null);
+}
+
+/** TP2_Global: everything judged at TP2 against the original stop. */
+export function tp2GlobalSheet(statistics: BacktestStatistics): SheetSpec {
+  const g = statistics.global;
+  const t = g.tp2;
+  const r = statistics.ambiguity.resolved?.tp2 ?? null;
+  const pct = PERCENT_FORMAT;
+  const rows: SummaryRow[] = [
+    [LABELS.trades, g.trades, g.trades, null],
+    [LABELS.resolvedTp2, t.resolved, r ? r.resolved : null, null],
+    [LABELS.tp2Wins, t.wins, r ? r.wins : null, null],
+    [LABELS.lossesTp2, t.losses, r ? r.losses : null, null],
+    [LABELS.tp1ThenSl, g.tp1ThenSl, null, null],
+    [LABELS.openTp2, t.open, r ? r.open : null, null],
+    [LABELS.winrateTp2, t.winrate, r ? r.winrate : null, pct],
+    [LABELS.ciLowTp2, ci(t, 0), r ? ci(r, 0) : null, pct],
+    [LABELS.ciHighTp2, ci(t, 1), r ? ci(r, 1) : null, pct],
+    [LABELS.expectancyTp2, t.expectancyR, r ? r.expectancyR : null, R_FORMAT],
+    [LABELS.totalTp2, t.totalR, r ? r.totalR : null, R_FORMAT],
+    [LABELS.profitFactorTp2, t.profitFactor, r ? r.profitFactor : null, R_FORMAT],
+    [LABELS.streakTp2, t.longestLosingStreak, r ? r.longestLosingStreak : null, null],
+    [LABELS.drawdownTp2, t.maxDrawdownR, r ? r.maxDrawdownR : null, R_FORMAT],
+  ];
+  return summarySheet('TP2_Global', rows, r !== null);
+}
+
+/** Columns every per-bucket sheet shares, after its key column(s). */
+const BUCKET_COLUMNS: ReadonlyArray<[label: string, value: (g: GroupStatistics) => ReportCell, format: string | null]> = [
+  [LABELS.trades, (g) => g.trades, null],
+  [LABELS.resolved, (g) => g.resolved, null],
+  [LABELS.tp1Wins, (g) => g.tp1Wins, null],
+  [LABELS.tp2Wins, (g) => g.tp2Wins, null],
+  [LABELS.sl, (g) => g.sl, null],
+  [LABELS.open, (g) => g.open, null],
+  [LABELS.ambiguous, (g) => g.ambiguous, null],
+  [LABELS.winrateTp1, (g) => g.tp1.winrate, PERCENT_FORMAT],
+  [LABELS.ciLowTp1, (g) => ci(g.tp1, 0), PERCENT_FORMAT],
+  [LABELS.ciHighTp1, (g) => ci(g.tp1, 1), PERCENT_FORMAT],
+  [LABELS.winrateTp2, (g) => g.tp2.winrate, PERCENT_FORMAT],
+  [LABELS.ciLowTp2, (g) => ci(g.tp2, 0), PERCENT_FORMAT],
+  [LABELS.ciHighTp2, (g) => ci(g.tp2, 1), PERCENT_FORMAT],
+  [LABELS.slRate, (g) => g.slRate, PERCENT_FORMAT],
+  [LABELS.expectancyTp1, (g) => g.tp1.expectancyR, R_FORMAT],
+  [LABELS.expectancyTp2, (g) => g.tp2.expectancyR, R_FORMAT],
+];
+
+function bucketSheet<G extends GroupStatistics>(name: SheetName, keys: ReadonlyArray<[string, (g: G) => ReportCell]>, groups: readonly G[]): SheetSpec {
+  return {
+    name,
+    headers: [...keys.map(([label]) => label), ...BUCKET_COLUMNS.map(([label]) => label)],
+    rows: groups.map((g) => [...keys.map(([, value]) => value(g)), ...BUCKET_COLUMNS.map(([, value]) => value(g))]),
+    columnFormats: [...keys.map(() => null), ...BUCKET_COLUMNS.map(([, , format]) => format)],
+  };
+}
+
+export function sessionsSheet(statistics: BacktestStatistics): SheetSpec {
+  return bucketSheet('Sessions', [[LABELS.session, (s) => s.session], [LABELS.sessionHours, (s) => s.hoursUtc]], statistics.sessions);
+}
+
+export function hoursSheet(statistics: BacktestStatistics): SheetSpec {
+  return bucketSheet('Par_Heure', [[LABELS.hour, (h) => h.hour]], statistics.byHour);
+}
+
+export function weekdaysSheet(statistics: BacktestStatistics): SheetSpec {
+  return bucketSheet('Jour_Semaine', [[LABELS.weekday, (d) => d.label]], statistics.byWeekday);
+}
+
+function result(value: Trade['tp1Result'] | null): string | null {
+  return value === null ? null : TARGET_RESULT_LABELS[value];
+}
+
+const TRADE_COLUMNS: ReadonlyArray<[label: string, value: (t: Trade) => ReportCell, format: 'price' | string | null]> = [
+  [TRADE_HEADERS.id, (t) => t.id, null],
+  [TRADE_HEADERS.side, (t) => SIDE_LABELS[t.side], null],
+  [TRADE_HEADERS.signalTime, (t) => date(t.signalTime), DATE_FORMAT],
+  [TRADE_HEADERS.entryTime, (t) => date(t.entryTime), DATE_FORMAT],
+  [TRADE_HEADERS.orderPrice, (t) => t.orderPrice, 'price'],
+  [TRADE_HEADERS.entryPrice, (t) => t.entryPrice, 'price'],
+  [TRADE_HEADERS.sl, (t) => t.sl, 'price'],
+  [TRADE_HEADERS.tp1, (t) => t.tp1, 'price'],
+  [TRADE_HEADERS.tp2, (t) => t.tp2, 'price'],
+  [TRADE_HEADERS.riskPips, (t) => t.riskPips, '0.0'],
+  [TRADE_HEADERS.outcome, (t) => OUTCOME_LABELS[t.outcome], null],
+  [TRADE_HEADERS.tp1Result, (t) => result(t.tp1Result), null],
+  [TRADE_HEADERS.tp2Result, (t) => result(t.tp2Result), null],
+  [TRADE_HEADERS.tp1Time, (t) => date(t.tp1Time), DATE_FORMAT],
+  [TRADE_HEADERS.tp2Time, (t) => date(t.tp2Time), DATE_FORMAT],
+  [TRADE_HEADERS.slTime, (t) => date(t.slTime), DATE_FORMAT],
+  [TRADE_HEADERS.mfePips, (t) => t.mfePips, '0.0'],
+  [TRADE_HEADERS.maePips, (t) => t.maePips, '0.0'],
+  [TRADE_HEADERS.rTp1, (t) => t.rTp1, R_FORMAT],
+  [TRADE_HEADERS.rTp2, (t) => t.rTp2, R_FORMAT],
+  [TRADE_HEADERS.ambiguous, (t) => YES_NO[`${t.ambiguous}`], null],
+  [TRADE_HEADERS.resolvedTp1Result, (t) => result(t.resolvedTp1Result), null],
+  [TRADE_HEADERS.resolvedTp2Result, (t) => result(t.resolvedTp2Result), null],
+  [TRADE_HEADERS.hour, (t) => t.hour, null],
+  [TRADE_HEADERS.weekday, (t) => WEEKDAY_LABELS[t.weekday], null],
+  [TRADE_HEADERS.session, (t) => t.session, null],
+  [TRADE_HEADERS.entryIndex, (t) => t.entryIndex, null],
+];
+
+/** Trades: one row per trade in entry order, codes in French words, times as UTC dates. */
+export function tradesSheet(trades: readonly Trade[], pipSize: number): SheetSpec {
+  const price = priceFormat(pipSize);
+  const ordered = [...trades].sort((a, b) => a.entryTime - b.entryTime || a.id - b.id);
+  return {
+    name: 'Trades',
+    headers: TRADE_COLUMNS.map(([label]) => label),
+    rows: ordered.map((t) => TRADE_COLUMNS.map(([, value]) => value(t))),
+    columnFormats: TRADE_COLUMNS.map(([, , format]) => (format === 'price' ? price : format)),
+  };
+}
+
+/** Every sheet of a run's workbook, in workbook order. */
+export function reportSheets(input: {
+  readonly config: readonly ConfigEntry[];
+  readonly statistics: BacktestStatistics;
+  readonly trades: readonly Trade[];
+  readonly pipSize: number;
+}): SheetSpec[] {
+  if (!(typeof input.pipSize === 'number' && input.pipSize > 0 && Number.isFinite(input.pipSize))) throw new Error(`invalid pipSize: ${input.pipSize}`);
+  return [
+    configSheet(input.config, input.statistics, input.pipSize),
+    globalSheet(input.statistics),
+    sessionsSheet(input.statistics),
+    hoursSheet(input.statistics),
+    weekdaysSheet(input.statistics),
+    tp2GlobalSheet(input.statistics),
+    tradesSheet(input.trades, input.pipSize),
+  ];
+}

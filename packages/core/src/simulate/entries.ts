@@ -1,0 +1,199 @@
+import type { PriceSeries, Setups } from '../patterns/types.js';
+import type { FilterMasks } from '../strategies/filters.js';
+
+/** Pullback entry rules (DESIGN §2), already validated and defaulted. */
+export interface PullbackRules {
+  /** A zone confirmed at candle d can fill at j only when `j - d >= minWait` (and always j > d). */
+  readonly minWait: number;
+  /** The zone expires when `j - d > maxWait`; Infinity: never by age. */
+  readonly maxWait: number;
+  /** Order depth as a fraction of the zone height; undefined: the order rests at the near edge. */
+  readonly overlapRatio?: number;
+  /** Touches allowed (filled or refused); the next one drops the zone. Infinity: no limit. */
+  readonly maxTouch: number;
+  readonly allowMultiple: boolean;
+}
+
+/** Entries as parallel typed arrays, sorted by entry candle then by setup. */
+export interface Entries {
+  readonly count: number;
+  /** Index into the setups the entry came from. */
+  readonly setup: Int32Array;
+  /** Candle in which the order filled. */
+  readonly index: Int32Array;
+  readonly side: Int8Array;
+  /** Where SL/TP are measured from: the resting price, or the entry open for signal families. */
+  readonly orderPrice: Float64Array;
+  /** Actual fill: the order price, or a better open that gapped through it. */
+  readonly entryPrice: Float64Array;
+  /** 1 for a resting-order fill (on its candle only SL can count), 0 for an entry at the open. */
+  readonly resting: Uint8Array;
+}
+
+class EntryBuilder {
+  count = 0;
+  private cap: number;
+  setup: Int32Array;
+  index: Int32Array;
+  side: Int8Array;
+  orderPrice: Float64Array;
+  entryPrice: Float64Array;
+
+  constructor(expected: number) {
+    this.cap = Math.max(16, expected);
+    this.setup = new Int32Array(this.cap);
+    this.index = new Int32Array(this.cap);
+    this.side = new Int8Array(this.cap);
+    this.orderPrice = new Float64Array(this.cap);
+    this.entryPrice = new Float64Array(this.cap);
+  }
+
+  push(setup: number, index: number, side: number, orderPrice: number, entryPrice: number): void {
+    if (this.count === this.cap) {
+      this.cap *= 2;
+      const g = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(this.cap);
+        b.set(a);
+        return b;
+      };
+      this.setup = g(this.setup);
+      this.index = g(this.index);
+      this.side = g(this.side);
+      this.orderPrice = g(this.orderPrice);
+      this.entryPrice = g(this.entryPrice);
+    }
+    const k = this.count++;
+    this.setup[k] = setup;
+    this.index[k] = index;
+    this.side[k] = side;
+    this.orderPrice[k] = orderPrice;
+    this.entryPrice[k] = entryPrice;
+  }
+
+  /**
+   * Trims and orders by (entry candle, setup): entries are pushed setup by setup, so a stable
+   * counting sort on the entry candle gives that order in O(n + candles).
+   */
+  finish(resting: boolean, candles: number): Entries {
+    const n = this.count;
+    let order: Int32Array | null = null;
+    for (let k = 1; k < n; k++) {
+      if (this.index[k] < this.index[k - 1]) {
+        order = countingOrder(this.index, n, candles);
+        break;
+      }
+    }
+    const pick = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
+      if (!order) return a.slice(0, n) as T;
+      const b = new (a.constructor as new (n: number) => T)(n);
+      for (let k = 0; k < n; k++) b[k] = a[order[k]];
+      return b;
+    };
+    return {
+      count: n,
+      setup: pick(this.setup),
+      index: pick(this.index),
+      side: pick(this.side),
+      orderPrice: pick(this.orderPrice),
+      entryPrice: pick(this.entryPrice),
+      resting: new Uint8Array(n).fill(resting ? 1 : 0),
+    };
+  }
+}
+
+/** Stable permutation sorting `keys[0..n)` (integers in 0..range-1) ascending. */
+function countingOrder(keys: Int32Array, n: number, range: number): Int32Array {
+  const start = new Int32Array(range + 1);
+  for (let k = 0; k < n; k++) start[keys[k] + 1]++;
+  for (let i = 0; i < range; i++) start[i + 1] += start[i];
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[start[keys[k]]++] = k;
+  return order;
+}
+
+/**
+ * Signal families: entry at the open of the candle after the signal, when the filters pass on
+ * the signal candle. `startIndex`: entries before it are warm-up and are not emitted.
+ */
+export function signalEntries(series: PriceSeries, setups: Setups, masks: FilterMasks | null, startIndex = 0): Entries {
+  const { length: n, open } = series;
+  const out = new EntryBuilder(setups.count);
+  for (let z = 0; z < setups.count; z++) {
+    const s = setups.confirmedAt[z];
+    const j = s + 1;
+    if (j >= n || j < startIndex) continue;
+    const side = setups.side[z];
+    if (masks && (side > 0 ? masks.buy[s] : masks.sell[s]) === 0) continue;
+    out.push(z, j, side, open[j], open[j]);
+  }
+  return out.finish(false, n);
+}
+
+/**
+ * Pullback families: each zone rests an order and lives on its own (several can be live at once).
+ * Per candle j after the zone's confirmation d, in this order:
+ *  1. expiry: `j - d > maxWait` ends the zone;
+ *  2. when `j - d >= minWait`, a touch (`low[j] <= top` for a buy) counts towards `maxTouch`
+ *     (a touch past it drops the zone); the order fills if the filters pass on j-1 and the low
+ *     reaches the resting price `top - r*height` (`top` without r); a candle that opens beyond it
+ *     fills at its open; without `allowMultiple` the zone is then done;
+ *  3. invalidation: a close beyond the far edge (`close[j] < bottom` for a buy) ends the zone.
+ * Fills before `startIndex` consume zones like any other but are not emitted (warm-up).
+ * `priceScale` rounds resting prices inside zones (see `priceRounding`); 0 leaves them as computed.
+ */
+export function pullbackEntries(
+  series: PriceSeries,
+  setups: Setups,
+  masks: FilterMasks | null,
+  rules: PullbackRules,
+  startIndex = 0,
+  priceScale = 0,
+): Entries {
+  const { length: n, open, high, low, close } = series;
+  const { minWait, maxWait, overlapRatio, maxTouch, allowMultiple } = rules;
+  const ratio = overlapRatio ?? 0;
+  const buyMask = masks?.buy;
+  const sellMask = masks?.sell;
+  const out = new EntryBuilder(setups.count >> 1);
+  const firstOffset = Math.max(1, minWait);
+  for (let z = 0; z < setups.count; z++) {
+    const d = setups.confirmedAt[z];
+    const top = setups.top[z];
+    const bottom = setups.bottom[z];
+    const depth = ratio * (top - bottom);
+    const last = Math.min(n - 1, d + maxWait);
+    let touches = 0;
+    if (setups.side[z] > 0) {
+      const price = depth === 0 || priceScale === 0 ? top - depth : Math.round((top - depth) * priceScale) / priceScale;
+      // Candles inside the waiting period can only invalidate the zone.
+      let j = d + 1;
+      for (; j < d + firstOffset && j <= last; j++) if (close[j] < bottom) break;
+      if (j < d + firstOffset) continue;
+      // A close below the zone implies a touch, so candles above the zone can be passed quickly.
+      for (; j <= last; j++) {
+        if (low[j] > top) continue;
+        if (++touches > maxTouch) break;
+        if (low[j] <= price && (buyMask === undefined || buyMask[j - 1] === 1)) {
+          if (j >= startIndex) out.push(z, j, 1, price, open[j] < price ? open[j] : price);
+          if (!allowMultiple) break;
+        }
+        if (close[j] < bottom) break;
+      }
+    } else {
+      const price = depth === 0 || priceScale === 0 ? bottom + depth : Math.round((bottom + depth) * priceScale) / priceScale;
+      let j = d + 1;
+      for (; j < d + firstOffset && j <= last; j++) if (close[j] > top) break;
+      if (j < d + firstOffset) continue;
+      for (; j <= last; j++) {
+        if (high[j] < bottom) continue;
+        if (++touches > maxTouch) break;
+        if (high[j] >= price && (sellMask === undefined || sellMask[j - 1] === 1)) {
+          if (j >= startIndex) out.push(z, j, -1, price, open[j] > price ? open[j] : price);
+          if (!allowMultiple) break;
+        }
+        if (close[j] > top) break;
+      }
+    }
+  }
+  return out.finish(true, n);
+}
