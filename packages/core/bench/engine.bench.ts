@@ -2,7 +2,7 @@
 // deterministic M1 candles (single thread, I/O excluded, indicators computed once beforehand),
 // and full runs with the workbook on one year of M5 (74,880 candles). Owns the `engine` section
 // of docs/PERFORMANCE.md. Run (in packages/core):
-//   node --expose-gc --import tsx --conditions=@bt/source bench/engine.ts
+//   node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts   (or: npm run bench -- engine)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -108,7 +108,7 @@ async function main() {
   const body = [
     '## Engine',
     '',
-    '`node --expose-gc --import tsx --conditions=@bt/source bench/engine.ts` (in packages/core; `npm run bench` runs it) rewrites this section.',
+    '`npm run bench -w @bt/core -- engine` (or `node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts` in packages/core) rewrites this section.',
     `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores (shared with other work while measured), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     `Times are medians of ${RUNS} runs after a warm-up run (wall clock, single thread; CPU time beside it), garbage collected between runs.`,
     '',
