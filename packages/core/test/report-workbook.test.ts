@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { computeStatistics } from '@bt/core/stats';
 import {
   buildReport,
+  openWorkbook,
   readWorkbookMeta,
   readWorkbookSheet,
   reportSheets,
@@ -213,4 +214,24 @@ test('report input is checked: config rows and pip size', async () => {
   await assert.rejects(buildReport({ ...base, config: [{ metric: 'params', value: { x: 1 } as never }] }), /invalid config value for params/);
   await assert.rejects(buildReport({ ...base, config: [{ metric: ' ', value: 1 }] }), /invalid config metric: " " \(row 1\)/);
   await assert.rejects(buildReport({ ...base, config: [], pipSize: 0 }), /invalid pipSize: 0/);
+});
+
+test('text round trips exactly (line breaks, spaces, accents); Excel limits are enforced', async () => {
+  const text = '  Ligne 1\r\nLigne 2 — é ü 中 \t fin  ';
+  const bytes = await buildReport({ config: [{ metric: 'comment', value: text }], statistics: STATISTICS, trades: TRADES, pipSize: 0.0001 });
+  const config = await readWorkbookSheet(bytes, 'Config');
+  assert.equal(config.rows[0][1], text);
+  await assert.rejects(
+    buildReport({ config: [{ metric: 'comment', value: 'x'.repeat(40_000) }], statistics: STATISTICS, trades: TRADES, pipSize: 0.0001 }),
+    /invalid cell Config!B2: 40000 characters \(Excel allows 32767\)/,
+  );
+});
+
+test('openWorkbook parses once and answers meta and pages like the one-shot readers', async () => {
+  const book = await openWorkbook(BYTES);
+  assert.deepEqual(book.sheetNames, [...SHEET_NAMES]);
+  assert.deepEqual(book.meta(), await readWorkbookMeta(BYTES));
+  assert.deepEqual(book.sheet('Par_Heure', { offset: 3, limit: 4 }), await readWorkbookSheet(BYTES, 'Par_Heure', { offset: 3, limit: 4 }));
+  assert.deepEqual(book.sheet('Config', { useHeader: false }), await readWorkbookSheet(BYTES, 'Config', { useHeader: false }));
+  assert.throws(() => book.sheet('Nope'), WorkbookSheetNotFoundError);
 });

@@ -2,6 +2,8 @@ export { buildReport, type ReportInput } from './workbook.js';
 export {
   readWorkbookMeta,
   readWorkbookSheet,
+  openWorkbook,
+  type WorkbookReader,
   WorkbookSheetNotFoundError,
   DEFAULT_SHEET_LIMIT,
   MAX_SHEET_LIMIT,

@@ -93,17 +93,6 @@ function findSheet(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet 
   return found;
 }
 
-/** Sheet names, data-row counts and header names of a workbook (the server's GET /xlsx/meta). */
-export async function readWorkbookMeta(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookMeta> {
-  const workbook = await load(bytes);
-  return {
-    sheets: workbook.worksheets.map((sheet) => {
-      const rows = matrix(sheet);
-      return { name: sheet.name, rows: Math.max(0, rows.length - 1), columns: headerNames(rows[0]) };
-    }),
-  };
-}
-
 function integer(value: number | string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -133,17 +122,62 @@ function columnLetter(index: number): string {
 }
 
 /**
+ * A parsed workbook that answers meta and page requests without parsing again: exceljs reads a
+ * whole workbook at once (hundreds of ms for thousands of trades), so a server that serves
+ * several tab clicks on one result should keep this object (e.g. an LRU keyed by folder).
+ */
+export interface WorkbookReader {
+  readonly sheetNames: readonly string[];
+  meta(): WorkbookMeta;
+  sheet(name: string, options?: SheetPageOptions): SheetPage;
+}
+
+export async function openWorkbook(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookReader> {
+  const workbook = await load(bytes);
+  const matrices = new Map<ExcelJS.Worksheet, SheetCell[][]>();
+  const cells = (worksheet: ExcelJS.Worksheet): SheetCell[][] => {
+    let m = matrices.get(worksheet);
+    if (!m) {
+      m = matrix(worksheet);
+      matrices.set(worksheet, m);
+    }
+    return m;
+  };
+  return {
+    sheetNames: workbook.worksheets.map((s) => s.name),
+    meta: () => ({
+      sheets: workbook.worksheets.map((worksheet) => {
+        const rows = cells(worksheet);
+        return { name: worksheet.name, rows: Math.max(0, rows.length - 1), columns: headerNames(rows[0]) };
+      }),
+    }),
+    sheet: (name, options = {}) => {
+      const offset = integer(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = integer(options.limit, 'limit', DEFAULT_SHEET_LIMIT, 1, MAX_SHEET_LIMIT);
+      const useHeader = flag(options.useHeader);
+      const worksheet = findSheet(workbook, name);
+      const all = cells(worksheet);
+      const width = worksheet.columnCount;
+      const headers = useHeader ? headerNames(all[0]) : Array.from({ length: width }, (_, c) => columnLetter(c));
+      const data = useHeader ? all.slice(1) : all;
+      return { sheet: worksheet.name, headers, rows: data.slice(offset, offset + limit), total: data.length, offset, limit };
+    },
+  };
+}
+
+/** Sheet names, data-row counts and header names of a workbook (the server's GET /xlsx/meta). */
+export async function readWorkbookMeta(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookMeta> {
+  return (await openWorkbook(bytes)).meta();
+}
+
+/**
  * One page of a sheet (the server's GET /xlsx/sheet): headers, rows [offset, offset+limit) as
  * arrays of plain cells, and the total. Config comes back as [metric, value] rows.
  */
 export async function readWorkbookSheet(bytes: Uint8Array | ArrayBuffer, sheet: string, options: SheetPageOptions = {}): Promise<SheetPage> {
-  const offset = integer(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-  const limit = integer(options.limit, 'limit', DEFAULT_SHEET_LIMIT, 1, MAX_SHEET_LIMIT);
-  const useHeader = flag(options.useHeader);
-  const worksheet = findSheet(await load(bytes), sheet);
-  const all = matrix(worksheet);
-  const width = worksheet.columnCount;
-  const headers = useHeader ? headerNames(all[0]) : Array.from({ length: width }, (_, c) => columnLetter(c));
-  const data = useHeader ? all.slice(1) : all;
-  return { sheet: worksheet.name, headers, rows: data.slice(offset, offset + limit), total: data.length, offset, limit };
+  // Paging options are checked before the (slow) parse so a bad request fails fast.
+  integer(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  integer(options.limit, 'limit', DEFAULT_SHEET_LIMIT, 1, MAX_SHEET_LIMIT);
+  flag(options.useHeader);
+  return (await openWorkbook(bytes)).sheet(sheet, options);
 }

@@ -63,5 +63,5 @@ export async function buildReport(input: ReportInput): Promise<Uint8Array> {
   const sheets = reportSheets(input).map(toXlsxSheet);
   const created = input.createdAt === undefined ? new Date() : new Date(input.createdAt);
   if (!Number.isFinite(created.getTime())) throw new Error(`invalid createdAt: ${String(input.createdAt)}`);
-  return writeXlsx({ sheets, creator: 'bt', created });
+  return await writeXlsx({ sheets, creator: 'bt', created });
 }

@@ -1,4 +1,5 @@
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { AsciiSink } from './bytes.js';
+import { zipParts, type ZipPart } from './zip.js';
 
 /**
  * A small SpreadsheetML (Office Open XML) writer for the run workbook: values, number
@@ -6,9 +7,10 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
  *
  * Why not exceljs for writing: on this machine exceljs needs 450-900 ms to write a workbook
  * with 3,000 trades (its per-cell XML and style machinery, then pure-JS deflate), while a
- * whole run with its workbook must fit in 250 ms. Building the XML as strings and zipping with
- * fflate takes a few tens of ms. exceljs still reads every workbook (report/reader.ts), and the
- * tests read this writer's output back through it, so the files stay standard.
+ * whole run with its workbook must fit in 250 ms. Building the XML as strings and deflating
+ * natively (report/zip.ts) takes a few tens of ms. exceljs still reads every workbook
+ * (report/reader.ts), and the tests read this writer's output back through it, so the files
+ * stay standard.
  */
 
 export type XlsxCell = string | number | boolean | Date | null;
@@ -31,6 +33,10 @@ export interface XlsxWorkbook {
 }
 
 /** Number formats Excel knows by id; others get ids from 164 on. */
+/** Excel's limits: longer text or more rows make Excel "repair" (truncate) the file. */
+const MAX_CELL_TEXT = 32_767;
+const MAX_ROWS = 1_048_576;
+
 const BUILTIN_FORMATS: Readonly<Record<string, number>> = { '0': 1, '0.00': 2, '0%': 9, '0.00%': 10 };
 const EXCEL_EPOCH_OFFSET_DAYS = 25569; // 1970-01-01 in the 1900 date system
 const DAY_MS = 86_400_000;
@@ -40,7 +46,8 @@ const DAY_MS = 86_400_000;
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 function escapeXml(text: string): string {
-  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  // \r is escaped too: XML parsers turn a literal one into \n.
+  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
 }
 
 function columnName(index: number): string {
@@ -125,49 +132,76 @@ class SharedStrings {
   }
 }
 
-function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): string {
+const SHEET_HEAD =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">';
+const SHEET_VIEWS =
+  '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
+  '<sheetFormatPr defaultRowHeight="15"/>';
+const SHEET_TAIL = '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
+
+/** One worksheet part as UTF-8 bytes (all ASCII: text lives in the shared strings). */
+function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): Uint8Array {
   const columns = sheet.rows.reduce((n, row) => Math.max(n, row.length), 0);
   const names = Array.from({ length: columns }, (_, c) => columnName(c));
-  const parts: string[] = [];
+  if (sheet.rows.length > MAX_ROWS) throw new Error(`invalid sheet ${sheet.name}: ${sheet.rows.length} rows (Excel allows ${MAX_ROWS})`);
+  const styleAttrs = new Map<string | null, string>();
+  const styleAttr = (format: string | null): string => {
+    let attr = styleAttrs.get(format);
+    if (attr === undefined) {
+      const style = styles.styleOf(format);
+      attr = style ? `" s="${style}"><v>` : '"><v>';
+      styleAttrs.set(format, attr);
+    }
+    return attr;
+  };
+  const out = new AsciiSink(64 * 1024 + sheet.rows.length * columns * 24);
+  const last = columns > 0 && sheet.rows.length > 0 ? `${names[columns - 1]}${sheet.rows.length}` : 'A1';
+  out.ascii(SHEET_HEAD);
+  out.ascii(`<dimension ref="A1:${last}"/>`);
+  out.ascii(SHEET_VIEWS);
+  if (sheet.widths.length) out.ascii(`<cols>${sheet.widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`);
+  out.ascii('<sheetData>');
   for (let r = 0; r < sheet.rows.length; r++) {
     const row = sheet.rows[r];
     const ref = r + 1;
-    parts.push(`<row r="${ref}">`);
+    out.ascii('<row r="');
+    out.uint(ref);
+    out.ascii('">');
     for (let c = 0; c < row.length; c++) {
       const value = row[c];
       if (value === null || value === undefined) continue;
-      const style = r === 0 ? 1 : styles.styleOf(sheet.format(r, c));
-      const s = style ? ` s="${style}"` : '';
-      const at = `${names[c]}${ref}`;
+      let number: number;
+      let type = '';
       if (typeof value === 'number') {
-        if (Number.isFinite(value)) parts.push(`<c r="${at}"${s}><v>${value}</v></c>`);
+        if (!Number.isFinite(value)) continue;
+        number = value;
       } else if (typeof value === 'string') {
-        parts.push(`<c r="${at}"${s} t="s"><v>${strings.id(value)}</v></c>`);
+        if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${sheet.name}!${names[c]}${ref}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
+        number = strings.id(value);
+        type = 's';
       } else if (typeof value === 'boolean') {
-        parts.push(`<c r="${at}"${s} t="b"><v>${value ? 1 : 0}</v></c>`);
+        number = value ? 1 : 0;
+        type = 'b';
       } else if (value instanceof Date && Number.isFinite(value.getTime())) {
-        parts.push(`<c r="${at}"${s}><v>${value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS}</v></c>`);
+        number = value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS;
+      } else {
+        continue;
       }
+      out.ascii('<c r="');
+      out.ascii(names[c]);
+      out.uint(ref);
+      if (type) out.ascii(`" t="${type}`);
+      out.ascii(r === 0 ? '" s="1"><v>' : styleAttr(sheet.format(r, c)));
+      out.number(number);
+      out.ascii('</v></c>');
     }
-    parts.push('</row>');
+    out.ascii('</row>');
   }
-  const last = columns > 0 && sheet.rows.length > 0 ? `${names[columns - 1]}${sheet.rows.length}` : 'A1';
-  const cols = sheet.widths.length
-    ? `<cols>${sheet.widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`
-    : '';
-  const filter = sheet.autoFilter && columns > 0 ? `<autoFilter ref="A1:${names[columns - 1]}${Math.max(1, sheet.rows.length)}"/>` : '';
-  return (
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
-    `<dimension ref="A1:${last}"/>` +
-    '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
-    '<sheetFormatPr defaultRowHeight="15"/>' +
-    cols +
-    `<sheetData>${parts.join('')}</sheetData>` +
-    filter +
-    '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
-    '</worksheet>'
-  );
+  out.ascii('</sheetData>');
+  if (sheet.autoFilter && columns > 0) out.ascii(`<autoFilter ref="A1:${names[columns - 1]}${Math.max(1, sheet.rows.length)}"/>`);
+  out.ascii(SHEET_TAIL);
+  return out.bytes();
 }
 
 function quoteSheet(name: string): string {
@@ -177,7 +211,7 @@ function quoteSheet(name: string): string {
 const SHEET_NAME = /^[^\\/?*[\]:]{1,31}$/;
 
 /** The .xlsx bytes of a workbook. */
-export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
+export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   if (workbook.sheets.length === 0) throw new Error('invalid workbook: no sheet');
   const seen = new Set<string>();
   for (const sheet of workbook.sheets) {
@@ -187,14 +221,14 @@ export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
   }
   const styles = new Styles();
   const strings = new SharedStrings();
-  const files: Zippable = {};
+  const files: Record<string, string | Uint8Array> = {};
   const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings));
   const created = workbook.created.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const sheetOverrides = workbook.sheets
     .map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
     .join('');
-  files['[Content_Types].xml'] = strToU8(
+  files['[Content_Types].xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
@@ -205,28 +239,24 @@ export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
       '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' +
       '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
       '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
-      '</Types>',
-  );
-  files['_rels/.rels'] = strToU8(
+      '</Types>';
+  files['_rels/.rels'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
       '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>' +
       '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>' +
       '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/>' +
-      '</Relationships>',
-  );
-  files['docProps/core.xml'] = strToU8(
+      '</Relationships>';
+  files['docProps/core.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
       `<dc:creator>${escapeXml(workbook.creator)}</dc:creator>` +
       `<dcterms:created xsi:type="dcterms:W3CDTF">${created}</dcterms:created>` +
       `<dcterms:modified xsi:type="dcterms:W3CDTF">${created}</dcterms:modified>` +
-      '</cp:coreProperties>',
-  );
-  files['docProps/app.xml'] = strToU8(
+      '</cp:coreProperties>';
+  files['docProps/app.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>bt</Application></Properties>',
-  );
+      '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>bt</Application></Properties>';
   const filters = workbook.sheets
     .map((sheet, i) => {
       if (!sheet.autoFilter) return '';
@@ -235,30 +265,28 @@ export function writeXlsx(workbook: XlsxWorkbook): Uint8Array {
       return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${escapeXml(quoteSheet(sheet.name))}!$A$1:$${columnName(columns - 1)}$${Math.max(1, sheet.rows.length)}</definedName>`;
     })
     .join('');
-  files['xl/workbook.xml'] = strToU8(
+  files['xl/workbook.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
       '<bookViews><workbookView activeTab="0"/></bookViews><sheets>' +
       workbook.sheets.map((sheet, i) => `<sheet name="${escapeXml(sheet.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +
       '</sheets>' +
       (filters ? `<definedNames>${filters}</definedNames>` : '') +
-      '</workbook>',
-  );
+      '</workbook>';
   const n = workbook.sheets.length;
-  files['xl/_rels/workbook.xml.rels'] = strToU8(
+  files['xl/_rels/workbook.xml.rels'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
       workbook.sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
       `<Relationship Id="rId${n + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
       `<Relationship Id="rId${n + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
-      '</Relationships>',
-  );
+      '</Relationships>';
   sheetXmls.forEach((xml, i) => {
-    files[`xl/worksheets/sheet${i + 1}.xml`] = strToU8(xml);
+    files[`xl/worksheets/sheet${i + 1}.xml`] = xml;
   });
-  files['xl/styles.xml'] = strToU8(styles.xml());
-  files['xl/sharedStrings.xml'] = strToU8(strings.xml());
-  // ZIP stores local DOS times from 1980 on; the date only matters for determinism.
-  const mtime = workbook.created.getTime() < Date.UTC(1980, 1, 1) ? new Date(Date.UTC(1980, 1, 1)) : workbook.created;
-  return zipSync(files, { level: 6, mtime });
+  files['xl/styles.xml'] = styles.xml();
+  files['xl/sharedStrings.xml'] = strings.xml();
+  const encoder = new TextEncoder();
+  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => ({ name, data: typeof xml === 'string' ? encoder.encode(xml) : xml }));
+  return zipParts(parts, workbook.created);
 }
