@@ -79,5 +79,6 @@ test('ambiguous H1 trades are resolved by the M15 candles inside them, and the f
   assert.ok(stats.resolved !== null, 'the statistics carry the resolved figures');
   assert.ok(stats.resolved!.tp1.wins >= resolved.statistics.global.tp1.wins, 'resolving can only turn conservative losses into wins');
   assert.match(resolved.warnings.join('\n'), /resolved with M15 candles/);
-  await assert.rejects(runBacktest(m15, { ...request, ltf: h1 }), /invalid ltf/);
+  await assert.rejects(runBacktest(m15, { ...request, ltf: h1 }), /invalid ltf: its candles \(H1\) are not smaller/);
+  await assert.rejects(runBacktest(h1, { ...request, symbol: 'GBPUSD', ltf: m15 }), /invalid ltf: its candles are EURUSD, the run's are GBPUSD/);
 });
