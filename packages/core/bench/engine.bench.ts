@@ -4,7 +4,7 @@
 // of docs/PERFORMANCE.md. Run (in packages/core):
 //   node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts   (or: npm run bench -- engine)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -59,6 +59,7 @@ const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDig
 const mib = (bytes: number) => `${fmt(bytes / 1048576, 0)} MiB`;
 
 async function main() {
+  const loadAtStart = loadavg()[0];
   const rows: string[] = [];
   const N = 1_000_000;
   const base = syntheticCandles(N, { seed: 42 });
@@ -109,7 +110,7 @@ async function main() {
     '## Engine',
     '',
     '`npm run bench -w @bt/core -- engine` (or `node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts` in packages/core) rewrites this section.',
-    `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores (shared with other work while measured), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores shared with other work (1-minute load average ${fmt(loadAtStart)} at the start, ${fmt(loadavg()[0])} at the end), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     `Times are medians of ${RUNS} runs after a warm-up run (wall clock, single thread; CPU time beside it), garbage collected between runs.`,
     '',
     `### Detection + simulation, 1,000,000 deterministic M1 candles`,
