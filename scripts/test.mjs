@@ -1,7 +1,12 @@
-// The README's test command: install what the tests need, typecheck every package,
-// then run every package's node:test suite.
+// The README's test command: install what the tests need, typecheck every package, run every
+// package's node:test suite, then the server's suite again on MariaDB and the Deno smoke suite
+// (both need MariaDB on 127.0.0.1:3306, root without password, or BT_TEST_MYSQL_URL).
 import { ensureInstall, run } from './ensure-install.mjs';
 
 ensureInstall();
 run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
 run('npm', ['run', 'test', '--workspaces', '--if-present']);
+run('npm', ['run', 'test:mariadb', '-w', '@bt/server']);
+// Deno does not know the @bt/source condition: it loads @bt/core from dist/.
+run('npm', ['run', 'build', '-w', '@bt/core']);
+run('npm', ['run', 'test:deno', '-w', '@bt/server']);

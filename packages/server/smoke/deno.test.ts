@@ -1,0 +1,128 @@
+/**
+ * Deno smoke suite: the same src/main.ts, started by `deno run -A` (deno from npm), on a fresh
+ * MariaDB database, answers over HTTP: health, register, login, me, admin ping, verification.
+ *
+ * Deno ignores the `@bt/source` export condition, so `@bt/core` resolves to packages/core/dist:
+ * build core first (`npm run build -w @bt/core`; the root `npm test` does).
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { SIGNUP_CREDITS } from '@bt/core/catalogue';
+import { createTestDatabaseUrl } from '../test/support/db.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const deno = join(root, 'node_modules', '.bin', 'deno');
+const ADMIN = { email: 'ops@bt.test', password: 'smoke-admin-password' };
+
+let server: ChildProcess;
+let base = '';
+let output = '';
+let dataDir: string;
+let drop: () => Promise<void>;
+
+before(async () => {
+  assert.ok(existsSync(deno), `deno is not installed at ${deno} (npm ci installs the deno package)`);
+  assert.ok(
+    existsSync(join(root, 'packages', 'core', 'dist', 'catalogue', 'index.js')),
+    'packages/core/dist is missing: Deno loads @bt/core from dist, run `npm run build -w @bt/core` first',
+  );
+  const database = await createTestDatabaseUrl('mysql');
+  drop = database.drop;
+  dataDir = mkdtempSync(join(tmpdir(), 'bt-deno-smoke-'));
+  server = spawn(deno, ['run', '-A', 'packages/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_URL: 'http://web.bt.test',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: '',
+      NO_COLOR: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  server.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 120_000;
+  while (!base) {
+    const match = /listening on (http:\/\/127\.0\.0\.1:\d+) \(Deno/.exec(output);
+    if (match) base = match[1];
+    else if (server.exitCode !== null) throw new Error(`deno exited with ${server.exitCode}:\n${output}`);
+    else if (Date.now() > deadline) throw new Error(`deno did not start within 120 s:\n${output}`);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+});
+
+after(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (server.exitCode === null) server.kill('SIGKILL');
+  }
+  await drop?.();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function call(method: string, path: string, options: { json?: unknown; key?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  if (options.key) headers['x-api-key'] = options.key;
+  const res = await fetch(base + path, { method, headers, body: options.json === undefined ? undefined : JSON.stringify(options.json), redirect: 'manual' });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
+  it('health says Deno and MySQL', async () => {
+    const res = await call('GET', '/api/health');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'ok');
+    assert.equal(res.body.runtime, 'deno');
+    assert.equal(res.body.dialect, 'mysql');
+    assert.match(output, /admin account created: ops@bt\.test/);
+  });
+
+  it('register, login, me, verification, admin ping', async () => {
+    const person = { first_name: 'Deno', last_name: 'Smoke', email: 'deno.smoke@example.com', username: 'denosmoke', password: 'deno-smoke-123' };
+    const reg = await call('POST', '/api/register', { json: person });
+    assert.equal(reg.status, 201);
+    assert.equal(reg.body.status, 'success');
+    assert.ok(reg.body.verifyUrl);
+
+    const bad = await call('POST', '/api/login', { json: { identifier: person.email, password: 'wrong-password' } });
+    assert.equal(bad.status, 401);
+    assert.deepEqual(bad.body, { detail: 'Identifiants invalides' });
+    const login = await call('POST', '/api/login', { json: { identifier: person.username, password: person.password } });
+    assert.equal(login.status, 200);
+    const key = login.body.token;
+
+    const me = await call('GET', '/api/me', { key });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.email, person.email);
+    assert.equal(me.body.credits, 0);
+
+    const verify = await fetch(reg.body.verifyUrl.replace('http://web.bt.test', base), { redirect: 'manual' });
+    assert.equal(verify.status, 302);
+    assert.equal(verify.headers.get('location'), 'http://web.bt.test/profile?verified=1');
+    const verified = await call('GET', '/api/me', { key });
+    assert.equal(verified.body.email_verified, true);
+    assert.equal(verified.body.credits, SIGNUP_CREDITS);
+
+    assert.equal((await call('GET', '/api/admin/ping', { key })).status, 403);
+    const admin = await call('POST', '/api/login', { json: { identifier: ADMIN.email, password: ADMIN.password } });
+    assert.equal(admin.status, 200);
+    const ping = await call('GET', '/api/admin/ping', { key: admin.body.token });
+    assert.equal(ping.status, 200);
+    assert.equal(ping.body.admin, true);
+  });
+});

@@ -1,0 +1,56 @@
+import type { RateRule } from '../ratelimit/limiter.js';
+
+export interface RateLimits {
+  /** Per client IP. */
+  login: RateRule | null;
+  register: RateRule | null;
+  /** Reset request and reset itself, per client IP. */
+  reset: RateRule | null;
+  /** Verification mails, per account. */
+  verify: RateRule | null;
+  support: RateRule | null;
+  /** Every call made with a key, per key. */
+  api: RateRule | null;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  login: { limit: 10, windowSeconds: 60 },
+  register: { limit: 5, windowSeconds: 3600 },
+  reset: { limit: 5, windowSeconds: 900 },
+  verify: { limit: 5, windowSeconds: 3600 },
+  support: { limit: 5, windowSeconds: 600 },
+  api: { limit: 300, windowSeconds: 60 },
+};
+
+/** What createApp needs to know beyond its dependencies (main.ts fills it from the environment). */
+export interface AppConfig {
+  /** Web app base URL (redirects to /login, /profile, links to /reset-password). */
+  publicUrl: string;
+  /** Where this API is reached from a browser (verification links, OpenID redirect URI). */
+  apiUrl: string;
+  /** Where support messages are mailed; null: stored only. */
+  supportEmail: string | null;
+  rateLimits: RateLimits;
+  verifyTokenTtlMs: number;
+  resetTokenTtlMs: number;
+  /** Trust X-Forwarded-* (behind a reverse proxy): the client IP for rate limits. */
+  trustProxy: boolean;
+  /** JSON / form body limit. */
+  bodyLimitBytes: number;
+  /** Path prefixes whose bodies the global parser leaves alone (upload routes parse their own). */
+  rawBodyPaths: string[];
+}
+
+export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicUrl'>): AppConfig {
+  return {
+    apiUrl: partial.publicUrl,
+    supportEmail: null,
+    rateLimits: DEFAULT_RATE_LIMITS,
+    verifyTokenTtlMs: 48 * 3600_000,
+    resetTokenTtlMs: 60 * 60_000,
+    trustProxy: false,
+    bodyLimitBytes: 1024 * 1024,
+    rawBodyPaths: [],
+    ...partial,
+  };
+}

@@ -1,0 +1,71 @@
+import type { Next } from 'koa';
+import { InsufficientCreditsError } from '../credits/ledger.js';
+import { StoragePathError } from '../storage/local.js';
+import type { AppContext } from './context.js';
+import { HttpError } from './errors.js';
+import { MSG } from './messages.js';
+
+const GENERIC: Record<number, string> = {
+  400: MSG.bodyInvalid,
+  401: MSG.notAuthenticated,
+  404: MSG.notFound,
+  405: MSG.methodNotAllowed,
+  413: MSG.bodyTooLarge,
+  415: MSG.bodyInvalid,
+  501: MSG.methodNotAllowed,
+};
+
+/**
+ * The one place errors become responses: `{ detail }` in French with the status of DESIGN §3.
+ * Only HttpError messages are ours to show; any other error's text (a SQL statement, a stack,
+ * a library's English) stays in the server log and the client gets a generic sentence.
+ */
+export function errorMiddleware(log: (message: string) => void) {
+  return async (ctx: AppContext, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
+        ctx.status = 404;
+        ctx.body = { detail: MSG.notFound };
+      }
+    } catch (err) {
+      let status = 500;
+      let detail: string = MSG.serverError;
+      if (err instanceof HttpError) {
+        status = err.status;
+        detail = err.message;
+        for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      } else if (err instanceof InsufficientCreditsError) {
+        // A paid action the ledger refused: 402 (DESIGN §3), whichever route called spend().
+        status = 402;
+        detail = MSG.insufficientCredits(err.needed, err.balance);
+      } else if (err instanceof StoragePathError) {
+        status = 400;
+        detail = MSG.invalidPath;
+      } else {
+        const candidate = Number((err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode);
+        if (Number.isInteger(candidate) && ((candidate >= 400 && candidate < 500) || candidate === 501)) {
+          status = candidate;
+          detail = GENERIC[candidate] ?? MSG.bodyInvalid;
+        }
+      }
+      if (status >= 500) {
+        log(`${ctx.method} ${ctx.path} failed: ${describe(err)}`);
+      }
+      ctx.status = status;
+      ctx.type = 'application/json';
+      ctx.body = { detail };
+    }
+  };
+}
+
+/** Name, message, the failing SQL of a database error, then the stack: for the server log only. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const sql = (err as { sql?: unknown }).sql;
+  const parent = (err as { parent?: Error }).parent;
+  const lines = [`${err.name}: ${err.message || parent?.message || ''}`];
+  if (typeof sql === 'string') lines.push(`SQL: ${sql}`);
+  if (err.stack) lines.push(err.stack.split('\n').slice(1).join('\n'));
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+/**
+ * Every French sentence the API sends, in one place. Those quoted from the spec are verbatim
+ * (spec 1 §5, §8; spec 2 §8); the others follow their tone.
+ */
+import { RECREATE_ACCOUNT_LIMIT } from '@bt/core/catalogue';
+
+export const MSG = {
+  // spec 1 §8 / spec 2 §8
+  notAuthenticated: 'Non authentifié',
+  invalidCredentials: 'Identifiants invalides',
+  serverError: 'Erreur serveur',
+  // The spec's sentence, with the limit taken from the catalogue (3).
+  recreateLimit: `Tu as déjà recréé un compte ${RECREATE_ACCOUNT_LIMIT} fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.`,
+  resetRequested: 'Si un compte existe pour cette adresse, un lien de reset a été envoyé.',
+  passwordTooShort: '8 caractères minimum.',
+  passwordsDoNotMatch: 'Les mots de passe ne correspondent pas.',
+  supportEmailInvalid: 'Merci d’entrer une adresse e-mail valide (doit contenir un @).',
+  invalidOrExpiredLink: 'Lien invalide ou expiré.',
+  alreadyVerified: 'Adresse déjà vérifiée.',
+  verificationMailFailed: "Impossible de générer l'e-mail de vérification.",
+  verificationResent: 'Nouveau lien de vérification envoyé.',
+
+  // the server's own
+  invalidApiKey: 'Clé API invalide ou expirée.',
+  adminOnly: 'Accès réservé aux administrateurs.',
+  notFound: 'Ressource introuvable.',
+  methodNotAllowed: 'Méthode non autorisée.',
+  bodyTooLarge: 'Requête trop volumineuse.',
+  bodyInvalid: 'Corps de requête invalide.',
+  invalidPath: 'Chemin de fichier invalide.',
+  allFieldsRequired: 'Tous les champs sont obligatoires.',
+  emailInvalid: 'Adresse e-mail invalide.',
+  usernameInvalid: "Nom d'utilisateur invalide (3 à 32 caractères : lettres, chiffres, . _ -).",
+  emailTaken: 'Un compte existe déjà avec cette adresse e-mail.',
+  usernameTaken: "Ce nom d'utilisateur est déjà pris.",
+  registered: (credits: number) =>
+    `Compte créé. Vérifie ton adresse e-mail pour recevoir tes ${credits} crédits offerts.`,
+  loggedIn: 'Connexion réussie.',
+  identifierRequired: 'Identifiant et mot de passe obligatoires.',
+  emailRequired: 'Adresse e-mail obligatoire.',
+  mailNotConfigured:
+    "L'envoi d'e-mails n'est pas configuré sur ce serveur : utilise le lien de vérification ci-dessous.",
+  passwordReset: 'Mot de passe modifié. Tu peux te connecter.',
+  passwordChanged: 'Mot de passe modifié.',
+  currentPasswordWrong: 'Mot de passe actuel incorrect.',
+  currentPasswordRequired: 'Mot de passe actuel obligatoire.',
+  newPasswordRequired: 'Nouveau mot de passe obligatoire.',
+  profileUpdated: 'Profil mis à jour.',
+  nothingToUpdate: 'Aucune modification demandée.',
+  fullNameInvalid: 'Nom complet invalide (100 caractères maximum).',
+  noSubscription: 'Aucun abonnement actif.',
+  unsubscribed: (until: string) => `Abonnement résilié : il reste actif jusqu’au ${until}, sans renouvellement.`,
+  accountDeleted: 'Compte supprimé.',
+  supportTypeInvalid: 'Type de message invalide (contact ou feedback).',
+  supportTooLong: (max: number) => `Message trop long (${max} caractères maximum).`,
+  supportSent: 'Message envoyé. Merci !',
+  rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
+  databaseDown: 'Base de données indisponible.',
+  providerNotConfigured: (provider: string) => `La connexion avec ${provider} n'est pas configurée sur ce serveur.`,
+  providerUnknown: 'Fournisseur de connexion inconnu.',
+  insufficientCredits: (needed: number, balance: number) =>
+    `Crédits insuffisants : ${needed} crédit${needed > 1 ? 's' : ''} nécessaire${needed > 1 ? 's' : ''}, solde ${balance}.`,
+} as const;

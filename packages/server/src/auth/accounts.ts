@@ -1,0 +1,205 @@
+import { SIGNUP_CREDITS } from '@bt/core/catalogue';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
+import { HttpError, badRequest, conflict, unauthorized } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
+import type { Clock } from '../clock/index.js';
+import type { CreditLedger } from '../credits/ledger.js';
+import type { Database } from '../db/database.js';
+import type { User } from '../db/models.js';
+import { resetMail, verificationMail, type Mailer } from '../mail/index.js';
+import { RecreateLimitError, type Recreations } from '../users/recreations.js';
+import { checkEmail, checkName, checkNewPassword, checkUsername, isEmail, normalizeEmail, normalizeUsername } from './rules.js';
+import { hashPassword, verifyPassword } from './secrets.js';
+import type { Sessions } from './sessions.js';
+import type { OneTimeTokens } from './tokens.js';
+
+export interface AccountsConfig {
+  /** Base URL of this API, for the verification link. */
+  apiUrl: string;
+  /** Base URL of the web app, for the reset link. */
+  publicUrl: string;
+  verifyTokenTtlMs: number;
+  resetTokenTtlMs: number;
+}
+
+export interface AccountsDeps {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  sessions: Sessions;
+  tokens: OneTimeTokens;
+  ledger: CreditLedger;
+  recreations: Recreations;
+  config: AccountsConfig;
+  log: (message: string) => void;
+}
+
+/** How a verification link reached (or not) its owner. */
+export interface VerificationDelivery {
+  emailed: boolean;
+  /** Only when no SMTP server is configured: the link itself (DESIGN §3). */
+  verifyUrl?: string;
+}
+
+export interface NewUser {
+  email: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string | null;
+  emailVerified: boolean;
+}
+
+/** The ledger reference of the sign-up credits: one grant per account, whatever happens. */
+export const signupReference = (userId: number) => `signup:${userId}`;
+
+/** Registration, sign-in, e-mail verification and password reset. */
+export class Accounts {
+  constructor(private readonly deps: AccountsDeps) {}
+
+  async register(input: { firstName: string; lastName: string; email: string; username: string; password: string }) {
+    const email = normalizeEmail(input.email);
+    const username = normalizeUsername(input.username);
+    if (!input.firstName || !input.lastName || !email || !username || !input.password) throw badRequest(MSG.allFieldsRequired);
+    checkEmail(email);
+    checkUsername(username);
+    checkName(input.firstName);
+    checkName(input.lastName);
+    checkNewPassword(input.password);
+    const passwordHash = await hashPassword(input.password);
+    const { user, key, token } = await this.deps.db.transaction(async (t) => {
+      const user = await this.createUser({ email, username, firstName: input.firstName, lastName: input.lastName, passwordHash, emailVerified: false }, t);
+      const { key } = await this.deps.sessions.issue(user.id, t);
+      const token = await this.deps.tokens.issue(user.id, 'verify_email', this.deps.config.verifyTokenTtlMs, t);
+      return { user, key, token };
+    }).catch(translateCreateError);
+    const verification = await this.deliverVerification(user, token).catch((err) => {
+      this.deps.log(`verification mail to user ${user.id} failed: ${(err as Error).message}`);
+      return { emailed: false } as VerificationDelivery;
+    });
+    return { user, key, verification };
+  }
+
+  /**
+   * Creates an account inside the caller's transaction, after the re-creation check. Throws
+   * HttpError 409 for a taken address or username, RecreateLimitError past the limit.
+   */
+  async createUser(fields: NewUser, t: Transaction): Promise<User> {
+    const { User } = this.deps.db.models;
+    if (await User.findOne({ where: { email: fields.email }, transaction: t })) throw conflict(MSG.emailTaken);
+    if (await User.findOne({ where: { username: fields.username }, transaction: t })) throw conflict(MSG.usernameTaken);
+    await this.deps.recreations.beforeCreate(fields.email, t);
+    const now = this.deps.clock.now();
+    const user = await User.create(
+      { ...fields, emailVerifiedAt: fields.emailVerified ? now : null, role: 'user', plan: 'free', credits: 0 },
+      { transaction: t },
+    );
+    if (fields.emailVerified) await this.grantSignupCredits(user.id, t);
+    return user;
+  }
+
+  async login(identifier: string, password: string): Promise<{ user: User; key: string }> {
+    const id = identifier.trim();
+    if (!id || !password) throw badRequest(MSG.identifierRequired);
+    const { User } = this.deps.db.models;
+    const user = id.includes('@')
+      ? await User.findOne({ where: { email: normalizeEmail(id) } })
+      : await User.findOne({ where: { username: normalizeUsername(id) } });
+    const ok = await verifyPassword(password.slice(0, 1024), user?.passwordHash);
+    if (!user || !ok || user.deletedAt) throw unauthorized(MSG.invalidCredentials);
+    const { key } = await this.deps.db.transaction((t) => this.deps.sessions.issue(user.id, t));
+    return { user, key };
+  }
+
+  /** A new verification link for a signed-in user (POST /api/auth/resend-verification). */
+  async resendVerification(user: User): Promise<VerificationDelivery> {
+    if (user.emailVerified) throw conflict(MSG.alreadyVerified);
+    if (!user.email) throw badRequest(MSG.emailInvalid);
+    const token = await this.deps.db.transaction((t) => this.deps.tokens.issue(user.id, 'verify_email', this.deps.config.verifyTokenTtlMs, t));
+    try {
+      return await this.deliverVerification(user, token);
+    } catch (err) {
+      this.deps.log(`verification mail to user ${user.id} failed: ${(err as Error).message}`);
+      throw new HttpError(502, MSG.verificationMailFailed);
+    }
+  }
+
+  /** The link itself: true when the address is (now or already) verified by this token. */
+  async verifyEmail(token: string): Promise<boolean> {
+    const verified = await this.deps.db.transaction(async (t) => {
+      const row = await this.deps.tokens.consume(token, 'verify_email', t);
+      if (!row) return false;
+      await this.markEmailVerified(row.userId, t);
+      return true;
+    });
+    if (verified) return true;
+    // A second click on a link that already worked: still verified, nothing granted again.
+    const used = await this.deps.tokens.find(token, 'verify_email');
+    if (!used?.usedAt) return false;
+    const user = await this.deps.db.models.User.findByPk(used.userId);
+    return !!user && user.emailVerified && !user.deletedAt && used.expiresAt > this.deps.clock.now();
+  }
+
+  /** Marks the address verified and grants the sign-up credits (once per account). */
+  async markEmailVerified(userId: number, t: Transaction): Promise<void> {
+    const { User } = this.deps.db.models;
+    await User.update({ emailVerified: true, emailVerifiedAt: this.deps.clock.now() }, { where: { id: userId, emailVerified: false }, transaction: t });
+    await this.grantSignupCredits(userId, t);
+  }
+
+  private grantSignupCredits(userId: number, t: Transaction) {
+    return this.deps.ledger.grant(userId, SIGNUP_CREDITS, 'verification', { reference: signupReference(userId), transaction: t });
+  }
+
+  /** Sends a reset link when the address has an account; answers nothing either way. */
+  async requestPasswordReset(rawEmail: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    if (!isEmail(email)) return;
+    const user = await this.deps.db.models.User.findOne({ where: { email } });
+    if (!user || user.deletedAt) return;
+    const token = await this.deps.db.transaction((t) => this.deps.tokens.issue(user.id, 'reset_password', this.deps.config.resetTokenTtlMs, t));
+    const url = `${this.deps.config.publicUrl}/reset-password/${token}`;
+    if (!this.deps.mailer.configured) {
+      this.deps.log(`SMTP_URL is not set: password reset link for user ${user.id}: ${url}`);
+      return;
+    }
+    // Not awaited: the answer must take the same time whether or not the address exists.
+    this.deps.mailer
+      .send(resetMail(email, url, Math.round(this.deps.config.resetTokenTtlMs / 60_000)))
+      .catch((err) => this.deps.log(`reset mail to user ${user.id} failed: ${(err as Error).message}`));
+  }
+
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    checkNewPassword(newPassword);
+    const passwordHash = await hashPassword(newPassword);
+    const ok = await this.deps.db.transaction(async (t) => {
+      const row = await this.deps.tokens.consume(token, 'reset_password', t);
+      if (!row) return false;
+      const { User } = this.deps.db.models;
+      const [changed] = await User.update({ passwordHash }, { where: { id: row.userId, deletedAt: null }, transaction: t });
+      if (changed !== 1) return false;
+      // Whoever held a session before the reset loses it.
+      await this.deps.sessions.revokeAll(row.userId, t);
+      return true;
+    });
+    if (!ok) throw badRequest(MSG.invalidOrExpiredLink);
+  }
+
+  private async deliverVerification(user: User, token: string): Promise<VerificationDelivery> {
+    const verifyUrl = `${this.deps.config.apiUrl}/api/auth/verify-email/${token}`;
+    if (!this.deps.mailer.configured) return { emailed: false, verifyUrl };
+    await this.deps.mailer.send(verificationMail(user.email!, user.firstName, verifyUrl, SIGNUP_CREDITS));
+    return { emailed: true };
+  }
+}
+
+/** Turns a race on the unique indexes into the same 409 as the explicit checks. */
+export function translateCreateError(err: unknown): never {
+  if (err instanceof UniqueConstraintError) {
+    const fields = Object.keys(err.fields ?? {}).join(',') + ' ' + (err.errors ?? []).map((e) => e.path).join(',');
+    if (/email/.test(fields)) throw conflict(MSG.emailTaken);
+    if (/username/.test(fields)) throw conflict(MSG.usernameTaken);
+  }
+  if (err instanceof RecreateLimitError) throw conflict(MSG.recreateLimit);
+  throw err;
+}

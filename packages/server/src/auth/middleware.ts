@@ -1,0 +1,61 @@
+import type { Next } from 'koa';
+import type { AppContext } from '../app/context.js';
+import type { AppDeps } from '../app/deps.js';
+import { forbidden, unauthorized } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
+import type { User } from '../db/models.js';
+import { enforce } from '../ratelimit/middleware.js';
+import type { Sessions } from './sessions.js';
+
+/**
+ * The key of a request (spec 1 §7, DESIGN §3): `X-API-Key`, then `Authorization: Bearer`, then
+ * the `token` or `apiKey` query parameter (download links cannot set headers).
+ */
+export function keyOf(ctx: AppContext): string | null {
+  const header = ctx.get('X-API-Key').trim();
+  if (header) return header;
+  const authorization = ctx.get('Authorization').trim();
+  const bearer = /^Bearer\s+(.+)$/i.exec(authorization);
+  if (bearer) return bearer[1].trim();
+  for (const name of ['token', 'apiKey']) {
+    const value = ctx.query[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string' && first.trim()) return first.trim();
+  }
+  return null;
+}
+
+/** Resolves the key into `ctx.state.auth` and counts the call against the key's rate limit. */
+export function authenticate(sessions: Sessions, deps: Pick<AppDeps, 'rateLimiter' | 'config'>) {
+  return async (ctx: AppContext, next: Next) => {
+    const key = keyOf(ctx);
+    ctx.state.keySent = key !== null;
+    if (key) {
+      const found = await sessions.authenticate(key);
+      if (found) {
+        ctx.state.auth = found;
+        const rule = deps.config.rateLimits.api;
+        if (rule) await enforce(deps.rateLimiter, 'api', rule, String(found.keyId));
+      }
+    }
+    await next();
+  };
+}
+
+/** 401 without a valid key. */
+export function currentUser(ctx: AppContext): { user: User; keyId: number } {
+  if (!ctx.state.auth) throw unauthorized(ctx.state.keySent ? MSG.invalidApiKey : MSG.notAuthenticated);
+  return ctx.state.auth;
+}
+
+export async function requireUser(ctx: AppContext, next: Next): Promise<void> {
+  currentUser(ctx);
+  await next();
+}
+
+/** Every /api/admin/* route goes through this: the role is checked here, on the server. */
+export async function requireAdmin(ctx: AppContext, next: Next): Promise<void> {
+  const { user } = currentUser(ctx);
+  if (user.role !== 'admin') throw forbidden(MSG.adminOnly);
+  await next();
+}

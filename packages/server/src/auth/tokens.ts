@@ -1,0 +1,39 @@
+import { Op, type Transaction } from 'sequelize';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import type { UserToken, UserTokenPurpose } from '../db/models.js';
+import { hashSecret, newSecret } from './secrets.js';
+
+/** Single-use, expiring tokens sent by e-mail (verification, password reset). */
+export class OneTimeTokens {
+  constructor(private readonly db: Database, private readonly clock: Clock) {}
+
+  /** A new token for the purpose; earlier unused ones of the same purpose stop working. */
+  async issue(userId: number, purpose: UserTokenPurpose, ttlMs: number, transaction: Transaction): Promise<string> {
+    const { UserToken } = this.db.models;
+    const now = this.clock.now();
+    await UserToken.update({ usedAt: now }, { where: { userId, purpose, usedAt: null }, transaction });
+    const token = newSecret();
+    await UserToken.create({ userId, purpose, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + ttlMs) }, { transaction });
+    return token;
+  }
+
+  /**
+   * Marks the token used and returns its row, or null when it is unknown, expired, already used
+   * or of another purpose. The guarded UPDATE makes two concurrent uses end with one winner.
+   */
+  async consume(token: string, purpose: UserTokenPurpose, transaction: Transaction): Promise<UserToken | null> {
+    if (!token || token.length > 200) return null;
+    const { UserToken } = this.db.models;
+    const now = this.clock.now();
+    const row = await UserToken.findOne({ where: { tokenHash: hashSecret(token), purpose }, transaction });
+    if (!row || row.usedAt || row.expiresAt.getTime() <= now.getTime()) return null;
+    const [changed] = await UserToken.update({ usedAt: now }, { where: { id: row.id, usedAt: null, expiresAt: { [Op.gt]: now } }, transaction });
+    return changed === 1 ? row : null;
+  }
+
+  /** The row of a token without using it (to tell "already used" from "unknown"). */
+  find(token: string, purpose: UserTokenPurpose): Promise<UserToken | null> {
+    return this.db.models.UserToken.findOne({ where: { tokenHash: hashSecret(token), purpose } });
+  }
+}

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../app/config.js';
+import type { RateRule } from '../ratelimit/limiter.js';
+
+/** Everything main.ts reads from the environment (documented in docs/server.md). */
+export interface ServerEnv {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  apiUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  supportEmail: string | null;
+  google: { clientId: string; clientSecret: string; issuer: string } | null;
+  admin: { email: string; password: string | null; username: string };
+  rateLimits: RateLimits;
+  trustProxy: boolean;
+  autoMigrate: boolean;
+  resetTokenTtlMs: number;
+  verifyTokenTtlMs: number;
+  dbPoolMax: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`invalid ${name}: ${raw} (expected an integer from ${min} to ${max})`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new Error(`invalid ${name}: ${env[name]} (expected true or false)`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`invalid ${name}: ${raw} (expected an absolute http(s) URL)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`invalid ${name}: ${raw} (expected an absolute http(s) URL)`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** `RATE_LIMIT_LOGIN=10/60` (10 hits per 60 s), or `off`. */
+export function parseRateRule(name: string, raw: string | undefined, fallback: RateRule | null): RateRule | null {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === 'off' || value === '0') return null;
+  const match = /^(\d+)\s*\/\s*(\d+)\s*s?$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`invalid ${name}: ${raw} (expected COUNT/SECONDS such as 10/60, or off)`);
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`);
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error(`invalid SMTP_URL: ${smtpUrl} (expected smtp://user:password@host:port or smtps://...)`);
+  const clientId = env.GOOGLE_CLIENT_ID?.trim() || '';
+  const clientSecret = env.GOOGLE_CLIENT_SECRET?.trim() || '';
+  if (!!clientId !== !!clientSecret) throw new Error('invalid GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
+  const adminEmail = env.ADMIN_EMAIL?.trim().toLowerCase() || 'admin@bt.local';
+  const limits = Object.fromEntries(
+    (Object.keys(DEFAULT_RATE_LIMITS) as (keyof RateLimits)[]).map((k) => {
+      const name = `RATE_LIMIT_${k.toUpperCase()}`;
+      return [k, parseRateRule(name, env[name], DEFAULT_RATE_LIMITS[k])];
+    }),
+  ) as unknown as RateLimits;
+  return {
+    host,
+    port,
+    dataDir: resolve(cwd, env.DATA_DIR?.trim() || 'data'),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    publicUrl,
+    apiUrl: url(env, 'API_PUBLIC_URL', publicUrl),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || 'bt <no-reply@bt.local>',
+    supportEmail: env.SUPPORT_EMAIL?.trim() || env.ADMIN_EMAIL?.trim() || null,
+    google: clientId ? { clientId, clientSecret, issuer: url(env, 'OIDC_ISSUER', 'https://accounts.google.com') } : null,
+    admin: { email: adminEmail, password: env.ADMIN_PASSWORD || null, username: env.ADMIN_USERNAME?.trim().toLowerCase() || 'admin' },
+    rateLimits: limits,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    autoMigrate: bool(env, 'AUTO_MIGRATE', true),
+    resetTokenTtlMs: int(env, 'RESET_TOKEN_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+    verifyTokenTtlMs: int(env, 'VERIFY_TOKEN_TTL_HOURS', 48, 1, 24 * 365) * 3600_000,
+    dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+  };
+}

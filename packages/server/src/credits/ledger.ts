@@ -1,0 +1,139 @@
+import { CREDIT_COSTS, type PaidAction } from '@bt/core/catalogue';
+import { Op, UniqueConstraintError, literal, type Transaction } from 'sequelize';
+import type { Database } from '../db/database.js';
+import type { CreditEntry, LedgerKind } from '../db/models.js';
+
+export type GrantReason = 'verification' | 'admin' | 'purchase' | 'subscription' | 'bonus';
+
+export interface LedgerOptions {
+  /** An external id (payment id, run id): the same kind and reference apply once. */
+  reference?: string;
+  meta?: Record<string, unknown>;
+  /** Join a transaction the caller already holds (the change still lands with its row). */
+  transaction?: Transaction;
+}
+
+export interface LedgerResult {
+  entry: CreditEntry;
+  /** False when the reference had already been applied: nothing changed this time. */
+  applied: boolean;
+  balance: number;
+}
+
+export class InsufficientCreditsError extends Error {
+  constructor(readonly needed: number, readonly balance: number) {
+    super(`insufficient credits: ${needed} needed, balance ${balance}`);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+export class LedgerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+}
+
+/**
+ * The credit ledger is the truth about credits (DESIGN §3). A balance changes only inside the
+ * transaction that writes its ledger row, and a spend is one guarded UPDATE
+ * (`credits = credits - cost WHERE credits >= cost`), so concurrent spends cannot overdraw.
+ * Costs come from @bt/core's catalogue, never from here.
+ */
+export class CreditLedger {
+  constructor(private readonly db: Database) {}
+
+  async balance(userId: number, transaction?: Transaction): Promise<number> {
+    const user = await this.db.models.User.findByPk(userId, { attributes: ['credits'], transaction });
+    if (!user) throw new LedgerError(`unknown user: ${userId}`);
+    return user.credits;
+  }
+
+  /** Adds credits (verification, admin, purchase...). With a reference, credits once. */
+  async grant(userId: number, amount: number, reason: GrantReason, options: LedgerOptions = {}): Promise<LedgerResult> {
+    checkAmount(amount);
+    return this.apply(userId, 'grant', reason, amount, options);
+  }
+
+  /** Charges a paid action at its catalogue price; throws InsufficientCreditsError. */
+  async spend(userId: number, action: PaidAction, options: LedgerOptions = {}): Promise<LedgerResult> {
+    const cost = CREDIT_COSTS[action];
+    if (cost === undefined) throw new LedgerError(`invalid paid action: ${String(action)} (expected one of ${Object.keys(CREDIT_COSTS).join(', ')})`);
+    return this.apply(userId, 'spend', action, -cost, options);
+  }
+
+  /** Takes credits back for another reason (an admin correction); never below zero either. */
+  async debit(userId: number, amount: number, reason: string, options: LedgerOptions = {}): Promise<LedgerResult> {
+    checkAmount(amount);
+    return this.apply(userId, 'spend', reason, -amount, options);
+  }
+
+  /** Gives back what the spend with this reference took (a failed paid action); once. */
+  async refund(userId: number, reference: string, options: Omit<LedgerOptions, 'reference'> = {}): Promise<LedgerResult> {
+    const spent = await this.db.models.CreditEntry.findOne({
+      where: { userId, kind: 'spend', reference },
+      transaction: options.transaction,
+    });
+    if (!spent) throw new LedgerError(`nothing to refund: no spend with reference ${JSON.stringify(reference)} for user ${userId}`);
+    return this.apply(userId, 'refund', spent.reason, -spent.amount, { ...options, reference });
+  }
+
+  /** Newest first. */
+  history(userId: number, limit = 100): Promise<CreditEntry[]> {
+    return this.db.models.CreditEntry.findAll({ where: { userId }, order: [['id', 'DESC']], limit });
+  }
+
+  private async apply(userId: number, kind: LedgerKind, reason: string, delta: number, options: LedgerOptions): Promise<LedgerResult> {
+    const { reference } = options;
+    const work = async (t: Transaction): Promise<LedgerResult> => {
+      if (reference !== undefined) {
+        const existing = await this.findReference(kind, reference, t);
+        if (existing) return this.alreadyApplied(existing, userId, t);
+      }
+      const { User, CreditEntry } = this.db.models;
+      // The balance row is locked by this UPDATE before the ledger row is inserted: the same
+      // order in every transaction, so MySQL never deadlocks on the pair.
+      const where = delta < 0 ? { id: userId, deletedAt: null, credits: { [Op.gte]: -delta } } : { id: userId, deletedAt: null };
+      const [changed] = await User.update({ credits: literal(`credits ${delta < 0 ? '-' : '+'} ${Math.abs(delta)}`) as unknown as number }, { where, transaction: t });
+      if (changed !== 1) {
+        const user = await User.findByPk(userId, { attributes: ['credits', 'deletedAt'], transaction: t });
+        if (!user || user.deletedAt) throw new LedgerError(`unknown user: ${userId}`);
+        throw new InsufficientCreditsError(-delta, user.credits);
+      }
+      const balance = await this.balance(userId, t);
+      const entry = await CreditEntry.create(
+        { userId, kind, reason, amount: delta, balanceAfter: balance, reference: reference ?? null, meta: options.meta ? JSON.stringify(options.meta) : null },
+        { transaction: t },
+      );
+      return { entry, applied: true, balance };
+    };
+
+    if (options.transaction) return work(options.transaction);
+    try {
+      return await this.db.transaction(work);
+    } catch (err) {
+      // Two callers raced past the reference check: the unique index let one in and rolled
+      // the other back (balance included). Report the winner's row.
+      if (err instanceof UniqueConstraintError && reference !== undefined) {
+        const existing = await this.findReference(kind, reference);
+        if (existing) return this.alreadyApplied(existing, userId);
+      }
+      throw err;
+    }
+  }
+
+  private async alreadyApplied(existing: CreditEntry, userId: number, transaction?: Transaction): Promise<LedgerResult> {
+    if (existing.userId !== userId) {
+      throw new LedgerError(`reference ${JSON.stringify(existing.reference)} already belongs to another user`);
+    }
+    return { entry: existing, applied: false, balance: await this.balance(userId, transaction) };
+  }
+
+  private findReference(kind: LedgerKind, reference: string, transaction?: Transaction) {
+    return this.db.models.CreditEntry.findOne({ where: { kind, reference }, transaction });
+  }
+}
+
+function checkAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new LedgerError(`invalid amount: ${amount} (expected a positive integer)`);
+}

@@ -1,0 +1,157 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { Sequelize, Transaction } from 'sequelize';
+import { initModels, type Models } from './models.js';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  readonly sequelize: Sequelize;
+  readonly dialect: Dialect;
+  readonly models: Models;
+  /** Where the SQLite file is, or the MySQL URL without its password (for logs). */
+  readonly location: string;
+  /**
+   * Runs `fn` in a transaction that every write of the app goes through. On SQLite, write
+   * transactions are serialized in this process and start IMMEDIATE (see below); on MySQL, a
+   * transaction that hits a deadlock is retried.
+   */
+  transaction<T>(fn: (t: Transaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Data directory for the default SQLite file. */
+  dataDir: string;
+  poolMax?: number;
+  busyTimeoutMs?: number;
+  log?: (sql: string) => void;
+}
+
+/** `mysql://` / `mariadb://` (production) or `sqlite:` + optional file path (embedded default). */
+export function parseDatabaseUrl(url: string | undefined, dataDir: string): { dialect: Dialect; url: string; storage?: string } {
+  const value = (url ?? '').trim();
+  if (value === '' || value === 'sqlite:' || value === 'sqlite://') {
+    return { dialect: 'sqlite', url: 'sqlite:', storage: join(resolve(dataDir), 'bt.sqlite') };
+  }
+  if (value.startsWith('sqlite:')) {
+    let path = value.slice('sqlite:'.length);
+    if (path.startsWith('//')) path = path.slice(2);
+    if (path === ':memory:') throw new Error(`invalid DATABASE_URL: ${value} (an in-memory SQLite database cannot hold concurrent transactions; give a file)`);
+    return { dialect: 'sqlite', url: value, storage: isAbsolute(path) ? path : resolve(path) };
+  }
+  if (value.startsWith('mysql://') || value.startsWith('mariadb://')) {
+    return { dialect: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
+  }
+  throw new Error(`invalid DATABASE_URL: ${value} (expected mysql://user:password@host:port/database or sqlite:path/to/file.sqlite)`);
+}
+
+export async function openDatabase(url: string | undefined, options: DatabaseOptions): Promise<Database> {
+  const target = parseDatabaseUrl(url, options.dataDir);
+  const logging = options.log ?? false;
+  if (target.dialect === 'mysql') {
+    const sequelize = new Sequelize(target.url, {
+      dialect: 'mysql',
+      logging,
+      timezone: '+00:00',
+      pool: { max: options.poolMax ?? 10, min: 0, acquire: 60_000, idle: 10_000 },
+      dialectOptions: { charset: 'utf8mb4', dateStrings: false },
+      define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
+    });
+    await sequelize.authenticate();
+    return makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock));
+  }
+
+  const storage = target.storage!;
+  mkdirSync(dirname(storage), { recursive: true });
+  const sequelize = new Sequelize({
+    dialect: 'sqlite',
+    storage,
+    logging,
+    // BEGIN IMMEDIATE takes the write lock up front: a DEFERRED transaction that reads and then
+    // writes can fail with SQLITE_BUSY without waiting, when another one got the lock between.
+    transactionType: Transaction.TYPES.IMMEDIATE,
+  });
+  configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
+  await sequelize.query('PRAGMA journal_mode=WAL');
+  const lock = new Mutex();
+  return makeDatabase(sequelize, 'sqlite', storage, (fn) =>
+    // One write transaction at a time in this process. Sequelize opens one SQLite connection per
+    // transaction; if many waited on SQLite's busy handler they would hold every libuv thread
+    // while the holder of the lock waits for one to COMMIT. Queueing them here avoids that, and
+    // the busy timeout still covers another process (a migration, the CLI) holding the file.
+    lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
+  );
+}
+
+function makeDatabase(
+  sequelize: Sequelize,
+  dialect: Dialect,
+  location: string,
+  transaction: <T>(fn: (t: Transaction) => Promise<T>) => Promise<T>,
+): Database {
+  return {
+    sequelize,
+    dialect,
+    location,
+    models: initModels(sequelize),
+    transaction,
+    close: () => sequelize.close(),
+  };
+}
+
+/**
+ * Sequelize's SQLite connection manager has no after-connect hook: wrap getConnection so every
+ * connection it opens (one per transaction) gets the busy timeout.
+ */
+function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number): void {
+  type SqliteConnection = { configure(option: 'busyTimeout', value: number): void; __btConfigured?: boolean };
+  const manager = (sequelize as unknown as { connectionManager: { getConnection(options?: unknown): Promise<SqliteConnection> } }).connectionManager;
+  const getConnection = manager.getConnection.bind(manager);
+  manager.getConnection = async (opts?: unknown) => {
+    const connection = await getConnection(opts);
+    if (!connection.__btConfigured) {
+      connection.configure('busyTimeout', busyTimeoutMs);
+      connection.__btConfigured = true;
+    }
+    return connection;
+  };
+}
+
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn, fn);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= attempts || !retryable(err)) throw err;
+      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { parent?: { code?: string }; original?: { code?: string }; code?: string };
+  return e?.parent?.code ?? e?.original?.code ?? e?.code;
+}
+
+const isMysqlDeadlock = (err: unknown) => ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'].includes(errorCode(err) ?? '');
+const isSqliteBusy = (err: unknown) => errorCode(err) === 'SQLITE_BUSY';
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'mysql://(unparsable)';
+  }
+}

@@ -1,0 +1,3 @@
+export * from './database.js';
+export * from './models.js';
+export { migrate, migrator } from './migrate.js';

@@ -1,0 +1,14 @@
+import type { QueryInterface } from 'sequelize';
+import * as m0001 from './0001-accounts.js';
+
+export interface Migration {
+  name: string;
+  up(params: { context: QueryInterface }): Promise<void>;
+  down(params: { context: QueryInterface }): Promise<void>;
+}
+
+/**
+ * The ordered list of migrations. Listed explicitly rather than globbed so the same code runs
+ * from src/ (tsx, Deno) and from dist/ (node) without a file-name convention per runtime.
+ */
+export const migrations: Migration[] = [{ name: '0001-accounts', ...m0001 }];

@@ -1,0 +1,99 @@
+/**
+ * Starts the bt server from the environment (docs/server.md). The same file runs under Node
+ * (`node dist/main.js`, `tsx src/main.ts`) and Deno (`deno run -A src/main.ts`).
+ *
+ *   main.ts [serve]   migrate (unless AUTO_MIGRATE=false), create the admin on first start, listen
+ *   main.ts migrate   apply pending migrations and exit
+ */
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import process from 'node:process';
+import { appConfig } from './app/config.js';
+import { createApp } from './app/createApp.js';
+import { systemClock } from './clock/index.js';
+import { readEnv } from './config/env.js';
+import { migrate, migrator, openDatabase } from './db/index.js';
+import { DisabledMailer, SmtpMailer } from './mail/index.js';
+import { OpenIdConnectProvider } from './oidc/provider.js';
+import { MemoryRateLimiter } from './ratelimit/limiter.js';
+import { LocalStorage } from './storage/index.js';
+import { ensureAdmin } from './users/bootstrap.js';
+
+const log = (message: string) => console.log(message);
+
+async function main(command: string): Promise<void> {
+  const env = readEnv();
+  const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
+  log(`bt: database ${db.dialect} (${db.location})`);
+
+  if (command === 'migrate') {
+    const applied = await migrate(db.sequelize, log);
+    log(`bt: ${applied.length} migration(s) applied${applied.length ? ': ' + applied.join(', ') : ''}`);
+    await db.close();
+    return;
+  }
+  if (command !== 'serve') throw new Error(`invalid command: ${command} (expected serve or migrate)`);
+
+  if (env.autoMigrate) {
+    const applied = await migrate(db.sequelize, log);
+    if (applied.length) log(`bt: migrations applied: ${applied.join(', ')}`);
+  } else {
+    const pending = await migrator(db.sequelize).pending();
+    if (pending.length) throw new Error(`${pending.length} pending migration(s) (${pending.map((m) => m.name).join(', ')}): run 'main.ts migrate' first`);
+  }
+  await ensureAdmin(db, systemClock, env.admin, log);
+
+  const mailer = env.smtpUrl ? new SmtpMailer(env.smtpUrl, env.mailFrom) : new DisabledMailer();
+  if (!env.smtpUrl) log('bt: SMTP_URL is not set: verification links are returned in API answers instead of mailed');
+  const identityProviders = env.google
+    ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
+    : [];
+  const app = createApp({
+    db,
+    storage: new LocalStorage(join(env.dataDir, 'files')),
+    clock: systemClock,
+    mailer,
+    identityProviders,
+    rateLimiter: new MemoryRateLimiter(systemClock),
+    log,
+    config: appConfig({
+      publicUrl: env.publicUrl,
+      apiUrl: env.apiUrl,
+      supportEmail: env.supportEmail,
+      rateLimits: env.rateLimits,
+      trustProxy: env.trustProxy,
+      resetTokenTtlMs: env.resetTokenTtlMs,
+      verifyTokenTtlMs: env.verifyTokenTtlMs,
+    }),
+  });
+
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(env.port, env.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.port;
+  const runtime = 'Deno' in globalThis ? 'Deno' : `Node ${process.versions.node}`;
+  log(`bt: listening on http://${env.host}:${port} (${runtime}, pid ${process.pid})`);
+  log(`bt: open ${env.port === 0 ? `http://${env.host}:${port}` : env.publicUrl} — API health: http://${env.host}:${port}/api/health`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`bt: ${signal} received, stopping`);
+    server.close(() => {
+      db.close().finally(() => process.exit(0));
+    });
+    server.closeAllConnections?.();
+    setTimeout(() => process.exit(0), 5000).unref?.();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main(process.argv[2] ?? 'serve').catch((err) => {
+  console.error(`bt: ${(err as Error).message}`);
+  process.exit(1);
+});

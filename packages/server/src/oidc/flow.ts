@@ -1,0 +1,103 @@
+import { Op } from 'sequelize';
+import { hashSecret, newSecret } from '../auth/secrets.js';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import { SignInRefused, type IdentityLinking } from './linking.js';
+import type { IdentityProvider } from './provider.js';
+
+const STATE_TTL_MS = 10 * 60_000;
+
+export interface OidcFlowConfig {
+  apiUrl: string;
+  publicUrl: string;
+}
+
+/** `next` must be a path of the web app (spec 1 §5): starts with '/', not '//', no scheme. */
+export function safeNextPath(value: string | undefined | null): string | null {
+  if (!value || typeof value !== 'string' || value.length > 500) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (/^\/*https?:/i.test(value)) return null;
+  return value;
+}
+
+/**
+ * The authorization-code flow: `start` remembers state, nonce and PKCE verifier in the database
+ * (any instance can finish the flow) bound to a cookie of the browser that started it (so nobody
+ * can make a victim finish an attacker's sign-in); `finish` checks them once and signs in.
+ */
+export class OidcFlow {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly linking: IdentityLinking,
+    private readonly config: OidcFlowConfig,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  redirectUri(provider: IdentityProvider): string {
+    return `${this.config.apiUrl}/api/auth/${provider.id}/callback`;
+  }
+
+  async start(provider: IdentityProvider, next: string | null): Promise<{ url: URL; binding: string }> {
+    const state = newSecret();
+    const nonce = newSecret();
+    const codeVerifier = newSecret();
+    const binding = newSecret();
+    const url = await provider.authorizationUrl({ redirectUri: this.redirectUri(provider), state, nonce, codeVerifier });
+    const now = this.clock.now();
+    const { OidcState } = this.db.models;
+    await this.db.transaction(async (t) => {
+      await OidcState.destroy({ where: { expiresAt: { [Op.lt]: now } }, transaction: t });
+      await OidcState.create(
+        { stateHash: hashSecret(state), bindingHash: hashSecret(binding), provider: provider.id, nonce, codeVerifier, nextPath: safeNextPath(next), expiresAt: new Date(now.getTime() + STATE_TTL_MS) },
+        { transaction: t },
+      );
+    });
+    return { url, binding };
+  }
+
+  /** Returns where to send the browser: /login with a key, or with an error code. */
+  async finish(provider: IdentityProvider, query: URLSearchParams, binding: string | undefined): Promise<string> {
+    const back = (params: Record<string, string>) => {
+      const url = new URL('/login', this.config.publicUrl);
+      url.searchParams.set('provider', provider.id);
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+      return url.toString();
+    };
+    const providerError = query.get('error');
+    if (providerError) return back({ error: /^[a-z_]{1,64}$/.test(providerError) ? providerError : 'access_denied' });
+    const state = query.get('state');
+    if (!state || !binding) return back({ error: 'invalid_state' });
+
+    const { OidcState } = this.db.models;
+    const saved = await this.db.transaction(async (t) => {
+      const row = await OidcState.findOne({ where: { stateHash: hashSecret(state), provider: provider.id }, transaction: t });
+      if (!row) return null;
+      // Single use: whoever deletes the row owns the flow.
+      const removed = await OidcState.destroy({ where: { id: row.id }, transaction: t });
+      return removed === 1 ? row : null;
+    });
+    if (!saved || saved.expiresAt.getTime() <= this.clock.now().getTime() || saved.bindingHash !== hashSecret(binding)) {
+      return back({ error: 'invalid_state' });
+    }
+
+    const callbackUrl = new URL(this.redirectUri(provider));
+    callbackUrl.search = query.toString();
+    let claims;
+    try {
+      claims = await provider.exchange({ callbackUrl, state, nonce: saved.nonce, codeVerifier: saved.codeVerifier });
+    } catch (err) {
+      this.log(`${provider.id} sign-in failed at the token exchange: ${(err as Error).message}`);
+      return back({ error: 'oidc_failed' });
+    }
+    try {
+      const { key } = await this.linking.signIn(provider.id, claims);
+      const params: Record<string, string> = { apiKey: key };
+      if (saved.nextPath) params.next = saved.nextPath;
+      return back(params);
+    } catch (err) {
+      if (err instanceof SignInRefused) return back({ error: err.code });
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './provider.js';
+export * from './linking.js';
+export * from './flow.js';

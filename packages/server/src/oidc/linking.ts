@@ -1,0 +1,81 @@
+import type { Accounts } from '../auth/accounts.js';
+import { isEmail, normalizeEmail } from '../auth/rules.js';
+import { newSecret } from '../auth/secrets.js';
+import type { Sessions } from '../auth/sessions.js';
+import type { Database } from '../db/database.js';
+import type { User } from '../db/models.js';
+import type { IdentityClaims } from './provider.js';
+
+/** Why a third-party sign-in could not end in a session; sent back as /login?error=... */
+export class SignInRefused extends Error {
+  constructor(readonly code: 'recreate_limit' | 'email_missing' | 'email_unverified') {
+    super(`third-party sign-in refused: ${code}`);
+    this.name = 'SignInRefused';
+  }
+}
+
+/**
+ * Finds or creates the account behind a provider identity:
+ * 1. an identity already linked signs its account in;
+ * 2. else an account with the same address is linked, when the provider vouches for the address
+ *    (email_verified), and its address counts as verified from then on;
+ * 3. else a new account is created (subject to the re-creation limit), verified when the
+ *    provider vouches for the address, which grants the sign-up credits at once.
+ */
+export class IdentityLinking {
+  constructor(private readonly db: Database, private readonly accounts: Accounts, private readonly sessions: Sessions) {}
+
+  async signIn(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
+    const { User, UserIdentity } = this.db.models;
+    const email = claims.email ? normalizeEmail(claims.email) : null;
+    return this.db.transaction(async (t) => {
+      const identity = await UserIdentity.findOne({ where: { provider, subject: claims.subject }, transaction: t });
+      if (identity) {
+        const user = await User.findByPk(identity.userId, { transaction: t });
+        if (user && !user.deletedAt) {
+          const { key } = await this.sessions.issue(user.id, t);
+          return { user, key, created: false };
+        }
+      }
+      if (!email || !isEmail(email)) throw new SignInRefused('email_missing');
+      const existing = await User.findOne({ where: { email }, transaction: t });
+      if (existing) {
+        if (!claims.emailVerified) throw new SignInRefused('email_unverified');
+        await UserIdentity.create({ userId: existing.id, provider, subject: claims.subject, email }, { transaction: t });
+        if (!existing.emailVerified) await this.accounts.markEmailVerified(existing.id, t);
+        const { key } = await this.sessions.issue(existing.id, t);
+        return { user: (await User.findByPk(existing.id, { transaction: t }))!, key, created: false };
+      }
+      const user = await this.accounts
+        .createUser(
+          {
+            email,
+            username: await this.freeUsername(email, t),
+            firstName: (claims.givenName ?? claims.name ?? email.split('@')[0]).slice(0, 100),
+            lastName: (claims.familyName ?? '').slice(0, 100),
+            passwordHash: null,
+            emailVerified: claims.emailVerified,
+          },
+          t,
+        )
+        .catch((err) => {
+          if ((err as Error).name === 'RecreateLimitError') throw new SignInRefused('recreate_limit');
+          throw err;
+        });
+      await UserIdentity.create({ userId: user.id, provider, subject: claims.subject, email }, { transaction: t });
+      const { key } = await this.sessions.issue(user.id, t);
+      return { user, key, created: true };
+    });
+  }
+
+  /** A username from the address's local part, made unique with a random suffix if needed. */
+  private async freeUsername(email: string, t: Parameters<Parameters<Database['transaction']>[0]>[0]): Promise<string> {
+    let base = email.split('@')[0].toLowerCase().replace(/[^a-z0-9._-]/g, '').slice(0, 24);
+    if (base.length < 3) base = `${base}user`.slice(0, 24);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const candidate = attempt === 0 ? base : `${base}-${newSecret().replace(/[^a-z0-9]/g, '').slice(0, 5)}`;
+      if (!(await this.db.models.User.findOne({ where: { username: candidate }, transaction: t }))) return candidate;
+    }
+    return `user-${Date.now().toString(36)}`;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './limiter.js';
+export * from './middleware.js';

@@ -1,0 +1,2 @@
+export type { Storage } from './types.js';
+export { LocalStorage, StoragePathError } from './local.js';

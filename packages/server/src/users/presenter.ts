@@ -1,0 +1,82 @@
+import { OFFERS, isSubscriber } from '@bt/core/catalogue';
+import type { CreditEntry, User } from '../db/models.js';
+
+/** The plan a user has now: a subscription past its renewal date without renewal is over. */
+export function effectivePlan(user: User, now: Date): string {
+  if (!isSubscriber(user.plan)) return 'free';
+  if (user.subscriptionRenewDate && user.subscriptionRenewDate.getTime() <= now.getTime()) return 'free';
+  return user.plan;
+}
+
+const REASON_LABELS: Record<string, string> = {
+  verification: 'Crédits offerts (adresse e-mail vérifiée)',
+  admin: 'Ajustement par un administrateur',
+  purchase: 'Achat de crédits',
+  subscription: 'Crédits d’abonnement',
+  bonus: 'Crédits bonus',
+  backtest: 'Backtest',
+  csvDownload: 'Téléchargement CSV',
+  extraction: 'Extraction de données',
+};
+
+function parseMeta(entry: CreditEntry): Record<string, unknown> {
+  if (!entry.meta) return {};
+  try {
+    const value = JSON.parse(entry.meta);
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** One ledger row as the profile's purchase history shows it (spec 2 §3). */
+export function presentHistoryEntry(entry: CreditEntry) {
+  const meta = parseMeta(entry);
+  const offerId = typeof meta.offer_id === 'string' ? meta.offer_id : null;
+  const offer = offerId ? OFFERS.find((o) => o.id === offerId) : undefined;
+  const base = offer?.label ?? REASON_LABELS[entry.reason] ?? entry.reason;
+  return {
+    id: entry.id,
+    type: entry.kind === 'refund' ? 'refund' : entry.reason,
+    offer_id: offerId,
+    label: entry.kind === 'refund' ? `Remboursement : ${base}` : base,
+    date: entry.createdAt.toISOString(),
+    amount: typeof meta.amount_eur === 'number' ? meta.amount_eur : null,
+    credits: entry.amount,
+    balance_after: entry.balanceAfter,
+    txid: entry.reference,
+  };
+}
+
+/**
+ * What GET /api/me answers: every user field of spec 1 §3 and spec 2 §3 ("Profile/user"), and
+ * nothing else (no hashes, no internal dates).
+ */
+export function presentUser(user: User, history: CreditEntry[], now: Date) {
+  const plan = effectivePlan(user, now);
+  const name = `${user.firstName} ${user.lastName}`.trim();
+  const subscribed = plan !== 'free';
+  return {
+    id: user.id,
+    username: user.username,
+    name,
+    full_name: name,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    email: user.email,
+    role: user.role,
+    is_admin: user.role === 'admin',
+    plan,
+    credits: user.credits,
+    has_discount: isSubscriber(plan),
+    email_verified: user.emailVerified,
+    has_password: !!user.passwordHash,
+    subscription: {
+      plan,
+      renew_date: subscribed && user.subscriptionRenewDate ? user.subscriptionRenewDate.toISOString() : null,
+      auto_renew: subscribed && user.subscriptionAutoRenew,
+    },
+    purchase_history: history.map(presentHistoryEntry),
+    created_at: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,106 @@
+import { badRequest, conflict } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
+import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
+import { checkEmail, checkNewPassword, normalizeEmail } from '../auth/rules.js';
+import { hashPassword, verifyPassword } from '../auth/secrets.js';
+import type { Sessions } from '../auth/sessions.js';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import type { User } from '../db/models.js';
+import { effectivePlan } from './presenter.js';
+import type { Recreations } from './recreations.js';
+
+export interface ProfileDeps {
+  db: Database;
+  clock: Clock;
+  accounts: Accounts;
+  sessions: Sessions;
+  recreations: Recreations;
+}
+
+/** The signed-in user's own account: profile, password, subscription, deletion. */
+export class Profiles {
+  constructor(private readonly deps: ProfileDeps) {}
+
+  /**
+   * Full name and/or e-mail. A new e-mail must be confirmed again (and, for an account with a
+   * password, the current password must be given as `password`).
+   */
+  async update(user: User, input: { email: string; fullName: string; password: string }): Promise<{ user: User; verification?: VerificationDelivery }> {
+    const changes: Partial<Pick<User, 'firstName' | 'lastName' | 'email' | 'emailVerified' | 'emailVerifiedAt'>> = {};
+    if (input.fullName) {
+      const full = input.fullName.replace(/\s+/g, ' ').trim();
+      if (full.length > 201) throw badRequest(MSG.fullNameInvalid);
+      const space = full.indexOf(' ');
+      changes.firstName = (space < 0 ? full : full.slice(0, space)).slice(0, 100);
+      changes.lastName = (space < 0 ? '' : full.slice(space + 1)).slice(0, 100);
+    }
+    const email = input.email ? normalizeEmail(input.email) : '';
+    const emailChanges = email !== '' && email !== user.email;
+    if (emailChanges) {
+      checkEmail(email);
+      if (user.passwordHash) {
+        if (!input.password) throw badRequest(MSG.currentPasswordRequired);
+        if (!(await verifyPassword(input.password, user.passwordHash))) throw badRequest(MSG.currentPasswordWrong);
+      }
+      Object.assign(changes, { email, emailVerified: false, emailVerifiedAt: null });
+    }
+    if (Object.keys(changes).length === 0) throw badRequest(MSG.nothingToUpdate);
+
+    const { User } = this.deps.db.models;
+    await this.deps.db.transaction(async (t) => {
+      if (emailChanges && (await User.findOne({ where: { email }, transaction: t }))) throw conflict(MSG.emailTaken);
+      await User.update(changes, { where: { id: user.id }, transaction: t });
+    }).catch((err) => {
+      if ((err as Error).name === 'SequelizeUniqueConstraintError') throw conflict(MSG.emailTaken);
+      throw err;
+    });
+    const updated = (await User.findByPk(user.id))!;
+    if (!emailChanges) return { user: updated };
+    // A new address is unverified: send it a link (the sign-up credits were granted once already).
+    const verification = await this.deps.accounts.resendVerification(updated).catch(() => ({ emailed: false }) as VerificationDelivery);
+    return { user: updated, verification };
+  }
+
+  /** Sets a new password; the current one is required when the account has one. */
+  async setPassword(user: User, keyId: number, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    if (!input.newPassword) throw badRequest(MSG.newPasswordRequired);
+    checkNewPassword(input.newPassword);
+    if (user.passwordHash) {
+      if (!input.currentPassword) throw badRequest(MSG.currentPasswordRequired);
+      if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw badRequest(MSG.currentPasswordWrong);
+    }
+    const passwordHash = await hashPassword(input.newPassword);
+    await this.deps.db.transaction(async (t) => {
+      await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id }, transaction: t });
+      // Other sessions end; the one that changed the password stays.
+      await this.deps.sessions.revokeAll(user.id, t, keyId);
+    });
+  }
+
+  /** Stops the renewal; the plan stays until its renewal date. */
+  async unsubscribe(user: User): Promise<{ until: Date | null }> {
+    if (effectivePlan(user, this.deps.clock.now()) === 'free') throw badRequest(MSG.noSubscription);
+    await this.deps.db.transaction((t) => this.deps.db.models.User.update({ subscriptionAutoRenew: false }, { where: { id: user.id }, transaction: t }));
+    return { until: user.subscriptionRenewDate };
+  }
+
+  /**
+   * Deletes the account: the row is archived (ledger kept, legal notice: 12 months), the address
+   * and username are freed, sessions, tokens and linked identities are removed, and the
+   * deletion counts toward the address's re-creation limit.
+   */
+  async deleteAccount(user: User): Promise<void> {
+    const { User, ApiKey, UserToken, UserIdentity } = this.deps.db.models;
+    await this.deps.db.transaction(async (t) => {
+      if (user.email) await this.deps.recreations.recordDeletion(user.email, t);
+      await User.update(
+        { deletedEmail: user.email, email: null, username: null, passwordHash: null, deletedAt: this.deps.clock.now(), subscriptionAutoRenew: false },
+        { where: { id: user.id }, transaction: t },
+      );
+      await ApiKey.destroy({ where: { userId: user.id }, transaction: t });
+      await UserToken.destroy({ where: { userId: user.id }, transaction: t });
+      await UserIdentity.destroy({ where: { userId: user.id }, transaction: t });
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import Router from '@koa/router';
+import type { AppState } from '../app/context.js';
+import type { AppDeps } from '../app/deps.js';
+import { bodyOf, text, textOf } from '../app/input.js';
+import { MSG } from '../app/messages.js';
+import type { Services } from '../app/services.js';
+import { currentUser, requireUser } from '../auth/middleware.js';
+import { presentUser } from './presenter.js';
+
+const HISTORY_LIMIT = 50;
+
+/** The signed-in user's own account (spec 1 §7, spec 2 §7 "Profile"). */
+export function userRoutes(services: Services, deps: AppDeps): Router<AppState> {
+  const { profiles, ledger } = services;
+  const router = new Router<AppState>();
+
+  const me = async (userId: number) => {
+    const user = (await deps.db.models.User.findByPk(userId))!;
+    return presentUser(user, await ledger.history(userId, HISTORY_LIMIT), deps.clock.now());
+  };
+
+  router.get('/api/me', requireUser, async (ctx) => {
+    ctx.body = await me(currentUser(ctx).user.id);
+  });
+
+  router.post('/api/profile/update', requireUser, async (ctx) => {
+    const body = bodyOf(ctx);
+    const { user, verification } = await profiles.update(currentUser(ctx).user, {
+      email: text(body, 'email'),
+      fullName: textOf(body, ['full_name', 'name']),
+      password: textOf(body, ['password', 'current_password'], { trim: false }),
+    });
+    ctx.body = {
+      status: 'success',
+      message: MSG.profileUpdated,
+      user: await me(user.id),
+      ...(verification ? { emailed: verification.emailed, ...(verification.verifyUrl ? { verifyUrl: verification.verifyUrl } : {}) } : {}),
+    };
+  });
+
+  router.post('/api/profile/set-password', requireUser, async (ctx) => {
+    const body = bodyOf(ctx);
+    const { user, keyId } = currentUser(ctx);
+    await profiles.setPassword(user, keyId, {
+      currentPassword: text(body, 'current_password', { trim: false }),
+      newPassword: text(body, 'new_password', { trim: false }),
+    });
+    ctx.body = { status: 'success', message: MSG.passwordChanged };
+  });
+
+  router.post('/api/profile/unsubscribe', requireUser, async (ctx) => {
+    const { until } = await profiles.unsubscribe(currentUser(ctx).user);
+    const day = until ? until.toISOString().slice(0, 10).split('-').reverse().join('/') : '—';
+    ctx.body = { status: 'success', message: MSG.unsubscribed(day), renew_date: until ? until.toISOString() : null };
+  });
+
+  router.post('/api/user/delete_account', requireUser, async (ctx) => {
+    await profiles.deleteAccount(currentUser(ctx).user);
+    ctx.body = { status: 'success', message: MSG.accountDeleted };
+  });
+
+  return router;
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import Koa from 'koa';
+import { errorMiddleware } from '../src/app/errorMiddleware.js';
+import { InsufficientCreditsError } from '../src/credits/index.js';
+import { StoragePathError } from '../src/storage/index.js';
+import { register, startTestApp, type TestApp } from './support/app.js';
+import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+
+let tdb: TestDatabase;
+let t: TestApp;
+
+before(async () => {
+  tdb = await openTestDatabase();
+  t = await startTestApp(tdb.db, { config: { bodyLimitBytes: 4096 } });
+});
+after(async () => {
+  await t.close();
+  await tdb.drop();
+});
+
+/** Nothing of the machinery leaks: no stack frames, no SQL, no file paths, no library English. */
+function assertClean(text: string) {
+  assert.doesNotMatch(text, /\bat .+\(.+:\d+:\d+\)|node_modules|\/src\/|\.ts:\d+/, 'stack trace');
+  assert.doesNotMatch(text, /\b(SELECT|INSERT|UPDATE|DELETE)\b.+\b(FROM|INTO|SET)\b|Sequelize|SQLITE_|ER_[A-Z_]+/i, 'SQL');
+}
+
+describe(`errors and health (${TEST_DIALECT})`, () => {
+  it('GET /api/health answers ok with the database reachable', async () => {
+    const res = await t.request('GET', '/api/health');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'ok');
+    assert.equal(res.body.database, 'ok');
+    assert.equal(res.body.dialect, TEST_DIALECT);
+    assert.equal(res.body.runtime, 'node');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+  });
+
+  it('answers JSON {detail} for an unknown path and a wrong method', async () => {
+    const missing = await t.request('GET', '/api/nothing-here');
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.body, { detail: 'Ressource introuvable.' });
+    const method = await t.request('GET', '/api/login');
+    assert.equal(method.status, 405);
+    assert.deepEqual(method.body, { detail: 'Méthode non autorisée.' });
+  });
+
+  it('answers 400 for malformed JSON and 413 for a body over the limit', async () => {
+    const bad = await t.request('POST', '/api/login', { body: '{"identifier": ', headers: { 'content-type': 'application/json' } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body, { detail: 'Corps de requête invalide.' });
+    assertClean(bad.text);
+    const big = await t.request('POST', '/api/support', { json: { message: 'x'.repeat(10_000) } });
+    assert.equal(big.status, 413);
+    assert.deepEqual(big.body, { detail: 'Requête trop volumineuse.' });
+  });
+
+  it('ignores extra types in fields instead of crashing', async () => {
+    const res = await t.request('POST', '/api/register', { json: { first_name: { $gt: '' }, last_name: ['a'], email: 42, username: null, password: true } });
+    assert.equal(res.status, 400);
+    assertClean(res.text);
+  });
+
+  it('answers 500 "Erreur serveur" without stack or SQL when the database fails, and logs the cause', async () => {
+    const user = await register(t);
+    await tdb.db.sequelize.getQueryInterface().dropTable('support_messages');
+    const res = await t.request('POST', '/api/support', {
+      json: { type: 'contact', firstName: 'A', lastName: 'B', email: 'a@b.fr', message: 'Bonjour' },
+      key: user.key,
+    });
+    assert.equal(res.status, 500);
+    assert.deepEqual(res.body, { detail: 'Erreur serveur' });
+    assertClean(res.text);
+    assert.ok(t.logs.some((l) => /POST \/api\/support failed/.test(l) && /support_messages/.test(l)), 'the cause is in the server log: ' + t.logs.join('\n'));
+  });
+});
+
+describe('errors raised by services of later resources', () => {
+  it('maps a refused spend to 402 and a bad storage path to 400, in French', async () => {
+    const app = new Koa();
+    const logs: string[] = [];
+    app.use(errorMiddleware((m) => logs.push(m)));
+    app.use(async (ctx) => {
+      if (ctx.path === '/spend') throw new InsufficientCreditsError(2, 1);
+      if (ctx.path === '/file') throw new StoragePathError('../etc/passwd', "'..' segment");
+    });
+    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const spend = await fetch(`${base}/spend`);
+      assert.equal(spend.status, 402);
+      assert.deepEqual(await spend.json(), { detail: 'Crédits insuffisants : 2 crédits nécessaires, solde 1.' });
+      const file = await fetch(`${base}/file`);
+      assert.equal(file.status, 400);
+      assert.deepEqual(await file.json(), { detail: 'Chemin de fichier invalide.' });
+      assert.deepEqual(logs, []);
+    } finally {
+      server.close();
+    }
+  });
+});

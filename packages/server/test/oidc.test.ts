@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RECREATE_ACCOUNT_LIMIT, SIGNUP_CREDITS } from '@bt/core/catalogue';
+import { OpenIdConnectProvider } from '../src/oidc/provider.js';
+import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
+import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { startOidcProvider, type ProviderUser, type TestProvider } from './support/oidc-provider.js';
+
+let tdb: TestDatabase;
+let provider: TestProvider;
+let t: TestApp;
+let unconfigured: TestApp;
+
+before(async () => {
+  tdb = await openTestDatabase();
+  provider = await startOidcProvider();
+  const google = new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret });
+  t = await startTestApp(tdb.db, { providers: [google] });
+  unconfigured = await startTestApp(tdb.db);
+});
+after(async () => {
+  await t.close();
+  await unconfigured.close();
+  await provider.close();
+  await tdb.drop();
+});
+
+/** What a browser does: start, follow the provider's redirect, come back with the cookie. */
+async function signIn(user: ProviderUser | { deny: true }, next?: string, tamper?: (callback: URL) => void, cookieOverride?: string | null) {
+  provider.signIn(user);
+  const start = await fetch(`${t.url}/api/auth/google/login${next ? `?next=${encodeURIComponent(next)}` : ''}`, { redirect: 'manual' });
+  assert.equal(start.status, 302);
+  const setCookie = start.headers.get('set-cookie') ?? '';
+  assert.match(setCookie, /bt_oidc=[^;]+;.*httponly/i);
+  const cookie = setCookie.split(';')[0];
+  const authorize = new URL(start.headers.get('location')!);
+  assert.equal(authorize.origin, provider.issuer);
+  assert.equal(authorize.searchParams.get('redirect_uri'), `${t.url}/api/auth/google/callback`);
+  assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+  assert.ok(authorize.searchParams.get('nonce'));
+  const atProvider = await fetch(authorize, { redirect: 'manual' });
+  assert.equal(atProvider.status, 302);
+  const callback = new URL(atProvider.headers.get('location')!);
+  tamper?.(callback);
+  const back = await fetch(callback, { redirect: 'manual', headers: cookieOverride === null ? {} : { cookie: cookieOverride ?? cookie } });
+  assert.equal(back.status, 302);
+  const target = new URL(back.headers.get('location')!);
+  assert.equal(target.origin + target.pathname, 'http://web.bt.test/login');
+  assert.equal(target.searchParams.get('provider'), 'google');
+  return target.searchParams;
+}
+
+let sub = 0;
+const googleUser = (email: string, verified = true): ProviderUser => ({
+  sub: `google-${process.pid}-${++sub}`,
+  email,
+  email_verified: verified,
+  given_name: 'Léa',
+  family_name: 'Martin',
+  name: 'Léa Martin',
+});
+
+describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () => {
+  it('creates a verified account with the sign-up credits and returns to /login with a key', async () => {
+    const email = newPerson().email;
+    const params = await signIn(googleUser(email), '/backtest?symbol=EURUSD');
+    const key = params.get('apiKey')!;
+    assert.ok(key);
+    assert.equal(params.get('next'), '/backtest?symbol=EURUSD');
+    const me = await t.request('GET', '/api/me', { key });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.email, email);
+    assert.equal(me.body.first_name, 'Léa');
+    assert.equal(me.body.last_name, 'Martin');
+    assert.equal(me.body.email_verified, true);
+    assert.equal(me.body.credits, SIGNUP_CREDITS, 'granted at once: the provider vouches for the address');
+    assert.equal(me.body.has_password, false);
+    // The client authenticated with its secret and proved PKCE.
+    const last = provider.tokenRequests.at(-1)!;
+    assert.ok(last.codeVerifier && last.codeVerifier.length >= 43);
+    assert.notEqual(last.clientAuth, 'none');
+  });
+
+  it('signs the same Google account into the same bt account, without new credits', async () => {
+    const person = googleUser(newPerson().email);
+    const first = await signIn(person);
+    const second = await signIn(person);
+    const a = await t.request('GET', '/api/me', { key: first.get('apiKey')! });
+    const b = await t.request('GET', '/api/me', { key: second.get('apiKey')! });
+    assert.equal(a.body.id, b.body.id);
+    assert.equal(b.body.credits, SIGNUP_CREDITS);
+  });
+
+  it('links an existing password account with the same verified address, and verifies it', async () => {
+    const user = await register(t);
+    const params = await signIn(googleUser(user.email.toUpperCase()));
+    const me = await t.request('GET', '/api/me', { key: params.get('apiKey')! });
+    assert.equal(me.body.id, user.id);
+    assert.equal(me.body.email_verified, true);
+    assert.equal(me.body.credits, SIGNUP_CREDITS);
+    assert.equal(await tdb.db.models.UserIdentity.count({ where: { userId: user.id } }), 1);
+    // The password still works.
+    assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 200);
+  });
+
+  it('does not link by an address the provider did not verify', async () => {
+    const user = await register(t);
+    const params = await signIn(googleUser(user.email, false));
+    assert.equal(params.get('error'), 'email_unverified');
+    assert.equal(params.get('apiKey'), null);
+  });
+
+  it('returns error=recreate_limit once the address was re-created 3 times', async () => {
+    const person = googleUser(newPerson('googlerecreate').email);
+    for (let i = 0; i <= RECREATE_ACCOUNT_LIMIT; i++) {
+      const params = await signIn({ ...person, sub: `${person.sub}-${i}` });
+      const key = params.get('apiKey');
+      assert.ok(key, `creation ${i + 1}: ${params}`);
+      assert.equal((await t.request('POST', '/api/user/delete_account', { key })).status, 200);
+    }
+    const refused = await signIn({ ...person, sub: `${person.sub}-last` });
+    assert.equal(refused.get('error'), 'recreate_limit');
+    assert.equal(refused.get('apiKey'), null);
+  });
+
+  it('passes the provider refusal back as error=access_denied', async () => {
+    const params = await signIn({ deny: true });
+    assert.equal(params.get('error'), 'access_denied');
+  });
+
+  it('refuses a callback whose state was altered, or that comes without the browser cookie', async () => {
+    const tampered = await signIn(googleUser(newPerson().email), undefined, (u) => u.searchParams.set('state', 'forged'));
+    assert.equal(tampered.get('error'), 'invalid_state');
+    const otherBrowser = await signIn(googleUser(newPerson().email), undefined, undefined, 'bt_oidc=someone-else');
+    assert.equal(otherBrowser.get('error'), 'invalid_state');
+    const noCookie = await signIn(googleUser(newPerson().email), undefined, undefined, null);
+    assert.equal(noCookie.get('error'), 'invalid_state');
+  });
+
+  it('refuses a replayed callback (state and code are single use)', async () => {
+    provider.signIn(googleUser(newPerson().email));
+    const start = await fetch(`${t.url}/api/auth/google/login`, { redirect: 'manual' });
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];
+    const callback = (await fetch(start.headers.get('location')!, { redirect: 'manual' })).headers.get('location')!;
+    const first = new URL((await fetch(callback, { redirect: 'manual', headers: { cookie } })).headers.get('location')!);
+    assert.ok(first.searchParams.get('apiKey'));
+    const replay = new URL((await fetch(callback, { redirect: 'manual', headers: { cookie } })).headers.get('location')!);
+    assert.equal(replay.searchParams.get('error'), 'invalid_state');
+  });
+
+  it('drops a next parameter that leaves the site', async () => {
+    const params = await signIn(googleUser(newPerson().email), 'https://evil.example/phish');
+    assert.ok(params.get('apiKey'));
+    assert.equal(params.get('next'), null);
+  });
+
+  it('says clearly when Google sign-in is not configured, and 404 for an unknown provider', async () => {
+    const res = await unconfigured.request('GET', '/api/auth/google/login');
+    assert.equal(res.status, 503);
+    assert.deepEqual(res.body, { detail: "La connexion avec Google n'est pas configurée sur ce serveur." });
+    const unknown = await t.request('GET', '/api/auth/myspace/login');
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { detail: 'Fournisseur de connexion inconnu.' });
+  });
+});

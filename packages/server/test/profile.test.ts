@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RECREATE_ACCOUNT_LIMIT, SIGNUP_CREDITS } from '@bt/core/catalogue';
+import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
+import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+
+let tdb: TestDatabase;
+let t: TestApp;
+
+before(async () => {
+  tdb = await openTestDatabase();
+  t = await startTestApp(tdb.db);
+});
+after(async () => {
+  await t.close();
+  await tdb.drop();
+});
+
+async function verify(key: string) {
+  const res = await t.request('POST', '/api/auth/resend-verification', { key });
+  await fetch(res.body.verifyUrl, { redirect: 'manual' });
+}
+
+describe(`POST /api/profile/update (${TEST_DIALECT})`, () => {
+  it('changes the full name from a multipart form, as the profile page sends it', async () => {
+    const user = await register(t);
+    const form = new FormData();
+    form.set('full_name', '  Jeanne   Marie Dupont ');
+    form.set('email', user.email);
+    form.set('password', '');
+    const res = await t.request('POST', '/api/profile/update', { form, key: user.key });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.message, 'Profil mis à jour.');
+    assert.equal(res.body.user.first_name, 'Jeanne');
+    assert.equal(res.body.user.last_name, 'Marie Dupont');
+    assert.equal(res.body.user.name, 'Jeanne Marie Dupont');
+  });
+
+  it('changes the e-mail with the current password; the new address must be verified again, without new credits', async () => {
+    const user = await register(t);
+    await verify(user.key);
+    const other = newPerson();
+    const noPassword = await t.request('POST', '/api/profile/update', { json: { email: other.email }, key: user.key });
+    assert.equal(noPassword.status, 400);
+    assert.deepEqual(noPassword.body, { detail: 'Mot de passe actuel obligatoire.' });
+    const wrong = await t.request('POST', '/api/profile/update', { json: { email: other.email, password: 'mauvais-123' }, key: user.key });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(wrong.body, { detail: 'Mot de passe actuel incorrect.' });
+    const invalid = await t.request('POST', '/api/profile/update', { json: { email: 'pas une adresse', password: user.password }, key: user.key });
+    assert.equal(invalid.status, 400);
+    assert.deepEqual(invalid.body, { detail: 'Adresse e-mail invalide.' });
+    const taken = await register(t);
+    const conflict = await t.request('POST', '/api/profile/update', { json: { email: taken.email, password: user.password }, key: user.key });
+    assert.equal(conflict.status, 409);
+    assert.deepEqual(conflict.body, { detail: 'Un compte existe déjà avec cette adresse e-mail.' });
+
+    const ok = await t.request('POST', '/api/profile/update', { json: { email: other.email.toUpperCase(), password: user.password }, key: user.key });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.user.email, other.email);
+    assert.equal(ok.body.user.email_verified, false);
+    assert.equal(ok.body.emailed, false);
+    const follow = await fetch(ok.body.verifyUrl, { redirect: 'manual' });
+    assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1');
+    const me = await t.request('GET', '/api/me', { key: user.key });
+    assert.equal(me.body.email_verified, true);
+    assert.equal(me.body.credits, SIGNUP_CREDITS, 'the sign-up credits are granted once per account');
+    const login = await t.request('POST', '/api/login', { json: { identifier: other.email, password: user.password } });
+    assert.equal(login.status, 200);
+  });
+
+  it('refuses an empty update and an anonymous one', async () => {
+    const user = await register(t);
+    const empty = await t.request('POST', '/api/profile/update', { json: {}, key: user.key });
+    assert.equal(empty.status, 400);
+    assert.deepEqual(empty.body, { detail: 'Aucune modification demandée.' });
+    const anonymous = await t.request('POST', '/api/profile/update', { json: { full_name: 'X Y' } });
+    assert.equal(anonymous.status, 401);
+  });
+});
+
+describe(`POST /api/profile/set-password (${TEST_DIALECT})`, () => {
+  it('checks the current password, keeps this session and ends the others', async () => {
+    const user = await register(t);
+    const otherSession = (await t.request('POST', '/api/login', { json: { identifier: user.username, password: user.password } })).body.token;
+    const missing = await t.request('POST', '/api/profile/set-password', { json: { new_password: 'nouveau-123' }, key: user.key });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(missing.body, { detail: 'Mot de passe actuel obligatoire.' });
+    const wrong = await t.request('POST', '/api/profile/set-password', { json: { current_password: 'faux-faux', new_password: 'nouveau-123' }, key: user.key });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(wrong.body, { detail: 'Mot de passe actuel incorrect.' });
+    const short = await t.request('POST', '/api/profile/set-password', { json: { current_password: user.password, new_password: 'court' }, key: user.key });
+    assert.equal(short.status, 400);
+    assert.deepEqual(short.body, { detail: '8 caractères minimum.' });
+    const noNew = await t.request('POST', '/api/profile/set-password', { json: { current_password: user.password }, key: user.key });
+    assert.equal(noNew.status, 400);
+    assert.deepEqual(noNew.body, { detail: 'Nouveau mot de passe obligatoire.' });
+
+    const ok = await t.request('POST', '/api/profile/set-password', { json: { current_password: user.password, new_password: 'nouveau-123' }, key: user.key });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(ok.body, { status: 'success', message: 'Mot de passe modifié.' });
+    assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 200);
+    assert.equal((await t.request('GET', '/api/me', { key: otherSession })).status, 401);
+    assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: 'nouveau-123' } })).status, 200);
+  });
+});
+
+describe(`POST /api/profile/unsubscribe (${TEST_DIALECT})`, () => {
+  it('refuses a free account and stops the renewal of a subscription', async () => {
+    const user = await register(t);
+    const free = await t.request('POST', '/api/profile/unsubscribe', { key: user.key });
+    assert.equal(free.status, 400);
+    assert.deepEqual(free.body, { detail: 'Aucun abonnement actif.' });
+
+    const renew = new Date(t.clock.now().getTime() + 20 * 86400_000);
+    await tdb.db.models.User.update({ plan: 'SUB_9', subscriptionRenewDate: renew, subscriptionAutoRenew: true }, { where: { id: user.id } });
+    const before = await t.request('GET', '/api/me', { key: user.key });
+    assert.equal(before.body.plan, 'SUB_9');
+    assert.equal(before.body.has_discount, true);
+    assert.equal(before.body.subscription.auto_renew, true);
+    assert.equal(new Date(before.body.subscription.renew_date).getTime(), Math.floor(renew.getTime() / 1000) * 1000);
+
+    const res = await t.request('POST', '/api/profile/unsubscribe', { key: user.key });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'success');
+    assert.match(res.body.message, /^Abonnement résilié : il reste actif jusqu’au \d\d\/\d\d\/\d{4}, sans renouvellement\.$/);
+    const after = await t.request('GET', '/api/me', { key: user.key });
+    assert.equal(after.body.plan, 'SUB_9', 'the plan runs until its renewal date');
+    assert.equal(after.body.subscription.auto_renew, false);
+    t.clock.advance(21 * 86400_000);
+    const lapsed = await t.request('GET', '/api/me', { key: user.key });
+    assert.equal(lapsed.body.plan, 'free');
+    assert.equal(lapsed.body.has_discount, false);
+  });
+});
+
+describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
+  it('ends the sessions, frees the address and keeps an archived row', async () => {
+    const user = await register(t);
+    const res = await t.request('POST', '/api/user/delete_account', { key: user.key });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'success', message: 'Compte supprimé.' });
+    assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 401);
+    assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401);
+    const row = await tdb.db.models.User.findByPk(user.id);
+    assert.ok(row?.deletedAt);
+    assert.equal(row?.email, null);
+    assert.equal(row?.deletedEmail, user.email);
+    assert.equal(row?.passwordHash, null);
+    assert.equal(await tdb.db.models.ApiKey.count({ where: { userId: user.id } }), 0);
+  });
+
+  it(`lets an address be re-created ${RECREATE_ACCOUNT_LIMIT} times, then refuses with the spec's message`, async () => {
+    const person = newPerson('recreate');
+    let current = await register(t, person);
+    for (let i = 0; i < RECREATE_ACCOUNT_LIMIT; i++) {
+      assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+      current = await register(t, { ...person });
+    }
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+    const refused = await t.request('POST', '/api/register', { json: person });
+    assert.equal(refused.status, 409);
+    assert.deepEqual(refused.body, {
+      detail: 'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.',
+    });
+    const counts = await tdb.db.models.EmailRecreation.findByPk(person.email);
+    assert.equal(counts?.deletions, RECREATE_ACCOUNT_LIMIT + 1);
+    assert.equal(counts?.recreations, RECREATE_ACCOUNT_LIMIT);
+  });
+
+  it('needs a key', async () => {
+    const res = await t.request('POST', '/api/user/delete_account');
+    assert.equal(res.status, 401);
+  });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parseRateRule, readEnv } from '../src/config/env.js';
+import { NO_LIMITS, newPerson, register, startTestApp, type TestApp } from './support/app.js';
+import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+
+let tdb: TestDatabase;
+let t: TestApp;
+const rule = (limit: number, windowSeconds = 60) => ({ limit, windowSeconds });
+
+before(async () => {
+  tdb = await openTestDatabase();
+  t = await startTestApp(tdb.db, {
+    config: { rateLimits: { ...NO_LIMITS, login: rule(3), register: rule(2), reset: rule(2), support: rule(2), verify: rule(1), api: rule(5) } },
+  });
+});
+after(async () => {
+  await t.close();
+  await tdb.drop();
+});
+
+function assertLimited(res: { status: number; body: any; headers: Headers }) {
+  assert.equal(res.status, 429);
+  assert.match(res.body.detail, /^Trop de requêtes\. Réessaie dans \d+ s\.$/);
+  assert.ok(Number(res.headers.get('retry-after')) >= 1);
+}
+
+describe(`rate limits (${TEST_DIALECT})`, () => {
+  it('limits login attempts per client and lets them through again after the window', async () => {
+    const creds = { identifier: 'quelqu-un', password: 'mauvais-mdp' };
+    for (let i = 0; i < 3; i++) assert.equal((await t.request('POST', '/api/login', { json: creds })).status, 401);
+    const limited = await t.request('POST', '/api/login', { json: creds });
+    assertLimited(limited);
+    assert.equal(limited.headers.get('retry-after'), '60');
+    t.clock.advance(61_000);
+    assert.equal((await t.request('POST', '/api/login', { json: creds })).status, 401);
+  });
+
+  it('limits registrations, reset requests and support messages', async () => {
+    for (let i = 0; i < 2; i++) assert.equal((await t.request('POST', '/api/register', { json: newPerson() })).status, 201);
+    assertLimited(await t.request('POST', '/api/register', { json: newPerson() }));
+
+    for (let i = 0; i < 2; i++) assert.equal((await t.request('POST', '/api/auth/generate-reset-token', { json: { email: 'x@example.com' } })).status, 200);
+    assertLimited(await t.request('POST', '/api/auth/generate-reset-token', { json: { email: 'x@example.com' } }));
+    assertLimited(await t.request('POST', '/api/auth/reset-password/abc', { json: { new_password: 'whatever-123' } }));
+
+    const msg = { type: 'contact', firstName: 'A', lastName: 'B', email: 'a@b.fr', message: 'Bonjour' };
+    for (let i = 0; i < 2; i++) assert.equal((await t.request('POST', '/api/support', { json: msg })).status, 201);
+    assertLimited(await t.request('POST', '/api/support', { json: msg }));
+  });
+
+  it('limits API calls per key, not per client', async () => {
+    t.clock.advance(3600_000);
+    const a = await register(t); // register() already made one call with the key (GET /api/me)
+    const b = await register(t);
+    for (let i = 0; i < 4; i++) assert.equal((await t.request('GET', '/api/me', { key: a.key })).status, 200);
+    assertLimited(await t.request('GET', '/api/me', { key: a.key }));
+    assert.equal((await t.request('GET', '/api/me', { key: b.key })).status, 200, 'another key has its own budget');
+    assert.equal((await t.request('GET', '/api/health')).status, 200, 'calls without a key are not counted here');
+  });
+
+  it('limits verification mails per account', async () => {
+    t.clock.advance(3600_000);
+    const user = await register(t);
+    assert.equal((await t.request('POST', '/api/auth/resend-verification', { key: user.key })).status, 200);
+    assertLimited(await t.request('POST', '/api/auth/resend-verification', { key: user.key }));
+  });
+});
+
+describe('rate-limit settings from the environment', () => {
+  it('reads COUNT/SECONDS, off, and defaults', () => {
+    assert.deepEqual(parseRateRule('RATE_LIMIT_LOGIN', '20/300', null), { limit: 20, windowSeconds: 300 });
+    assert.equal(parseRateRule('RATE_LIMIT_LOGIN', 'off', rule(1)), null);
+    assert.deepEqual(parseRateRule('RATE_LIMIT_LOGIN', undefined, rule(7)), rule(7));
+    assert.throws(() => parseRateRule('RATE_LIMIT_LOGIN', 'beaucoup', null), /invalid RATE_LIMIT_LOGIN: beaucoup/);
+    const env = readEnv({ RATE_LIMIT_API: '1000/60', RATE_LIMIT_SUPPORT: 'off' }, '/srv');
+    assert.deepEqual(env.rateLimits.api, { limit: 1000, windowSeconds: 60 });
+    assert.equal(env.rateLimits.support, null);
+    assert.deepEqual(env.rateLimits.login, { limit: 10, windowSeconds: 60 });
+  });
+});

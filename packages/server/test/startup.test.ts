@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { readEnv } from '../src/config/env.js';
+import { ManualClock } from '../src/clock/index.js';
+import { migrator, openDatabase, parseDatabaseUrl, type Database } from '../src/db/index.js';
+import { verifyPassword } from '../src/auth/secrets.js';
+import { ensureAdmin } from '../src/users/bootstrap.js';
+import { TEST_DIALECT, createTestDatabaseUrl } from './support/db.js';
+import { tmpdir } from 'node:os';
+
+let db: Database;
+let drop: () => Promise<void>;
+
+before(async () => {
+  const target = await createTestDatabaseUrl();
+  drop = target.drop;
+  db = await openDatabase(target.url, { dataDir: tmpdir() });
+});
+after(async () => {
+  await db.close();
+  await drop();
+});
+
+const TABLES = ['api_keys', 'credit_ledger', 'email_recreations', 'oidc_states', 'schema_migrations', 'support_messages', 'user_identities', 'user_tokens', 'users'];
+
+async function tables(): Promise<string[]> {
+  const names = (await db.sequelize.getQueryInterface().showAllTables()) as unknown[];
+  return names.map((n) => (typeof n === 'string' ? n : (n as { tableName: string }).tableName)).filter((n) => n !== 'sqlite_sequence').sort();
+}
+
+describe(`migrations and first start (${TEST_DIALECT})`, () => {
+  it('creates every table from an empty database, and rolls back and forth', async () => {
+    const m = migrator(db.sequelize);
+    assert.deepEqual((await m.pending()).map((x) => x.name), ['0001-accounts']);
+    await m.up();
+    assert.deepEqual(await tables(), TABLES);
+    assert.deepEqual(await m.pending(), []);
+    await m.down({ to: 0 });
+    assert.deepEqual(await tables(), ['schema_migrations']);
+    await m.up();
+    assert.deepEqual(await tables(), TABLES);
+  });
+
+  it('creates the admin from ADMIN_EMAIL / ADMIN_PASSWORD once, then leaves it alone', async () => {
+    const printed: string[] = [];
+    const clock = new ManualClock();
+    const first = await ensureAdmin(db, clock, { email: 'ops@bt.test', password: 'admin-password-1', username: 'ops' }, (m) => printed.push(m));
+    assert.equal(first.created, true);
+    assert.equal(first.generatedPassword, undefined);
+    assert.ok(!printed.join('\n').includes('admin-password-1'), 'a given password is never printed');
+    const admin = await db.models.User.findOne({ where: { email: 'ops@bt.test' } });
+    assert.equal(admin?.role, 'admin');
+    assert.equal(admin?.emailVerified, true);
+    assert.ok(await verifyPassword('admin-password-1', admin?.passwordHash));
+    const second = await ensureAdmin(db, clock, { email: 'other@bt.test', password: 'another-password', username: 'other' }, (m) => printed.push(m));
+    assert.equal(second.created, false);
+    assert.equal(await db.models.User.count({ where: { role: 'admin' } }), 1);
+  });
+
+  it('generates and prints a password once when ADMIN_PASSWORD is not set', async () => {
+    await db.models.User.update({ role: 'user' }, { where: { role: 'admin' } });
+    const printed: string[] = [];
+    const result = await ensureAdmin(db, new ManualClock(), { email: 'admin2@bt.test', password: null, username: 'admin2' }, (m) => printed.push(m));
+    assert.equal(result.created, true);
+    assert.ok(result.generatedPassword && result.generatedPassword.length >= 12);
+    assert.equal(printed.filter((l) => l.includes(result.generatedPassword!)).length, 1);
+    const admin = await db.models.User.findOne({ where: { email: 'admin2@bt.test' } });
+    assert.ok(await verifyPassword(result.generatedPassword!, admin?.passwordHash));
+  });
+
+  it('refuses to promote an existing account that holds ADMIN_EMAIL', async () => {
+    await db.models.User.update({ role: 'user' }, { where: { role: 'admin' } });
+    await assert.rejects(
+      ensureAdmin(db, new ManualClock(), { email: 'ops@bt.test', password: 'admin-password-1', username: 'ops2' }, () => {}),
+      /belongs to an existing user/,
+    );
+  });
+});
+
+describe('environment', () => {
+  it('defaults to SQLite under DATA_DIR and reads the documented variables', () => {
+    const env = readEnv({}, '/srv/bt');
+    assert.equal(env.dataDir, '/srv/bt/data');
+    assert.equal(env.databaseUrl, undefined);
+    assert.deepEqual(parseDatabaseUrl(env.databaseUrl, env.dataDir), { dialect: 'sqlite', url: 'sqlite:', storage: '/srv/bt/data/bt.sqlite' });
+    assert.equal(env.port, 8080);
+    assert.equal(env.publicUrl, 'http://localhost:8080');
+    assert.equal(env.google, null);
+    const full = readEnv(
+      {
+        DATABASE_URL: 'mysql://bt:secret@db:3306/bt',
+        DATA_DIR: '/var/lib/bt',
+        PORT: '9000',
+        PUBLIC_URL: 'https://bt.example/',
+        SMTP_URL: 'smtp://mail:25',
+        GOOGLE_CLIENT_ID: 'id',
+        GOOGLE_CLIENT_SECRET: 'secret',
+        OIDC_ISSUER: 'https://issuer.example',
+        ADMIN_EMAIL: 'Ops@BT.example',
+        ADMIN_PASSWORD: 'long-enough',
+      },
+      '/',
+    );
+    assert.equal(full.port, 9000);
+    assert.equal(full.publicUrl, 'https://bt.example');
+    assert.equal(full.apiUrl, 'https://bt.example');
+    assert.deepEqual(full.google, { clientId: 'id', clientSecret: 'secret', issuer: 'https://issuer.example' });
+    assert.equal(full.admin.email, 'ops@bt.example');
+    assert.equal(parseDatabaseUrl(full.databaseUrl, full.dataDir).dialect, 'mysql');
+    assert.equal(parseDatabaseUrl('mariadb://root@127.0.0.1/bt', '/x').url, 'mysql://root@127.0.0.1/bt');
+  });
+
+  it('names the variable and the value it cannot use', () => {
+    assert.throws(() => readEnv({ PORT: 'huit' }), /invalid PORT: huit/);
+    assert.throws(() => readEnv({ PUBLIC_URL: 'ftp://x' }), /invalid PUBLIC_URL: ftp:\/\/x/);
+    assert.throws(() => readEnv({ SMTP_URL: 'mail.example' }), /invalid SMTP_URL/);
+    assert.throws(() => readEnv({ GOOGLE_CLIENT_ID: 'only-id' }), /GOOGLE_CLIENT_SECRET/);
+    assert.throws(() => parseDatabaseUrl('postgres://x', '/d'), /invalid DATABASE_URL: postgres:\/\/x/);
+    assert.throws(() => parseDatabaseUrl('sqlite::memory:', '/d'), /in-memory/);
+  });
+});

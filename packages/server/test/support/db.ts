@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import { migrate, openDatabase, type Database } from '../../src/db/index.js';
+
+/**
+ * The database the suite runs on: SQLite by default, MariaDB/MySQL when BT_TEST_DB=mariadb
+ * (server from BT_TEST_MYSQL_URL, default mysql://root@127.0.0.1:3306). Each test file gets a
+ * fresh database (bt_test_<pid>_<random>), migrated (never sync()), and drops it at the end.
+ */
+export const TEST_DIALECT = process.env.BT_TEST_DB === 'mariadb' || process.env.BT_TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
+const MYSQL_SERVER = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+
+export interface TestDatabase {
+  db: Database;
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'mysql') {
+    const name = `bt_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = await createConnection(MYSQL_SERVER);
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.end();
+    return {
+      url: `${MYSQL_SERVER.replace(/\/+$/, '')}/${name}`,
+      drop: async () => {
+        const conn = await createConnection(MYSQL_SERVER);
+        await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        await conn.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bt-test-'));
+  return { url: `sqlite:${join(dir, 'bt.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const { url, drop } = await createTestDatabaseUrl();
+  const db = await openDatabase(url, { dataDir: tmpdir() });
+  await migrate(db.sequelize);
+  return {
+    db,
+    url,
+    drop: async () => {
+      await db.close();
+      await drop();
+    },
+  };
+}
