@@ -48,20 +48,27 @@ class EntryBuilder {
     this.entryPrice = new Float64Array(this.cap);
   }
 
+  private grow(): void {
+    this.cap *= 2;
+    const setup = new Int32Array(this.cap);
+    setup.set(this.setup);
+    this.setup = setup;
+    const index = new Int32Array(this.cap);
+    index.set(this.index);
+    this.index = index;
+    const side = new Int8Array(this.cap);
+    side.set(this.side);
+    this.side = side;
+    const orderPrice = new Float64Array(this.cap);
+    orderPrice.set(this.orderPrice);
+    this.orderPrice = orderPrice;
+    const entryPrice = new Float64Array(this.cap);
+    entryPrice.set(this.entryPrice);
+    this.entryPrice = entryPrice;
+  }
+
   push(setup: number, index: number, side: number, orderPrice: number, entryPrice: number): void {
-    if (this.count === this.cap) {
-      this.cap *= 2;
-      const g = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(this.cap);
-        b.set(a);
-        return b;
-      };
-      this.setup = g(this.setup);
-      this.index = g(this.index);
-      this.side = g(this.side);
-      this.orderPrice = g(this.orderPrice);
-      this.entryPrice = g(this.entryPrice);
-    }
+    if (this.count === this.cap) this.grow();
     const k = this.count++;
     this.setup[k] = setup;
     this.index[k] = index;
@@ -71,34 +78,65 @@ class EntryBuilder {
   }
 
   /**
-   * Trims and orders by (entry candle, setup): entries are pushed setup by setup, so a stable
-   * counting sort on the entry candle gives that order in O(n + candles).
+   * Trims and orders by (entry candle, setup). Entries are pushed setup by setup and a zone lives
+   * at most max_wait_candles, so they are nearly sorted: a stable insertion sort on the entry
+   * candle is linear in practice; past a budget of moves it falls back to a counting sort.
    */
   finish(resting: boolean, candles: number): Entries {
     const n = this.count;
-    let order: Int32Array | null = null;
-    for (let k = 1; k < n; k++) {
-      if (this.index[k] < this.index[k - 1]) {
-        order = countingOrder(this.index, n, candles);
-        break;
-      }
-    }
-    const pick = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
-      if (!order) return a.slice(0, n) as T;
-      const b = new (a.constructor as new (n: number) => T)(n);
+    const order = stableOrder(this.index, n, candles);
+    // One gather per element type: a generic one would make every element access megamorphic.
+    const i32 = (a: Int32Array): Int32Array => {
+      if (!order) return a.slice(0, n);
+      const b = new Int32Array(n);
+      for (let k = 0; k < n; k++) b[k] = a[order[k]];
+      return b;
+    };
+    const f64 = (a: Float64Array): Float64Array => {
+      if (!order) return a.slice(0, n);
+      const b = new Float64Array(n);
+      for (let k = 0; k < n; k++) b[k] = a[order[k]];
+      return b;
+    };
+    const i8 = (a: Int8Array): Int8Array => {
+      if (!order) return a.slice(0, n);
+      const b = new Int8Array(n);
       for (let k = 0; k < n; k++) b[k] = a[order[k]];
       return b;
     };
     return {
       count: n,
-      setup: pick(this.setup),
-      index: pick(this.index),
-      side: pick(this.side),
-      orderPrice: pick(this.orderPrice),
-      entryPrice: pick(this.entryPrice),
+      setup: i32(this.setup),
+      index: i32(this.index),
+      side: i8(this.side),
+      orderPrice: f64(this.orderPrice),
+      entryPrice: f64(this.entryPrice),
       resting: new Uint8Array(n).fill(resting ? 1 : 0),
     };
   }
+}
+
+/** Stable permutation sorting `keys[0..n)` ascending; null when already sorted. */
+export function stableOrder(keys: Int32Array, n: number, range: number): Int32Array | null {
+  let k = 1;
+  while (k < n && keys[k] >= keys[k - 1]) k++;
+  if (k >= n) return null;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let budget = 16 * n;
+  for (; k < n; k++) {
+    const item = order[k];
+    const key = keys[item];
+    let i = k - 1;
+    while (i >= 0 && keys[order[i]] > key) {
+      order[i + 1] = order[i];
+      i--;
+    }
+    order[i + 1] = item;
+    budget -= k - 1 - i;
+    if (budget < 0) return countingOrder(keys, n, range);
+  }
+  return order;
 }
 
 /** Stable permutation sorting `keys[0..n)` (integers in 0..range-1) ascending. */
