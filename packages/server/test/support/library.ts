@@ -20,6 +20,8 @@ function inputsHash(): string {
     hash.update(`${source.file}:${existsSync(path) ? statSync(path).size : 0}:${source.utcOffset ?? ''}`);
   }
   for (const file of ['seed.ts', 'series.ts', 'store.ts', 'paths.ts']) hash.update(readFileSync(new URL(`../../src/datasets/${file}`, import.meta.url)));
+  // Core's writers and readers decide the files' bytes too.
+  for (const file of ['candles/csv-write.ts', 'candles/ipc.ts', 'candles/csv-read.ts', 'indicators/rsi.ts']) hash.update(readFileSync(new URL(`../../../core/src/${file}`, import.meta.url)));
   return hash.digest('hex').slice(0, 16);
 }
 
