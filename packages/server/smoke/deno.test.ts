@@ -20,6 +20,7 @@ const deno = join(root, 'node_modules', '.bin', 'deno');
 const ADMIN = { email: 'ops@bt.test', password: 'smoke-admin-password' };
 
 let server: ChildProcess;
+let userKey = '';
 let base = '';
 let output = '';
 let dataDir: string;
@@ -117,6 +118,7 @@ describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
     const verified = await call('GET', '/api/me', { key });
     assert.equal(verified.body.email_verified, true);
     assert.equal(verified.body.credits, SIGNUP_CREDITS);
+    userKey = key;
 
     assert.equal((await call('GET', '/api/admin/ping', { key })).status, 403);
     const admin = await call('POST', '/api/login', { json: { identifier: ADMIN.email, password: ADMIN.password } });
@@ -124,5 +126,26 @@ describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
     const ping = await call('GET', '/api/admin/ping', { key: admin.body.token });
     assert.equal(ping.status, 200);
     assert.equal(ping.body.admin, true);
+  });
+
+  it('working area: library seeded on first start, a backtest and its workbook, a .py import through the sandbox', async () => {
+    assert.match(output, /library seeded from .*fixtures: 79 month files/);
+    const library = await call('GET', '/api/list_csv_library?symbol=EURUSD&timeframe=H1');
+    assert.equal(library.body.total, 24);
+    const run = await call('POST', '/api/run_backtest', {
+      key: userKey,
+      json: { strategy: 'englobante_entry', symbol: 'EURUSD', timeframe: 'H1', start_date: '2023-01-01', end_date: '2023-01-31', sl_pips: 10, tp1_pips: 10 },
+    });
+    assert.equal(run.status, 200, JSON.stringify(run.body));
+    assert.equal(run.body.credits_remaining, 0);
+    const workbook = await fetch(`${base}/api/download/${run.body.xlsx_filename}?folder=${run.body.folder}&apiKey=${userKey}`);
+    assert.equal(workbook.status, 200);
+    assert.equal(new TextDecoder().decode((await workbook.arrayBuffer()).slice(0, 2)), 'PK');
+    const form = new FormData();
+    form.append('file', new Blob(['def detect_smoke(candles, params):\n    return [{"index": 10, "side": "buy"}]\n']), 'smoke.py');
+    const imported = await fetch(`${base}/api/user/strategies/import`, { method: 'POST', headers: { 'x-api-key': userKey }, body: form });
+    const answer = (await imported.json()) as { strategy: { detect_function: string } };
+    assert.equal(imported.status, 201, JSON.stringify(answer));
+    assert.equal(answer.strategy.detect_function, 'detect_smoke');
   });
 });

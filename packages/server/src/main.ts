@@ -18,6 +18,9 @@ import { OpenIdConnectProvider } from './oidc/provider.js';
 import { MemoryRateLimiter } from './ratelimit/limiter.js';
 import { LocalStorage } from './storage/index.js';
 import { ensureAdmin } from './users/bootstrap.js';
+import { bootstrapLibrary } from './datasets/bootstrap.js';
+import { OpenAiCompatibleClient } from './gpt/llm.js';
+import { PythonSandbox, resolvePython } from './strategies/sandbox/sandbox.js';
 
 const log = (message: string) => console.log(message);
 
@@ -48,9 +51,19 @@ async function main(command: string): Promise<void> {
   const identityProviders = env.google
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
+  const library = new LocalStorage(join(env.dataDir, 'library'));
+  await bootstrapLibrary(db, library, env.seedDir, log);
+  const python = resolvePython(env.python);
+  if (!python) log(`bt: ${env.python} not found: personal strategies (.py import, AI generation) are unavailable`);
+  const sandbox = new PythonSandbox(python, { limits: env.strategy, concurrency: env.strategy.concurrency });
+  const llm = env.llm ? new OpenAiCompatibleClient(env.llm) : null;
+  log(`bt: AI generation: ${llm ? `chat model ${env.llm!.model} at ${env.llm!.baseUrl}` : 'built-in generator (LLM_BASE_URL not set)'}`);
   const app = createApp({
     db,
     storage: new LocalStorage(join(env.dataDir, 'files')),
+    library,
+    sandbox,
+    llm,
     clock: systemClock,
     mailer,
     identityProviders,
@@ -64,6 +77,8 @@ async function main(command: string): Promise<void> {
       trustProxy: env.trustProxy,
       resetTokenTtlMs: env.resetTokenTtlMs,
       verifyTokenTtlMs: env.verifyTokenTtlMs,
+      uploadLimitBytes: env.uploadLimitBytes,
+      topMinTrades: env.topMinTrades,
     }),
   });
 

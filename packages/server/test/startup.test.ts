@@ -21,7 +21,7 @@ after(async () => {
   await drop();
 });
 
-const TABLES = ['api_keys', 'credit_ledger', 'email_recreations', 'oidc_states', 'schema_migrations', 'support_messages', 'user_identities', 'user_tokens', 'users'];
+const TABLES = ['api_keys', 'backtest_runs', 'credit_ledger', 'datasets', 'email_recreations', 'oidc_states', 'schema_migrations', 'strategy_archive', 'support_messages', 'user_csvs', 'user_identities', 'user_strategies', 'user_tokens', 'users'];
 
 async function tables(): Promise<string[]> {
   const names = (await db.sequelize.getQueryInterface().showAllTables()) as unknown[];
@@ -31,7 +31,7 @@ async function tables(): Promise<string[]> {
 describe(`migrations and first start (${TEST_DIALECT})`, () => {
   it('creates every table from an empty database, and rolls back and forth', async () => {
     const m = migrator(db.sequelize);
-    assert.deepEqual((await m.pending()).map((x) => x.name), ['0001-accounts']);
+    assert.deepEqual((await m.pending()).map((x) => x.name), ['0001-accounts', '0002-working-area']);
     await m.up();
     assert.deepEqual(await tables(), TABLES);
     assert.deepEqual(await m.pending(), []);
@@ -117,5 +117,22 @@ describe('environment', () => {
     assert.throws(() => readEnv({ GOOGLE_CLIENT_ID: 'only-id' }), /GOOGLE_CLIENT_SECRET/);
     assert.throws(() => parseDatabaseUrl('postgres://x', '/d'), /invalid DATABASE_URL: postgres:\/\/x/);
     assert.throws(() => parseDatabaseUrl('sqlite::memory:', '/d'), /in-memory/);
+    assert.throws(() => readEnv({ LLM_BASE_URL: 'http://llm.local/v1' }), /set all three or none/);
+    assert.throws(() => readEnv({ UPLOAD_LIMIT_MB: '0' }), /invalid UPLOAD_LIMIT_MB: 0/);
+  });
+
+  it('reads the working-area variables (library seed, upload limit, Python sandbox, chat model)', () => {
+    const env = readEnv({}, '/srv/bt');
+    assert.match(env.seedDir ?? '', /fixtures$/);
+    assert.equal(env.uploadLimitBytes, 20 * 1024 * 1024);
+    assert.equal(env.topMinTrades, 20);
+    assert.equal(env.python, 'python3');
+    assert.deepEqual(env.strategy, { cpuSeconds: 10, memoryBytes: 768 * 1024 * 1024, wallMs: 20_000, concurrency: 2 });
+    assert.equal(env.llm, null);
+    const set = readEnv({ SEED_DIR: 'off', UPLOAD_LIMIT_MB: '50', PYTHON: '/usr/bin/python3', STRATEGY_CPU_SECONDS: '5', LLM_BASE_URL: 'https://api.example/v1/', LLM_API_KEY: 'k', LLM_MODEL: 'm' }, '/');
+    assert.equal(set.seedDir, null);
+    assert.equal(set.uploadLimitBytes, 50 * 1024 * 1024);
+    assert.equal(set.strategy.cpuSeconds, 5);
+    assert.deepEqual(set.llm, { baseUrl: 'https://api.example/v1', apiKey: 'k', model: 'm' });
   });
 });

@@ -39,7 +39,16 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Path prefixes whose bodies the global parser leaves alone (upload routes parse their own). */
   rawBodyPaths: string[];
+  /** CSV/XLSX upload of a custom backtest (413 past it). */
+  uploadLimitBytes: number;
+  /** A .py strategy file. */
+  strategyLimitBytes: number;
+  /** Resolved trades a result needs to appear in the public top strategies. */
+  topMinTrades: number;
 }
+
+/** Upload routes: they read their own multipart bodies (app/multipart.ts). */
+export const UPLOAD_ROUTE_PATHS = ['/api/upload_csv_and_backtest', '/api/user/strategies/import'];
 
 export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicUrl'>): AppConfig {
   return {
@@ -50,7 +59,10 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     resetTokenTtlMs: 60 * 60_000,
     trustProxy: false,
     bodyLimitBytes: 1024 * 1024,
-    rawBodyPaths: [],
+    rawBodyPaths: UPLOAD_ROUTE_PATHS,
+    uploadLimitBytes: 20 * 1024 * 1024,
+    strategyLimitBytes: 256 * 1024,
+    topMinTrades: 20,
     ...partial,
   };
 }

@@ -3,6 +3,13 @@ import { koaBody } from 'koa-body';
 import { adminGate, adminRoutes } from '../admin/routes.js';
 import { authenticate } from '../auth/middleware.js';
 import { authRoutes } from '../auth/routes.js';
+import { backtestRoutes } from '../backtests/routes.js';
+import { compareRoutes } from '../compare/routes.js';
+import { csvRoutes } from '../csvs/routes.js';
+import { gptRoutes } from '../gpt/routes.js';
+import { publicRoutes } from '../public/routes.js';
+import { resultRoutes } from '../results/routes.js';
+import { strategyRoutes } from '../strategies/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
 import { supportRoutes } from '../support/routes.js';
@@ -58,6 +65,13 @@ export function createApp(deps: AppDeps): App {
     userRoutes(services, deps),
     supportRoutes(services, deps),
     adminRoutes(services, deps),
+    backtestRoutes(services, deps),
+    resultRoutes(services, deps),
+    publicRoutes(services, deps),
+    csvRoutes(services, deps),
+    strategyRoutes(services, deps),
+    gptRoutes(services, deps),
+    compareRoutes(services, deps),
   ];
   for (const router of routers) {
     app.use(router.routes());

@@ -1,9 +1,11 @@
 import type { Next } from 'koa';
+import { ParamError } from '@bt/core/params';
 import { InsufficientCreditsError } from '../credits/ledger.js';
 import { StoragePathError } from '../storage/local.js';
 import type { AppContext } from './context.js';
 import { HttpError } from './errors.js';
 import { MSG } from './messages.js';
+import { frenchParamMessage } from './param-messages.js';
 
 const GENERIC: Record<number, string> = {
   400: MSG.bodyInvalid,
@@ -31,10 +33,16 @@ export function errorMiddleware(log: (message: string) => void) {
     } catch (err) {
       let status = 500;
       let detail: string = MSG.serverError;
+      let extra: Record<string, unknown> = {};
       if (err instanceof HttpError) {
         status = err.status;
         detail = err.message;
+        extra = err.body;
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      } else if (err instanceof ParamError) {
+        // A strategy parameter a service could not use (core's normaliser): the user's input.
+        status = 400;
+        detail = frenchParamMessage(err);
       } else if (err instanceof InsufficientCreditsError) {
         // A paid action the ledger refused: 402 (DESIGN §3), whichever route called spend().
         status = 402;
@@ -54,7 +62,7 @@ export function errorMiddleware(log: (message: string) => void) {
       }
       ctx.status = status;
       ctx.type = 'application/json';
-      ctx.body = { detail };
+      ctx.body = { ...extra, detail };
     }
   };
 }

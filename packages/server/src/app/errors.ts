@@ -5,12 +5,15 @@
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Fields answered beside `detail` (e.g. the problems of an uploaded file). */
+  readonly body: Record<string, unknown>;
 
-  constructor(status: number, detail: string, headers: Record<string, string> = {}) {
+  constructor(status: number, detail: string, headers: Record<string, string> = {}, body: Record<string, unknown> = {}) {
     super(detail);
     this.name = 'HttpError';
     this.status = status;
     this.headers = headers;
+    this.body = body;
   }
 }
 

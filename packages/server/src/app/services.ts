@@ -7,6 +7,15 @@ import { OidcFlow } from '../oidc/flow.js';
 import { Support } from '../support/service.js';
 import { Profiles } from '../users/profile.js';
 import { Recreations } from '../users/recreations.js';
+import { Backtests } from '../backtests/service.js';
+import { Comparator } from '../compare/service.js';
+import { CsvShop } from '../csvs/service.js';
+import { DatasetStore } from '../datasets/store.js';
+import { StrategyGenerator } from '../gpt/service.js';
+import { TopStrategies, TOP_LIMIT } from '../public/service.js';
+import { Results } from '../results/service.js';
+import { StrategyArchive } from '../strategies/archive.js';
+import { UserStrategies } from '../strategies/service.js';
 import type { AppDeps } from './deps.js';
 
 /** The business rules, built once per app from its dependencies; route handlers call these. */
@@ -31,7 +40,23 @@ export function createServices(deps: AppDeps) {
   const linking = new IdentityLinking(db, accounts, sessions);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
-  return { sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support };
+
+  // The working area (spec 2): official data, runs and results, the CSV shop, personal strategies.
+  const { storage, library, sandbox, llm } = deps;
+  const sandboxLimits = sandbox.limits;
+  const datasets = new DatasetStore(db, library, log);
+  const archive = new StrategyArchive(db, storage, clock);
+  const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
+  const results = new Results(db, storage);
+  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, clock, sandboxLimits, log });
+  const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
+  const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
+  const comparator = new Comparator(db);
+  const generator = new StrategyGenerator({ strategies, archive, llm, log });
+  return {
+    sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support,
+    datasets, archive, strategies, results, backtests, topStrategies, csvShop, comparator, generator,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { defaultFixturesDir } from '../datasets/seed.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../app/config.js';
 import type { RateRule } from '../ratelimit/limiter.js';
 
@@ -21,6 +22,13 @@ export interface ServerEnv {
   resetTokenTtlMs: number;
   verifyTokenTtlMs: number;
   dbPoolMax: number;
+  /** Where the library is seeded from on first start (null: no seeding). */
+  seedDir: string | null;
+  uploadLimitBytes: number;
+  topMinTrades: number;
+  python: string;
+  strategy: { cpuSeconds: number; memoryBytes: number; wallMs: number; concurrency: number };
+  llm: { baseUrl: string; apiKey: string; model: string } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -73,6 +81,11 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
   const clientSecret = env.GOOGLE_CLIENT_SECRET?.trim() || '';
   if (!!clientId !== !!clientSecret) throw new Error('invalid GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
   const adminEmail = env.ADMIN_EMAIL?.trim().toLowerCase() || 'admin@bt.local';
+  const llmUrl = env.LLM_BASE_URL?.trim() || '';
+  const llmKey = env.LLM_API_KEY?.trim() || '';
+  const llmModel = env.LLM_MODEL?.trim() || '';
+  if ((llmUrl || llmKey || llmModel) && !(llmUrl && llmKey && llmModel)) throw new Error('invalid LLM_BASE_URL / LLM_API_KEY / LLM_MODEL: set all three or none');
+  const seed = env.SEED_DIR?.trim();
   const limits = Object.fromEntries(
     (Object.keys(DEFAULT_RATE_LIMITS) as (keyof RateLimits)[]).map((k) => {
       const name = `RATE_LIMIT_${k.toUpperCase()}`;
@@ -97,5 +110,16 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     resetTokenTtlMs: int(env, 'RESET_TOKEN_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
     verifyTokenTtlMs: int(env, 'VERIFY_TOKEN_TTL_HOURS', 48, 1, 24 * 365) * 3600_000,
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+    seedDir: seed === 'off' ? null : seed ? resolve(cwd, seed) : defaultFixturesDir(),
+    uploadLimitBytes: int(env, 'UPLOAD_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
+    topMinTrades: int(env, 'TOP_MIN_TRADES', 20, 1, 100_000),
+    python: env.PYTHON?.trim() || 'python3',
+    strategy: {
+      cpuSeconds: int(env, 'STRATEGY_CPU_SECONDS', 10, 1, 600),
+      memoryBytes: int(env, 'STRATEGY_MEMORY_MB', 768, 64, 65536) * 1024 * 1024,
+      wallMs: int(env, 'STRATEGY_TIMEOUT_SECONDS', 20, 1, 3600) * 1000,
+      concurrency: int(env, 'STRATEGY_CONCURRENCY', 2, 1, 64),
+    },
+    llm: llmUrl ? { baseUrl: url(env, 'LLM_BASE_URL', llmUrl), apiKey: llmKey, model: llmModel } : null,
   };
 }

@@ -7,6 +7,9 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { initWorkModels, type WorkModels } from './models-work.js';
+
+export * from './models-work.js';
 
 /**
  * Models mirror the tables the migrations create (db/migrations); they never create tables
@@ -28,6 +31,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare subscriptionRenewDate: CreationOptional<Date | null>;
   declare subscriptionAutoRenew: CreationOptional<boolean>;
   declare deletedAt: CreationOptional<Date | null>;
+  /** Backtests started so far (run_seq of the Config sheet, folder uniqueness suffix). */
+  declare runSeq: CreationOptional<number>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -107,7 +112,7 @@ export class OidcState extends Model<InferAttributes<OidcState>, InferCreationAt
   declare createdAt: CreationOptional<Date>;
 }
 
-export interface Models {
+export interface Models extends WorkModels {
   User: typeof User;
   ApiKey: typeof ApiKey;
   UserToken: typeof UserToken;
@@ -143,6 +148,7 @@ export function initModels(sequelize: Sequelize): Models {
       subscriptionRenewDate: { type: DataTypes.DATE, allowNull: true },
       subscriptionAutoRenew: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       deletedAt: { type: DataTypes.DATE, allowNull: true },
+      runSeq: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },
@@ -234,5 +240,5 @@ export function initModels(sequelize: Sequelize): Models {
     },
     { sequelize, tableName: 'oidc_states', modelName: 'OidcState', ...created },
   );
-  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O };
+  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, ...initWorkModels(sequelize) };
 }

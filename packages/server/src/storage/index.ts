@@ -1,2 +1,2 @@
 export type { Storage } from './types.js';
-export { LocalStorage, StoragePathError } from './local.js';
+export { LocalStorage, StoragePathError, relativeSegments } from './local.js';

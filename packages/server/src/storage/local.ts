@@ -10,6 +10,23 @@ export class StoragePathError extends Error {
 }
 
 /**
+ * The segments of a relative path from a request, or StoragePathError (400): absolute paths, `..`
+ * segments, NUL and other control characters, and backslashes are refused. Routes that look a
+ * path up before any file access (the CSV shop) call it first, so such a path never reaches a
+ * database query either.
+ */
+export function relativeSegments(relativePath: string): string[] {
+  if (typeof relativePath !== 'string') throw new StoragePathError(String(relativePath), 'not a string');
+  if (relativePath.includes('\0')) throw new StoragePathError(relativePath, 'NUL byte');
+  if (/[\x01-\x1f\x7f]/.test(relativePath)) throw new StoragePathError(relativePath, 'control character');
+  if (relativePath.includes('\\')) throw new StoragePathError(relativePath, 'backslash');
+  if (isAbsolute(relativePath) || /^[a-zA-Z]:/.test(relativePath)) throw new StoragePathError(relativePath, 'absolute path');
+  const segments = relativePath.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) throw new StoragePathError(relativePath, "'..' segment");
+  return segments;
+}
+
+/**
  * A directory on the local disk. Every path coming from a request goes through `resolve`, which
  * refuses absolute paths, `..` segments, NUL bytes and backslashes, then follows symlinks of the
  * part that exists and refuses anything that lands outside the root.
@@ -28,12 +45,7 @@ export class LocalStorage implements Storage {
   }
 
   async resolve(relativePath: string): Promise<string> {
-    if (typeof relativePath !== 'string') throw new StoragePathError(String(relativePath), 'not a string');
-    if (relativePath.includes('\0')) throw new StoragePathError(relativePath, 'NUL byte');
-    if (relativePath.includes('\\')) throw new StoragePathError(relativePath, 'backslash');
-    if (isAbsolute(relativePath) || /^[a-zA-Z]:/.test(relativePath)) throw new StoragePathError(relativePath, 'absolute path');
-    const segments = relativePath.split('/').filter((s) => s !== '' && s !== '.');
-    if (segments.includes('..')) throw new StoragePathError(relativePath, "'..' segment");
+    const segments = relativeSegments(relativePath);
     const root = await this.rootReal();
     if (segments.length === 0) return root;
     const target = join(root, ...segments);

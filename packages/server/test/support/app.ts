@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,19 @@ import { DisabledMailer, SmtpMailer, type Mailer } from '../../src/mail/index.js
 import type { IdentityProvider } from '../../src/oidc/provider.js';
 import { MemoryRateLimiter } from '../../src/ratelimit/limiter.js';
 import { LocalStorage } from '../../src/storage/index.js';
+import type { LlmClient } from '../../src/gpt/llm.js';
+import { PythonSandbox, resolvePython, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
+import { copySeededLibrary } from './library.js';
+
+let python: string | null | undefined;
+/** The interpreter of the sandbox tests, resolved once per process. */
+export function testPython(): string | null {
+  if (python === undefined) python = resolvePython(process.env.BT_TEST_PYTHON ?? 'python3');
+  return python;
+}
+
+/** Short limits so the hostile files (endless loop, memory bomb) are stopped quickly. */
+export const TEST_SANDBOX_LIMITS: Partial<SandboxLimits> = { cpuSeconds: 2, wallMs: 6000, memoryBytes: 512 * 1024 * 1024 };
 
 export const NO_LIMITS: RateLimits = { login: null, register: null, reset: null, verify: null, support: null, api: null };
 
@@ -20,6 +33,10 @@ export interface TestApp {
   clock: ManualClock;
   db: Database;
   logs: string[];
+  storageDir: string;
+  libraryDir: string;
+  /** A request sent as written: no URL normalisation (fetch would resolve `../` itself). */
+  raw(method: string, path: string, options?: { key?: string }): Promise<TestResponse>;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -45,10 +62,21 @@ export interface TestResponse {
  */
 export async function startTestApp(
   db: Database,
-  options: { mailer?: Mailer; smtpUrl?: string; providers?: IdentityProvider[]; config?: Partial<AppConfig> } = {},
+  options: {
+    mailer?: Mailer;
+    smtpUrl?: string;
+    providers?: IdentityProvider[];
+    config?: Partial<AppConfig>;
+    /** Copy the seeded fixture library and index it (the working-area tests). */
+    library?: boolean;
+    llm?: LlmClient | null;
+    sandboxLimits?: Partial<SandboxLimits>;
+  } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
   const storageDir = mkdtempSync(join(tmpdir(), 'bt-storage-'));
+  const libraryDir = mkdtempSync(join(tmpdir(), 'bt-library-'));
+  if (options.library) await copySeededLibrary(libraryDir);
   const logs: string[] = [];
   const mailer = options.mailer ?? (options.smtpUrl ? new SmtpMailer(options.smtpUrl, 'bt <no-reply@bt.test>') : new DisabledMailer());
   let server: Server | undefined;
@@ -56,6 +84,9 @@ export async function startTestApp(
   const app = createApp({
     db,
     storage: new LocalStorage(storageDir),
+    library: new LocalStorage(libraryDir),
+    sandbox: new PythonSandbox(testPython(), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits } }),
+    llm: options.llm ?? null,
     clock,
     mailer,
     identityProviders: options.providers ?? [],
@@ -63,6 +94,7 @@ export async function startTestApp(
     config,
     log: (m) => logs.push(m),
   });
+  if (options.library) await app.services.datasets.reindex();
   server = createServer(app.callback());
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -75,6 +107,29 @@ export async function startTestApp(
     clock,
     db,
     logs,
+    storageDir,
+    libraryDir,
+    raw(method, path, opts = {}) {
+      return new Promise((resolve, reject) => {
+        const target = new URL(url);
+        const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers: opts.key ? { 'x-api-key': opts.key } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              body = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, body });
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    },
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       let body: string | FormData | undefined;
@@ -99,6 +154,7 @@ export async function startTestApp(
       await new Promise<void>((resolve) => server!.close(() => resolve()));
       if (mailer instanceof SmtpMailer) mailer.close();
       rmSync(storageDir, { recursive: true, force: true });
+      rmSync(libraryDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { QueryInterface } from 'sequelize';
 import * as m0001 from './0001-accounts.js';
+import * as m0002 from './0002-working-area.js';
 
 export interface Migration {
   name: string;
@@ -11,4 +12,7 @@ export interface Migration {
  * The ordered list of migrations. Listed explicitly rather than globbed so the same code runs
  * from src/ (tsx, Deno) and from dist/ (node) without a file-name convention per runtime.
  */
-export const migrations: Migration[] = [{ name: '0001-accounts', ...m0001 }];
+export const migrations: Migration[] = [
+  { name: '0001-accounts', ...m0001 },
+  { name: '0002-working-area', ...m0002 },
+];

@@ -1,0 +1,136 @@
+import { LIBRARY_TIMEFRAMES, MAX_BACKTEST_DAYS, TIMEFRAMES, closest, findStrategy, findSymbol, parseTimeframe, STRATEGY_KEYS, type TimeframeKey } from '@bt/core/catalogue';
+import { badRequest } from '../app/errors.js';
+import type { Body } from '../app/input.js';
+
+/** The sentences of the backtest calls (spec 2 §5, §8 where quoted; the others in their tone). */
+export const BACKTEST_MESSAGES = {
+  noStrategy: 'Choisis une stratégie (officielle ou générée).',
+  unknownStrategy: (key: string, suggestion?: string) => `Stratégie inconnue : « ${key} »${suggestion ? ` (voulais-tu dire ${suggestion} ?)` : ''}.`,
+  noSymbol: 'Renseigne la paire (symbol).',
+  unknownSymbol: (symbol: string) => `Symbole inconnu : « ${symbol} ».`,
+  noTimeframe: 'Renseigne l’unité de temps (timeframe).',
+  officialTimeframe: (tf: string) => `Unité de temps non disponible pour les données officielles : « ${tf} » (${LIBRARY_TIMEFRAMES.join(', ')}).`,
+  unknownTimeframe: (tf: string) => `Unité de temps inconnue : « ${tf} » (${TIMEFRAMES.map((t) => t.key).join(', ')}).`,
+  noDates: 'Renseigne la date de début et la date de fin.',
+  badDate: (value: string) => `Date invalide : « ${value} » (format AAAA-MM-JJ).`,
+  dateOrder: 'La date de début doit être ≤ à la date de fin.',
+  tooLong: (days: number) => `Période trop longue (${days} jours). Maximum: ${MAX_BACKTEST_DAYS} jours.`,
+  slRequired: 'Renseigne un stop-loss en pips (sl_pips > 0, ou 0 pour un SL interne).',
+  tp1Required: 'Renseigne un take-profit TP1 en pips (tp1_pips > 0).',
+  tp2BelowTp1: 'Le TP2 doit être supérieur ou égal au TP1.',
+  badPips: (name: string, value: unknown) => `Valeur invalide pour ${name} : « ${String(value)} » (un nombre de pips ≥ 0).`,
+  slModeInvalid: 'sl_mode invalide (internal ou external).',
+  noOfficialData: (symbol: string, tf: string, start: string, end: string) => `Aucune donnée officielle pour ${symbol} ${tf} du ${start} au ${end}.`,
+  failed: 'Le backtest a échoué : aucun crédit n’a été débité.',
+  invalidSignal: (detail: string) => `La stratégie a renvoyé un signal invalide (${detail}) : aucun crédit n’a été débité.`,
+  done: 'Backtest terminé.',
+} as const;
+
+const DAY = 86_400_000;
+
+/** A calendar day `YYYY-MM-DD` (UTC) to its first instant; throws the French error otherwise. */
+export function parseDay(value: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const time = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
+  if (!Number.isFinite(time) || new Date(time).toISOString().slice(0, 10) !== value) throw badRequest(BACKTEST_MESSAGES.badDate(value));
+  return time;
+}
+
+export interface Period {
+  startDay: string;
+  endDay: string;
+  /** ms UTC, inclusive: 00:00 of the first day to 23:59:59.999 of the last. */
+  from: number;
+  to: number;
+  days: number;
+}
+
+/** Both ends counted: 1 → 31 January is 31 days (the web app counts the same way). */
+export function periodOf(startDay: string, endDay: string, isAdmin: boolean): Period {
+  if (!startDay || !endDay) throw badRequest(BACKTEST_MESSAGES.noDates);
+  const from = parseDay(startDay);
+  const end = parseDay(endDay);
+  if (from > end) throw badRequest(BACKTEST_MESSAGES.dateOrder);
+  const days = Math.round((end - from) / DAY) + 1;
+  if (days > MAX_BACKTEST_DAYS && !isAdmin) throw badRequest(BACKTEST_MESSAGES.tooLong(days));
+  return { startDay, endDay, from, to: end + DAY - 1, days };
+}
+
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Official key, or a personal strategy id (`us_...`), or the French refusal. */
+export function strategyRef(value: string): { kind: 'official'; key: string } | { kind: 'user'; id: string } {
+  const key = value.trim();
+  if (!key) throw badRequest(BACKTEST_MESSAGES.noStrategy);
+  if (/^us_/.test(key)) return { kind: 'user', id: key };
+  const found = findStrategy(key);
+  if (!found) throw badRequest(BACKTEST_MESSAGES.unknownStrategy(key.slice(0, 80), closest(key, STRATEGY_KEYS, 6)));
+  return { kind: 'official', key: found.key };
+}
+
+export function officialSymbol(value: string): string {
+  if (!value.trim()) throw badRequest(BACKTEST_MESSAGES.noSymbol);
+  const found = findSymbol(value);
+  if (!found) throw badRequest(BACKTEST_MESSAGES.unknownSymbol(value.trim().slice(0, 40)));
+  return found.symbol;
+}
+
+export function anyTimeframe(value: string): TimeframeKey {
+  if (!value.trim()) throw badRequest(BACKTEST_MESSAGES.noTimeframe);
+  try {
+    return parseTimeframe(value);
+  } catch {
+    throw badRequest(BACKTEST_MESSAGES.unknownTimeframe(value.trim().slice(0, 20)));
+  }
+}
+
+export function libraryTimeframe(value: string): TimeframeKey {
+  const tf = anyTimeframe(value);
+  if (!LIBRARY_TIMEFRAMES.includes(tf)) throw badRequest(BACKTEST_MESSAGES.officialTimeframe(tf));
+  return tf;
+}
+
+/** A pips field: absent/empty → undefined; else a finite number ≥ 0 (JSON number or text, comma accepted). */
+export function pipsField(body: Body, name: string): number | undefined {
+  let value = body[name];
+  if (Array.isArray(value)) value = value[0];
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim().replace(',', '.')) : NaN;
+  if (!Number.isFinite(number) || number < 0) throw badRequest(BACKTEST_MESSAGES.badPips(name, typeof value === 'object' ? JSON.stringify(value) : value));
+  return number;
+}
+
+export interface Exits {
+  slMode: 'internal' | 'external';
+  slPips?: number;
+  tp1Pips?: number;
+  tp2Pips?: number;
+}
+
+/**
+ * Stop and targets: `sl_mode` when given; otherwise sl_pips = 0 means the internal stop (the
+ * web form's convention, folder `_sl0`), otherwise the personal strategy's own sl_mode, otherwise
+ * external. External needs sl_pips and tp1_pips; internal defaults TP1/TP2 to 1R/2R.
+ */
+export function exitsOf(body: Body, strategySlMode: 'internal' | 'external' | null): Exits {
+  const slPips = pipsField(body, 'sl_pips');
+  const tp1Pips = pipsField(body, 'tp1_pips');
+  const tp2Pips = pipsField(body, 'tp2_pips');
+  const given = typeof body.sl_mode === 'string' ? body.sl_mode.trim().toLowerCase() : '';
+  if (given && given !== 'internal' && given !== 'external') throw badRequest(BACKTEST_MESSAGES.slModeInvalid);
+  const slMode = (given || (slPips === 0 ? 'internal' : slPips === undefined && strategySlMode ? strategySlMode : 'external')) as Exits['slMode'];
+  const positive = (v: number | undefined) => (v !== undefined && v > 0 ? v : undefined);
+  if (slMode === 'internal') {
+    const tp1 = positive(tp1Pips);
+    const tp2 = positive(tp2Pips);
+    if (tp1 !== undefined && tp2 !== undefined && tp2 < tp1) throw badRequest(BACKTEST_MESSAGES.tp2BelowTp1);
+    return { slMode, tp1Pips: tp1, tp2Pips: tp2 };
+  }
+  if (!positive(slPips)) throw badRequest(BACKTEST_MESSAGES.slRequired);
+  if (!positive(tp1Pips)) throw badRequest(BACKTEST_MESSAGES.tp1Required);
+  const tp2 = positive(tp2Pips);
+  if (tp2 !== undefined && tp2 < tp1Pips!) throw badRequest(BACKTEST_MESSAGES.tp2BelowTp1);
+  return { slMode, slPips, tp1Pips, tp2Pips: tp2 };
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { runBacktest, type BacktestResult } from '@bt/core';
+import type { Candles } from '@bt/core/candles';
+import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
+import { ParamError, normalizeParams } from '@bt/core/params';
+import { resultFolderName, workbookFileName } from '@bt/core/report';
+import type { SignalStrategy } from '@bt/core/strategies';
+import { UniqueConstraintError, literal } from 'sequelize';
+import { HttpError, badRequest, notFound } from '../app/errors.js';
+import type { Clock } from '../clock/index.js';
+import type { CreditLedger } from '../credits/ledger.js';
+import type { Database } from '../db/database.js';
+import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
+import { lowerBound, sliceCandles } from '../datasets/series.js';
+import type { DatasetStore } from '../datasets/store.js';
+import { runSummary } from '../results/summary.js';
+import type { Storage } from '../storage/types.js';
+import { normalizeUserParams, signalStrategyOf, type StrategyShape } from '../strategies/contract.js';
+import { sandboxHttpError } from '../strategies/messages.js';
+import { SandboxError } from '../strategies/sandbox/sandbox.js';
+import type { UserStrategies } from '../strategies/service.js';
+import { BACKTEST_MESSAGES, dayOf, type Exits } from './request.js';
+
+export type StrategyChoice =
+  | { kind: 'official'; key: string; label: string }
+  | { kind: 'user'; row: UserStrategy; shape: StrategyShape };
+
+export interface BacktestPlan {
+  user: User;
+  source: RunSource;
+  strategy: StrategyChoice;
+  rawParams: unknown;
+  exits: Exits;
+  symbol: string;
+  timeframe: TimeframeKey;
+  pipSize: number;
+  /** Warm-up first, then the period; cut after `to`. */
+  candles: Candles;
+  from: number;
+  to: number;
+}
+
+export interface BacktestOutcome {
+  run: BacktestRun;
+  result: BacktestResult;
+  balance: number;
+  params: StrategyParams;
+  warnings: string[];
+  sandboxMs: number | null;
+  /** Where the server's time went (ms): the charge transaction, storing the workbook and the run. */
+  phases: { charge_ms: number; store_ms: number };
+}
+
+const NOT_CHARGED = ' Aucun crédit n’a été débité.';
+
+/**
+ * Runs a backtest for a user (spec 2 §5, §9; DESIGN §2, §3): parameters normalised by core, 2
+ * credits charged atomically before the run with the run id as ledger reference, the run through
+ * core's runBacktest (never a second implementation; a personal strategy's signals come from the
+ * sandbox and plug into core's signal-strategy interface), the workbook stored under the user's
+ * results, and the charge refunded when anything fails after it.
+ */
+export class Backtests {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      storage: Storage;
+      ledger: CreditLedger;
+      datasets: DatasetStore;
+      strategies: UserStrategies;
+      clock: Clock;
+      sandboxLimits: { memoryBytes: number; cpuSeconds: number };
+      log: (message: string) => void;
+    },
+  ) {}
+
+  /** The strategy of a request: an official key, or the user's own personal strategy (404 otherwise). */
+  async choose(user: User, ref: { kind: 'official'; key: string } | { kind: 'user'; id: string }): Promise<StrategyChoice> {
+    if (ref.kind === 'official') return { kind: 'official', key: ref.key, label: getStrategy(ref.key).label };
+    const row = await this.deps.strategies.owned(user.id, ref.id);
+    // Refused before the charge: without Python the run could only fail.
+    if (!this.deps.strategies.sandboxAvailable) throw sandboxHttpError(new SandboxError('unavailable', 'python3'), this.deps.sandboxLimits);
+    return { kind: 'user', row, shape: this.deps.strategies.shapeOf(row) };
+  }
+
+  /** Canonical parameters (aliases, coercion, defaults; unknown names dropped with a warning). */
+  normalize(strategy: StrategyChoice, raw: unknown): { params: StrategyParams; warnings: string[] } {
+    if (strategy.kind === 'official') {
+      const { params, warnings } = normalizeParams(raw, { strategy: strategy.key, unknown: 'warn' });
+      return { params, warnings: [...warnings] };
+    }
+    try {
+      return normalizeUserParams(strategy.shape, raw);
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new ParamError('params', raw, `a JSON object (${err.message})`);
+      throw err;
+    }
+  }
+
+  /** Official candles of [from, to] with their warm-up; 404 when the store has none there. */
+  async officialCandles(symbol: string, timeframe: TimeframeKey, from: number, to: number): Promise<Candles> {
+    const loaded = await this.deps.datasets.load(symbol, timeframe, from, to);
+    if (!loaded || loaded.inPeriod === 0) throw notFound(BACKTEST_MESSAGES.noOfficialData(symbol, timeframe, dayOf(from), dayOf(to)));
+    return loaded.candles;
+  }
+
+  async run(plan: BacktestPlan): Promise<BacktestOutcome> {
+    const { user, strategy, exits } = plan;
+    const { params, warnings } = this.normalize(strategy, plan.rawParams);
+    const key = strategy.kind === 'official' ? strategy.key : strategy.shape.key;
+    const candles = cutAfter(plan.candles, plan.to);
+    const base = resultFolderName({ symbol: plan.symbol, timeframe: plan.timeframe, strategy: key, from: plan.from, to: plan.to, slPips: exits.slPips, slMode: exits.slMode });
+    const runId = randomUUID();
+    const charging = performance.now();
+    const { run, balance } = await this.charge(plan, runId, base, key, params);
+    const started = performance.now();
+    const chargeMs = started - charging;
+    try {
+      let engineStrategy: string | SignalStrategy = key;
+      let sandboxMs: number | null = null;
+      if (strategy.kind === 'user') {
+        const signals = await this.deps.strategies.signals(strategy.row, candles, params, { symbol: plan.symbol, timeframe: plan.timeframe, pip_size: plan.pipSize });
+        sandboxMs = signals.wallMs;
+        engineStrategy = signalStrategyOf(strategy.shape, strategy.row.displayName, signals.signals);
+      }
+      const result = await runBacktest(
+        candles,
+        {
+          strategy: engineStrategy,
+          params,
+          unknownParams: 'warn',
+          slMode: exits.slMode,
+          slPips: exits.slPips,
+          tp1Pips: exits.tp1Pips,
+          tp2Pips: exits.tp2Pips,
+          symbol: plan.symbol,
+          timeframe: plan.timeframe,
+          pipSize: plan.pipSize,
+          from: plan.from,
+          to: plan.to,
+          run: { runId, userId: user.id, runSeq: run.runSeq },
+        },
+        { workbook: true, createdAt: this.deps.clock.now() },
+      );
+      const storing = performance.now();
+      const xlsxPath = `results/${user.id}/${run.folder}/${workbookFileName(run.folder)}`;
+      await this.deps.storage.write(xlsxPath, result.workbook!);
+      const g = result.statistics.global;
+      await this.deps.db.transaction((t) =>
+        run.update(
+          {
+            status: 'done',
+            strategyLabel: result.strategyLabel.slice(0, 200),
+            trades: g.trades,
+            resolved: g.resolved,
+            winrateTp1: g.tp1.winrate,
+            winrateTp2: g.tp2.winrate,
+            summary: JSON.stringify(runSummary(result.statistics)),
+            xlsxPath,
+            durationMs: Math.round(performance.now() - started),
+            updatedAt: this.deps.clock.now(),
+          },
+          { transaction: t },
+        ),
+      );
+      const phases = { charge_ms: round1(chargeMs), store_ms: round1(performance.now() - storing) };
+      return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs, phases };
+    } catch (err) {
+      await this.undo(user.id, runId, run);
+      throw this.failure(err);
+    }
+  }
+
+  /**
+   * The charge and the run's row in one transaction: the guarded spend (402 when the balance is
+   * short, parallel runs never overdraw), the user's run counter, and a folder unique per user
+   * (the base name, or base_{run_seq} when the user already has one by that name).
+   */
+  private async charge(plan: BacktestPlan, runId: string, base: string, key: string, params: StrategyParams): Promise<{ run: BacktestRun; balance: number }> {
+    const { db, ledger, clock } = this.deps;
+    const { User, BacktestRun } = db.models;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction(async (t) => {
+          const spent = await ledger.spend(plan.user.id, 'backtest', { reference: runId, transaction: t, meta: { folder: base, symbol: plan.symbol, timeframe: plan.timeframe, strategy: key } });
+          await User.update({ runSeq: literal('run_seq + 1') as unknown as number }, { where: { id: plan.user.id }, transaction: t });
+          const runSeq = (await User.findByPk(plan.user.id, { attributes: ['runSeq'], transaction: t }))!.runSeq;
+          const taken = await BacktestRun.count({ where: { userId: plan.user.id, folder: base }, transaction: t });
+          const now = clock.now();
+          const run = await BacktestRun.create(
+            {
+              runId,
+              userId: plan.user.id,
+              runSeq,
+              folder: taken ? `${base}_${runSeq}` : base,
+              status: 'running',
+              source: plan.source,
+              official: plan.source === 'official' && plan.strategy.kind === 'official',
+              strategy: key,
+              strategyLabel: plan.strategy.kind === 'official' ? plan.strategy.label : plan.strategy.row.displayName,
+              userStrategyId: plan.strategy.kind === 'user' ? plan.strategy.row.id : null,
+              symbol: plan.symbol,
+              timeframe: plan.timeframe,
+              startDate: dayOf(plan.from),
+              endDate: dayOf(plan.to),
+              slMode: plan.exits.slMode,
+              slPips: plan.exits.slPips ?? null,
+              tp1Pips: plan.exits.tp1Pips ?? null,
+              tp2Pips: plan.exits.tp2Pips ?? null,
+              params: JSON.stringify(params),
+              createdAt: now,
+              updatedAt: now,
+            },
+            { transaction: t },
+          );
+          return { run, balance: spent.balance };
+        });
+      } catch (err) {
+        // Two runs of the same user raced for one folder name: the loser retries with a fresh view.
+        if (err instanceof UniqueConstraintError && attempt < 4) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** A failed run leaves nothing but its ledger pair (spend and refund under its run id). */
+  private async undo(userId: number, runId: string, run: BacktestRun): Promise<void> {
+    try {
+      await this.deps.ledger.refund(userId, runId);
+    } catch (err) {
+      this.deps.log(`run ${runId}: refund failed: ${(err as Error).message}`);
+      throw err;
+    }
+    await this.deps.db.transaction((t) => run.destroy({ transaction: t }));
+    await this.deps.storage.remove(`results/${userId}/${run.folder}`);
+  }
+
+  private failure(err: unknown): unknown {
+    if (err instanceof SandboxError) {
+      const refused = sandboxHttpError(err, this.deps.sandboxLimits);
+      return new HttpError(refused.status, refused.message + NOT_CHARGED);
+    }
+    if (err instanceof HttpError || err instanceof ParamError) return err;
+    const message = (err as Error)?.message ?? '';
+    const signal = /^invalid signal \d+ of [^:]+: (.*)$/.exec(message);
+    if (signal) return badRequest(BACKTEST_MESSAGES.invalidSignal(signal[1]));
+    return err;
+  }
+}
+
+const round1 = (ms: number) => Math.round(ms * 10) / 10;
+
+/** Nothing after `to`: the engine would not use it, the sandbox must not see it. */
+function cutAfter(candles: Candles, to: number): Candles {
+  const end = lowerBound(candles.time, to + 1);
+  return end === candles.length ? candles : sliceCandles(candles, 0, end);
+}
+

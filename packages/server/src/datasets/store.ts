@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { candlesToCsv, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
+import { parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
+import { Op } from 'sequelize';
+import { Lru } from '../app/lru.js';
+import type { Database } from '../db/database.js';
+import type { Dataset } from '../db/models.js';
+import type { Storage } from '../storage/types.js';
+import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
+import { concatCandles, lowerBound, monthOf, sliceCandles, splitByMonth, withRsi14 } from './series.js';
+
+/** Candles before the period a backtest loads to warm up indicators and zones (EMA_200 needs ~200). */
+export const WARMUP_CANDLES = 500;
+
+export interface LoadedSeries {
+  /** Warm-up candles first, then the period, cut after `to`. */
+  readonly candles: Candles;
+  /** Index of the first candle at or after `from`. */
+  readonly start: number;
+  /** Candles inside [from, to]. */
+  readonly inPeriod: number;
+  readonly datasets: readonly Dataset[];
+}
+
+export interface DatasetFilter {
+  symbol?: string;
+  timeframe?: string;
+  month?: string;
+  year?: string;
+  timeframes?: readonly string[];
+}
+
+/**
+ * The official price data (issue 6 §1): one CSV per symbol, timeframe and UTC month in the library
+ * storage (the official format, which is what users download), an Arrow IPC copy beside each for
+ * fast loading, and one `datasets` row per month (symbol, timeframe, month, path, rows, first and
+ * last candle, checksum). Loaded months are kept in a small LRU, keyed by path and checksum.
+ */
+export class DatasetStore {
+  private readonly months = new Lru<string, Candles>(96);
+
+  constructor(
+    private readonly db: Database,
+    readonly library: Storage,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  count(): Promise<number> {
+    return this.db.models.Dataset.count();
+  }
+
+  /**
+   * Writes a series into the library, one file per month (replacing those months), with RSI_14
+   * computed on the whole series so that each month carries it without a warm-up gap.
+   */
+  async importSeries(candles: Candles, options: { symbol: string; timeframe: TimeframeKey; source: string }): Promise<Dataset[]> {
+    const series = withRsi14(candles);
+    const rows: Dataset[] = [];
+    for (const { month, candles: part } of splitByMonth(series)) {
+      const labelled = { ...part, symbol: options.symbol, timeframe: options.timeframe };
+      const path = libraryPath(options.symbol, options.timeframe, month);
+      const csv = new TextEncoder().encode(candlesToCsv(labelled));
+      await this.library.write(path, csv);
+      await this.library.write(ipcPathFor(path), candlesToIpc(labelled));
+      rows.push(await this.upsert(path, csv, labelled, options.source));
+    }
+    return rows;
+  }
+
+  /**
+   * Rebuilds the index from the files (spec 3 "reindex of the output CSV datasets"): every
+   * `{symbol}/{timeframe}/{symbol}_{timeframe}_{YYYY-MM}.csv`; the IPC copy is rewritten when it is
+   * missing or older than its CSV. Rows whose file is gone are dropped.
+   */
+  async reindex(): Promise<{ datasets: number; files: number }> {
+    const { Dataset } = this.db.models;
+    const existing = new Map((await Dataset.findAll()).map((d) => [d.path, d]));
+    const seen = new Set<string>();
+    const fresh: DatasetValues[] = [];
+    let files = 0;
+    for (const symbol of await this.library.list('')) {
+      for (const timeframe of await this.library.list(symbol)) {
+        for (const name of await this.library.list(`${symbol}/${timeframe}`)) {
+          const path = `${symbol}/${timeframe}/${name}`;
+          const parsed = parseLibraryPath(path);
+          if (!parsed) continue;
+          files++;
+          seen.add(path);
+          const csv = await this.library.read(path);
+          let candles: Candles;
+          if (await this.ipcIsFresh(path)) {
+            candles = readCandlesIpc(await this.library.read(ipcPathFor(path)), { validate: false }).candles;
+          } else {
+            candles = readCandlesCsv(csv, { symbol: parsed.symbol, timeframe: parsed.timeframe, file: path }).candles;
+            await this.library.write(ipcPathFor(path), candlesToIpc({ ...candles, symbol: parsed.symbol, timeframe: parseTimeframe(parsed.timeframe) }));
+          }
+          const row = existing.get(path);
+          const values = datasetValues(path, csv, candles, row?.source ?? 'reindex');
+          if (!row) fresh.push(values);
+          else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsert(path, csv, candles, values.source ?? 'reindex');
+        }
+      }
+    }
+    const stale = [...existing.values()].filter((d) => !seen.has(d.path));
+    await this.db.transaction(async (t) => {
+      if (stale.length) await Dataset.destroy({ where: { id: stale.map((d) => d.id) }, transaction: t });
+      // One statement for a new database over an existing library (the common case at start).
+      if (fresh.length) await Dataset.bulkCreate(fresh, { transaction: t });
+    });
+    this.months.deleteWhere(() => true);
+    return { datasets: seen.size, files };
+  }
+
+  list(filter: DatasetFilter = {}): Promise<Dataset[]> {
+    const where: Record<string | symbol, unknown> = {};
+    if (filter.symbol) where.symbol = filter.symbol;
+    if (filter.timeframe) where.timeframe = filter.timeframe;
+    else if (filter.timeframes) where.timeframe = [...filter.timeframes];
+    if (filter.month) where.month = filter.month;
+    else if (filter.year) where.month = { [Op.like]: `${filter.year}-%` };
+    return this.db.models.Dataset.findAll({ where, order: [['symbol', 'ASC'], ['timeframe', 'ASC'], ['month', 'ASC']] });
+  }
+
+  byPath(path: string): Promise<Dataset | null> {
+    return this.db.models.Dataset.findOne({ where: { path } });
+  }
+
+  /** The CSV bytes of a month, as stored (the resolved path is checked to stay inside the library). */
+  csvBytes(dataset: Dataset): Promise<Uint8Array> {
+    return this.library.read(dataset.path);
+  }
+
+  /**
+   * Candles of a series for [from, to] (ms, inclusive), with up to `warmup` candles before `from`,
+   * nothing after `to`. null when no month of the series overlaps the period.
+   */
+  async load(symbol: string, timeframe: string, from: number, to: number, warmup = WARMUP_CANDLES): Promise<LoadedSeries | null> {
+    const all = await this.db.models.Dataset.findAll({ where: { symbol, timeframe, month: { [Op.lte]: monthOf(to) } }, order: [['month', 'ASC']] });
+    const fromMonth = monthOf(from);
+    let first = all.findIndex((d) => d.month >= fromMonth);
+    if (first < 0) return null;
+    // Earlier months for the warm-up, until they hold enough candles.
+    let before = 0;
+    while (first > 0 && before < warmup) {
+      first--;
+      before += all[first].rows;
+    }
+    const chosen = all.slice(first);
+    const parts = await Promise.all(chosen.map((d) => this.month(d)));
+    const joined = concatCandles(parts, { symbol, timeframe: parseTimeframe(timeframe) });
+    const start = lowerBound(joined.time, from);
+    const end = lowerBound(joined.time, to + 1);
+    if (end <= start) return null;
+    const cutStart = Math.max(0, start - warmup);
+    const candles = cutStart === 0 && end === joined.length ? joined : sliceCandles(joined, cutStart, end);
+    return { candles, start: start - cutStart, inPeriod: end - start, datasets: chosen };
+  }
+
+  /** One month's candles from its IPC copy (or its CSV when the copy is missing), cached. */
+  private async month(dataset: Dataset): Promise<Candles> {
+    const key = `${dataset.path}:${dataset.checksum}`;
+    const cached = this.months.get(key);
+    if (cached) return cached;
+    let candles: Candles;
+    try {
+      candles = readCandlesIpc(await this.library.read(dataset.ipcPath), { validate: false }).candles;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.log(`dataset ${dataset.path}: Arrow copy missing, reading the CSV`);
+      candles = readCandlesCsv(await this.library.read(dataset.path), { file: dataset.path }).candles;
+    }
+    this.months.set(key, candles);
+    return candles;
+  }
+
+  private async ipcIsFresh(path: string): Promise<boolean> {
+    try {
+      const [csv, ipc] = await Promise.all([stat(await this.library.resolve(path)), stat(await this.library.resolve(ipcPathFor(path)))]);
+      return ipc.mtimeMs >= csv.mtimeMs;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
+
+  private async upsert(path: string, csv: Uint8Array, candles: Candles, source: string): Promise<Dataset> {
+    const values = datasetValues(path, csv, candles, source);
+    this.months.deleteWhere((key) => key.startsWith(`${path}:`));
+    const { Dataset } = this.db.models;
+    return this.db.transaction(async (t) => {
+      const existing = await Dataset.findOne({ where: { symbol: values.symbol, timeframe: values.timeframe, month: values.month }, transaction: t });
+      if (existing) return existing.update(values, { transaction: t });
+      return Dataset.create(values, { transaction: t });
+    });
+  }
+}
+
+type DatasetValues = Omit<Dataset['_creationAttributes'], 'id' | 'createdAt' | 'updatedAt'>;
+
+function datasetValues(path: string, csv: Uint8Array, candles: Candles, source: string): DatasetValues {
+  const parsed = parseLibraryPath(path);
+  if (!parsed) throw new Error(`invalid library path: ${path}`);
+  return {
+    symbol: parsed.symbol,
+    timeframe: parsed.timeframe,
+    month: parsed.month,
+    path,
+    ipcPath: ipcPathFor(path),
+    rows: candles.length,
+    firstCandle: new Date(candles.time[0]),
+    lastCandle: new Date(candles.time[candles.length - 1]),
+    checksum: sha256(csv),
+    bytes: csv.byteLength,
+    source,
+  };
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+

@@ -1,0 +1,27 @@
+import Router from '@koa/router';
+import type { AppState } from '../app/context.js';
+import type { AppDeps } from '../app/deps.js';
+import type { Services } from '../app/services.js';
+import { sheetOptions } from '../results/routes.js';
+import { Results } from '../results/service.js';
+
+/** Public calls of spec 1 §7: the top strategies and their workbooks, without a key. */
+export function publicRoutes(services: Services, _deps: AppDeps): Router<AppState> {
+  const { topStrategies } = services;
+  const router = new Router<AppState>();
+
+  router.get('/api/top-strategy', async (ctx) => {
+    ctx.body = await topStrategies.top();
+  });
+
+  router.get('/api/public/xlsx/meta', async (ctx) => {
+    ctx.body = await topStrategies.meta(Results.folderParam(ctx.query.folder));
+  });
+
+  router.get('/api/public/xlsx/sheet', async (ctx) => {
+    const sheet = String((Array.isArray(ctx.query.sheet) ? ctx.query.sheet[0] : ctx.query.sheet) ?? '').trim();
+    ctx.body = await topStrategies.sheet(Results.folderParam(ctx.query.folder), sheet, sheetOptions(ctx.query));
+  });
+
+  return router;
+}

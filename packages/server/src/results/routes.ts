@@ -1,0 +1,109 @@
+import Router from '@koa/router';
+import { workbookFileName } from '@bt/core/report';
+import type { AppState } from '../app/context.js';
+import type { AppDeps } from '../app/deps.js';
+import { notFound } from '../app/errors.js';
+import type { Services } from '../app/services.js';
+import { currentUser, requireUser } from '../auth/middleware.js';
+import type { BacktestRun } from '../db/models.js';
+import { parseSummary } from './summary.js';
+import { RESULT_MESSAGES, Results } from './service.js';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A dashboard backtest card (spec 2 §3 "Backtest item"), with every alias the spec lists. */
+export function presentRun(run: BacktestRun) {
+  const period = `${run.startDate} → ${run.endDate}`;
+  const file = `${run.folder}.xlsx`;
+  const summary = parseSummary(run.summary);
+  return {
+    id: run.id,
+    run_id: run.runId,
+    folder: run.folder,
+    symbol: run.symbol,
+    pair: run.symbol,
+    timeframe: run.timeframe,
+    tf: run.timeframe,
+    strategy: run.strategy,
+    display_name: run.strategyLabel,
+    strategy_display: run.strategyLabel,
+    user_strategy_id: run.userStrategyId,
+    source: run.source,
+    period,
+    date_range: period,
+    start_date: run.startDate,
+    end_date: run.endDate,
+    winrate: run.winrateTp1,
+    winrate_tp1: run.winrateTp1,
+    tp1_winrate: run.winrateTp1,
+    winrate_tp2: run.winrateTp2,
+    sl_rate: summary?.global.sl_rate ?? null,
+    trades: run.trades,
+    total_trades: run.trades,
+    count: run.trades,
+    resolved: run.resolved,
+    sl_mode: run.slMode,
+    sl_pips: run.slPips,
+    tp1_pips: run.tp1Pips,
+    tp2_pips: run.tp2Pips,
+    xlsx_filename: run.xlsxPath ? file : null,
+    xlsx_result: run.xlsxPath ? `${run.folder}/${file}` : null,
+    year: Number(run.startDate.slice(0, 4)),
+    month: Number(run.startDate.slice(5, 7)),
+    created_at: run.createdAt.toISOString(),
+  };
+}
+
+export function sheetOptions(query: Record<string, unknown>) {
+  const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+  const options: { offset?: string; limit?: string; useHeader?: string } = {};
+  if (one(query.offset) !== undefined) options.offset = String(one(query.offset));
+  if (one(query.limit) !== undefined) options.limit = String(one(query.limit));
+  const header = one(query.use_header) ?? one(query.useHeader);
+  if (header !== undefined) options.useHeader = String(header);
+  return options;
+}
+
+/** The signed-in user's own results (spec 2 §7 "User results"); another user's folder is a 404. */
+export function resultRoutes(services: Services, _deps: AppDeps): Router<AppState> {
+  const { results } = services;
+  const router = new Router<AppState>();
+
+  router.get('/api/user/backtests', requireUser, async (ctx) => {
+    const runs = await results.list(currentUser(ctx).user.id);
+    ctx.body = { items: runs.map(presentRun), total: runs.length };
+  });
+
+  router.get('/api/user/backtests/xlsx/meta', requireUser, async (ctx) => {
+    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
+    ctx.body = await results.meta(run);
+  });
+
+  router.get('/api/user/backtests/xlsx/sheet', requireUser, async (ctx) => {
+    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
+    const sheet = String((Array.isArray(ctx.query.sheet) ? ctx.query.sheet[0] : ctx.query.sheet) ?? '').trim();
+    const page = await results.sheet(run, sheet, sheetOptions(ctx.query));
+    ctx.body = { folder: run.folder, ...page };
+  });
+
+  router.delete('/api/user/backtests/delete/:folder', requireUser, async (ctx) => {
+    const run = await results.owned(currentUser(ctx).user.id, String(ctx.params.folder ?? ''));
+    await results.remove(run);
+    ctx.body = { status: 'success', message: RESULT_MESSAGES.deleted, folder: run.folder };
+  });
+
+  // The workbook download link (spec 2 §7): GET /api/download/{file}?folder&apiKey.
+  router.get('/api/download/:file', requireUser, async (ctx) => {
+    const file = String(ctx.params.file ?? '');
+    const given = ctx.query.folder;
+    const folder = given === undefined || given === '' ? file.replace(/\.xlsx$/i, '') : Results.folderParam(given);
+    const run = await results.owned(currentUser(ctx).user.id, folder);
+    if (file !== workbookFileName(run.folder)) throw notFound(RESULT_MESSAGES.unknownFolder);
+    const bytes = await results.workbookBytes(run);
+    ctx.set('Content-Disposition', `attachment; filename="${file}"`);
+    ctx.type = XLSX_TYPE;
+    ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  });
+
+  return router;
+}

@@ -1,0 +1,109 @@
+import { isSafeFolderName, openWorkbook, parseResultFolderName, WorkbookSheetNotFoundError, type SheetPage, type SheetPageOptions, type WorkbookReader } from '@bt/core/report';
+import { badRequest, notFound } from '../app/errors.js';
+import { Lru } from '../app/lru.js';
+import type { Database } from '../db/database.js';
+import type { BacktestRun } from '../db/models.js';
+import type { Storage } from '../storage/types.js';
+
+export const RESULT_MESSAGES = {
+  folderMissing: 'Aucune donnée XLSX associée à cette stratégie (folder manquant).',
+  unknownFolder: 'Dossier inconnu',
+  sheetMissing: 'Feuille manquante (sheet).',
+  unknownSheet: (sheet: string, sheets: readonly string[]) => `Feuille inconnue : « ${sheet} » (feuilles : ${sheets.join(', ')}).`,
+  badPage: 'Pagination invalide : offset ≥ 0, limit de 1 à 10000, use_header true ou false.',
+  deleted: 'Backtest supprimé.',
+  noWorkbook: '.xlsx indisponible pour ce backtest.',
+} as const;
+
+/**
+ * A user's backtest results (spec 2 §7 "User results"): their runs, the workbooks read for the
+ * statistics modal, deletion. A folder is found by (user, folder) in the database, so another
+ * user's folder answers exactly like a folder that does not exist (404); the file itself is read
+ * through the storage, which resolves it inside its root. Parsed workbooks are kept in a small
+ * LRU (parsing one takes tens to hundreds of milliseconds; the modal asks for several sheets).
+ */
+export class Results {
+  private readonly workbooks = new Lru<string, Promise<WorkbookReader>>(24);
+
+  constructor(
+    private readonly db: Database,
+    private readonly storage: Storage,
+  ) {}
+
+  list(userId: number): Promise<BacktestRun[]> {
+    return this.db.models.BacktestRun.findAll({ where: { userId, status: 'done' }, order: [['id', 'DESC']] });
+  }
+
+  /** The folder query parameter: missing → the spec's sentence (400). */
+  static folderParam(value: unknown): string {
+    const folder = Array.isArray(value) ? value[0] : value;
+    if (typeof folder !== 'string' || folder.trim() === '') throw badRequest(RESULT_MESSAGES.folderMissing);
+    return folder.trim();
+  }
+
+  /** The user's finished run with this folder, or 404 'Dossier inconnu' (whoever else owns one). */
+  async owned(userId: number, folder: string): Promise<BacktestRun> {
+    if (!isSafeFolderName(folder)) throw notFound(RESULT_MESSAGES.unknownFolder);
+    const run = await this.db.models.BacktestRun.findOne({ where: { userId, folder, status: 'done' } });
+    if (!run) throw notFound(RESULT_MESSAGES.unknownFolder);
+    return run;
+  }
+
+  async workbookBytes(run: BacktestRun): Promise<Uint8Array> {
+    if (!run.xlsxPath) throw notFound(RESULT_MESSAGES.noWorkbook);
+    try {
+      return await this.storage.read(run.xlsxPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(RESULT_MESSAGES.noWorkbook);
+      throw err;
+    }
+  }
+
+  /** The parsed workbook of a run, from the LRU (keyed by run id: a deleted run's entry is dropped). */
+  workbook(run: BacktestRun): Promise<WorkbookReader> {
+    const key = run.runId;
+    let reader = this.workbooks.get(key);
+    if (!reader) {
+      reader = this.workbookBytes(run).then((bytes) => openWorkbook(bytes));
+      reader.catch(() => this.workbooks.delete(key));
+      this.workbooks.set(key, reader);
+    }
+    return reader;
+  }
+
+  async meta(run: BacktestRun, options: { without?: readonly string[]; rows?: (sheet: string, rows: number) => number } = {}) {
+    const meta = (await this.workbook(run)).meta();
+    const sheets = meta.sheets
+      .filter((s) => !options.without?.includes(s.name))
+      .map((s) => ({ name: s.name, rows: options.rows ? options.rows(s.name, s.rows) : s.rows, columns: s.columns }));
+    return { folder: run.folder, sheets, sheet_names: sheets.map((s) => s.name), columns: Object.fromEntries(sheets.map((s) => [s.name, s.columns])) };
+  }
+
+  async sheet(run: BacktestRun, sheet: string, options: SheetPageOptions): Promise<SheetPage> {
+    if (!sheet) throw badRequest(RESULT_MESSAGES.sheetMissing);
+    const reader = await this.workbook(run);
+    try {
+      return reader.sheet(sheet, options);
+    } catch (err) {
+      if (err instanceof WorkbookSheetNotFoundError) throw notFound(RESULT_MESSAGES.unknownSheet(sheet.slice(0, 60), err.sheets));
+      if (err instanceof Error && /^invalid (offset|limit|useHeader)/.test(err.message)) throw badRequest(RESULT_MESSAGES.badPage);
+      throw err;
+    }
+  }
+
+  async remove(run: BacktestRun): Promise<void> {
+    await this.db.transaction((t) => run.destroy({ transaction: t }));
+    this.workbooks.delete(run.runId);
+    await this.storage.remove(`results/${run.userId}/${run.folder}`);
+  }
+}
+
+/** The folder without a uniqueness suffix (`..._sl20_7` → `..._sl20`), as the public pages name it. */
+export function baseFolder(folder: string): string {
+  try {
+    const { suffix } = parseResultFolderName(folder);
+    return suffix ? folder.slice(0, folder.length - suffix.length - 1) : folder;
+  } catch {
+    return folder;
+  }
+}

@@ -1,0 +1,43 @@
+import type { BacktestStatistics, GroupStatistics } from '@bt/core/stats';
+
+/** One bucket's figures as the comparator reads them (fractions 0..1, null without a verdict). */
+export interface BucketFigures {
+  trades: number;
+  resolved: number;
+  winrate_tp1: number | null;
+  winrate_tp2: number | null;
+  sl_rate: number | null;
+}
+
+/**
+ * What a run keeps in the database besides its workbook: the grouped figures of its statistics,
+ * so the comparator and the listings never reopen workbooks.
+ */
+export interface RunSummary {
+  global: BucketFigures;
+  sessions: (BucketFigures & { name: string })[];
+  hours: (BucketFigures & { hour: number })[];
+  weekdays: (BucketFigures & { label: string })[];
+}
+
+function figures(group: GroupStatistics): BucketFigures {
+  return { trades: group.trades, resolved: group.resolved, winrate_tp1: group.tp1.winrate, winrate_tp2: group.tp2.winrate, sl_rate: group.slRate };
+}
+
+export function runSummary(statistics: BacktestStatistics): RunSummary {
+  return {
+    global: figures(statistics.global),
+    sessions: statistics.sessions.map((s) => ({ name: s.session, ...figures(s) })),
+    hours: statistics.byHour.map((h) => ({ hour: h.hour, ...figures(h) })),
+    weekdays: statistics.byWeekday.map((d) => ({ label: d.label, ...figures(d) })),
+  };
+}
+
+export function parseSummary(text: string | null): RunSummary | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as RunSummary;
+  } catch {
+    return null;
+  }
+}

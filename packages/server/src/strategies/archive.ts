@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import type { ArchivedStrategy, StrategySource } from '../db/models.js';
+import type { Storage } from '../storage/types.js';
+
+/**
+ * What the archive keeps about each import or generation, success or failure: the admin console's
+ * overview (spec 3 "Strategies tab": total_archived, openai_failures, avg_generation_seconds,
+ * avg_attempts, dry_run_failures) is computed from these.
+ */
+export interface ArchiveMeta {
+  /** 'openai' (a configured chat endpoint), 'builtin' (the prompt parser) or 'import'. */
+  provider: 'openai' | 'builtin' | 'import';
+  model?: string | null;
+  /** Files produced and validated (1, or 2 when the first failed validation). */
+  attempts: number;
+  generation_seconds: number;
+  /** Calls to the chat endpoint that failed (network, HTTP error, empty answer). */
+  openai_failures: number;
+  /** Attempts whose static check or dry run refused the file. */
+  dry_run_failures: number;
+  user_input?: string | null;
+  comment?: string | null;
+  error?: string | null;
+  sl_mode?: string | null;
+  dry_run?: { signals: number; elapsed_ms: number } | null;
+  kpi?: { snapshot_ts: number };
+}
+
+export interface ArchiveEntry {
+  type: StrategySource;
+  strategyId: string | null;
+  userId: number | null;
+  displayName: string | null;
+  slMode: string | null;
+  status: 'ok' | 'failed';
+  filename: string;
+  source: string | null;
+  meta: ArchiveMeta;
+  note?: string | null;
+}
+
+export interface ArchiveOverview {
+  total_archived: number;
+  openai_failures: number;
+  avg_generation_seconds: number | null;
+  avg_attempts: number | null;
+  dry_run_failures: number;
+}
+
+export class StrategyArchive {
+  constructor(
+    private readonly db: Database,
+    private readonly storage: Storage,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Keeps the file (when there is one) and its metadata; deleting a strategy later leaves this. */
+  async record(entry: ArchiveEntry): Promise<ArchivedStrategy> {
+    const now = this.clock.now();
+    let path: string | null = null;
+    if (entry.source !== null) {
+      const stamp = now.toISOString().slice(0, 10).replaceAll('-', '');
+      path = `archive/${entry.type}/${stamp}/${now.getTime()}-${randomBytes(4).toString('hex')}/${safeName(entry.filename)}`;
+      await this.storage.write(path, entry.source);
+    }
+    const meta: ArchiveMeta = { ...entry.meta, kpi: { snapshot_ts: Math.floor(now.getTime() / 1000) } };
+    return this.db.transaction((t) =>
+      this.db.models.ArchivedStrategy.create(
+        {
+          type: entry.type,
+          strategyId: entry.strategyId,
+          userId: entry.userId,
+          displayName: entry.displayName?.slice(0, 120) ?? null,
+          slMode: entry.slMode,
+          status: entry.status,
+          path,
+          meta: JSON.stringify(meta),
+          note: entry.note ?? null,
+          createdAt: now,
+        },
+        { transaction: t },
+      ),
+    );
+  }
+
+  /** The admin overview of one type over the entries not deleted. */
+  async overview(type: StrategySource): Promise<ArchiveOverview> {
+    const rows = await this.db.models.ArchivedStrategy.findAll({ where: { type, deletedAt: null }, attributes: ['meta'] });
+    const metas = rows.map((r) => parseMeta(r.meta));
+    const mean = (values: number[]) => (values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000 : null);
+    return {
+      total_archived: rows.length,
+      openai_failures: metas.reduce((sum, m) => sum + (m.openai_failures ?? 0), 0),
+      avg_generation_seconds: mean(metas.map((m) => m.generation_seconds ?? 0)),
+      avg_attempts: mean(metas.map((m) => m.attempts ?? 0)),
+      dry_run_failures: metas.reduce((sum, m) => sum + (m.dry_run_failures ?? 0), 0),
+    };
+  }
+}
+
+export function parseMeta(text: string | null): Partial<ArchiveMeta> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A file name safe as one storage segment. */
+export function safeName(name: string): string {
+  const cleaned = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9.-]+/g, '_').replace(/_+/g, '_').replace(/^[._]+|_+$/g, '').slice(0, 120);
+  return cleaned || 'strategy.py';
+}

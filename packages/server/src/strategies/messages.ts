@@ -1,0 +1,79 @@
+import { HttpError } from '../app/errors.js';
+import type { SandboxError, SandboxLimits } from './sandbox/sandbox.js';
+
+export const ALLOWED_MODULES_TEXT = 'math, statistics, itertools, functools, collections, operator, bisect, heapq, fractions, decimal, typing';
+
+/** The French sentence for a sandbox refusal: what was refused, where, and what is allowed. */
+export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'memoryBytes' | 'cpuSeconds'>): string {
+  const at = err.line ? ` ligne ${err.line}` : '';
+  const signal = () => `Signal n°${Number(err.extra.position ?? 0) + 1}`;
+  switch (err.code) {
+    case 'syntax':
+      return `Erreur de syntaxe${at} : ${err.detail}.`;
+    case 'too_complex':
+      return `Fichier trop complexe (plus de ${err.detail} nœuds de syntaxe).`;
+    case 'forbidden_import':
+      return `Import interdit${at} : « ${err.detail} ». Modules autorisés : ${ALLOWED_MODULES_TEXT}.`;
+    case 'forbidden_name':
+      return `Fonction interdite${at} : « ${err.detail} » (pas d'accès aux fichiers, au réseau, ni d'exécution de code).`;
+    case 'forbidden_attribute':
+      return `Accès interdit${at} : attribut « ${err.detail} » (les attributs commençant par _ et les attributs internes de Python sont refusés).`;
+    case 'forbidden_string':
+      return `Texte interdit${at} : les chaînes contenant « __ » sont refusées.`;
+    case 'no_detect':
+      return 'Aucune fonction detect_<id>(candles, params) trouvée : le fichier doit en définir une.';
+    case 'several_detect':
+      return `Une seule fonction detect_<id> est attendue (trouvées : ${err.detail}).`;
+    case 'bad_signature':
+      return `La fonction ${err.detail}${at} doit prendre deux arguments : detect_<id>(candles, params).`;
+    case 'bad_detect_name':
+      return `Nom de fonction invalide${at} : « ${err.detail} » (detect_ suivi de lettres, de chiffres et de _).`;
+    case 'bad_meta':
+      return `${err.detail}${at} doit être une valeur littérale (dictionnaire, liste, texte ou nombre).`;
+    case 'runtime_error':
+      return `Erreur à l'exécution${at} : ${err.detail}.`;
+    case 'refused_operation':
+      return `Opération interdite pendant l'exécution${at} : ${err.detail}.`;
+    case 'memory':
+      return `Mémoire dépassée (${Math.round(limits.memoryBytes / 1024 / 1024)} Mo maximum) : le script a été arrêté.`;
+    case 'cpu_limit':
+      return `Temps de calcul dépassé (${limits.cpuSeconds} s maximum) : le script a été arrêté.`;
+    case 'wall_timeout':
+      return `Délai dépassé (${err.detail} s maximum) : le script a été arrêté.`;
+    case 'output_too_large':
+      return 'Sortie trop volumineuse : le script a été arrêté.';
+    case 'killed':
+      return `Le script a été arrêté (${err.detail}).`;
+    case 'lookahead':
+      return `La stratégie regarde dans le futur : le signal de la bougie ${err.detail} change quand les bougies suivantes sont retirées. Un signal à l'index i ne doit utiliser que les bougies 0 à i.`;
+    case 'bad_output':
+      switch (err.detail) {
+        case 'type':
+          return `La fonction doit renvoyer une liste de signaux (reçu : ${String(err.extra.detail ?? '?')}).`;
+        case 'too_many':
+          return `Trop de signaux (${String(err.extra.detail)} au maximum).`;
+        case 'index':
+          return `${signal()} : index ${String(err.extra.detail)} hors des bougies (0 à ${Number(err.extra.n) - 1}).`;
+        case 'side':
+          return `${signal()} : side ${String(err.extra.detail)} invalide (buy ou sell).`;
+        case 'stop':
+          return `${signal()} : stop ${String(err.extra.detail)} n'est pas un prix.`;
+        case 'zone':
+          return `${signal()} : zone ${String(err.extra.detail)} invalide (top > bottom attendus).`;
+        default:
+          return `${signal()} invalide : attendu {"index": i, "side": "buy" ou "sell"} ou (index, side).`;
+      }
+    case 'unavailable':
+      return "L'exécution des stratégies Python n'est pas disponible sur ce serveur.";
+    case 'busy':
+      return "Trop de stratégies en cours d'exécution : réessaie dans quelques secondes.";
+    default:
+      return "Le script n'a pas rendu de réponse exploitable.";
+  }
+}
+
+/** The HTTP error of a sandbox refusal: 503 when Python is missing or saturated, else 400. */
+export function sandboxHttpError(err: SandboxError, limits: Pick<SandboxLimits, 'memoryBytes' | 'cpuSeconds'>, prefix = ''): HttpError {
+  const status = err.code === 'unavailable' || err.code === 'busy' ? 503 : 400;
+  return new HttpError(status, `${prefix}${sandboxMessage(err, limits)}`);
+}

@@ -1,0 +1,235 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Candles } from '@bt/core/candles';
+import type { StrategyParams } from '@bt/core/catalogue';
+import { HttpError, badRequest, notFound } from '../app/errors.js';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import type { StrategySource, User, UserStrategy } from '../db/models.js';
+import type { Storage } from '../storage/types.js';
+import type { ArchiveMeta, StrategyArchive } from './archive.js';
+import { safeName } from './archive.js';
+import { LOOKAHEAD_CUTS, SAMPLE_META, normalizeUserParams, sampleCandles, shapeFromInfo, type StrategyShape } from './contract.js';
+import { sandboxHttpError } from './messages.js';
+import { SandboxError, type SandboxResult, type StrategySandbox } from './sandbox/sandbox.js';
+
+export const STRATEGY_MESSAGES = {
+  notFound: 'Stratégie introuvable.',
+  noFile: 'Aucun fichier .py reçu.',
+  notPython: 'Le fichier doit être un script Python (.py).',
+  notUtf8: 'Le fichier doit être encodé en UTF-8.',
+  tooLarge: (bytes: number) => `Fichier trop volumineux (${Math.round(bytes / 1024)} Ko maximum).`,
+  nameInvalid: 'Nom invalide (1 à 120 caractères).',
+  noteTooLong: 'Note trop longue (2000 caractères maximum).',
+  slModeInvalid: 'sl_mode invalide (internal ou external).',
+  imported: 'Stratégie importée.',
+  renamed: 'Stratégie renommée.',
+  noteSaved: 'Note enregistrée.',
+  deleted: 'Stratégie supprimée.',
+} as const;
+
+export interface Validated {
+  shape: StrategyShape;
+  dryRun: SandboxResult;
+}
+
+export interface SaveInput {
+  source: string;
+  shape: StrategyShape;
+  origin: StrategySource;
+  filename: string;
+  slMode: 'internal' | 'external';
+  comment?: string | null;
+  commentUser?: string | null;
+  userInput?: string | null;
+  archive: Omit<ArchiveMeta, 'dry_run' | 'sl_mode'>;
+}
+
+/**
+ * Personal strategies (spec 2 §3 "User strategy", §5 import rules): a `.py` file following the
+ * `detect_<id>` contract, validated by the sandbox (static check, dry run, look-ahead check),
+ * stored per user and archived; no credit is consumed.
+ */
+export class UserStrategies {
+  readonly sample: Candles = sampleCandles();
+
+  constructor(
+    private readonly deps: { db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number; limits: { memoryBytes: number; cpuSeconds: number } },
+  ) {}
+
+  get sandboxAvailable(): boolean {
+    return this.deps.sandbox.available;
+  }
+
+  /** Static check, dry run on the sample candles, look-ahead check, declared shape. */
+  async validate(source: string): Promise<Validated> {
+    const probe = await this.deps.sandbox.run({ source, mode: 'check' });
+    const shape = shapeFromInfo(probe.info);
+    const { params } = normalizeUserParams(shape, {});
+    const dryRun = await this.deps.sandbox.run({ source, mode: 'dry_run', candles: this.sample, meta: { ...SAMPLE_META }, params, lookaheadCuts: LOOKAHEAD_CUTS });
+    return { shape, dryRun };
+  }
+
+  /** The French error of a failed validation (a sandbox refusal, or a shape error already in French). */
+  validationError(err: unknown, prefix = ''): HttpError | null {
+    if (err instanceof SandboxError) return sandboxHttpError(err, this.deps.limits, prefix);
+    if (err instanceof HttpError) return prefix ? new HttpError(err.status, `${prefix}${err.message}`) : err;
+    return null;
+  }
+
+  async import(user: User, input: { filename: string; bytes: Uint8Array | null; slMode: string; commentUser: string }): Promise<UserStrategy> {
+    const { bytes, filename } = input;
+    if (!bytes || !filename) throw badRequest(STRATEGY_MESSAGES.noFile);
+    if (!/\.py$/i.test(filename)) throw badRequest(STRATEGY_MESSAGES.notPython);
+    if (bytes.byteLength > this.deps.maxBytes) throw new HttpError(413, STRATEGY_MESSAGES.tooLarge(this.deps.maxBytes));
+    const slMode = parseSlMode(input.slMode);
+    if (input.commentUser.length > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
+    let source: string;
+    try {
+      source = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+    } catch {
+      throw badRequest(STRATEGY_MESSAGES.notUtf8);
+    }
+    const started = performance.now();
+    let validated: Validated;
+    try {
+      validated = await this.validate(source);
+    } catch (err) {
+      const http = this.validationError(err);
+      if (!http) throw err;
+      if (http.status === 400) {
+        await this.deps.archive.record({
+          type: 'import', strategyId: null, userId: user.id, displayName: filename, slMode, status: 'failed', filename, source,
+          meta: { provider: 'import', attempts: 1, generation_seconds: seconds(started), openai_failures: 0, dry_run_failures: 1, error: http.message, sl_mode: slMode },
+        });
+      }
+      throw http;
+    }
+    return this.save(user, {
+      source,
+      shape: validated.shape,
+      origin: 'import',
+      filename,
+      slMode,
+      comment: validated.shape.description || null,
+      commentUser: input.commentUser || null,
+      archive: { provider: 'import', attempts: 1, generation_seconds: seconds(started), openai_failures: 0, dry_run_failures: 0 },
+    }, validated.dryRun);
+  }
+
+  /** Stores a validated file for its owner and archives it. */
+  async save(user: User, input: SaveInput, dryRun: SandboxResult): Promise<UserStrategy> {
+    const id = `us_${randomBytes(8).toString('hex')}`;
+    const path = `strategies/${user.id}/${id}.py`;
+    const bytes = new TextEncoder().encode(input.source);
+    await this.deps.storage.write(path, bytes);
+    const baseName = input.shape.name || input.filename.replace(/\.py$/i, '') || input.shape.detectName;
+    const displayName = baseName.trim().slice(0, 120) || input.shape.detectName;
+    const row = await this.deps.db.transaction((t) =>
+      this.deps.db.models.UserStrategy.create(
+        {
+          id,
+          userId: user.id,
+          detectName: input.shape.detectName,
+          strategyKey: input.shape.key,
+          displayName,
+          displayFilename: displayFilename(displayName, input.shape.detectName),
+          source: input.origin,
+          slMode: input.slMode,
+          entryMode: input.shape.entryMode,
+          filters: JSON.stringify(input.shape.filters),
+          params: JSON.stringify(input.shape.params),
+          ui: null,
+          description: input.shape.description || null,
+          comment: input.comment ?? null,
+          commentUser: input.commentUser ?? null,
+          userInput: input.userInput ?? null,
+          path,
+          checksum: createHash('sha256').update(bytes).digest('hex'),
+          bytes: bytes.byteLength,
+          createdAt: this.deps.clock.now(),
+          updatedAt: this.deps.clock.now(),
+        },
+        { transaction: t },
+      ),
+    );
+    await this.deps.archive.record({
+      type: input.origin, strategyId: id, userId: user.id, displayName, slMode: input.slMode, status: 'ok', filename: row.displayFilename, source: input.source,
+      meta: { ...input.archive, sl_mode: input.slMode, dry_run: { signals: dryRun.signals.length, elapsed_ms: dryRun.elapsedMs } },
+    });
+    return row;
+  }
+
+  list(userId: number): Promise<UserStrategy[]> {
+    return this.deps.db.models.UserStrategy.findAll({ where: { userId }, order: [['createdAt', 'DESC'], ['id', 'ASC']] });
+  }
+
+  /** The user's strategy, or 404 (another user's id answers exactly like an unknown one). */
+  async owned(userId: number, id: string): Promise<UserStrategy> {
+    if (typeof id !== 'string' || !/^us_[0-9a-f]{16}$/.test(id)) throw notFound(STRATEGY_MESSAGES.notFound);
+    const row = await this.deps.db.models.UserStrategy.findOne({ where: { id, userId } });
+    if (!row) throw notFound(STRATEGY_MESSAGES.notFound);
+    return row;
+  }
+
+  async source(row: UserStrategy): Promise<string> {
+    return new TextDecoder().decode(await this.deps.storage.read(row.path));
+  }
+
+  async rename(row: UserStrategy, name: string): Promise<UserStrategy> {
+    const displayName = name.trim();
+    if (!displayName || displayName.length > 120) throw badRequest(STRATEGY_MESSAGES.nameInvalid);
+    return this.deps.db.transaction((t) => row.update({ displayName, displayFilename: displayFilename(displayName, row.detectName), updatedAt: this.deps.clock.now() }, { transaction: t }));
+  }
+
+  async note(row: UserStrategy, note: string): Promise<UserStrategy> {
+    if (note.length > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
+    return this.deps.db.transaction((t) => row.update({ commentUser: note || null, updatedAt: this.deps.clock.now() }, { transaction: t }));
+  }
+
+  /** Deletes the strategy and its file (the archive keeps its own copy). */
+  async remove(row: UserStrategy): Promise<void> {
+    await this.deps.db.transaction((t) => row.destroy({ transaction: t }));
+    await this.deps.storage.remove(row.path);
+  }
+
+  /** The shape stored with the row (read from the file when it was imported). */
+  shapeOf(row: UserStrategy): StrategyShape {
+    return {
+      detectName: row.detectName,
+      detectId: row.detectName.replace(/^detect_/, ''),
+      key: row.strategyKey,
+      entryMode: row.entryMode,
+      filters: parseJson(row.filters, []),
+      params: parseJson(row.params, {}),
+      description: row.description ?? '',
+      name: row.displayName,
+    };
+  }
+
+  /** Signals of the stored file on real candles, through the sandbox (static check again, then the call). */
+  async signals(row: UserStrategy, candles: Candles, params: StrategyParams, meta: Record<string, string | number>): Promise<SandboxResult> {
+    return this.deps.sandbox.run({ source: await this.source(row), mode: 'run', candles, params, meta });
+  }
+}
+
+export function parseSlMode(value: string): 'internal' | 'external' {
+  const mode = value.trim().toLowerCase() || 'external';
+  if (mode !== 'internal' && mode !== 'external') throw badRequest(STRATEGY_MESSAGES.slModeInvalid);
+  return mode;
+}
+
+function displayFilename(displayName: string, detectName: string): string {
+  const base = safeName(displayName.replace(/\s+/g, '_')).replace(/\.py$/i, '').replace(/\./g, '_');
+  return `${base || detectName}.py`;
+}
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+const seconds = (started: number) => Math.round(performance.now() - started) / 1000;

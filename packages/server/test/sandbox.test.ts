@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { PythonSandbox, SandboxError } from '../src/strategies/sandbox/sandbox.js';
+import { sampleCandles } from '../src/strategies/contract.js';
+import { TEST_SANDBOX_LIMITS, startTestApp, testPython, type TestApp } from './support/app.js';
+import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { funded, importStrategy } from './support/work.js';
+
+let tdb: TestDatabase;
+let t: TestApp;
+let key: string;
+
+before(async () => {
+  tdb = await openTestDatabase();
+  t = await startTestApp(tdb.db);
+  key = (await funded(t, 0)).key;
+});
+after(async () => {
+  await t.close();
+  await tdb.drop();
+});
+
+const MODULES = 'Modules autorisés : math, statistics, itertools, functools, collections, operator, bisect, heapq, fractions, decimal, typing.';
+const NO_IO = "(pas d'accès aux fichiers, au réseau, ni d'exécution de code)";
+const NO_ATTR = '(les attributs commençant par _ et les attributs internes de Python sont refusés)';
+const fn = (body: string) => `def detect_x(candles, params):\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+
+/**
+ * Hostile files and the sentence each gets (issue 6 "Python sandbox"). Static refusals come from
+ * the ast check; the loop, the memory bombs and the print flood are stopped by the resource limits
+ * (2 s of CPU, 512 MB in the tests).
+ */
+const HOSTILE: [string, string, string][] = [
+  ['import os', `import os\n${fn('return []')}`, `Import interdit ligne 1 : « os ». ${MODULES}`],
+  ['import subprocess', `import subprocess\n${fn('subprocess.run(["id"])\nreturn []')}`, `Import interdit ligne 1 : « subprocess ». ${MODULES}`],
+  ['from socket import', `from socket import socket\n${fn('return []')}`, `Import interdit ligne 1 : « socket ». ${MODULES}`],
+  ['import inside the function', fn('import shutil\nreturn []'), `Import interdit ligne 2 : « shutil ». ${MODULES}`],
+  ['relative import', `from . import x\n${fn('return []')}`, `Import interdit ligne 1 : « . ». ${MODULES}`],
+  ['fork bomb', `import os\n${fn('while True:\n    os.fork()')}`, `Import interdit ligne 1 : « os ». ${MODULES}`],
+  ['multiprocessing', `from multiprocessing import Process\n${fn('return []')}`, `Import interdit ligne 1 : « multiprocessing ». ${MODULES}`],
+  ['ctypes', `import ctypes\n${fn('return []')}`, `Import interdit ligne 1 : « ctypes ». ${MODULES}`],
+  ['open', fn('open("/etc/passwd").read()\nreturn []'), `Fonction interdite ligne 2 : « open » ${NO_IO}.`],
+  ['eval', fn('eval("1 + 1")\nreturn []'), `Fonction interdite ligne 2 : « eval » ${NO_IO}.`],
+  ['exec', fn('exec("x = 1")\nreturn []'), `Fonction interdite ligne 2 : « exec » ${NO_IO}.`],
+  ['compile', fn('compile("1", "f", "eval")\nreturn []'), `Fonction interdite ligne 2 : « compile » ${NO_IO}.`],
+  ['__import__', fn('__import__("os").system("id")\nreturn []'), `Fonction interdite ligne 2 : « __import__ » ${NO_IO}.`],
+  ['globals', fn('globals()\nreturn []'), `Fonction interdite ligne 2 : « globals » ${NO_IO}.`],
+  ['getattr', fn('getattr(candles, "keys")\nreturn []'), `Fonction interdite ligne 2 : « getattr » ${NO_IO}.`],
+  ['__builtins__', fn('__builtins__["open"]\nreturn []'), `Fonction interdite ligne 2 : « __builtins__ » ${NO_IO}.`],
+  ['subclasses escape', fn('return ().__class__.__bases__[0].__subclasses__()'), `Accès interdit ligne 2 : attribut « __subclasses__ » ${NO_ATTR}.`],
+  ['function globals', fn('return detect_x.__globals__'), `Accès interdit ligne 2 : attribut « __globals__ » ${NO_ATTR}.`],
+  ['generator frame', fn('g = (i for i in [1])\nreturn g.gi_frame.f_back'), `Accès interdit ligne 3 : attribut « f_back » ${NO_ATTR}.`],
+  ['private attribute', `import collections\n${fn('return collections._sys')}`, `Accès interdit ligne 3 : attribut « _sys » ${NO_ATTR}.`],
+  ['module attribute sys', `import typing\n${fn('return typing.sys.modules')}`, `Accès interdit ligne 3 : attribut « modules » ${NO_ATTR}.`],
+  ['dunder in a string', fn('name = "__cla" + "ss__"\nreturn []'), 'Texte interdit ligne 2 : les chaînes contenant « __ » sont refusées.'],
+  ['endless loop', fn('while True:\n    pass'), 'Temps de calcul dépassé (2 s maximum) : le script a été arrêté.'],
+  ['endless loop at import', `while True:\n    pass\n${fn('return []')}`, 'Temps de calcul dépassé (2 s maximum) : le script a été arrêté.'],
+  ['memory bomb', fn('x = [0] * (10 ** 10)\nreturn []'), 'Mémoire dépassée (512 Mo maximum) : le script a été arrêté.'],
+  ['growing memory bomb', fn('x = []\nwhile True:\n    x.append(bytearray(10 ** 7))'), 'Mémoire dépassée (512 Mo maximum) : le script a été arrêté.'],
+  ['huge output', fn('while True:\n    print("x" * 100000)'), 'Temps de calcul dépassé (2 s maximum) : le script a été arrêté.'],
+  ['too many signals', fn('return [(i % 600, "buy") for i in range(300000)]'), 'Trop de signaux (200000 au maximum).'],
+  ['dynamic attribute through operator', `import operator\n${fn('return operator.attrgetter("_" + "_class_" + "_")(candles)')}`, "Erreur à l'exécution ligne 3 : AttributeError: module 'operator' has no attribute 'attrgetter'."],
+  ['recursion', fn('return detect_x(candles, params)'), "Erreur à l'exécution ligne 2 : RecursionError: maximum recursion depth exceeded."],
+  ['look-ahead', fn('c = candles["close"]\nreturn [(i, "buy") for i in range(len(c) - 1) if c[i + 1] > c[i]]'), 'La stratégie regarde dans le futur : le signal de la bougie 299 change quand les bougies suivantes sont retirées. Un signal à l\'index i ne doit utiliser que les bougies 0 à i.'],
+  ['no detect function', 'def strategy(candles, params):\n    return []\n', 'Aucune fonction detect_<id>(candles, params) trouvée : le fichier doit en définir une.'],
+  ['two detect functions', `${fn('return []')}\ndef detect_y(candles, params):\n    return []\n`, 'Une seule fonction detect_<id> est attendue (trouvées : detect_x, detect_y).'],
+  ['wrong signature', 'def detect_x(candles):\n    return []\n', 'La fonction detect_x ligne 1 doit prendre deux arguments : detect_<id>(candles, params).'],
+  ['syntax error', 'def detect_x(candles, params)\n    return []\n', 'Erreur de syntaxe ligne 1 : expected \':\'.'],
+  ['returns text', fn('return "buy"'), 'La fonction doit renvoyer une liste de signaux (reçu : str).'],
+  ['index out of range', fn('return [{"index": 99999, "side": "buy"}]'), 'Signal n°1 : index 99999 hors des bougies (0 à 599).'],
+  ['bad side', fn('return [{"index": 10, "side": "up"}]'), "Signal n°1 : side 'up' invalide (buy ou sell)."],
+];
+
+describe(`python sandbox: hostile files (${TEST_DIALECT})`, () => {
+  it('refuses or stops every hostile file with a clear French sentence', async () => {
+    assert.ok(HOSTILE.length >= 30);
+    for (const [what, source, detail] of HOSTILE) {
+      const res = await importStrategy(t, key, source, 'hostile.py');
+      assert.deepEqual([res.status, res.body.detail], [400, detail], what);
+    }
+    assert.equal((await t.request('GET', '/api/user/strategies', { key })).body.total, 0);
+    assert.ok(!existsSync('/tmp/bt-pwned'));
+  });
+
+  it('keeps serving while a hostile file burns its CPU budget', async () => {
+    const slow = importStrategy(t, key, fn('while True:\n    pass'), 'loop.py');
+    await new Promise((r) => setTimeout(r, 300));
+    const started = performance.now();
+    const health = await t.request('GET', '/api/health');
+    const ms = performance.now() - started;
+    assert.equal(health.status, 200);
+    assert.ok(ms < 1000, `health answered in ${ms.toFixed(0)} ms during the loop`);
+    assert.equal((await slow).status, 400);
+    const good = await importStrategy(t, key, fn('return [{"index": 5, "side": "sell"}]'), 'ok.py');
+    assert.equal(good.status, 201, good.text);
+  });
+});
+
+describe('python sandbox: the runtime layers without the static check', () => {
+  const sandbox = new PythonSandbox(testPython(), { limits: TEST_SANDBOX_LIMITS });
+  const candles = sampleCandles(100);
+  const refusal = async (source: string) => {
+    try {
+      await sandbox.run({ source, mode: 'run', candles, meta: { symbol: 'EURUSD', timeframe: 'H1', pip_size: 0.0001 }, staticCheck: false });
+    } catch (err) {
+      if (err instanceof SandboxError) return [err.code, err.detail];
+      throw err;
+    }
+    return ['accepted', ''];
+  };
+  const marker = '/tmp/bt-pwned';
+  after(() => rmSync(marker, { force: true }));
+
+  it('the audit hook refuses os.system reached through object subclasses', async () => {
+    const source = fn(`for k in ().__class__.__bases__[0].__subclasses__():\n    if k.__name__ == "_wrap_close":\n        k.__init__.__globals__["system"]("touch ${marker}")\nreturn []`);
+    assert.deepEqual(await refusal(source), ['refused_operation', 'os.system']);
+    assert.ok(!existsSync(marker));
+  });
+
+  it('the audit hook refuses open() reached through a module’s builtins', async () => {
+    const source = fn('b = [k for k in ().__class__.__bases__[0].__subclasses__() if k.__name__ == "catch_warnings"][0]()._module.__builtins__\nreturn b["open"]("/etc/passwd").read()');
+    assert.deepEqual(await refusal(source), ['refused_operation', 'open']);
+  });
+
+  it('the import guard refuses modules outside the allow-list, and builtins are reduced', async () => {
+    assert.deepEqual(await refusal(`import os\n${fn('return []')}`), ['forbidden_import', 'os']);
+    assert.deepEqual(await refusal(fn('return open("/etc/passwd")')), ['runtime_error', "NameError: name 'open' is not defined"]);
+    assert.deepEqual(await refusal(fn('return eval("1")')), ['runtime_error', "NameError: name 'eval' is not defined"]);
+    assert.deepEqual(await refusal(`import statistics\n${fn('return statistics.sys.modules')}`), ['runtime_error', "AttributeError: module 'statistics' has no attribute 'sys'"]);
+  });
+
+  it('runs with an empty environment (Python itself adds LC_CTYPE, PEP 538 locale coercion)', async () => {
+    const source = fn('b = [k for k in ().__class__.__bases__[0].__subclasses__() if k.__name__ == "_wrap_close"][0].__init__.__globals__\nraise ValueError(repr(sorted(b["environ"].keys())))');
+    const [code, detail] = await refusal(source);
+    assert.equal(code, 'runtime_error');
+    assert.ok(detail === 'ValueError: []' || detail === "ValueError: ['LC_CTYPE']", detail);
+  });
+});
