@@ -133,3 +133,16 @@ test('signal families: entry at the next open, filter read on the signal candle'
     assert.equal(signalEntries(bars(side > 0 ? ZONE : mirror(ZONE)), detectFvg(bars(ZONE)), null).count, 0, 'no candle after the signal');
   }
 });
+
+test('entry order: a stable sort on the entry candle, near-sorted or not', async () => {
+  const { stableOrder } = await import('@bt/core/simulate');
+  let seed = 3;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const [n, spread] of [[200, 3], [200, 1000], [5000, 5000]] as const) {
+    const keys = Int32Array.from({ length: n }, (_, i) => Math.max(0, Math.min(9999, Math.floor(i * 2 + (rand() - 0.5) * spread))));
+    const order = stableOrder(keys, n, 10_000);
+    const expected = Array.from({ length: n }, (_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
+    assert.deepEqual(Array.from(order ?? expected), expected, `n ${n}, spread ${spread}`);
+  }
+  assert.equal(stableOrder(Int32Array.of(1, 2, 2, 5), 4, 10), null, 'already sorted');
+});

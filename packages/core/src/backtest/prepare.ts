@@ -111,8 +111,10 @@ export function periodWindow(time: Float64Array, from: number | undefined, to: n
 }
 
 /** Lower-timeframe candles for ambiguity resolution, checked against the run's timeframe. */
-export function lowerTimeframe(ltf: Candles | undefined, stepMs: number | undefined, timeframe: string): { ltf?: LowerTimeframe; name: string | null } {
+export function lowerTimeframe(ltf: Candles | undefined, stepMs: number | undefined, timeframe: string, symbol?: string): { ltf?: LowerTimeframe; name: string | null } {
   if (!ltf) return { name: null };
+  const compact = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  if (ltf.symbol && symbol && compact(ltf.symbol) !== compact(symbol)) throw new Error(`invalid ltf: its candles are ${ltf.symbol}, the run's are ${symbol}`);
   if (stepMs === undefined) throw new Error(`invalid ltf: the run's timeframe ${timeframe} has no known step`);
   const ltfStep = ltf.timeframe ? timeframeStepMs(ltf.timeframe) : observedStep(ltf.time);
   if (ltfStep === undefined || !(ltfStep < stepMs)) {

@@ -27,7 +27,7 @@ export async function runBacktest(candles: Candles, request: BacktestRequest, op
   const { start, end } = periodWindow(candles.time, request.from, request.to);
   const names = columnList(filterColumnNames(plan.filters, params));
   const series = withIndicators(headCandles(candles, end), names);
-  const ltf = lowerTimeframe(request.ltf, stepMs, timeframe);
+  const ltf = lowerTimeframe(request.ltf, stepMs, timeframe, request.symbol);
   if (start >= end) warnings.push(`no candle in the period: no trade (${candles.length} candles in the data)`);
   const engine = runEngine(series, { plan, params, exits, startIndex: start, ltf: ltf.ltf });
   const { trades, skippedNoRisk, ambiguity } = engine.simulation;

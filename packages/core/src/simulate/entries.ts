@@ -71,18 +71,13 @@ class EntryBuilder {
   }
 
   /**
-   * Trims and orders by (entry candle, setup): entries are pushed setup by setup, so a stable
-   * counting sort on the entry candle gives that order in O(n + candles).
+   * Trims and orders by (entry candle, setup). Entries are pushed setup by setup and a zone lives
+   * at most max_wait_candles, so they are nearly sorted: a stable insertion sort on the entry
+   * candle is linear in practice; past a budget of moves it falls back to a counting sort.
    */
   finish(resting: boolean, candles: number): Entries {
     const n = this.count;
-    let order: Int32Array | null = null;
-    for (let k = 1; k < n; k++) {
-      if (this.index[k] < this.index[k - 1]) {
-        order = countingOrder(this.index, n, candles);
-        break;
-      }
-    }
+    const order = stableOrder(this.index, n, candles);
     const pick = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
       if (!order) return a.slice(0, n) as T;
       const b = new (a.constructor as new (n: number) => T)(n);
@@ -99,6 +94,29 @@ class EntryBuilder {
       resting: new Uint8Array(n).fill(resting ? 1 : 0),
     };
   }
+}
+
+/** Stable permutation sorting `keys[0..n)` ascending; null when already sorted. */
+export function stableOrder(keys: Int32Array, n: number, range: number): Int32Array | null {
+  let k = 1;
+  while (k < n && keys[k] >= keys[k - 1]) k++;
+  if (k >= n) return null;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let budget = 16 * n;
+  for (; k < n; k++) {
+    const item = order[k];
+    const key = keys[item];
+    let i = k - 1;
+    while (i >= 0 && keys[order[i]] > key) {
+      order[i + 1] = order[i];
+      i--;
+    }
+    order[i + 1] = item;
+    budget -= k - 1 - i;
+    if (budget < 0) return countingOrder(keys, n, range);
+  }
+  return order;
 }
 
 /** Stable permutation sorting `keys[0..n)` (integers in 0..range-1) ascending. */

@@ -174,10 +174,9 @@ const RESULT: readonly TargetResult[] = ['loss', 'open', 'win'];
 const verdict = (r: number): TargetResult => RESULT[r + 1];
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-const round = (x: number, digits: number) => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const round9 = (x: number) => Math.round(x * 1e9) / 1e9;
+const SESSION_BY_HOUR = Array.from({ length: 24 }, (_, h) => sessionForHour(h));
 
 /**
  * `Trade` records from the table: times from candle indices, pips from price units (rounded to
@@ -208,23 +207,23 @@ export function tradesFromTable(series: PriceSeries, setups: Setups, table: Trad
       sl,
       tp1,
       tp2,
-      riskPips: round(risk / pipSize, 6),
+      riskPips: round6(risk / pipSize),
       tp1Result: verdict(r1),
       tp2Result: verdict(r2),
       outcome,
       tp1Time: table.tp1At[t] >= 0 ? time[table.tp1At[t]] : null,
       tp2Time: table.tp2At[t] >= 0 ? time[table.tp2At[t]] : null,
       slTime: table.slAt[t] >= 0 ? time[table.slAt[t]] : null,
-      mfePips: round(table.fav[t] / pipSize, 6),
-      maePips: round(table.adv[t] / pipSize, 6),
-      rTp1: r1 === 1 ? round(Math.abs(tp1 - p) / risk, 9) : r1,
-      rTp2: r2 === 1 ? round(Math.abs(tp2 - p) / risk, 9) : r2,
+      mfePips: round6(table.fav[t] / pipSize),
+      maePips: round6(table.adv[t] / pipSize),
+      rTp1: r1 === 1 ? round9(Math.abs(tp1 - p) / risk) : r1,
+      rTp2: r2 === 1 ? round9(Math.abs(tp2 - p) / risk) : r2,
       ambiguous: table.ambiguous[t] === 1,
       resolvedTp1Result: table.resolved1[t] === NONE ? null : verdict(table.resolved1[t]),
       resolvedTp2Result: table.resolved2[t] === NONE ? null : verdict(table.resolved2[t]),
       hour,
       weekday: (((Math.floor(entryTime / DAY_MS) + 3) % 7) + 7) % 7,
-      session: sessionForHour(hour),
+      session: SESSION_BY_HOUR[hour],
     };
   }
   return trades;

@@ -1,0 +1,158 @@
+// Engine benchmark: detection + filters + entries + trade simulation per strategy on 1,000,000
+// deterministic M1 candles (single thread, I/O excluded, indicators computed once beforehand),
+// and full runs with the workbook on one year of M5 (74,880 candles). Owns the `engine` section
+// of docs/PERFORMANCE.md. Run (in packages/core):
+//   node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts   (or: npm run bench -- engine)
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  STRATEGIES, candlesFromColumns, columnList, filterColumnNames, prepareRun, runBacktest, runEngineTable, tradesFromTable, withIndicators, type Candles,
+} from '@bt/core';
+import { syntheticCandles } from './synthetic.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+interface Timing {
+  wall: number;
+  cpu: number;
+  min: number;
+}
+
+/** Median wall and CPU time (ms) of `runs` calls after one warm-up call; min wall beside them. */
+async function measure(runs: number, task: () => unknown): Promise<Timing> {
+  await task();
+  const walls: number[] = [];
+  const cpus_: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    gc?.();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await task();
+    walls.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpus_.push((c.user + c.system) / 1000);
+  }
+  const mid = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1];
+  return { wall: mid([...walls]), cpu: mid(cpus_), min: Math.min(...walls) };
+}
+
+/** A forex year of M5: 52 weeks of Monday..Friday, 288 candles a day. */
+function forexYearM5(): Candles {
+  const all = syntheticCandles(52 * 7 * 288, { seed: 7, stepMs: 300_000, start: Date.UTC(2024, 0, 1), sigma: 0.00027 });
+  const keep: number[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const weekday = (Math.floor(all.time[i] / 86_400_000) + 3) % 7;
+    if (weekday < 5) keep.push(i);
+  }
+  const pick = (a: Float64Array) => Float64Array.from(keep, (i) => a[i]);
+  // The weekend leaves a time gap (and a price gap), as in real data.
+  return candlesFromColumns(
+    { time: pick(all.time), open: pick(all.open), high: pick(all.high), low: pick(all.low), close: pick(all.close), volume: pick(all.volume) },
+    { symbol: 'EURUSD', timeframe: 'M5' },
+  );
+}
+
+const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const mib = (bytes: number) => `${fmt(bytes / 1048576, 0)} MiB`;
+
+async function main() {
+  const rows: string[] = [];
+  const N = 1_000_000;
+  const base = syntheticCandles(N, { seed: 42 });
+  const everyColumn = new Set<string>();
+  for (const s of STRATEGIES) {
+    const { plan, params } = prepareRun(base, { strategy: s.key, symbol: 'EURUSD', slPips: 10, tp1Pips: 10, tp2Pips: 20 });
+    for (const c of columnList(filterColumnNames(plan.filters, params))) everyColumn.add(c);
+  }
+  const indicators = await measure(3, () => withIndicators(base, [...everyColumn]));
+  const candles = withIndicators(base, [...everyColumn]);
+  let slowest = { key: '', rate: Infinity };
+  let fastest = { key: '', rate: 0 };
+  for (const s of STRATEGIES) {
+    const request = { strategy: s.key, symbol: 'EURUSD', slPips: 10, tp1Pips: 10, tp2Pips: 20 } as const;
+    const { plan, params, exits } = prepareRun(candles, request);
+    let out = runEngineTable(candles, { plan, params, exits });
+    const t = await measure(RUNS, () => (out = runEngineTable(candles, { plan, params, exits })));
+    const records = await measure(3, () => tradesFromTable(candles, out.setups, out.simulation.table, exits.pipSize));
+    const rate = N / t.wall / 1000;
+    if (rate < slowest.rate) slowest = { key: s.key, rate };
+    if (rate > fastest.rate) fastest = { key: s.key, rate };
+    rows.push(`| ${s.key} | ${fmt(out.setups.count, 0)} | ${fmt(out.simulation.table.count, 0)} | ${fmt(t.wall)} | ${fmt(t.min)} | ${fmt(t.cpu)} | **${fmt(rate)}** | ${fmt(records.wall)} |`);
+    process.stderr.write(`${s.key}: ${fmt(t.wall)} ms, ${fmt(rate)} M candles/s\n`);
+  }
+  const peak1m = process.resourceUsage().maxRSS * 1024;
+
+  const year = forexYearM5();
+  const full: string[] = [];
+  let worst = { key: '', wall: 0 };
+  for (const s of STRATEGIES) {
+    let engineMs = 0;
+    let reportMs = 0;
+    let trades = 0;
+    const t = await measure(Math.min(RUNS, 5), async () => {
+      const r = await runBacktest(year, { strategy: s.key, symbol: 'EURUSD', slPips: 10, tp1Pips: 10, tp2Pips: 20 }, { workbook: true, createdAt: 0 });
+      engineMs = r.timing.engine_ms;
+      reportMs = r.timing.report_ms;
+      trades = r.trades.length;
+    });
+    if (t.wall > worst.wall) worst = { key: s.key, wall: t.wall };
+    full.push(`| ${s.key} | ${fmt(trades, 0)} | ${fmt(t.wall)} | ${fmt(t.cpu)} | ${fmt(engineMs)} | ${fmt(reportMs)} |`);
+    process.stderr.write(`full ${s.key}: ${fmt(t.wall)} ms\n`);
+  }
+  const peak = process.resourceUsage().maxRSS * 1024;
+
+  const cpu = cpus();
+  const body = [
+    '## Engine',
+    '',
+    '`npm run bench -w @bt/core -- engine` (or `node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts` in packages/core) rewrites this section.',
+    `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores (shared with other work while measured), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    `Times are medians of ${RUNS} runs after a warm-up run (wall clock, single thread; CPU time beside it), garbage collected between runs.`,
+    '',
+    `### Detection + simulation, 1,000,000 deterministic M1 candles`,
+    '',
+    'Seeded random walk with EURUSD-like M1 volatility (bench/synthetic.ts), default parameters of each strategy, SL 10 / TP1 10 / TP2 20 pips.',
+    'Timed: pattern detection, filter masks, entries and the conservative walk of every trade down to the columnar trade table',
+    '(`runEngineTable`). Not timed: reading candles, and the indicator columns, computed once for all strategies',
+    `(RSI, EMA_50, EMA_200 on 1M candles: ${fmt(indicators.wall)} ms). Turning the table into \`Trade\` records (for statistics,`,
+    'workbook and JSON) is shown in the last column, outside the throughput.',
+    '',
+    '| strategy | setups | trades | median ms | min ms | CPU ms | M candles/s | Trade records ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `Slowest: ${slowest.key} at ${fmt(slowest.rate)} M candles/s; fastest: ${fastest.key} at ${fmt(fastest.rate)} M candles/s (target: 20).`,
+    `Peak resident memory after this part: ${mib(peak1m)} (1M candles with three indicator columns take about ${mib(N * 8 * 9)} of typed arrays).`,
+    '',
+    '### Full run with workbook, one year of M5 (74,880 candles)',
+    '',
+    '`runBacktest(..., { workbook: true })`: parameters, indicators, detection, simulation, statistics and the XLSX bytes, per strategy',
+    '(synthetic forex year: 52 weeks of Monday to Friday). `engine_ms` and `report_ms` are the result\'s own timing of the last run.',
+    '',
+    '| strategy | trades | median ms | CPU ms | engine_ms | report_ms |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...full,
+    '',
+    `Slowest full run: ${worst.key}, ${fmt(worst.wall)} ms (target: at most 250 ms). Peak resident memory of the whole benchmark: ${mib(peak)}.`,
+  ].join('\n');
+  writeSection(body);
+  console.log(body);
+}
+
+/** Replaces (or appends) this benchmark's section of docs/PERFORMANCE.md. */
+function writeSection(body: string): void {
+  const file = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/PERFORMANCE.md');
+  const begin = '<!-- bench:engine -->';
+  const end = '<!-- /bench:engine -->';
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n';
+  const section = `${begin}\n${body}\n${end}`;
+  const from = current.indexOf(begin);
+  const to = current.indexOf(end);
+  const next = from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + end.length) : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, next);
+}
+
+await main();

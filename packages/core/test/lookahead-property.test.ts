@@ -1,0 +1,85 @@
+// No look-ahead, as a property (DESIGN §2): for every strategy on real data, cutting the data at
+// random points leaves every trade entered before the cut unchanged (entry time, side, price).
+// Truncation cannot see a decision that peeks at its own entry candle's close, so each cut also
+// keeps the cut candle with a different close: entries up to and including it must not move.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { STRATEGIES, candlesFromColumns, headCandles, prepareRun, runEngine, withIndicators, columnList, filterColumnNames, type Candles, type BacktestRequest } from '@bt/core';
+import { readCandlesFile } from '@bt/core/node';
+
+const fixtures = join(import.meta.dirname, '../../../fixtures');
+const CUTS = 20;
+
+/** mulberry32, seeded: the same cuts on every run. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const entryKey = (t: { entryTime: number; side: string; entryPrice: number; orderPrice: number }) => `${t.entryTime} ${t.side} ${t.entryPrice} ${t.orderPrice}`;
+
+function entriesOf(candles: Candles, request: BacktestRequest): string[] {
+  const { plan, params, exits } = prepareRun(candles, request);
+  const series = withIndicators(candles, columnList(filterColumnNames(plan.filters, params)));
+  return runEngine(series, { plan, params, exits }).simulation.trades.map(entryKey);
+}
+
+/** Candles 0..last, the last one closing at `close` instead (a candle seen before its close). */
+function withLastClose(candles: Candles, last: number, close: number): Candles {
+  const copy = (a: Float64Array) => a.slice(0, last + 1);
+  const closes = copy(candles.close);
+  closes[last] = close;
+  return candlesFromColumns(
+    { time: copy(candles.time), open: copy(candles.open), high: copy(candles.high), low: copy(candles.low), close: closes, volume: copy(candles.volume) },
+    { symbol: candles.symbol, timeframe: candles.timeframe },
+  );
+}
+
+/**
+ * Entries of the full run before each cut must be exactly the entries of the run on the cut data;
+ * and with the cut candle kept but closing elsewhere in its range, entries up to it must not move.
+ */
+function checkCuts(candles: Candles, request: BacktestRequest, seed: number): number {
+  const full = entriesOf(candles, request);
+  const fullTimes = full.map((k) => Number(k.split(' ')[0]));
+  const rand = prng(seed);
+  const what = `${String(request.strategy)} ${JSON.stringify(request.params ?? {})}`;
+  let compared = 0;
+  for (let c = 0; c < CUTS; c++) {
+    const cut = 50 + Math.floor(rand() * (candles.length - 50));
+    const before = full.filter((_, i) => fullTimes[i] < candles.time[cut]);
+    assert.deepEqual(entriesOf(headCandles(candles, cut), request), before, `${what}: cut before candle ${cut}`);
+    const upTo = full.filter((_, i) => fullTimes[i] <= candles.time[cut]);
+    const close = candles.low[cut] + rand() * (candles.high[cut] - candles.low[cut]);
+    assert.deepEqual(entriesOf(withLastClose(candles, cut, close), request), upTo, `${what}: candle ${cut} closing at ${close}`);
+    compared += upTo.length;
+  }
+  return compared;
+}
+
+const FILES = [
+  { name: 'EURUSD H1 (backtesting.py)', file: 'official/EURUSD_H1_2017-2018.csv', options: { symbol: 'EURUSD' } },
+  { name: 'EURUSD M15 (smart-money-concepts, +02:00)', file: 'smc/EURUSD_15M.csv', options: { symbol: 'EURUSD', utcOffset: '+02:00' } },
+] as const;
+
+for (const { name, file, options } of FILES) {
+  test(`no look-ahead: every strategy on ${name}, cut at ${CUTS} random points`, async () => {
+    const { candles } = await readCandlesFile(join(fixtures, file), options);
+    let compared = 0;
+    for (const [s, strategy] of STRATEGIES.entries()) {
+      const base: BacktestRequest = { strategy: strategy.key, symbol: 'EURUSD', slPips: 15, tp1Pips: 15, tp2Pips: 30 };
+      compared += checkCuts(candles, base, 1000 + s);
+      // Entry rules that move things around: confirmation, several fills per zone, a deep resting order.
+      const stressed = strategy.entryMode === 'pullback' ? { confirm_candle: true, allow_multiple_entries: true, min_overlap_ratio: 0.5, max_touch: 5 } : { confirm_candle: true };
+      compared += checkCuts(candles, { ...base, params: stressed }, 2000 + s);
+    }
+    assert.ok(compared > 10_000, `trades compared: ${compared}`);
+  });
+}
