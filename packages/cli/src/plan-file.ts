@@ -23,7 +23,7 @@ function parseJson(path: string, text: string): unknown {
 
 async function parseYaml(path: string, text: string): Promise<unknown> {
   const { parseDocument } = await import('yaml');
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const error = document.errors[0];
   if (error) {
     const pos = error.linePos?.[0];

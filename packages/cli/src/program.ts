@@ -54,6 +54,8 @@ Examples:
 /** Commander's own outcomes: help and version are successes, the rest usage errors (already printed). */
 function commanderExit(error: CommanderError): number {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+  // `bt help CMD` is a success; help shown because no command was given is a usage error.
+  if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : 2;
   return 2;
 }
 

@@ -62,7 +62,7 @@ function planError(path: string, where: string, message: string): UsageError {
 function checkKeys(path: string, where: string, value: Json, allowed: readonly string[]): void {
   for (const key of Object.keys(value)) {
     if (allowed.includes(key)) continue;
-    const hint = closest(key, allowed, 3);
+    const hint = closest(key, allowed, Math.max(1, Math.floor(key.length / 3)));
     throw planError(path, where ? `${where}.${key}` : key, `unknown field${hint ? ` (did you mean ${hint}?)` : ''}; expected ${allowed.join(', ')}`);
   }
 }
@@ -167,7 +167,7 @@ export function expandPlan(json: unknown, path: string): BatchPlan {
   for (const [spelling, values] of Object.entries(rawGrid)) {
     const name = canonicalParamName(spelling);
     if (!PARAM_NAMES.includes(name)) {
-      const hint = closest(spelling, PARAM_NAMES, 3);
+      const hint = closest(spelling, PARAM_NAMES, Math.max(1, Math.floor(spelling.length / 3)));
       throw planError(path, `params.${spelling}`, `unknown parameter${hint ? ` (did you mean ${hint}?)` : ''}`);
     }
     if (!strategies.some((key) => getStrategy(key).params.includes(name))) throw planError(path, `params.${spelling}`, `no strategy of the plan reads ${name}`);

@@ -1,8 +1,9 @@
 // `bt tui`: pick a data file, a symbol, a strategy and its parameters, run, browse the results.
 import { Box, Text, useApp, useInput } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSyncState } from './sync-state.js';
 import type { BacktestResult } from '@bt/core/backtest';
-import { findSymbol, STRATEGIES, SYMBOLS } from '@bt/core/catalogue';
+import { findSymbol, STRATEGIES, SYMBOLS, type SymbolDefinition } from '@bt/core/catalogue';
 import type { LoadedData } from '../data.js';
 import type { RunChoice, TuiDeps } from './deps.js';
 import { ParamsForm } from './params-form.js';
@@ -80,11 +81,6 @@ export function App({ deps, dir, data: initialData }: AppProps) {
   };
 
   const header = data ? `${data.path} · ${count(data.file.candles.length)} candles · ${data.timeframe ?? 'no timeframe'}` : `bt tui · ${dir}`;
-  const typed = symbolText.toUpperCase().replace(/[\s/_-]/g, '');
-  const exact = findSymbol(symbolText)?.symbol;
-  const matches = SYMBOLS.filter((s) => typed === '' || s.symbol === exact || s.symbol.replace(/-/g, '').includes(typed) || s.label.toLowerCase().includes(symbolText.toLowerCase())).sort(
-    (a, b) => Number(b.symbol === exact) - Number(a.symbol === exact),
-  );
 
   return (
     <Box flexDirection="column">
@@ -106,7 +102,7 @@ export function App({ deps, dir, data: initialData }: AppProps) {
             {`> ${symbolText}`}
             <Text inverse> </Text>
           </Text>
-          <SymbolPicker text={symbolText} setText={setSymbolText} matches={matches.map((s) => s.symbol)} hints={matches.map((s) => `${s.label} · pip ${s.pipSize}`)}
+          <SymbolPicker text={symbolText} setText={setSymbolText}
             onPick={(symbol) => { setSymbolText(symbol); setStep('strategy'); }} onBack={() => setStep('file')} />
         </Box>
       ) : null}
@@ -138,28 +134,47 @@ export function App({ deps, dir, data: initialData }: AppProps) {
   );
 }
 
+/** Catalogue symbols matching what was typed (symbol or French label), the exact match first. */
+function matchesFor(text: string): SymbolDefinition[] {
+  const typed = text.toUpperCase().replace(/[\s/_-]/g, '');
+  const exact = findSymbol(text)?.symbol;
+  return SYMBOLS.filter((s) => typed === '' || s.symbol === exact || s.symbol.replace(/-/g, '').includes(typed) || s.label.toLowerCase().includes(text.toLowerCase())).sort(
+    (a, b) => Number(b.symbol === exact) - Number(a.symbol === exact),
+  );
+}
+
 /** The symbol step: typing filters the catalogue list; the list takes ↑/↓/Enter. */
-function SymbolPicker(props: { text: string; setText: (t: string) => void; matches: string[]; hints: string[]; onPick: (s: string) => void; onBack: () => void }) {
-  const [cursor, setCursor] = useState(0);
-  useEffect(() => setCursor(0), [props.text]);
+function SymbolPicker(props: { text: string; setText: (t: string) => void; onPick: (s: string) => void; onBack: () => void }) {
+  const matches = matchesFor(props.text);
+  const [cursor, setCursor, cursorRef] = useSyncState(0);
+  const text = useRef(props.text);
+  text.current = props.text;
+  const type = (next: string) => {
+    text.current = next;
+    setCursor(0);
+    props.setText(next);
+  };
   useInput((input, key) => {
     if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
-    else if (key.downArrow) setCursor((c) => Math.min(props.matches.length - 1, c + 1));
+    else if (key.downArrow) setCursor((c) => Math.min(matchesFor(text.current).length - 1, c + 1));
     else if (key.escape) props.onBack();
     else if (key.return) {
-      const exact = findSymbol(props.text);
-      const picked = props.matches[cursor] ?? exact?.symbol;
+      const exact = findSymbol(text.current);
+      const picked = matchesFor(text.current)[cursorRef.current]?.symbol ?? exact?.symbol;
       if (picked) props.onPick(picked);
-    } else if (key.backspace || key.delete) props.setText(props.text.slice(0, -1));
-    else if (input && !key.ctrl && !key.meta && !key.tab) props.setText(props.text + input);
+    } else if (key.backspace || key.delete) type(text.current.slice(0, -1));
+    else if (input && !key.ctrl && !key.meta && !key.tab) type(text.current + input);
   });
   const rows = 8;
-  const start = Math.max(0, Math.min(cursor - 3, props.matches.length - rows));
+  const start = Math.max(0, Math.min(cursor - 3, matches.length - rows));
   return (
     <Box flexDirection="column">
-      {props.matches.length === 0 ? <Text color="red">{`no catalogue symbol matches "${props.text}" (bt backtest --pip-size handles other instruments)`}</Text> : null}
-      {props.matches.slice(start, start + rows).map((s, i) => (
-        <Text key={s} inverse={start + i === cursor}>{`${start + i === cursor ? '›' : ' '} ${s}  `}<Text dimColor>{props.hints[start + i]}</Text></Text>
+      {matches.length === 0 ? <Text color="red">{`no catalogue symbol matches "${props.text}" (bt backtest --pip-size handles other instruments)`}</Text> : null}
+      {matches.slice(start, start + rows).map((s, i) => (
+        <Text key={s.symbol} inverse={start + i === cursor}>
+          {`${start + i === cursor ? '›' : ' '} ${s.symbol}  `}
+          <Text dimColor>{`${s.label} · pip ${s.pipSize}`}</Text>
+        </Text>
       ))}
     </Box>
   );

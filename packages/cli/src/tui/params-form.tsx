@@ -2,6 +2,7 @@
 // Values stay text until Run, where the CLI's own checks (core's rules) turn them into a request.
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
+import { useSyncState } from './sync-state.js';
 import { DEFAULT_SL_PIPS, getParam, getStrategy, paramDefaults } from '@bt/core/catalogue';
 import { parsePeriod } from '../options.js';
 import { checkStrategy, exitValues } from '../request.js';
@@ -33,9 +34,9 @@ export function initialValues(strategy: string): Record<string, string> {
 
 export function ParamsForm({ strategy, symbol, initial, onRun, onBack }: ParamsFormProps) {
   const definition = getStrategy(strategy);
-  const [values, setValues] = useState<Record<string, string>>(() => ({ ...initialValues(strategy), ...initial }));
-  const [cursor, setCursor] = useState(0);
-  const [editing, setEditing] = useState<string | null>(null);
+  const [values, setValues, valuesRef] = useSyncState<Record<string, string>>(() => ({ ...initialValues(strategy), ...initial }));
+  const [cursor, setCursor, cursorRef] = useSyncState(0);
+  const [editing, setEditing, editingRef] = useSyncState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
 
@@ -51,6 +52,7 @@ export function ParamsForm({ strategy, symbol, initial, onRun, onBack }: ParamsF
   ];
 
   const submit = () => {
+    const values = valuesRef.current;
     try {
       const params: Record<string, unknown> = {};
       for (const name of definition.params) if (values[name].trim() !== '') params[name] = values[name];
@@ -68,6 +70,8 @@ export function ParamsForm({ strategy, symbol, initial, onRun, onBack }: ParamsF
 
   useInput(
     (input, key) => {
+      if (editingRef.current !== null) return;
+      const cursor = cursorRef.current;
       if (key.upArrow || input === 'k') setCursor((c) => Math.max(0, c - 1));
       else if (key.downArrow || input === 'j') setCursor((c) => Math.min(fields.length - 1, c + 1));
       else if (key.escape || input === 'b') onBack();
@@ -77,7 +81,7 @@ export function ParamsForm({ strategy, symbol, initial, onRun, onBack }: ParamsF
         if (field.key === RUN) submit();
         else if (field.key === 'sl_mode') setValues((v) => ({ ...v, sl_mode: v.sl_mode === 'internal' ? 'external' : 'internal' }));
         else {
-          setDraft(values[field.key]);
+          setDraft(valuesRef.current[field.key]);
           setEditing(field.key);
         }
       }

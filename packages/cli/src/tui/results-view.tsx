@@ -1,7 +1,8 @@
 // The results of a run: the Global, Sessions, Par_Heure and Jour_Semaine sheets (the workbook's
 // own sheets, built in memory) and the golden hours, one tab at a time.
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { useSyncState } from './sync-state.js';
 import type { BacktestResult } from '@bt/core/backtest';
 import { LABELS } from '@bt/core/format';
 import { renderTable } from '../output.js';
@@ -33,11 +34,12 @@ function tables(result: BacktestResult): Record<(typeof TABS)[number], { headers
 
 export function ResultsView({ result, onBack, onNew, onQuit, rows = 14 }: ResultsViewProps) {
   const all = useMemo(() => tables(result), [result]);
-  const [tab, setTab] = useState(0);
-  const [scroll, setScroll] = useState(0);
+  const [tab, setTab, tabRef] = useSyncState(0);
+  const [scroll, setScroll] = useSyncState(0);
   const current = all[TABS[tab]];
   const maxScroll = Math.max(0, current.rows.length - rows);
   useInput((input, key) => {
+    const tab = tabRef.current;
     const go = (t: number) => {
       setTab((t + TABS.length) % TABS.length);
       setScroll(0);

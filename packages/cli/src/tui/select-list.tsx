@@ -1,6 +1,6 @@
 // A keyboard list: ↑/↓ (or k/j) move, Enter picks; a window of rows follows the cursor.
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useSyncState } from './sync-state.js';
 
 export interface SelectItem {
   readonly label: string;
@@ -17,14 +17,14 @@ export interface SelectListProps {
 }
 
 export function SelectList({ items, onSelect, onCancel, initial = 0, rows = 12, active = true }: SelectListProps) {
-  const [cursor, setCursor] = useState(Math.min(Math.max(0, initial), Math.max(0, items.length - 1)));
+  const [cursor, setCursor, cursorRef] = useSyncState(Math.min(Math.max(0, initial), Math.max(0, items.length - 1)));
   useInput(
     (input, key) => {
       if (key.upArrow || input === 'k') setCursor((c) => (c > 0 ? c - 1 : c));
       else if (key.downArrow || input === 'j') setCursor((c) => (c < items.length - 1 ? c + 1 : c));
       else if (key.pageDown) setCursor((c) => Math.min(items.length - 1, c + rows));
       else if (key.pageUp) setCursor((c) => Math.max(0, c - rows));
-      else if (key.return && items.length > 0) onSelect(cursor);
+      else if (key.return && items.length > 0) onSelect(cursorRef.current);
       else if (key.escape) onCancel?.();
     },
     { isActive: active },
