@@ -9,7 +9,7 @@ import { readCandlesFile } from '@bt/core/node';
 import { readWorkbookMeta } from '@bt/core/report';
 import { candlesFromColumns, type CandleFileError } from '@bt/core/candles';
 import { writeCandlesFile } from '@bt/core/node';
-import { bt, EURUSD_H1, fixture, readerError, readerMessage, tempDir } from './helpers.js';
+import { bt, EURUSD_H1, fixture, readerError, readerMessage, tempDir, mapLimit } from './helpers.js';
 
 const fixOf = (error: CandleFileError, i: number) => error.problems[i].fix;
 
@@ -98,16 +98,17 @@ test('bad input: exact message on stderr, exit 1 for files and data, 2 for flags
       [['--timeframe', 'M15'], 1, `bt: ${await readerMessage(EURUSD_H1, { timeframe: 'M15' })}\n`],
       [['--utc-offset', '+25:00'], 2, 'bt: invalid --utc-offset: "+25:00" (expected an offset such as +02:00, -05:00, +0530, Z or UTC, or minutes east of UTC)\n'],
     ];
-    for (const [change, code, stderr] of cases) {
+    const argsOf = (change: string[]) => {
       const args = ['backtest', '--data', EURUSD_H1, '--strategy', 'fvg_pullback_multi', '--sl', '20', '--tp1', '20'];
       for (let i = 0; i < change.length; i += 2) {
         const at = args.indexOf(change[i]);
         if (at >= 0 && change[i + 1] !== undefined) args[at + 1] = change[i + 1];
         else args.push(...change.slice(i, i + 2));
       }
-      const r = await bt(args);
-      assert.deepEqual(r, { code, stdout: '', stderr }, change.join(' '));
-    }
+      return args;
+    };
+    const runs = await mapLimit(cases, 4, ([change]) => bt(argsOf(change)));
+    cases.forEach(([change, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, change.join(' ')));
     const missingSl = await bt(['backtest', '--data', EURUSD_H1, '--strategy', 'fvg_pullback_multi']);
     assert.deepEqual(missingSl, { code: 2, stdout: '', stderr: 'bt: missing --sl (required with --sl-mode external)\n' });
   } finally {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bt, cliDir, EURUSD_H1 } from './helpers.js';
+import { bt, cliDir, EURUSD_H1, mapLimit } from './helpers.js';
 
 const COMMANDS = ['backtest', 'batch', 'validate', 'enrich', 'convert', 'zones', 'strategies', 'params', 'symbols', 'report', 'regress', 'tui'];
 const version = JSON.parse(readFileSync(join(cliDir, 'package.json'), 'utf8')).version as string;
@@ -43,10 +43,8 @@ test('usage errors exit 2 with bt: <message> on stderr and nothing on stdout', a
     [['params'], "bt: missing required argument 'key'\n(run 'bt help' or add --help for usage)\n"],
     [['backtest', '--data', EURUSD_H1, '--strategy', 'fvg_pullback_multi', '--sl-mode', 'both'], "bt: option '--sl-mode <mode>' argument 'both' is invalid. Allowed choices are external, internal.\n(run 'bt help' or add --help for usage)\n"],
   ];
-  for (const [args, stderr] of cases) {
-    const r = await bt(args);
-    assert.deepEqual(r, { code: 2, stdout: '', stderr }, args.join(' '));
-  }
+  const runs = await mapLimit(cases, 4, ([args]) => bt(args));
+  cases.forEach(([args, stderr], i) => assert.deepEqual(runs[i], { code: 2, stdout: '', stderr }, args.join(' ')));
 });
 
 test('bt without a command prints the help on stderr and exits 2', async () => {

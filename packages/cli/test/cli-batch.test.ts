@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runBacktest } from '@bt/core/backtest';
 import { readCandlesFile } from '@bt/core/node';
-import { bt, EURUSD_H1, fixture, fixtures, tempDir } from './helpers.js';
+import { bt, EURUSD_H1, fixture, fixtures, tempDir, mapLimit } from './helpers.js';
 
 function parseCsv(text: string): Record<string, string>[] {
   const rows: string[][] = [];
@@ -138,7 +138,8 @@ test('bad plans name the place in the plan (exit 2); missing files exit 1; bad f
       [write('nodata.yaml', 'strategies: all\nsl: 10\ntp1: 10\n'), 2, 'data: missing (a list of candle files)'],
       [write('empty.yaml', ''), 2, 'the file is empty'],
     ];
-    for (const [plan, code, message] of cases) assert.deepEqual(await bt(['batch', plan]), { code, stdout: '', stderr: `bt: invalid plan ${plan}: ${message}\n` }, plan);
+    const runs = await mapLimit(cases, 4, ([plan]) => bt(['batch', plan]));
+    cases.forEach(([plan, code, message], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr: `bt: invalid plan ${plan}: ${message}\n` }, plan));
     const missingData = write('missing.yaml', `strategies: all\ndata: [no-such.csv]\nsl: 10\ntp1: 10\n`);
     assert.deepEqual(await bt(['batch', missingData]), { code: 1, stdout: '', stderr: `bt: cannot read no-such.csv: no such file (data of plan ${missingData})\n` });
     assert.deepEqual(await bt(['batch', join(tmp.dir, 'none.yaml')]), { code: 1, stdout: '', stderr: `bt: cannot read ${join(tmp.dir, 'none.yaml')}: no such file\n` });

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ema, rsi } from '@bt/core/indicators';
 import { readCandlesFile } from '@bt/core/node';
-import { bt, EURUSD_H1, fixture, readerMessage, tempDir } from './helpers.js';
+import { bt, EURUSD_H1, fixture, readerMessage, tempDir, mapLimit } from './helpers.js';
 
 const sameArray = (a: Float64Array, b: Float64Array, what: string) => {
   assert.equal(a.length, b.length, what);
@@ -93,7 +93,8 @@ test('bad input: missing file and malformed CSV exit 1; bad flags and outputs ex
       [['convert', EURUSD_H1, join(tmp.dir, 'x.xlsx'), '--dates', 'serial'], 2, "bt: option '--dates <kind>' argument 'serial' is invalid. Allowed choices are text, excel.\n(run 'bt help' or add --help for usage)\n"],
       [['convert', EURUSD_H1, join(tmp.dir, 'no-such-dir', 'x.csv')], 1, `bt: cannot write ${join(tmp.dir, 'no-such-dir', 'x.csv')}: ENOENT: no such file or directory, open '${join(tmp.dir, 'no-such-dir', 'x.csv')}'\n`],
     ];
-    for (const [args, code, stderr] of cases) assert.deepEqual(await bt(args), { code, stdout: '', stderr }, args.join(' '));
+    const runs = await mapLimit(cases, 4, ([args]) => bt(args));
+    cases.forEach(([args, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, args.join(' ')));
   } finally {
     tmp.remove();
   }

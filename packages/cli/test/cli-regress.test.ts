@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENGINE_VERSION } from '@bt/core/backtest';
-import { bt, fixtures, tempDir } from './helpers.js';
+import { bt, fixtures, tempDir, mapLimit } from './helpers.js';
 
 const golden = join(fixtures, 'golden');
 
@@ -87,7 +87,8 @@ test('bad input: plans, scenarios, notes', async () => {
       [[plan, '--update'], 2, 'bt: --update needs --note "why the results moved" (it is kept in each changed file\'s history)\n'],
       [[plan, '--note', 'why'], 2, 'bt: --note goes with --update\n'],
     ];
-    for (const [args, code, stderr] of cases) assert.deepEqual(await bt(['regress', ...args]), { code, stdout: '', stderr }, args.join(' '));
+    const runs = await mapLimit(cases, 4, ([args]) => bt(['regress', ...args]));
+    cases.forEach(([args, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, args.join(' ')));
     const noFile = tempDir();
     try {
       const only = JSON.parse(readFileSync(plan, 'utf8'));

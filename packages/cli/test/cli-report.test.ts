@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readWorkbookSheet } from '@bt/core/report';
-import { bt, EURUSD_H1, tempDir } from './helpers.js';
+import { bt, EURUSD_H1, tempDir, mapLimit } from './helpers.js';
 
 const tmp = tempDir();
 let workbook = '';
@@ -47,7 +47,8 @@ test('bad input: unknown sheet and bad paging are usage errors; missing or non-w
     [[join(tmp.dir, 'none.xlsx')], 1, `bt: cannot read ${join(tmp.dir, 'none.xlsx')}: no such file\n`],
     [[tmp.dir], 1, `bt: cannot read ${tmp.dir}: it is a directory\n`],
   ];
-  for (const [args, code, stderr] of cases) assert.deepEqual(await bt(['report', ...args]), { code, stdout: '', stderr }, args.join(' '));
+  const runs = await mapLimit(cases, 4, ([args]) => bt(['report', ...args]));
+  cases.forEach(([args, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, args.join(' ')));
   const fake = await bt(['report', notXlsx]);
   assert.equal(fake.code, 1);
   assert.match(fake.stderr, new RegExp(`^bt: ${notXlsx.replace(/[.]/g, '\\.')}: invalid workbook: `));

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bt, EURUSD_H1, fixture } from './helpers.js';
+import { bt, EURUSD_H1, fixture, mapLimit } from './helpers.js';
 
 interface Expected {
   options?: Record<string, string>;
@@ -88,7 +88,8 @@ test('bad input: a missing file is a FAIL line (exit 1); bad flags are usage err
     [['--max-problems', '0'], 'bt: invalid --max-problems: "0" (expected a whole number ≥ 1)\n'],
     [['--duplicates', 'last'], 'bt: invalid --duplicates: "last" (expected error or keep-first)\n'],
   ];
-  for (const [flags, stderr] of cases) assert.deepEqual(await bt(['validate', EURUSD_H1, ...flags]), { code: 2, stdout: '', stderr }, flags.join(' '));
+  const runs = await mapLimit(cases, 4, ([flags]) => bt(['validate', EURUSD_H1, ...flags]));
+  cases.forEach(([flags, stderr], i) => assert.deepEqual(runs[i], { code: 2, stdout: '', stderr }, flags.join(' ')));
   const none = await bt(['validate']);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^bt: missing required argument 'files'/);

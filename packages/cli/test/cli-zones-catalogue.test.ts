@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { listZones } from '@bt/core/backtest';
 import { paramDefaults, STRATEGIES, SYMBOLS } from '@bt/core/catalogue';
 import { readCandlesFile } from '@bt/core/node';
-import { bt, EURUSD_H1, fixture, readerMessage, tempDir } from './helpers.js';
+import { bt, EURUSD_H1, fixture, readerMessage, tempDir, mapLimit } from './helpers.js';
 
 test('zones --json: core listZones for the short pattern names, and for a strategy key', async () => {
   const { candles } = await readCandlesFile(EURUSD_H1);
@@ -48,7 +48,7 @@ test('zones bad input: pattern, parameter, file, data, output choice', async () 
 `],
       [['--json', '--csv'], 2, 'bt: give --json or --csv, not both\n'],
     ];
-    for (const [change, code, stderr] of cases) {
+    const argsOf = (change: string[]) => {
       const args = ['zones', '--data', EURUSD_H1, '--pattern', 'fvg'];
       for (let i = 0; i < change.length; i++) {
         const at = args.indexOf(change[i]);
@@ -56,8 +56,10 @@ test('zones bad input: pattern, parameter, file, data, output choice', async () 
         else if (change[i + 1] !== undefined && !change[i + 1].startsWith('--')) args.push(change[i], change[++i]);
         else args.push(change[i]);
       }
-      assert.deepEqual(await bt(args), { code, stdout: '', stderr }, change.join(' '));
-    }
+      return args;
+    };
+    const runs = await mapLimit(cases, 4, ([change]) => bt(argsOf(change)));
+    cases.forEach(([change, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, change.join(' ')));
   } finally {
     tmp.remove();
   }

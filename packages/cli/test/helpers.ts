@@ -62,3 +62,17 @@ export async function readerError(path: string, options: ReadCandlesOptions = {}
 }
 
 export const readerMessage = async (path: string, options: ReadCandlesOptions = {}) => (await readerError(path, options)).message;
+
+/** Runs `fn` over the items, at most `limit` at a time, results in item order (bad-input tables run their cases side by side). */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -113,7 +113,7 @@ export function ParamsForm({ strategy, symbol, initial, onRun, onBack }: ParamsF
             ) : (
               <Text>{values[field.key] === '' ? '—' : values[field.key]}</Text>
             )}
-            <Text dimColor>{`   ${field.hint}`}</Text>
+            <Text dimColor>{editing === field.key ? '   editing: Enter keeps, Esc cancels' : `   ${field.hint}`}</Text>
           </Box>
         );
       })}
