@@ -1,0 +1,78 @@
+/**
+ * Starts a real bt server for browser tests: SQLite in a fresh temporary data directory, a free
+ * port, no SMTP (verification links come back in the answers). BT_SERVER_ENTRY points at its
+ * main.ts (default: packages/server/src/main.ts of this checkout).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  admin: { email: string; password: string };
+  stop: () => Promise<void>;
+}
+
+export async function startBtServer(repoDir: string, publicUrl: (port: number) => string): Promise<RunningServer> {
+  const entry = process.env.BT_SERVER_ENTRY ?? join(repoDir, 'packages', 'server', 'src', 'main.ts');
+  if (!existsSync(entry)) throw new Error(`bt server entry not found: ${entry} (set BT_SERVER_ENTRY)`);
+  const serverRoot = join(dirname(entry), '..', '..', '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'bt-web-e2e-'));
+  const port = await freePort();
+  const admin = { email: 'admin@bt.test', password: 'admin-password-123' };
+  const child: ChildProcess = spawn(join(serverRoot, 'node_modules', '.bin', 'tsx'), ['--conditions=@bt/source', entry], {
+    cwd: dirname(entry),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: publicUrl(port),
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      SMTP_URL: '',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bt server exited (${child.exitCode}):\n${output}`);
+    try {
+      const health = await fetch(`${url}/api/health`);
+      if (health.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`bt server did not answer /api/health within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    admin,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { lazy, useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { analytics } from './runtime.js';
+import { RequireAdmin, RequireAuth } from './session/guards.js';
+import { useSessionSync } from './session/react.js';
+import { BareLayout, Layout } from './shell/Layout.js';
+
+// Route-level code splitting: each page is its own chunk, so a visitor downloads only what they see.
+const HomePage = lazy(() => import('./pages/home/HomePage.js'));
+const BacktestPage = lazy(() => import('./pages/backtest/BacktestPage.js'));
+const LoginPage = lazy(() => import('./pages/auth/LoginPage.js'));
+const ForgotPasswordPage = lazy(() => import('./pages/auth/ForgotPasswordPage.js'));
+const ResetPasswordPage = lazy(() => import('./pages/auth/ResetPasswordPage.js'));
+const LegalPage = lazy(() => import('./pages/legal/LegalPage.js'));
+const SupportPage = lazy(() => import('./pages/support/SupportPage.js'));
+const ASavoirPage = lazy(() => import('./pages/reference/ASavoirPage.js'));
+const PricingPage = lazy(() => import('./pages/later/PricingPage.js'));
+const CsvShopPage = lazy(() => import('./pages/later/CsvShopPage.js'));
+const SuccessPage = lazy(() => import('./pages/later/SuccessPage.js'));
+const DashboardPage = lazy(() => import('./pages/later/DashboardPage.js'));
+const ComparateurPage = lazy(() => import('./pages/later/ComparateurPage.js'));
+const ProfilePage = lazy(() => import('./pages/later/ProfilePage.js'));
+const AdminPage = lazy(() => import('./pages/later/AdminPage.js'));
+
+/** A page-view event on every route change (spec 1 §2). */
+function RouteEffects() {
+  const location = useLocation();
+  useEffect(() => {
+    analytics.pageView(location.pathname, location.search);
+  }, [location.pathname, location.search]);
+  return null;
+}
+
+export function App() {
+  useSessionSync();
+  return (
+    <>
+      <RouteEffects />
+      <Routes>
+        <Route element={<Layout />}>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/home" element={<HomePage />} />
+          <Route path="/pricing" element={<PricingPage />} />
+          <Route path="/csv-shop" element={<CsvShopPage />} />
+          <Route path="/backtest" element={<BacktestPage />} />
+          <Route path="/a-savoir" element={<ASavoirPage />} />
+          <Route path="/success" element={<SuccessPage />} />
+          <Route path="/dashboard" element={<RequireAuth><DashboardPage /></RequireAuth>} />
+          <Route path="/comparateur" element={<RequireAuth><ComparateurPage /></RequireAuth>} />
+          <Route path="/profile" element={<RequireAuth><ProfilePage /></RequireAuth>} />
+          <Route path="/admin" element={<RequireAdmin><AdminPage /></RequireAdmin>} />
+        </Route>
+        <Route element={<BareLayout />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+          <Route path="/resetpassword/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/resetpassword/reset-password/:token" element={<ResetPasswordPage />} />
+          <Route path="/legal/mentions-legales" element={<LegalPage tab="mentions" />} />
+          <Route path="/legal/mentions" element={<LegalPage tab="mentions" />} />
+          <Route path="/legal/politique-confidentialite" element={<LegalPage tab="confidentialite" />} />
+          <Route path="/legal/confidentialite" element={<LegalPage tab="confidentialite" />} />
+          <Route path="/legal/cgu" element={<LegalPage tab="cgu" />} />
+          <Route path="/support" element={<SupportPage />} />
+          <Route path="/support/support" element={<SupportPage />} />
+        </Route>
+        <Route path="*" element={<Navigate to="/home" replace />} />
+      </Routes>
+    </>
+  );
+}

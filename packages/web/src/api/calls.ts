@@ -1,0 +1,106 @@
+/**
+ * The calls this part of the app makes (spec 1 §7, spec 2 §7), one function each, over the shared
+ * client. Answers are typed loosely: servers add fields, the pages read what they need.
+ */
+import type { ApiClient } from './client.js';
+
+export interface LoginAnswer {
+  token?: string;
+  apiKey?: string;
+  api_key?: string;
+  message?: string;
+  status?: string;
+  detail?: string;
+}
+
+export interface RegisterPayload {
+  first_name: string;
+  last_name: string;
+  email: string;
+  username: string;
+  password: string;
+}
+
+export interface RegisterAnswer {
+  status?: string;
+  token?: string;
+  apiKey?: string;
+  message?: string;
+  detail?: string;
+  verifyUrl?: string;
+}
+
+export interface ResendAnswer {
+  status?: string;
+  emailed?: boolean;
+  verifyUrl?: string;
+  message?: string;
+}
+
+export interface SupportPayload {
+  type: 'contact' | 'feedback';
+  firstName: string;
+  lastName: string;
+  email: string;
+  message: string;
+  meta: { path: string; ts: number };
+}
+
+export interface SheetMetaAnswer {
+  sheets?: unknown;
+  columns?: unknown;
+  [field: string]: unknown;
+}
+
+export interface SheetAnswer {
+  headers?: unknown;
+  rows?: unknown;
+  [field: string]: unknown;
+}
+
+/** The key a login or registration answer carries, whatever the server calls it. */
+export function answerKey(answer: { token?: unknown; apiKey?: unknown; api_key?: unknown } | null | undefined): string | null {
+  for (const value of [answer?.token, answer?.apiKey, answer?.api_key]) {
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return null;
+}
+
+export function makeCalls(api: ApiClient) {
+  const keyHeader = (key: string) => ({ 'X-API-Key': key });
+  return {
+    login: (identifier: string, password: string) => api.post<LoginAnswer>('/api/login', { identifier, password }, { auth: false }),
+    register: (payload: RegisterPayload) => api.post<RegisterAnswer>('/api/register', payload, { auth: false }),
+    /** The profile of a given key; no login redirect: a refused key is simply forgotten (spec 1 §8). */
+    me: (key: string) => api.get<Record<string, unknown>>('/api/me', { auth: false, headers: keyHeader(key) }),
+    /** Admin probe: its refusal is an answer, never a redirect. */
+    adminPing: (key: string) => api.get('/api/admin/ping', { auth: false, headers: keyHeader(key) }),
+    resendVerification: () => api.post<ResendAnswer>('/api/auth/resend-verification', undefined, { redirectOnAuthError: false }),
+    generateResetToken: (email: string) => api.post('/api/auth/generate-reset-token', { email }, { auth: false }),
+    resetPassword: (token: string, newPassword: string) =>
+      api.post<{ status?: string; message?: string; detail?: string }>(`/api/auth/reset-password/${encodeURIComponent(token)}`, { new_password: newPassword }, { auth: false }),
+    topStrategies: (signal?: AbortSignal) => api.get<unknown>('/api/top-strategy', { auth: false, signal }),
+    publicSheetMeta: (folder: string) => api.get<SheetMetaAnswer>('/api/public/xlsx/meta', { auth: false, query: { folder } }),
+    publicSheet: (folder: string, sheet: string) => api.get<SheetAnswer>('/api/public/xlsx/sheet', { auth: false, query: { folder, sheet } }),
+    userSheetMeta: (folder: string) => api.get<SheetMetaAnswer>('/api/user/backtests/xlsx/meta', { query: { folder } }),
+    userSheet: (folder: string, sheet: string, offset = 0, limit = 500) =>
+      api.get<SheetAnswer>('/api/user/backtests/xlsx/sheet', { query: { folder, sheet, offset, limit, use_header: true } }),
+    support: (payload: SupportPayload) => api.post('/api/support', payload, { auth: false }),
+    listStrategies: () => api.get<unknown>('/api/list_strategies', { auth: false }),
+    strategyParams: (strategy: string) => api.get<{ params?: unknown }>(`/api/strategy_params/${encodeURIComponent(strategy)}`),
+    runBacktest: (body: Record<string, unknown>) => api.post<Record<string, unknown>>('/api/run_backtest', body),
+    uploadCsvAndBacktest: (form: FormData) => api.post<Record<string, unknown>>('/api/upload_csv_and_backtest', form),
+    userStrategies: () => api.get<unknown>('/api/user/strategies'),
+    generateStrategy: (prompt: string, slMode: 'internal' | 'external') =>
+      api.post<Record<string, unknown>>('/api/gpt/generate-strategy', { prompt, sl_mode: slMode }, { redirectOnAuthError: false }),
+    importStrategy: (form: FormData) => api.post<Record<string, unknown>>('/api/user/strategies/import', form),
+    downloadStrategy: (id: string) => api.get<Blob>(`/api/user/strategies/${encodeURIComponent(id)}/download`, { as: 'blob' }),
+    /** GET /api/download/{file}?folder&apiKey: a plain link, so the browser streams the workbook. */
+    downloadUrl: (file: string, folder: string, key: string | null) =>
+      api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
+    /** The third-party sign-in start endpoint on the API host (a browser redirect, spec 1 §7). */
+    googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
+  };
+}
+
+export type Calls = ReturnType<typeof makeCalls>;

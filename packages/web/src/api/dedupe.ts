@@ -1,0 +1,30 @@
+/**
+ * Identical GET requests within a window share one response (spec 1 §7: 250 ms). The shared value
+ * is the parsed answer (a Response body can be read once only); a failure is shared too.
+ */
+export class RequestDeduper {
+  private readonly inflight = new Map<string, { at: number; promise: Promise<unknown> }>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  run<T>(key: string, start: () => Promise<T>): Promise<T> {
+    const at = this.now();
+    this.prune(at);
+    const existing = this.inflight.get(key);
+    if (existing && at - existing.at < this.windowMs) return existing.promise as Promise<T>;
+    const promise = start();
+    this.inflight.set(key, { at, promise });
+    return promise;
+  }
+
+  get size(): number {
+    return this.inflight.size;
+  }
+
+  private prune(at: number): void {
+    for (const [key, entry] of this.inflight) if (at - entry.at >= this.windowMs) this.inflight.delete(key);
+  }
+}

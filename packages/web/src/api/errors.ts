@@ -1,0 +1,43 @@
+/** Errors of the shared client (spec 1 §8): 'HTTP {status}' then ' — ' and the body's detail. */
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly detail: string | undefined;
+  readonly body: unknown;
+
+  constructor(status: number, detail: string | undefined, body: unknown) {
+    super(formatHttpError(status, detail));
+    this.name = 'HttpError';
+    this.status = status;
+    this.detail = detail;
+    this.body = body;
+  }
+}
+
+export function formatHttpError(status: number, detail: string | undefined): string {
+  return detail ? `HTTP ${status} — ${detail}` : `HTTP ${status}`;
+}
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (Array.isArray(value)) {
+    // Validation lists ({msg} items, as some servers send) read best joined.
+    const parts = value.map((item) => (item && typeof item === 'object' && 'msg' in item ? String((item as { msg: unknown }).msg) : asText(item))).filter(Boolean);
+    return parts.length ? parts.join('; ') : undefined;
+  }
+  return undefined;
+}
+
+/** The detail, message or error field of a JSON body, in that order. */
+export function errorDetail(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  return asText(record.detail) ?? asText(record.message) ?? asText(record.error);
+}
+
+/** The message to show for any thrown value. */
+export function messageOf(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === 'string' && error) return error;
+  return fallback;
+}

@@ -1,0 +1,24 @@
+import { Link, useLocation } from 'react-router-dom';
+import { Modal } from './Modal.js';
+
+/** Connection prompt for visitors (spec 2 §1): register, log in, or continue as a visitor. */
+export function ConnectPrompt({ onClose, reason }: { onClose: () => void; reason?: string }) {
+  const location = useLocation();
+  const next = encodeURIComponent(`${location.pathname}${location.search}${location.hash}`);
+  return (
+    <Modal title="Connexion requise" onClose={onClose}>
+      <p>{reason ?? 'Crée un compte ou connecte-toi pour lancer un backtest, télécharger ou importer une stratégie.'}</p>
+      <div className="connect-actions">
+        <Link className="btn btn-primary" to={`/login?tab=register&next=${next}`}>
+          Créer un compte
+        </Link>
+        <Link className="btn" to={`/login?tab=login&next=${next}`}>
+          Se connecter
+        </Link>
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Continuer en visiteur
+        </button>
+      </div>
+    </Modal>
+  );
+}

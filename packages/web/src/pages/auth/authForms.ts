@@ -1,0 +1,77 @@
+/**
+ * Validation of the sign-in, registration and password forms (spec 1 §5, §8). The spec fixes the
+ * reset-password messages; the others are ours (docs/web.md).
+ */
+import type { RegisterPayload } from '../../api/calls.js';
+
+export const PASSWORD_MIN = 8;
+
+export const AUTH_MESSAGES = {
+  required: 'Tous les champs sont obligatoires.',
+  identifierRequired: 'Renseigne ton e-mail ou ton nom d’utilisateur.',
+  passwordRequired: 'Renseigne ton mot de passe.',
+  invalidEmail: 'Adresse e-mail invalide.',
+  passwordTooShort: '8 caractères minimum.',
+  passwordMismatch: 'Les mots de passe ne correspondent pas.',
+  registerFailed: "Erreur lors de l'inscription",
+  unexpectedRegister: 'Erreur inattendue.',
+  loginFailed: 'Identifiants invalides',
+  unexpectedLogin: 'Erreur inattendue',
+  recreateLimit: 'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.',
+  resendOk: 'Nouveau lien de vérification envoyé.',
+  forgotDone: 'Si un compte existe pour cette adresse, un lien de reset a été envoyé.',
+  networkError: 'Erreur réseau.',
+  resetDone: 'Mot de passe mis à jour. Redirection…',
+  resetInvalid: 'Lien invalide ou expiré.',
+  providerFailed: 'Connexion avec Google impossible. Réessaie.',
+} as const;
+
+/** An e-mail: something@domain.tld, no spaces anywhere. */
+export function isEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+export interface LoginInput {
+  identifier: string;
+  password: string;
+}
+
+/** Leading spaces of the identifier are dropped (spec 1 §5); trailing ones too, they are never meant. */
+export function validateLogin(input: LoginInput): { ok: true; identifier: string; password: string } | { ok: false; error: string } {
+  const identifier = input.identifier.trim();
+  if (!identifier) return { ok: false, error: AUTH_MESSAGES.identifierRequired };
+  if (!input.password) return { ok: false, error: AUTH_MESSAGES.passwordRequired };
+  return { ok: true, identifier, password: input.password };
+}
+
+export function validateRegister(input: RegisterPayload): { ok: true; payload: RegisterPayload } | { ok: false; error: string } {
+  const payload: RegisterPayload = {
+    first_name: input.first_name.trim(),
+    last_name: input.last_name.trim(),
+    email: input.email.trim(),
+    username: input.username.trim(),
+    password: input.password,
+  };
+  if (!payload.first_name || !payload.last_name || !payload.email || !payload.username || !payload.password) return { ok: false, error: AUTH_MESSAGES.required };
+  if (!isEmail(payload.email)) return { ok: false, error: AUTH_MESSAGES.invalidEmail };
+  return { ok: true, payload };
+}
+
+export function validateNewPassword(password: string, confirmation: string): string | null {
+  if (password.length < PASSWORD_MIN) return AUTH_MESSAGES.passwordTooShort;
+  if (password !== confirmation) return AUTH_MESSAGES.passwordMismatch;
+  return null;
+}
+
+/** A registration succeeded when the server says so (status 'success'), or, saying nothing, handed a key. */
+export function registrationSucceeded(answer: { status?: unknown; token?: unknown; apiKey?: unknown } | null | undefined): boolean {
+  if (!answer) return false;
+  if (typeof answer.status === 'string') return answer.status.toLowerCase() === 'success';
+  return typeof answer.token === 'string' || typeof answer.apiKey === 'string';
+}
+
+export type AuthTab = 'login' | 'register';
+
+export function tabFromQuery(value: string | null): AuthTab {
+  return value === 'register' ? 'register' : 'login';
+}

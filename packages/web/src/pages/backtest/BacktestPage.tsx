@@ -1,0 +1,293 @@
+import { LIBRARY_TIMEFRAMES, TIMEFRAMES, findSymbol } from '@bt/core/catalogue';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ConnectPrompt } from '../../components/ConnectPrompt.js';
+import { PageMeta } from '../../components/PageMeta.js';
+import { symbolsByLabel } from '../../lib/catalogue.js';
+import { calls, session } from '../../runtime.js';
+import { useSession } from '../../session/react.js';
+import { creditBalance } from '../../shell/credits.js';
+import { DATE_PRESETS, presetRange } from './dates.js';
+import {
+  buildParams,
+  canSubmit,
+  customRequestFields,
+  formError,
+  initialForm,
+  officialRequest,
+  paramLayout,
+  runDays,
+  type BacktestFormState,
+} from './form.js';
+import { GeneratePanel } from './GeneratePanel.js';
+import { ImportPanel } from './ImportPanel.js';
+import { ParamFields } from './ParamFields.js';
+import { ProgressPanel } from './ProgressPanel.js';
+import { ResultCard } from './ResultCard.js';
+import { backtestFailureMessage, parseBacktestAnswer, type BacktestOutcome, type ParsedAnswer } from './result.js';
+import { StrategyPickers } from './StrategyPickers.js';
+import { TipsAside } from './TipsAside.js';
+import { useRun } from './useRun.js';
+import { parseUserStrategies, signatureFromAnswer, type UserStrategy } from './userStrategies.js';
+
+type Panel = 'ai' | 'import' | null;
+
+export default function BacktestPage() {
+  const [params, setParams] = useSearchParams();
+  const state = useSession();
+  const loggedIn = !!state.key;
+  const [form, setForm] = useState<BacktestFormState>(() => {
+    const symbol = params.get('symbol');
+    return initialForm({ symbol: symbol && findSymbol(symbol) ? findSymbol(symbol)!.symbol : symbol });
+  });
+  const [userStrategies, setUserStrategies] = useState<UserStrategy[]>([]);
+  const [serverSignature, setServerSignature] = useState<string[] | null>(null);
+  const [panel, setPanel] = useState<Panel>(null);
+  const [prompt, setPrompt] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<BacktestOutcome | null>(null);
+  const [fileInput, setFileInput] = useState<File | null>(null);
+  const { view, run } = useRun();
+
+  const patch = useCallback((change: Partial<BacktestFormState>) => {
+    setForm((current) => ({ ...current, ...change }));
+    setError(null);
+  }, []);
+
+  const refreshStrategies = useCallback(async (): Promise<UserStrategy[]> => {
+    if (!session.getState().key) return [];
+    try {
+      const list = parseUserStrategies(await calls.userStrategies());
+      setUserStrategies(list);
+      return list;
+    } catch {
+      return [];
+    }
+  }, []);
+
+  useEffect(() => {
+    if (state.status === 'ready') void refreshStrategies();
+    else if (!state.key) setUserStrategies([]);
+  }, [state.status, state.key, refreshStrategies]);
+
+  // ?strategy= preselects a personal strategy, then leaves the address (spec 2 §2).
+  const wantedStrategy = params.get('strategy');
+  useEffect(() => {
+    if (!wantedStrategy) return;
+    if (state.key && state.status !== 'ready') return;
+    if (userStrategies.some((s) => s.id === wantedStrategy)) patch({ source: 'gpt', userStrategyId: wantedStrategy });
+    const copy = new URLSearchParams(params);
+    copy.delete('strategy');
+    setParams(copy, { replace: true });
+  }, [wantedStrategy, userStrategies, state.key, state.status, params, setParams, patch]);
+
+  const strategyKey = form.source === 'official' ? form.officialStrategy : form.userStrategyId;
+  useEffect(() => {
+    setServerSignature(null);
+    if (!strategyKey || !state.key) return;
+    let alive = true;
+    calls.strategyParams(strategyKey).then(
+      (answer) => alive && setServerSignature(signatureFromAnswer(answer)),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, [strategyKey, state.key]);
+
+  const userStrategy = userStrategies.find((s) => s.id === form.userStrategyId) ?? null;
+  const layout = useMemo(() => paramLayout(form, userStrategy, serverSignature), [form, userStrategy, serverSignature]);
+  const credits = creditBalance(state.user);
+  const pip = findSymbol(form.mode === 'official' ? form.symbol : form.customSymbol)?.pipSize ?? null;
+  const timeframes = form.mode === 'official' ? LIBRARY_TIMEFRAMES : TIMEFRAMES.map((t) => t.key);
+
+  const selectPersonal = useCallback(
+    async (id: string) => {
+      const list = await refreshStrategies();
+      if (!list.some((s) => s.id === id)) return false;
+      patch({ source: 'gpt', userStrategyId: id, params: {} });
+      return true;
+    },
+    [refreshStrategies, patch],
+  );
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!loggedIn) return setPrompt(true);
+    const problem = formError(form, layout, { isAdmin: state.isAdmin, credits, loggedIn });
+    if (problem) return setError(problem);
+    const built = buildParams(form, layout);
+    if ('error' in built) return setError(built.error);
+    setError(null);
+    setOutcome(null);
+    const kind = form.mode;
+    const parsed = await run<ParsedAnswer>(
+      kind,
+      form.timeframe,
+      runDays(form),
+      async () => {
+        try {
+          if (kind === 'official') return parseBacktestAnswer(await calls.runBacktest(officialRequest(form, built.params)), kind);
+          const body = new FormData();
+          for (const [name, value] of Object.entries(customRequestFields(form, built.params))) body.append(name, value);
+          body.append('csv_file', fileInput!, fileInput!.name);
+          return parseBacktestAnswer(await calls.uploadCsvAndBacktest(body), kind);
+        } catch (failure) {
+          return { ok: false, error: backtestFailureMessage(failure, kind) };
+        }
+      },
+      (answer) => answer.ok,
+    );
+    if (!parsed.ok) {
+      setError(parsed.error);
+      void session.refresh();
+      return;
+    }
+    setOutcome(parsed.outcome);
+    if (parsed.outcome.creditsRemaining !== null) session.patchUser({ credits: parsed.outcome.creditsRemaining });
+    else void session.refresh();
+  }
+
+  return (
+    <div className="backtest-page">
+      <PageMeta title="Backtest" noindex />
+      <header className="page-head">
+        <h1>Backtest</h1>
+        <p className="muted">Choisis une paire, une période et une stratégie : bt calcule chaque trade et te montre ses Golden Hours.</p>
+      </header>
+      <div className="backtest-layout">
+        <form className="card backtest-form" onSubmit={submit} noValidate data-testid="backtest-form">
+          <div className="segmented" role="radiogroup" aria-label="Source des données">
+            <button type="button" role="radio" aria-checked={form.mode === 'official'} className={form.mode === 'official' ? 'active' : ''} onClick={() => patch({ mode: 'official' })}>
+              Données officielles
+            </button>
+            <button type="button" role="radio" aria-checked={form.mode === 'custom'} className={form.mode === 'custom' ? 'active' : ''} onClick={() => patch({ mode: 'custom' })}>
+              CSV personnalisé
+            </button>
+          </div>
+
+          <StrategyPickers form={form} userStrategies={userStrategies} loggedIn={loggedIn} onChange={patch} />
+
+          <div className="panel-toggles">
+            <button type="button" className={`btn btn-small${panel === 'ai' ? ' active' : ''}`} aria-expanded={panel === 'ai'} onClick={() => setPanel(panel === 'ai' ? null : 'ai')}>
+              ✨ Générer avec l’IA
+            </button>
+            <button type="button" className={`btn btn-small${panel === 'import' ? ' active' : ''}`} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? null : 'import')}>
+              📥 Importer un .py
+            </button>
+          </div>
+          {panel === 'ai' ? <GeneratePanel loggedIn={loggedIn} onNeedLogin={() => setPrompt(true)} onUse={selectPersonal} /> : null}
+          {panel === 'import' ? (
+            <ImportPanel
+              loggedIn={loggedIn}
+              onNeedLogin={() => setPrompt(true)}
+              onImported={async (id) => {
+                await selectPersonal(id);
+                setPanel(null);
+              }}
+            />
+          ) : null}
+
+          <div className="form-grid">
+            {form.mode === 'official' ? (
+              <label>
+                Paire
+                <select value={form.symbol} onChange={(e) => patch({ symbol: e.target.value })} data-testid="symbol">
+                  <option value="">— Choisir —</option>
+                  {symbolsByLabel().map((s) => (
+                    <option key={s.symbol} value={s.symbol}>
+                      {s.label === s.symbol ? s.symbol : `${s.label} (${s.symbol})`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : (
+              <>
+                <label>
+                  Fichier (.csv ou .xlsx)
+                  <input
+                    type="file"
+                    accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                    onChange={(e) => {
+                      const file = e.target.files?.[0] ?? null;
+                      setFileInput(file);
+                      patch({ file: file ? { name: file.name } : null });
+                    }}
+                    data-testid="csv-file"
+                  />
+                </label>
+                <label>
+                  Symbole
+                  <input value={form.customSymbol} onChange={(e) => patch({ customSymbol: e.target.value.toUpperCase() })} placeholder="EURUSD" data-testid="custom-symbol" />
+                </label>
+              </>
+            )}
+            <label>
+              Timeframe
+              <select value={form.timeframe} onChange={(e) => patch({ timeframe: e.target.value })} data-testid="timeframe">
+                {timeframes.map((tf) => (
+                  <option key={tf} value={tf}>
+                    {tf}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {pip !== null ? (
+              <p className="pip-badge" title="Taille d’un pip pour cette paire">
+                1 pip = {pip}
+              </p>
+            ) : null}
+          </div>
+
+          <div className="dates">
+            <label>
+              Début
+              <input type="date" value={form.start} onChange={(e) => patch({ start: e.target.value })} data-testid="start-date" />
+            </label>
+            <label>
+              Fin
+              <input type="date" value={form.end} onChange={(e) => patch({ end: e.target.value })} data-testid="end-date" />
+            </label>
+            <div className="presets">
+              {DATE_PRESETS.map((preset) => (
+                <button key={preset.id} type="button" className="chip" onClick={() => patch(presetRange(preset.id, Date.now()))}>
+                  {preset.label}
+                </button>
+              ))}
+            </div>
+          </div>
+
+          <div className="form-grid risk">
+            <label>
+              SL (pips)
+              <input type="number" min={0} step="any" inputMode="decimal" value={form.slPips} onChange={(e) => patch({ slPips: e.target.value })} data-testid="sl-pips" />
+            </label>
+            <label>
+              TP1 (pips)
+              <input type="number" min={0} step="any" inputMode="decimal" value={form.tp1Pips} onChange={(e) => patch({ tp1Pips: e.target.value })} data-testid="tp1-pips" />
+            </label>
+            <label>
+              TP2 (pips)
+              <input type="number" min={0} step="any" inputMode="decimal" value={form.tp2Pips} onChange={(e) => patch({ tp2Pips: e.target.value })} data-testid="tp2-pips" />
+            </label>
+          </div>
+
+          <ParamFields form={form} layout={layout} onChange={patch} />
+
+          {error ? (
+            <p className="alert alert-error" role="alert" data-testid="form-error">
+              {error}
+            </p>
+          ) : null}
+          {view.visible ? <ProgressPanel percent={view.percent} elapsedMs={view.elapsedMs} etaMs={view.etaMs} done={view.done} /> : null}
+          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!canSubmit(form) || view.running} data-testid="run-backtest">
+            {view.running ? 'Analyse en cours…' : 'Lancer le backtest (2 crédits)'}
+          </button>
+        </form>
+        <TipsAside />
+      </div>
+      {outcome ? <ResultCard outcome={outcome} /> : null}
+      {prompt ? <ConnectPrompt onClose={() => setPrompt(false)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { calls } from '../../runtime.js';
+import { PERSONAL_MESSAGES, generationFailure, generationResult, saveBlob, type GenerationResult } from './personal.js';
+
+interface Props {
+  loggedIn: boolean;
+  onNeedLogin: () => void;
+  /** Selects the strategy in gpt mode; resolves false when it is not in the list yet. */
+  onUse: (strategyId: string) => Promise<boolean>;
+}
+
+/** "Generate with AI" (spec 2 §2, §4): idle, generating, done with 'use' and 'download .py'. */
+export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
+  const [prompt, setPrompt] = useState('');
+  const [slMode, setSlMode] = useState<'external' | 'internal'>('external');
+  const [state, setState] = useState<'idle' | 'generating' | 'done'>('idle');
+  const [result, setResult] = useState<GenerationResult | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  async function generate() {
+    if (!loggedIn) return onNeedLogin();
+    if (!prompt.trim()) return setResult({ kind: 'error', message: PERSONAL_MESSAGES.promptRequired });
+    setState('generating');
+    setResult(null);
+    setNote(null);
+    let outcome: GenerationResult;
+    try {
+      outcome = generationResult(await calls.generateStrategy(prompt.trim(), slMode));
+    } catch (error) {
+      outcome = generationFailure(error);
+    }
+    if (outcome.kind === 'login') {
+      setState('idle');
+      return onNeedLogin();
+    }
+    setResult(outcome);
+    setState(outcome.kind === 'done' ? 'done' : 'idle');
+  }
+
+  async function use(id: string) {
+    setNote((await onUse(id)) ? null : PERSONAL_MESSAGES.notReady);
+  }
+
+  async function download(id: string) {
+    try {
+      saveBlob(await calls.downloadStrategy(id), `${id}.py`);
+    } catch {
+      setNote(PERSONAL_MESSAGES.downloadFailed);
+    }
+  }
+
+  return (
+    <div className="panel" data-testid="ai-panel">
+      <h3>✨ Générer une stratégie avec l’IA</h3>
+      <label>
+        Décris ta logique d’entrée
+        <textarea rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="Ex. : FVG haussier en M15, RSI sous 35, entrée au retour dans la zone, 3 bougies d’attente minimum" />
+      </label>
+      <label>
+        Stop-loss
+        <select value={slMode} onChange={(e) => setSlMode(e.target.value as 'external' | 'internal')}>
+          <option value="external">Externe (SL/TP en pips)</option>
+          <option value="internal">Interne (bord de zone)</option>
+        </select>
+      </label>
+      <button type="button" className="btn btn-primary" onClick={generate} disabled={state === 'generating'}>
+        {state === 'generating' ? 'Génération…' : 'Générer'}
+      </button>
+      {result?.kind === 'error' ? <p className="alert alert-error" role="alert">{result.message}</p> : null}
+      {result?.kind === 'done' ? (
+        <div className="generated">
+          <p>
+            Stratégie créée : <code>{result.strategyId}</code>
+          </p>
+          {result.comment ? <p className="muted small">{result.comment}</p> : null}
+          <div className="row-actions">
+            <button type="button" className="btn btn-small btn-primary" onClick={() => use(result.strategyId)}>
+              Utiliser
+            </button>
+            <button type="button" className="btn btn-small" onClick={() => download(result.strategyId)}>
+              Télécharger .py
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {note ? <p className="alert alert-warn">{note}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { calls } from '../../runtime.js';
+import { PERSONAL_MESSAGES, importFailureMessage, importedStrategyId } from './personal.js';
+
+interface Props {
+  loggedIn: boolean;
+  onNeedLogin: () => void;
+  onImported: (strategyId: string) => Promise<unknown>;
+}
+
+/** Import a .py strategy (spec 2 §5): checked on the server, no credit consumed. */
+export function ImportPanel({ loggedIn, onNeedLogin, onImported }: Props) {
+  const [file, setFile] = useState<File | null>(null);
+  const [slMode, setSlMode] = useState<'external' | 'internal'>('external');
+  const [note, setNote] = useState('');
+  const [state, setState] = useState<'idle' | 'importing'>('idle');
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit() {
+    if (!loggedIn) return onNeedLogin();
+    if (!file) return;
+    setState('importing');
+    setError(null);
+    try {
+      const form = new FormData();
+      form.append('file', file);
+      form.append('sl_mode', slMode);
+      if (note.trim()) form.append('comment_user', note.trim());
+      const id = importedStrategyId(await calls.importStrategy(form));
+      if (!id) setError(PERSONAL_MESSAGES.importUnexpected);
+      else await onImported(id);
+    } catch (failure) {
+      setError(importFailureMessage(failure));
+    } finally {
+      setState('idle');
+    }
+  }
+
+  return (
+    <div className="panel" data-testid="import-panel">
+      <h3>📥 Importer une stratégie (.py)</h3>
+      <p className="muted small">
+        Un fichier Python qui définit <code>detect_&lt;id&gt;</code>. Le code est vérifié (contrôle de sécurité et exécution à blanc) ; aucun crédit n’est consommé.
+      </p>
+      <input type="file" accept=".py,text/x-python" onChange={(e) => setFile(e.target.files?.[0] ?? null)} data-testid="import-file" />
+      <label>
+        Stop-loss
+        <select value={slMode} onChange={(e) => setSlMode(e.target.value as 'external' | 'internal')}>
+          <option value="external">Externe (SL/TP en pips)</option>
+          <option value="internal">Interne (bord de zone)</option>
+        </select>
+      </label>
+      <label>
+        Note (facultative)
+        <input value={note} onChange={(e) => setNote(e.target.value)} />
+      </label>
+      <button type="button" className="btn btn-primary" onClick={submit} disabled={!file || state === 'importing'}>
+        {state === 'importing' ? 'Import…' : 'Importer'}
+      </button>
+      {error ? <p className="alert alert-error" role="alert">{error}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { hourLabel } from '../../lib/format.js';
+import { calls } from '../../runtime.js';
+import { useSession } from '../../session/react.js';
+import { SheetsModal } from '../stats/SheetsModal.js';
+import { RESULT_SHEETS } from '../stats/sheets.js';
+import { chartSeries, hasChartData } from './chartData.js';
+import type { BacktestOutcome } from './result.js';
+
+const WinrateCharts = lazy(() => import('./WinrateCharts.js'));
+
+const MODAL_SHEET_LIMIT = 500;
+const loadMeta = (folder: string) => calls.userSheetMeta(folder);
+const loadSheet = (folder: string, sheet: string) => calls.userSheet(folder, sheet, 0, MODAL_SHEET_LIMIT);
+
+function pct(value: number | null): string {
+  return value === null ? '—' : `${(value * 100).toFixed(2)}%`;
+}
+
+/** Result of a run (spec 2 §2): workbook download, statistics modal, golden hours and charts. */
+export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
+  const { key } = useSession();
+  const [open, setOpen] = useState(false);
+  const series = useMemo(() => chartSeries(outcome.statistics, outcome.goldenHours), [outcome]);
+  const downloadHref = calls.downloadUrl(outcome.file, outcome.folder, key);
+
+  return (
+    <section className="card result-card" data-testid="result-card">
+      <div className="result-head">
+        <div>
+          <h2>Résultats</h2>
+          <p className="muted small mono">{outcome.folder}</p>
+        </div>
+        <div className="row-actions">
+          <a className="btn" href={downloadHref} download={outcome.file} data-testid="download-xlsx">
+            Télécharger .xlsx
+          </a>
+          <button type="button" className="btn btn-primary" onClick={() => setOpen(true)} data-testid="open-stats">
+            Voir les statistiques
+          </button>
+        </div>
+      </div>
+      <div className="result-figures">
+        <div>
+          <span className="label">Win rate TP1</span>
+          <strong>{pct(outcome.winrateGlobal.TP1)}</strong>
+        </div>
+        <div>
+          <span className="label">Win rate TP2</span>
+          <strong>{pct(outcome.winrateGlobal.TP2)}</strong>
+        </div>
+        <div>
+          <span className="label">Golden hours (UTC)</span>
+          <strong>{outcome.goldenHours.length ? outcome.goldenHours.slice(0, 3).map((g) => `${hourLabel(g.hour)} (${pct(g.TP1)})`).join(' · ') : '—'}</strong>
+        </div>
+      </div>
+      {hasChartData(series) ? (
+        <Suspense fallback={<p className="muted">Chargement des graphiques…</p>}>
+          <WinrateCharts series={series} />
+        </Suspense>
+      ) : null}
+      {open ? (
+        <SheetsModal
+          title="Statistiques du backtest"
+          folder={outcome.folder}
+          loadMeta={loadMeta}
+          loadSheet={loadSheet}
+          allowed={RESULT_SHEETS}
+          onClose={() => setOpen(false)}
+          footer={
+            <a className="btn" href={downloadHref} download={outcome.file}>
+              Télécharger .xlsx
+            </a>
+          }
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+/** AI generation and .py import answers (spec 2 §4, §5, §7, §8). */
+import { HttpError, errorDetail } from '../../api/errors.js';
+
+export const PERSONAL_MESSAGES = {
+  promptRequired: 'Décris la logique de ta stratégie.',
+  cannotGenerate: 'Stratégie impossible à générer. Reformule plus clairement la logique.',
+  notReady: "La stratégie n'est pas encore disponible. Réessaie dans 2s ou régénère.",
+  generationError: 'Erreur génération GPT',
+  importUnexpected: 'Import : réponse inattendue',
+  importFailed: 'Import impossible. Vérifie le .py.',
+  downloadFailed: 'Téléchargement impossible',
+} as const;
+
+export type GenerationResult =
+  | { kind: 'done'; strategyId: string; comment: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'login' };
+
+export function generationResult(answer: unknown): GenerationResult {
+  const record = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
+  const id = record.strategy_id ?? record.id;
+  if (record.success === false || record.error) {
+    return { kind: 'error', message: errorDetail(record) ?? PERSONAL_MESSAGES.cannotGenerate };
+  }
+  if (typeof id !== 'string' && typeof id !== 'number') return { kind: 'error', message: PERSONAL_MESSAGES.cannotGenerate };
+  return { kind: 'done', strategyId: String(id), comment: typeof record.comment === 'string' ? record.comment : '' };
+}
+
+/** A 401 reopens the login prompt (spec 2 §8); other failures show the server's words or the default. */
+export function generationFailure(error: unknown): GenerationResult {
+  if (error instanceof HttpError && error.status === 401) return { kind: 'login' };
+  if (error instanceof HttpError) return { kind: 'error', message: error.detail || PERSONAL_MESSAGES.generationError };
+  return { kind: 'error', message: PERSONAL_MESSAGES.generationError };
+}
+
+/** The imported strategy's id: {strategy: {id}} or {id} / {strategy_id}. */
+export function importedStrategyId(answer: unknown): string | null {
+  const record = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
+  const strategy = record.strategy && typeof record.strategy === 'object' ? (record.strategy as Record<string, unknown>) : record;
+  const id = strategy.id ?? strategy.strategy_id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+export function importFailureMessage(error: unknown): string {
+  if (error instanceof HttpError && error.detail) return `${PERSONAL_MESSAGES.importFailed} ${error.detail}`;
+  return PERSONAL_MESSAGES.importFailed;
+}
+
+/** Saves a blob under a file name through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

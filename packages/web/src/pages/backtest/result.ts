@@ -1,0 +1,99 @@
+/**
+ * Reading the answer of a backtest call (spec 2 §3 "Backtest result", §8): the error to show, or
+ * the result folder and workbook name, the credits left, golden hours and statistics.
+ */
+import { isNonJsonAnswer } from '../../api/client.js';
+import { HttpError, errorDetail } from '../../api/errors.js';
+import { usableNumber } from '../../shell/credits.js';
+
+export const RESULT_MESSAGES = {
+  nonJson: 'Erreur serveur (réponse non-JSON)',
+  officialDefault: 'Erreur backtest officiel',
+  customDefault: 'Erreur backtest custom',
+} as const;
+
+export interface GoldenHourEntry {
+  hour: number;
+  TP1: number | null;
+  TP2: number | null;
+  trades?: number;
+  TP1_ci95?: readonly [number, number] | null;
+}
+
+export interface BacktestOutcome {
+  folder: string;
+  file: string;
+  creditsRemaining: number | null;
+  winrateGlobal: { TP1: number | null; TP2: number | null };
+  goldenHours: GoldenHourEntry[];
+  /** Core statistics when the server includes them (charts). */
+  statistics: unknown;
+  raw: Record<string, unknown>;
+}
+
+/** Folder and file of xlsx_result: the last two segments of its path (spec 2 §3). */
+export function splitResultPath(path: unknown): { folder: string; file: string } | null {
+  if (typeof path !== 'string' || path.trim() === '') return null;
+  const parts = path.replace(/\\/g, '/').split('/').filter(Boolean);
+  if (parts.length < 2) {
+    const file = parts[0] ?? '';
+    return file ? { folder: file.replace(/\.xlsx$/i, ''), file } : null;
+  }
+  return { folder: parts[parts.length - 2], file: parts[parts.length - 1] };
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function goldenHoursOf(answer: Record<string, unknown>): { winrateGlobal: BacktestOutcome['winrateGlobal']; goldenHours: GoldenHourEntry[] } {
+  const block = (answer.golden_hours ?? {}) as Record<string, unknown>;
+  const global = (block.winrate_global ?? {}) as Record<string, unknown>;
+  const list = Array.isArray(block.golden_hours) ? block.golden_hours : [];
+  return {
+    winrateGlobal: { TP1: num(global.TP1), TP2: num(global.TP2) },
+    goldenHours: list
+      .filter((g): g is Record<string, unknown> => !!g && typeof g === 'object' && Number.isInteger((g as Record<string, unknown>).hour))
+      .map((g) => ({
+        hour: g.hour as number,
+        TP1: num(g.TP1),
+        TP2: num(g.TP2),
+        trades: num(g.trades) ?? undefined,
+        TP1_ci95: Array.isArray(g.TP1_ci95) && g.TP1_ci95.length === 2 ? (g.TP1_ci95 as [number, number]) : null,
+      })),
+  };
+}
+
+export type ParsedAnswer = { ok: true; outcome: BacktestOutcome } | { ok: false; error: string };
+
+export function parseBacktestAnswer(answer: unknown, kind: 'official' | 'custom'): ParsedAnswer {
+  const fallback = kind === 'official' ? RESULT_MESSAGES.officialDefault : RESULT_MESSAGES.customDefault;
+  if (isNonJsonAnswer(answer)) return { ok: false, error: RESULT_MESSAGES.nonJson };
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return { ok: false, error: fallback };
+  const record = answer as Record<string, unknown>;
+  if (record.error) return { ok: false, error: errorDetail(record) ?? fallback };
+  const paths = splitResultPath(record.xlsx_result);
+  if (!paths) return { ok: false, error: errorDetail(record) ?? fallback };
+  return {
+    ok: true,
+    outcome: {
+      ...paths,
+      creditsRemaining: usableNumber(record.credits_remaining),
+      ...goldenHoursOf(record),
+      statistics: record.statistics ?? null,
+      raw: record,
+    },
+  };
+}
+
+/** The message of a failed call: non-JSON bodies, then the body's error/detail/message. */
+export function backtestFailureMessage(error: unknown, kind: 'official' | 'custom'): string {
+  const fallback = kind === 'official' ? RESULT_MESSAGES.officialDefault : RESULT_MESSAGES.customDefault;
+  if (error instanceof HttpError) {
+    if (isNonJsonAnswer(error.body)) return RESULT_MESSAGES.nonJson;
+    const body = error.body && typeof error.body === 'object' ? (error.body as Record<string, unknown>) : {};
+    const text = typeof body.error === 'string' ? body.error : error.detail;
+    return text || fallback;
+  }
+  return error instanceof Error && error.message ? error.message : fallback;
+}

@@ -1,0 +1,52 @@
+/** Personal strategies (spec 2 §3 "User strategy"): list parsing and the UI lists of their meta. */
+
+export interface UserStrategy {
+  id: string;
+  name: string;
+  source: 'import' | 'gpt' | string;
+  slMode: 'internal' | 'external' | null;
+  createdAt: number | null;
+  comment: string;
+  ui: { hidden: string[]; basic: string[]; advanced: string[] } | null;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function parseUserStrategy(item: unknown): UserStrategy | null {
+  if (!item || typeof item !== 'object') return null;
+  const record = item as Record<string, unknown>;
+  const id = record.id ?? record.strategy_id;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  const meta = record.meta && typeof record.meta === 'object' ? (record.meta as Record<string, unknown>) : {};
+  const ui = meta.ui && typeof meta.ui === 'object' ? (meta.ui as Record<string, unknown>) : null;
+  const slMode = record.sl_mode ?? meta.sl_mode;
+  const created = Number(record.created_at);
+  return {
+    id: String(id),
+    name: String(record.display_name ?? record.display_filename ?? id),
+    source: typeof record.source === 'string' ? record.source : 'import',
+    slMode: slMode === 'internal' || slMode === 'external' ? slMode : null,
+    createdAt: Number.isFinite(created) ? created : null,
+    comment: String(record.comment_user ?? meta.comment_user ?? record.comment ?? meta.comment ?? ''),
+    ui: ui ? { hidden: strings(ui.hidden), basic: strings(ui.basic), advanced: strings(ui.advanced) } : null,
+  };
+}
+
+/** An array, or {items} / {strategies}. */
+export function parseUserStrategies(answer: unknown): UserStrategy[] {
+  const list = Array.isArray(answer)
+    ? answer
+    : answer && typeof answer === 'object'
+      ? ((answer as Record<string, unknown>).items ?? (answer as Record<string, unknown>).strategies)
+      : [];
+  return Array.isArray(list) ? list.map(parseUserStrategy).filter((s): s is UserStrategy => s !== null) : [];
+}
+
+/** The server signature, when /api/strategy_params answers a list of names (spec 2 §5). */
+export function signatureFromAnswer(answer: unknown): string[] | null {
+  const params = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>).params : answer;
+  if (Array.isArray(params) && params.length > 0 && params.every((p) => typeof p === 'string')) return params as string[];
+  return null;
+}

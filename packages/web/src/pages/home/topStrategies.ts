@@ -1,0 +1,133 @@
+/**
+ * Top-strategy cards of the home page (spec 1 §2, §3, §8, §9): at most 6 cards, the fields each
+ * card shows, its result folder, and the message of each failure. The win-rate rules (hot at 70,
+ * great at 70, good at 55, fractions read as percentages) come from @bt/core/format.
+ */
+import { HttpError } from '../../api/errors.js';
+import { homeWinrateClass as coreHomeClass, isHotWinrate, parseWinrate } from '../../lib/format.js';
+
+export const TOP_STRATEGIES = { maxCards: 6, skeletons: 3, timeoutMs: 6000, loaderMs: 450 } as const;
+
+export const TOP_MESSAGES = {
+  failed: 'Aucune stratégie trouvée',
+  empty: '⚠️ Aucune stratégie disponible pour le moment.',
+  timeout: '⏱ Connexion lente — données non disponibles pour l’instant.',
+  other: '❌ Impossible de charger les stratégies actuellement.',
+} as const;
+
+export interface TopStrategyCard {
+  pair: string;
+  timeframe: string;
+  strategy: string;
+  period: string;
+  /** TP1 win rate in percent (0..100), null when absent. */
+  winrate: number | null;
+  winrateText: string;
+  winrateClass: 'great' | 'good' | '';
+  hot: boolean;
+  trades: number | null;
+  /** Result folder for the statistics modal; null when the item names none. */
+  folder: string | null;
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
+}
+
+/** A folder name, or the folder of a workbook path (…/{folder}/{folder}.xlsx). */
+export function folderFromValue(value: unknown): string | null {
+  const text = str(value).replace(/\\/g, '/').replace(/\/+$/, '');
+  if (!text) return null;
+  const parts = text.split('/').filter(Boolean);
+  if (parts.length === 0) return null;
+  const last = parts[parts.length - 1];
+  if (/\.xlsx$/i.test(last)) return parts.length > 1 ? parts[parts.length - 2] : last.replace(/\.xlsx$/i, '');
+  return last;
+}
+
+/** The result folder of an item: folder, xlsx_folder, bt_folder, xlsxPath, xlsx, meta.folder. */
+export function itemFolder(item: Record<string, unknown>): string | null {
+  const meta = item.meta && typeof item.meta === 'object' ? (item.meta as Record<string, unknown>) : {};
+  for (const value of [item.folder, item.xlsx_folder, item.bt_folder, item.xlsxPath, item.xlsx, meta.folder]) {
+    const folder = folderFromValue(value);
+    if (folder) return folder;
+  }
+  return null;
+}
+
+
+export function toCard(item: Record<string, unknown>, strategyLabel: (key: string) => string = (k) => k): TopStrategyCard {
+  const winrate = parseWinrate(item.winrate_tp1);
+  const trades = Number(item.trades);
+  const from = str(item.from_date);
+  const to = str(item.to_date);
+  const strategyKey = str(item.strategy_name) || str(item.strategy);
+  return {
+    pair: str(item.pair) || str(item.symbol),
+    timeframe: str(item.timeframe) || str(item.tf),
+    strategy: strategyKey ? strategyLabel(strategyKey) : '',
+    period: str(item.period) || (from || to ? `${from} → ${to}` : ''),
+    winrate,
+    winrateText: winrate === null ? '—' : `${winrate.toFixed(2)}%`,
+    winrateClass: coreHomeClass(item.winrate_tp1) ?? '',
+    hot: isHotWinrate(item.winrate_tp1),
+    trades: Number.isFinite(trades) && item.trades !== null && item.trades !== '' ? trades : null,
+    folder: itemFolder(item),
+  };
+}
+
+/** The items of the answer: an array, or an object holding one under items/strategies/data. */
+export function answerItems(answer: unknown): Record<string, unknown>[] | null {
+  const list = Array.isArray(answer)
+    ? answer
+    : answer && typeof answer === 'object'
+      ? ((answer as Record<string, unknown>).items ?? (answer as Record<string, unknown>).strategies ?? (answer as Record<string, unknown>).data)
+      : null;
+  if (!Array.isArray(list)) return null;
+  return list.filter((item): item is Record<string, unknown> => !!item && typeof item === 'object');
+}
+
+export type TopStrategiesOutcome = { kind: 'cards'; cards: TopStrategyCard[] } | { kind: 'message'; message: string };
+
+export function cardsOutcome(answer: unknown, strategyLabel?: (key: string) => string): TopStrategiesOutcome {
+  const items = answerItems(answer);
+  if (items === null) return { kind: 'message', message: TOP_MESSAGES.other };
+  if (items.length === 0) return { kind: 'message', message: TOP_MESSAGES.empty };
+  return { kind: 'cards', cards: items.slice(0, TOP_STRATEGIES.maxCards).map((item) => toCard(item, strategyLabel)) };
+}
+
+/** The message of a failed load: HTTP failure, our 6 s timeout, anything else. */
+export function failureMessage(error: unknown, timedOut: boolean): string {
+  if (timedOut) return TOP_MESSAGES.timeout;
+  if (error instanceof HttpError) return TOP_MESSAGES.failed;
+  return TOP_MESSAGES.other;
+}
+
+/**
+ * Loads the cards: aborts after 6 s, and keeps the skeletons at least 450 ms so the grid does
+ * not flash. `sleep` and `setTimer` are injected for tests.
+ */
+export async function loadTopStrategies(deps: {
+  fetchTop: (signal: AbortSignal) => Promise<unknown>;
+  sleep: (ms: number) => Promise<void>;
+  setTimer: (fn: () => void, ms: number) => () => void;
+  strategyLabel?: (key: string) => string;
+}): Promise<TopStrategiesOutcome> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const cancel = deps.setTimer(() => {
+    timedOut = true;
+    controller.abort();
+  }, TOP_STRATEGIES.timeoutMs);
+  const minimum = deps.sleep(TOP_STRATEGIES.loaderMs);
+  let outcome: TopStrategiesOutcome;
+  try {
+    outcome = cardsOutcome(await deps.fetchTop(controller.signal), deps.strategyLabel);
+  } catch (error) {
+    outcome = { kind: 'message', message: failureMessage(error, timedOut) };
+  } finally {
+    cancel();
+  }
+  await minimum;
+  return outcome;
+}

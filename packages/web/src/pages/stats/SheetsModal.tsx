@@ -1,0 +1,223 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Modal } from '../../components/Modal.js';
+import {
+  DEFAULT_HOURLY_TIME_ZONE,
+  HOURLY_TIME_ZONES,
+  defaultSheet,
+  formatCell,
+  isHiddenMetric,
+  shiftHourlyRows,
+  timeZoneOffsetHours,
+  usesInternalStop,
+  utcOffsetLabel,
+} from '../../lib/format.js';
+import { CONFIG_SHEET, HOURLY_SHEET, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
+
+export const MISSING_FOLDER_MESSAGE = 'Aucune donnée XLSX associée à cette stratégie (folder manquant).';
+
+export interface SheetsModalProps {
+  title: ReactNode;
+  folder: string | null;
+  loadMeta: (folder: string) => Promise<unknown>;
+  loadSheet: (folder: string, sheet: string) => Promise<unknown>;
+  /** Sheets this modal may show, in the server's order. */
+  allowed: readonly string[];
+  onClose: () => void;
+  /** Shown above the tabs (charts, download). */
+  header?: ReactNode;
+  footer?: ReactNode;
+}
+
+type SheetState = { status: 'loading' } | { status: 'ready'; table: SheetTable } | { status: 'error' };
+
+function HourlyTable({ table, timeZone, at }: { table: SheetTable; timeZone: string; at: number }) {
+  const hourIndex = Math.max(0, table.headers.findIndex((h) => /heure|hour/i.test(h)));
+  const offset = timeZoneOffsetHours(timeZone, at);
+  const zone = HOURLY_TIME_ZONES.find((z) => z.id === timeZone);
+  const shifted = shiftHourlyRows(table.rows, (row) => row[hourIndex], offset);
+  const headers = table.headers.map((h, i) => (i === hourIndex ? `Heure (${zone?.label ?? timeZone}, ${utcOffsetLabel(offset)})` : h));
+  return (
+    <table className="sheet-table" data-testid="sheet-table">
+      <thead>
+        <tr>{headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+      </thead>
+      <tbody>
+        {shifted.map(({ label, row }, r) => (
+          <tr key={r}>
+            {row.map((cell, c) => (
+              <td key={c}>{c === hourIndex ? label : formatCell(cell, table.headers[c])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * A metric/value sheet (Config, Global, TP2_Global): the first cell names the row and decides its
+ * format; hidden rows (run bookkeeping, stop sizes of an internal stop) are left out.
+ */
+function MetricTable({ table, internalStop }: { table: SheetTable; internalStop: boolean }) {
+  const rows = table.rows.filter((row) => !isHiddenMetric(row[0], internalStop));
+  const showHeaders = table.headers.length > 2;
+  return (
+    <table className="sheet-table metric-table" data-testid="sheet-table">
+      {showHeaders ? (
+        <thead>
+          <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+        </thead>
+      ) : null}
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            <th scope="row">{String(row[0] ?? '')}</th>
+            {row.slice(1).map((cell, c) => (
+              <td key={c}>{formatCell(cell, row[0])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function GridTable({ table }: { table: SheetTable }) {
+  return (
+    <table className="sheet-table" data-testid="sheet-table">
+      <thead>
+        <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+      </thead>
+      <tbody>
+        {table.rows.map((row, r) => (
+          <tr key={r}>
+            {row.map((cell, c) => (
+              <td key={c}>{formatCell(cell, table.headers[c])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Config rows as [metric, value], whatever order the answer gave its columns in. */
+function configTable(table: SheetTable): SheetTable {
+  return { headers: ['metric', 'value'], rows: metricValueRows(table).map((r) => [r.metric, r.value]) };
+}
+
+/** Metric/value sheets (Config, Global, TP2_Global) have two or three columns, the first naming the row. */
+function isMetricSheet(table: SheetTable): boolean {
+  return table.headers.length >= 2 && table.headers.length <= 3 && /^(indicateur|metric|métrique)$/i.test(table.headers[0]?.trim() ?? '');
+}
+
+/** Period start read from the Config sheet, so zone offsets follow the run's season (DST). */
+function configInstant(table: SheetTable | null): number {
+  if (table) {
+    for (const row of metricValueRows(table)) {
+      if (/^(start_date|from_date|date_debut)$/i.test(row.metric.trim())) {
+        const time = Date.parse(String(row.value));
+        if (Number.isFinite(time)) return time;
+      }
+    }
+  }
+  return Date.now();
+}
+
+/** Statistics modal with one tab per sheet (spec 1 §2 public variant, spec 2 §2 results variant). */
+export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClose, header, footer }: SheetsModalProps) {
+  const [names, setNames] = useState<string[] | null>(null);
+  const [active, setActive] = useState<string | null>(null);
+  const [sheets, setSheets] = useState<Record<string, SheetState>>({});
+  const [timeZone, setTimeZone] = useState(DEFAULT_HOURLY_TIME_ZONE);
+
+  useEffect(() => {
+    if (!folder) return;
+    let alive = true;
+    loadMeta(folder).then(
+      (meta) => {
+        if (!alive) return;
+        const list = sheetNames(meta, allowed);
+        setNames(list);
+        setActive(defaultSheet(list));
+      },
+      // A failed meta call shows as an empty sheet list (spec 1 §8).
+      () => alive && setNames([]),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [folder, loadMeta, allowed]);
+
+  const wanted = useMemo(() => {
+    const list = new Set<string>();
+    if (active) list.add(active);
+    // Config decides which rows hide (sl_mode) and the hourly sheet's season: always fetched.
+    if (names?.includes(CONFIG_SHEET)) list.add(CONFIG_SHEET);
+    return [...list];
+  }, [active, names]);
+
+  useEffect(() => {
+    if (!folder) return;
+    for (const name of wanted) {
+      if (sheets[name]) continue;
+      setSheets((current) => ({ ...current, [name]: { status: 'loading' } }));
+      loadSheet(folder, name).then(
+        (answer) => setSheets((current) => ({ ...current, [name]: { status: 'ready', table: sheetTable(answer) } })),
+        () => setSheets((current) => ({ ...current, [name]: { status: 'error' } })),
+      );
+    }
+  }, [folder, wanted, sheets, loadSheet]);
+
+  const config = sheets[CONFIG_SHEET]?.status === 'ready' ? (sheets[CONFIG_SHEET] as { table: SheetTable }).table : null;
+  // The _sl0 / sl_mode rule (spec 1 §2) lives in core; Config rows come as [metric, value].
+  const internalStop = usesInternalStop({ folder, config: config ? configTable(config).rows : null });
+  const current = active ? sheets[active] : undefined;
+
+  let body: ReactNode;
+  if (!folder) body = <p className="empty-state">{MISSING_FOLDER_MESSAGE}</p>;
+  else if (names === null) body = <p className="muted">Chargement…</p>;
+  else if (names.length === 0 || !active) body = <p className="empty-state">Aucune feuille disponible pour ce résultat.</p>;
+  else if (!current || current.status === 'loading') body = <p className="muted">Chargement…</p>;
+  else if (current.status === 'error') body = <p className="error-text">Impossible de charger cette feuille.</p>;
+  else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} />;
+  else if (active === CONFIG_SHEET) body = <MetricTable table={configTable(current.table)} internalStop={internalStop} />;
+  else if (isMetricSheet(current.table)) body = <MetricTable table={current.table} internalStop={internalStop} />;
+  else body = <GridTable table={current.table} />;
+
+  return (
+    <Modal title={title} onClose={onClose} wide footer={footer} className="sheets-modal">
+      {header}
+      {names && names.length > 0 ? (
+        <div className="tabs" role="tablist" aria-label="Feuilles du classeur">
+          {names.map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              aria-selected={name === active}
+              className={`tab${name === active ? ' active' : ''}`}
+              onClick={() => setActive(name)}
+              data-sheet={name}
+            >
+              {sheetLabel(name)}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {active === HOURLY_SHEET && names?.includes(HOURLY_SHEET) ? (
+        <label className="tz-select">
+          Fuseau horaire{' '}
+          <select value={timeZone} onChange={(event) => setTimeZone(event.target.value)} data-testid="tz-select">
+            {HOURLY_TIME_ZONES.map((zone) => (
+              <option key={zone.id} value={zone.id}>
+                {zone.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <div className="sheet-body">{body}</div>
+    </Modal>
+  );
+}

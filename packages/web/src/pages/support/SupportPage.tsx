@@ -1,0 +1,102 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { HttpError } from '../../api/errors.js';
+import { PageMeta } from '../../components/PageMeta.js';
+import { calls } from '../../runtime.js';
+import { SUPPORT_MESSAGES, SUPPORT_SENT_RESET_MS, SUPPORT_TABS, supportPayload, validateSupport, type SupportFields, type SupportType } from './support.js';
+
+const EMPTY: SupportFields = { lastName: '', firstName: '', email: '', message: '' };
+
+/** Support page (spec 1 §2): not indexed, two tabs, one form. */
+export default function SupportPage() {
+  const location = useLocation();
+  const [type, setType] = useState<SupportType>('contact');
+  const [fields, setFields] = useState<SupportFields>(EMPTY);
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (state !== 'sent') return;
+    const timer = setTimeout(() => setState('idle'), SUPPORT_SENT_RESET_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  const bind = (name: keyof SupportFields) => ({
+    name,
+    value: fields[name],
+    onChange: (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value })),
+  });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateSupport(fields);
+    if (problem) return setError(problem);
+    setError(null);
+    setState('sending');
+    try {
+      await calls.support(supportPayload(type, fields, location.pathname, Date.now()));
+      setFields(EMPTY);
+      setState('sent');
+    } catch (failure) {
+      setError(failure instanceof HttpError ? failure.message : failure instanceof Error && failure.message ? failure.message : SUPPORT_MESSAGES.failed);
+      setState('idle');
+    }
+  }
+
+  return (
+    <div className="support-page">
+      <PageMeta title="Support" noindex />
+      <header className="bare-header">
+        <Link to="/" className="logo">
+          <span className="logo-mark" aria-hidden="true">⬢</span> bt
+        </Link>
+        <nav className="mini-nav" aria-label="Navigation">
+          <Link to="/">Accueil</Link>
+          <Link to="/dashboard">Dashboard</Link>
+          <Link to="/backtest">Backtest</Link>
+          <Link to="/csv-shop">CSV Shop</Link>
+        </nav>
+      </header>
+      <article className="card support-card">
+        <h1>Support</h1>
+        <p className="muted">Notre support est disponible 24/7. Décris ta question ou ta suggestion, on te répond par e-mail.</p>
+        <div className="tabs" role="tablist">
+          {SUPPORT_TABS.map((tab) => (
+            <button key={tab.id} type="button" role="tab" aria-selected={type === tab.id} className={`tab${type === tab.id ? ' active' : ''}`} onClick={() => setType(tab.id)}>
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        <form className="auth-form" onSubmit={submit} noValidate data-testid="support-form">
+          <div className="form-row">
+            <label>
+              Nom
+              <input autoComplete="family-name" {...bind('lastName')} />
+            </label>
+            <label>
+              Prénom
+              <input autoComplete="given-name" {...bind('firstName')} />
+            </label>
+          </div>
+          <label>
+            E-mail
+            <input type="email" autoComplete="email" {...bind('email')} />
+          </label>
+          <label>
+            Message
+            <textarea rows={6} {...bind('message')} placeholder={type === 'feedback' ? 'Une idée, un bug ? Dis-nous tout.' : 'Ta question…'} />
+          </label>
+          {error ? <p className="alert alert-error" role="alert">{error}</p> : null}
+          <button type="submit" className="btn btn-primary" disabled={state !== 'idle'} data-testid="support-submit">
+            {state === 'sending' ? 'Envoi...' : state === 'sent' ? 'Envoyé' : 'Envoyer'}
+          </button>
+        </form>
+      </article>
+      <footer className="bare-footer">
+        <Link to="/legal/mentions-legales">Mentions légales</Link>
+        <Link to="/legal/politique-confidentialite">Politique de confidentialité</Link>
+        <Link to="/legal/cgu">CGU</Link>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+/** The support form's rules (spec 1 §3, §4, §5, §8). */
+import type { SupportPayload } from '../../api/calls.js';
+
+export type SupportType = SupportPayload['type'];
+
+export const SUPPORT_TABS: { id: SupportType; label: string }[] = [
+  { id: 'contact', label: 'Assistance & questions' },
+  { id: 'feedback', label: 'Améliorations & bugs' },
+];
+
+export const SUPPORT_MESSAGES = {
+  required: 'Merci de remplir tous les champs.',
+  invalidEmail: 'Merci d’entrer une adresse e-mail valide (doit contenir un @).',
+  failed: 'Désolé, l’envoi a échoué. Réessayez.',
+} as const;
+
+export const SUPPORT_SENT_RESET_MS = 1600;
+
+export interface SupportFields {
+  lastName: string;
+  firstName: string;
+  email: string;
+  message: string;
+}
+
+export function validateSupport(fields: SupportFields): string | null {
+  const values = [fields.lastName, fields.firstName, fields.email, fields.message].map((v) => v.trim());
+  if (values.some((v) => v === '')) return SUPPORT_MESSAGES.required;
+  if (!fields.email.includes('@')) return SUPPORT_MESSAGES.invalidEmail;
+  return null;
+}
+
+export function supportPayload(type: SupportType, fields: SupportFields, path: string, now: number): SupportPayload {
+  return {
+    type,
+    firstName: fields.firstName.trim(),
+    lastName: fields.lastName.trim(),
+    email: fields.email.trim(),
+    message: fields.message.trim(),
+    meta: { path, ts: now },
+  };
+}

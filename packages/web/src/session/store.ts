@@ -1,0 +1,130 @@
+/**
+ * The session (spec 1 §4) as a small observable store, independent of React so its transitions
+ * are testable: key from the address, profile fetch, login, logout, admin status, other tabs.
+ */
+import { AdminStatusCache, isAdminUser } from './adminStatus.js';
+import { clearStoredKey, readStoredKey, storeKey, type KeyValueStorage } from './keyStorage.js';
+import type { UserProfile } from './types.js';
+
+export type SessionStatus = 'anonymous' | 'consuming' | 'loading' | 'ready';
+
+export interface SessionState {
+  readonly key: string | null;
+  readonly user: UserProfile | null;
+  /** anonymous: no key; consuming: a key from the address is being checked; loading: profile fetch. */
+  readonly status: SessionStatus;
+  /** Result of the admin ping for this key (null until known). */
+  readonly adminPing: boolean | null;
+  readonly isAdmin: boolean;
+}
+
+export interface SessionDeps {
+  storage: KeyValueStorage;
+  fetchProfile: (key: string) => Promise<UserProfile>;
+  pingAdmin: (key: string) => Promise<unknown>;
+}
+
+export class SessionStore {
+  private state: SessionState;
+  private readonly listeners = new Set<() => void>();
+  private readonly admin: AdminStatusCache;
+  private generation = 0;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.admin = new AdminStatusCache(deps.pingAdmin);
+    const key = readStoredKey(deps.storage);
+    this.state = { key, user: null, status: key ? 'loading' : 'anonymous', adminPing: null, isAdmin: false };
+  }
+
+  getState = (): SessionState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Starts the session: `urlKey` is a key taken from the address (already removed from it). */
+  start(urlKey: string | null): Promise<void> {
+    if (urlKey) {
+      storeKey(this.deps.storage, urlKey);
+      this.admin.reset();
+      this.set({ key: urlKey, user: null, status: 'consuming', adminPing: null });
+      return this.loadProfile(urlKey).then(() => undefined, () => undefined);
+    }
+    if (this.state.key) return this.loadProfile(this.state.key).then(() => undefined, () => undefined);
+    return Promise.resolve();
+  }
+
+  /** Stores the key and checks it; on failure the key is cleared and the error raised. */
+  async login(key: string): Promise<UserProfile> {
+    storeKey(this.deps.storage, key);
+    this.admin.reset();
+    this.set({ key, user: null, status: 'loading', adminPing: null });
+    return this.loadProfile(key);
+  }
+
+  logout(): void {
+    this.generation++;
+    clearStoredKey(this.deps.storage);
+    this.admin.reset();
+    this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+  }
+
+  /** Re-reads the profile (after a purchase or a paid action). */
+  async refresh(): Promise<void> {
+    if (this.state.key) await this.loadProfile(this.state.key, true).catch(() => undefined);
+  }
+
+  /** Merges fields into the user (credits_remaining after a backtest, for instance). */
+  patchUser(patch: Partial<UserProfile>): void {
+    if (this.state.user) this.set({ user: { ...this.state.user, ...patch } });
+  }
+
+  /** Asks the admin ping once for the current key. */
+  checkAdmin(): Promise<boolean> {
+    const key = this.state.key;
+    const cached = this.admin.peek(key);
+    if (cached !== null) return Promise.resolve(cached);
+    return this.admin.check(key).then((ok) => {
+      if (this.state.key === key) this.set({ adminPing: ok });
+      return ok;
+    });
+  }
+
+  /** The stored key changed, maybe in another tab: follow it. */
+  syncFromStorage(): void {
+    const key = readStoredKey(this.deps.storage);
+    if (key === this.state.key) return;
+    this.admin.reset();
+    if (!key) {
+      this.generation++;
+      this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+      return;
+    }
+    this.set({ key, user: null, status: 'loading', adminPing: null });
+    void this.loadProfile(key).catch(() => undefined);
+  }
+
+  private async loadProfile(key: string, quiet = false): Promise<UserProfile> {
+    const generation = ++this.generation;
+    try {
+      const user = await this.deps.fetchProfile(key);
+      if (generation === this.generation) this.set({ user, status: 'ready' });
+      return user;
+    } catch (error) {
+      // A key the server refuses is worthless: forget it (spec 1 §8).
+      if (generation === this.generation && !quiet) {
+        clearStoredKey(this.deps.storage);
+        this.admin.reset();
+        this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+      }
+      throw error;
+    }
+  }
+
+  private set(patch: Partial<Omit<SessionState, 'isAdmin'>>): void {
+    const next = { ...this.state, ...patch };
+    this.state = { ...next, isAdmin: next.key ? isAdminUser(next.user, next.adminPing) : false };
+    for (const listener of this.listeners) listener();
+  }
+}

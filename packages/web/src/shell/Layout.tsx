@@ -1,0 +1,37 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router-dom';
+import { Footer } from './Footer.js';
+import { HexBackground } from './HexBackground.js';
+import { LoadingBar } from './LoadingBar.js';
+import { RouteFallback } from './RouteFallback.js';
+import { TopBar } from './TopBar.js';
+
+/** The main layout (spec 1 §2): bar, routed page (max width 7xl, centred, padded), footer. */
+export function Layout() {
+  return (
+    <div className="app-shell">
+      <HexBackground />
+      <LoadingBar />
+      <TopBar />
+      <main className="main">
+        <Suspense fallback={<RouteFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** Pages outside the layout (login, reset, legal, support) still get the bar and background. */
+export function BareLayout() {
+  return (
+    <div className="app-shell bare">
+      <HexBackground />
+      <LoadingBar />
+      <Suspense fallback={<RouteFallback />}>
+        <Outlet />
+      </Suspense>
+    </div>
+  );
+}

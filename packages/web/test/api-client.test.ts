@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createApiClient, type ClientDeps } from '../src/api/client.js';
+import { HttpError, errorDetail, formatHttpError } from '../src/api/errors.js';
+import { resolveApiUrl, normalizeApiHost } from '../src/api/url.js';
+
+interface Sent {
+  url: string;
+  init: RequestInit;
+}
+
+function harness(options: { responses?: (url: string, init: RequestInit) => Response; key?: string | null; hostname?: string; pathname?: string; search?: string; hash?: string; apiHost?: string } = {}) {
+  const sent: Sent[] = [];
+  const redirects: string[] = [];
+  let now = 1_000;
+  const location = { hostname: options.hostname ?? 'localhost', pathname: options.pathname ?? '/backtest', search: options.search ?? '?symbol=EURUSD', hash: options.hash ?? '#top' };
+  const deps: ClientDeps = {
+    fetch: async (url, init) => {
+      sent.push({ url, init });
+      return options.responses ? options.responses(url, init) : new Response(JSON.stringify({ ok: true, n: sent.length }), { status: 200 });
+    },
+    now: () => now,
+    location: () => location,
+    redirect: (url) => void redirects.push(url),
+    getKey: () => (options.key === undefined ? 'key-123' : options.key),
+    apiHost: options.apiHost ?? '',
+  };
+  return { client: createApiClient(deps), sent, redirects, tick: (ms: number) => (now += ms), location };
+}
+
+const header = (init: RequestInit, name: string) => (init.headers as Record<string, string>)[name];
+
+describe('shared client: keys and bodies', () => {
+  it('sends the key in X-API-Key, and as Bearer or query parameter only when asked', async () => {
+    const { client, sent } = harness();
+    await client.get('/api/me');
+    assert.equal(header(sent[0].init, 'X-API-Key'), 'key-123');
+    assert.equal(header(sent[0].init, 'Authorization'), undefined);
+    await client.post('/api/x', { a: 1 }, { bearer: true, keyQuery: 'token' });
+    assert.equal(header(sent[1].init, 'Authorization'), 'Bearer key-123');
+    assert.equal(sent[1].url, '/api/x?token=key-123');
+  });
+
+  it('sends no key on calls marked without auth', async () => {
+    const { client, sent } = harness();
+    await client.get('/api/top-strategy', { auth: false });
+    assert.equal(header(sent[0].init, 'X-API-Key'), undefined);
+  });
+
+  it('serialises plain bodies as JSON and passes form data as it is', async () => {
+    const { client, sent } = harness();
+    await client.post('/api/login', { identifier: 'a', password: 'b' });
+    assert.equal(header(sent[0].init, 'Content-Type'), 'application/json');
+    assert.equal(sent[0].init.body, '{"identifier":"a","password":"b"}');
+    const form = new FormData();
+    form.append('file', new Blob(['x']), 'x.csv');
+    await client.post('/api/upload_csv_and_backtest', form);
+    assert.equal(sent[1].init.body, form);
+    assert.equal(header(sent[1].init, 'Content-Type'), undefined, 'the browser sets the multipart boundary');
+  });
+
+  it('reads JSON, wraps non-JSON text, and reads blobs, array buffers and text', async () => {
+    const bodies: Record<string, string> = { '/api/json': '{"a":1}', '/api/html': '<html>oops</html>', '/api/bin': 'PK\u0003\u0004' };
+    const { client } = harness({ responses: (url) => new Response(bodies[url.split('?')[0]], { status: 200 }) });
+    assert.deepEqual(await client.get('/api/json'), { a: 1 });
+    assert.deepEqual(await client.get('/api/html'), { nonJson: true, text: '<html>oops</html>' });
+    const blob = await client.get<Blob>('/api/bin', { as: 'blob' });
+    assert.equal(blob.size, 4);
+    const buffer = await client.get<ArrayBuffer>('/api/bin', { as: 'arrayBuffer' });
+    assert.equal(new Uint8Array(buffer)[0], 0x50);
+    assert.equal(await client.get('/api/html', { as: 'text' }), '<html>oops</html>');
+  });
+});
+
+describe('shared client: GET de-duplication (250 ms)', () => {
+  it('shares one response between identical GETs within 250 ms', async () => {
+    const { client, sent, tick } = harness();
+    const first = client.get('/api/top-strategy', { auth: false });
+    tick(249);
+    const second = client.get('/api/top-strategy', { auth: false });
+    assert.equal(first, second);
+    assert.deepEqual(await first, await second);
+    assert.equal(sent.length, 1);
+  });
+
+  it('sends again at 250 ms, and never merges different URLs, keys, answer kinds or POSTs', async () => {
+    const { client, sent, tick } = harness();
+    await client.get('/api/a');
+    tick(250);
+    await client.get('/api/a');
+    assert.equal(sent.length, 2);
+    await Promise.all([client.get('/api/a', { query: { x: 1 } }), client.get('/api/a', { query: { x: 2 } })]);
+    assert.equal(sent.length, 4);
+    await Promise.all([client.get('/api/b', { as: 'text' }), client.get('/api/b', { as: 'json' })]);
+    assert.equal(sent.length, 6);
+    await Promise.all([client.post('/api/c', { a: 1 }), client.post('/api/c', { a: 1 })]);
+    assert.equal(sent.length, 8);
+  });
+
+  it('shares a failure too', async () => {
+    const { client, sent } = harness({ responses: () => new Response('{"detail":"non"}', { status: 500 }) });
+    const results = await Promise.allSettled([client.get('/api/a'), client.get('/api/a')]);
+    assert.equal(sent.length, 1);
+    assert.ok(results.every((r) => r.status === 'rejected'));
+  });
+});
+
+describe('shared client: errors and redirects (spec 1 §8)', () => {
+  it('throws HTTP {status} — {detail} from detail, then message, then error', async () => {
+    const bodies = ['{"detail":"Crédits insuffisants"}', '{"message":"Trop de requêtes"}', '{"error":"Boom"}', 'plain text', ''];
+    let i = 0;
+    const { client } = harness({ responses: () => new Response(bodies[i++], { status: 402 }) });
+    const messages: string[] = [];
+    for (let n = 0; n < bodies.length; n++) {
+      await client.post('/api/run_backtest', {}).catch((e: HttpError) => messages.push(e.message));
+    }
+    assert.deepEqual(messages, ['HTTP 402 — Crédits insuffisants', 'HTTP 402 — Trop de requêtes', 'HTTP 402 — Boom', 'HTTP 402', 'HTTP 402']);
+    assert.equal(formatHttpError(404, undefined), 'HTTP 404');
+    assert.equal(errorDetail({ detail: [{ msg: 'a' }, { msg: 'b' }] }), 'a; b');
+  });
+
+  it('sends a 401 on an authenticated call to /login?next={path, query, hash}', async () => {
+    const { client, redirects } = harness({ responses: () => new Response('{"detail":"Non authentifié"}', { status: 401 }) });
+    await assert.rejects(client.get('/api/user/strategies'), (e: HttpError) => e.status === 401);
+    assert.deepEqual(redirects, [`/login?next=${encodeURIComponent('/backtest?symbol=EURUSD#top')}`]);
+  });
+
+  it('does not redirect from /login, on calls without auth, or when the call opts out', async () => {
+    const unauthorized = () => new Response('{}', { status: 401 });
+    const onLogin = harness({ responses: unauthorized, pathname: '/login', search: '', hash: '' });
+    await onLogin.client.get('/api/me').catch(() => undefined);
+    assert.deepEqual(onLogin.redirects, []);
+    const anonymous = harness({ responses: unauthorized });
+    await anonymous.client.post('/api/login', {}, { auth: false }).catch(() => undefined);
+    await anonymous.client.get('/api/me', { redirectOnAuthError: false }).catch(() => undefined);
+    assert.deepEqual(anonymous.redirects, []);
+  });
+
+  it('redirects a 403 except on admin API paths', async () => {
+    const { client, redirects } = harness({ responses: () => new Response('{}', { status: 403 }) });
+    await client.get('/api/admin/ping').catch(() => undefined);
+    await client.get('/api/admin/get_users').catch(() => undefined);
+    assert.deepEqual(redirects, []);
+    await client.get('/api/user/backtests').catch(() => undefined);
+    assert.equal(redirects.length, 1);
+  });
+});
+
+describe('API host setting', () => {
+  it('keeps /api/ calls on the page origin on localhost, sends them to the host elsewhere', () => {
+    assert.equal(resolveApiUrl('/api/me', 'https://api.bt.example', { hostname: 'localhost' }), '/api/me');
+    assert.equal(resolveApiUrl('/api/me', 'https://api.bt.example', { hostname: '127.0.0.1' }), '/api/me');
+    assert.equal(resolveApiUrl('/api/me', 'https://api.bt.example', { hostname: 'bt.example' }), 'https://api.bt.example/api/me');
+    assert.equal(resolveApiUrl('api/profile/update', 'https://api.bt.example', { hostname: 'bt.example' }), 'https://api.bt.example/api/profile/update');
+    assert.equal(resolveApiUrl('/favicon.svg', 'https://api.bt.example', { hostname: 'bt.example' }), '/favicon.svg');
+    assert.equal(resolveApiUrl('/api/me', '', { hostname: 'bt.example' }), '/api/me');
+  });
+
+  it('normalises the setting and refuses what is not an http(s) origin', () => {
+    assert.equal(normalizeApiHost(' https://api.bt.example/ '), 'https://api.bt.example');
+    assert.equal(normalizeApiHost(undefined), '');
+    assert.throws(() => normalizeApiHost('api.bt.example'), /invalid apiHost: api\.bt\.example/);
+  });
+
+  it('builds download links on the configured host with the key as a query parameter', async () => {
+    const { client } = harness({ hostname: 'bt.example', apiHost: 'https://api.bt.example' });
+    assert.equal(client.url('/api/download/a.xlsx', { folder: 'EURUSD_M15_x', apiKey: 'k' }), 'https://api.bt.example/api/download/a.xlsx?folder=EURUSD_M15_x&apiKey=k');
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AUTH_MESSAGES, isEmail, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
+import { SUPPORT_MESSAGES, SUPPORT_TABS, supportPayload, validateSupport } from '../src/pages/support/support.js';
+
+describe('login and registration (spec 1 §5, §8)', () => {
+  it('trims the identifier and requires both fields', () => {
+    assert.deepEqual(validateLogin({ identifier: '   ana@x.fr', password: 'p' }), { ok: true, identifier: 'ana@x.fr', password: 'p' });
+    assert.deepEqual(validateLogin({ identifier: '  ', password: 'p' }), { ok: false, error: AUTH_MESSAGES.identifierRequired });
+    assert.deepEqual(validateLogin({ identifier: 'ana', password: '' }), { ok: false, error: AUTH_MESSAGES.passwordRequired });
+  });
+
+  it('requires the five registration fields and an e-mail without spaces', () => {
+    const good = { first_name: 'Ana', last_name: 'Lima', email: 'ana@x.fr', username: 'ana', password: 'secret123' };
+    assert.deepEqual(validateRegister(good), { ok: true, payload: good });
+    assert.deepEqual(validateRegister({ ...good, username: ' ' }), { ok: false, error: AUTH_MESSAGES.required });
+    assert.deepEqual(validateRegister({ ...good, email: 'ana @x.fr' }), { ok: false, error: AUTH_MESSAGES.invalidEmail });
+    assert.ok(isEmail('a.b+c@d.co') && !isEmail('a@b') && !isEmail('a b@c.d'));
+    assert.ok(registrationSucceeded({ status: 'success' }) && !registrationSucceeded({ status: 'error', token: 't' }) && registrationSucceeded({ token: 't' }));
+    assert.equal(tabFromQuery('register'), 'register');
+    assert.equal(tabFromQuery('anything'), 'login');
+  });
+
+  it('checks the new password: 8 characters, confirmation equal', () => {
+    assert.equal(validateNewPassword('short', 'short'), '8 caractères minimum.');
+    assert.equal(validateNewPassword('longenough', 'different'), 'Les mots de passe ne correspondent pas.');
+    assert.equal(validateNewPassword('longenough', 'longenough'), null);
+    assert.equal(AUTH_MESSAGES.recreateLimit, 'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.');
+  });
+});
+
+describe('support form (spec 1 §3, §5)', () => {
+  const fields = { lastName: 'Lima', firstName: 'Ana', email: 'ana@x.fr', message: 'Bonjour' };
+  it('has the two tabs and validates every field and the @', () => {
+    assert.deepEqual(SUPPORT_TABS.map((t) => [t.id, t.label]), [['contact', 'Assistance & questions'], ['feedback', 'Améliorations & bugs']]);
+    assert.equal(validateSupport(fields), null);
+    assert.equal(validateSupport({ ...fields, message: '  ' }), SUPPORT_MESSAGES.required);
+    assert.equal(validateSupport({ ...fields, email: 'ana.x.fr' }), 'Merci d’entrer une adresse e-mail valide (doit contenir un @).');
+  });
+
+  it('sends type, names, e-mail, message and meta{path, ts}', () => {
+    assert.deepEqual(supportPayload('feedback', { ...fields, message: ' Idée ' }, '/support', 1700000000000), {
+      type: 'feedback',
+      firstName: 'Ana',
+      lastName: 'Lima',
+      email: 'ana@x.fr',
+      message: 'Idée',
+      meta: { path: '/support', ts: 1700000000000 },
+    });
+  });
+});

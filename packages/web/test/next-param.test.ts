@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loginUrlFor } from '../src/api/authRedirect.js';
+import { DEFAULT_NEXT, safeNext } from '../src/session/next.js';
+
+describe('next parameter (spec 1 §5)', () => {
+  it('keeps paths of this site, with their query and hash', () => {
+    assert.equal(safeNext('/dashboard'), '/dashboard');
+    assert.equal(safeNext('/backtest?symbol=EURUSD#top'), '/backtest?symbol=EURUSD#top');
+    assert.equal(safeNext('  /profile '), '/profile');
+  });
+
+  it('falls back to /home for anything else', () => {
+    for (const bad of [null, undefined, '', '   ', 'dashboard', 'http://evil.example/', 'https://evil.example/x', 'HTTPS://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)', '/\u0000x']) {
+      assert.equal(safeNext(bad), DEFAULT_NEXT, String(bad));
+    }
+    assert.equal(DEFAULT_NEXT, '/home');
+  });
+
+  it('a guard sends to /login?next={path, query and hash}, which safeNext reads back unchanged', () => {
+    const url = loginUrlFor({ pathname: '/comparateur', search: '?ids=1,2', hash: '#chart' });
+    assert.equal(url, '/login?next=%2Fcomparateur%3Fids%3D1%2C2%23chart');
+    const next = new URLSearchParams(url.split('?')[1]).get('next');
+    assert.equal(safeNext(next), '/comparateur?ids=1,2#chart');
+  });
+});

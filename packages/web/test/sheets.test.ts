@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PUBLIC_SHEETS, RESULT_SHEETS, metricValueRows, sheetLabel, sheetNames, sheetTable } from '../src/pages/stats/sheets.js';
+
+describe('workbook answers for the statistics modals', () => {
+  it('reads sheet lists of names or of objects with name, sheet, title or id', () => {
+    assert.deepEqual(sheetNames({ sheets: ['Config', 'Global'] }), ['Config', 'Global']);
+    assert.deepEqual(sheetNames({ sheets: [{ name: 'Config' }, { sheet: 'Global' }, { title: 'Sessions' }, { id: 'Par_Heure' }, { rows: 3 }] }), ['Config', 'Global', 'Sessions', 'Par_Heure']);
+    assert.deepEqual(sheetNames({ sheets: ['Config', 'Trades', 'Global'] }, PUBLIC_SHEETS), ['Config', 'Global']);
+    assert.deepEqual(sheetNames({ sheets: 'nope' }), []);
+    assert.deepEqual(sheetNames(null), []);
+    assert.ok(RESULT_SHEETS.includes('Trades') && !PUBLIC_SHEETS.includes('Trades' as never));
+  });
+
+  it('labels the tabs in French', () => {
+    assert.deepEqual(
+      ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global', 'Trades'].map(sheetLabel),
+      ['Configuration', 'Résumé global', 'Par session', 'Par heure', 'Par jour', 'TP2 global', 'Trades'],
+    );
+  });
+
+  it('reads headers plus rows, rows as arrays or objects', () => {
+    assert.deepEqual(sheetTable({ headers: ['Heure (UTC)', 'Trades'], rows: [[0, 3]] }), { headers: ['Heure (UTC)', 'Trades'], rows: [[0, 3]] });
+    assert.deepEqual(sheetTable({ rows: [{ a: 1, b: 2 }, { a: 3, b: 4 }] }), { headers: ['a', 'b'], rows: [[1, 2], [3, 4]] });
+    assert.deepEqual(sheetTable(undefined), { headers: [], rows: [] });
+  });
+
+  it('reads the Config sheet as metric/value pairs, whichever side its headers put them', () => {
+    const config = sheetTable({ headers: ['metric', 'value'], rows: [['symbol', 'EURUSD'], ['sl_mode', 'internal']] });
+    assert.deepEqual(metricValueRows(config), [{ metric: 'symbol', value: 'EURUSD' }, { metric: 'sl_mode', value: 'internal' }]);
+    const swapped = sheetTable({ rows: [{ valeur: 'M15', 'métrique': 'timeframe' }] });
+    assert.deepEqual(metricValueRows(swapped), [{ metric: 'timeframe', value: 'M15' }]);
+  });
+});
