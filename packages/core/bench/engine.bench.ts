@@ -4,7 +4,7 @@
 // of docs/PERFORMANCE.md. Run (in packages/core):
 //   node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts   (or: npm run bench -- engine)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -39,6 +39,16 @@ async function measure(runs: number, task: () => unknown): Promise<Timing> {
   return { wall: mid([...walls]), cpu: mid(cpus_), min: Math.min(...walls) };
 }
 
+/**
+ * A fixed reference loop (two typed-array loads and compares per element over 1M elements): its
+ * time says how busy the shared machine was, so the other numbers can be scaled.
+ */
+function referenceLoop(a: Float64Array, b: Float64Array): number {
+  let c = 0;
+  for (let i = 2; i < a.length; i++) if (a[i] > b[i - 2] && a[i - 1] > 0) c++;
+  return c;
+}
+
 /** A forex year of M5: 52 weeks of Monday..Friday, 288 candles a day. */
 function forexYearM5(): Candles {
   const all = syntheticCandles(52 * 7 * 288, { seed: 7, stepMs: 300_000, start: Date.UTC(2024, 0, 1), sigma: 0.00027 });
@@ -59,6 +69,7 @@ const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDig
 const mib = (bytes: number) => `${fmt(bytes / 1048576, 0)} MiB`;
 
 async function main() {
+  const loadAtStart = loadavg()[0];
   const rows: string[] = [];
   const N = 1_000_000;
   const base = syntheticCandles(N, { seed: 42 });
@@ -67,6 +78,9 @@ async function main() {
     const { plan, params } = prepareRun(base, { strategy: s.key, symbol: 'EURUSD', slPips: 10, tp1Pips: 10, tp2Pips: 20 });
     for (const c of columnList(filterColumnNames(plan.filters, params))) everyColumn.add(c);
   }
+  const refA = Float64Array.from({ length: N }, (_, i) => Math.sin(i));
+  const refB = Float64Array.from({ length: N }, (_, i) => Math.cos(i));
+  const reference = await measure(RUNS, () => referenceLoop(refA, refB));
   const indicators = await measure(3, () => withIndicators(base, [...everyColumn]));
   const candles = withIndicators(base, [...everyColumn]);
   let slowest = { key: '', rate: Infinity };
@@ -109,8 +123,9 @@ async function main() {
     '## Engine',
     '',
     '`npm run bench -w @bt/core -- engine` (or `node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts` in packages/core) rewrites this section.',
-    `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores (shared with other work while measured), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores shared with other work (1-minute load average ${fmt(loadAtStart)} at the start, ${fmt(loadavg()[0])} at the end), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     `Times are medians of ${RUNS} runs after a warm-up run (wall clock, single thread; CPU time beside it), garbage collected between runs.`,
+    `Reference loop (1M iterations of two typed-array compares, bench/engine.bench.ts): ${fmt(reference.wall, 2)} ms median, ${fmt(reference.min, 2)} ms min during this run; the same loop took about 2.4 ms on this machine at a quieter moment (load average about 3), a rough scale for the numbers below (memory-bound code suffers more from a busy machine than this loop).`,
     '',
     `### Detection + simulation, 1,000,000 deterministic M1 candles`,
     '',

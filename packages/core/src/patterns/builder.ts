@@ -37,17 +37,14 @@ export class SetupBuilder {
 
   private grow(): void {
     this.capacity *= 2;
-    const grow = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(this.capacity);
-      b.set(a);
-      return b;
-    };
-    this.side = grow(this.side);
-    this.top = grow(this.top);
-    this.bottom = grow(this.bottom);
-    this.stop = grow(this.stop);
-    this.formedAt = grow(this.formedAt);
-    this.confirmedAt = grow(this.confirmedAt);
+    const side = new Int8Array(this.capacity);
+    side.set(this.side);
+    this.side = side;
+    this.top = grownF64(this.top, this.capacity);
+    this.bottom = grownF64(this.bottom, this.capacity);
+    this.stop = grownF64(this.stop, this.capacity);
+    this.formedAt = grownI32(this.formedAt, this.capacity);
+    this.confirmedAt = grownI32(this.confirmedAt, this.capacity);
   }
 
   finish(): Setups {
@@ -63,6 +60,18 @@ export class SetupBuilder {
       confirmedAt: this.confirmedAt.slice(0, n),
     };
   }
+}
+
+function grownF64(a: Float64Array, capacity: number): Float64Array {
+  const b = new Float64Array(capacity);
+  b.set(a);
+  return b;
+}
+
+function grownI32(a: Int32Array, capacity: number): Int32Array {
+  const b = new Int32Array(capacity);
+  b.set(a);
+  return b;
 }
 
 /** Tolerance for size comparisons, so a gap of exactly `min_pips` is not lost to float rounding. */

@@ -48,20 +48,27 @@ class EntryBuilder {
     this.entryPrice = new Float64Array(this.cap);
   }
 
+  private grow(): void {
+    this.cap *= 2;
+    const setup = new Int32Array(this.cap);
+    setup.set(this.setup);
+    this.setup = setup;
+    const index = new Int32Array(this.cap);
+    index.set(this.index);
+    this.index = index;
+    const side = new Int8Array(this.cap);
+    side.set(this.side);
+    this.side = side;
+    const orderPrice = new Float64Array(this.cap);
+    orderPrice.set(this.orderPrice);
+    this.orderPrice = orderPrice;
+    const entryPrice = new Float64Array(this.cap);
+    entryPrice.set(this.entryPrice);
+    this.entryPrice = entryPrice;
+  }
+
   push(setup: number, index: number, side: number, orderPrice: number, entryPrice: number): void {
-    if (this.count === this.cap) {
-      this.cap *= 2;
-      const g = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(this.cap);
-        b.set(a);
-        return b;
-      };
-      this.setup = g(this.setup);
-      this.index = g(this.index);
-      this.side = g(this.side);
-      this.orderPrice = g(this.orderPrice);
-      this.entryPrice = g(this.entryPrice);
-    }
+    if (this.count === this.cap) this.grow();
     const k = this.count++;
     this.setup[k] = setup;
     this.index[k] = index;
@@ -78,19 +85,32 @@ class EntryBuilder {
   finish(resting: boolean, candles: number): Entries {
     const n = this.count;
     const order = stableOrder(this.index, n, candles);
-    const pick = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
-      if (!order) return a.slice(0, n) as T;
-      const b = new (a.constructor as new (n: number) => T)(n);
+    // One gather per element type: a generic one would make every element access megamorphic.
+    const i32 = (a: Int32Array): Int32Array => {
+      if (!order) return a.slice(0, n);
+      const b = new Int32Array(n);
+      for (let k = 0; k < n; k++) b[k] = a[order[k]];
+      return b;
+    };
+    const f64 = (a: Float64Array): Float64Array => {
+      if (!order) return a.slice(0, n);
+      const b = new Float64Array(n);
+      for (let k = 0; k < n; k++) b[k] = a[order[k]];
+      return b;
+    };
+    const i8 = (a: Int8Array): Int8Array => {
+      if (!order) return a.slice(0, n);
+      const b = new Int8Array(n);
       for (let k = 0; k < n; k++) b[k] = a[order[k]];
       return b;
     };
     return {
       count: n,
-      setup: pick(this.setup),
-      index: pick(this.index),
-      side: pick(this.side),
-      orderPrice: pick(this.orderPrice),
-      entryPrice: pick(this.entryPrice),
+      setup: i32(this.setup),
+      index: i32(this.index),
+      side: i8(this.side),
+      orderPrice: f64(this.orderPrice),
+      entryPrice: f64(this.entryPrice),
       resting: new Uint8Array(n).fill(resting ? 1 : 0),
     };
   }

@@ -145,6 +145,7 @@ export function simulateTable(series: PriceSeries, setups: Setups, entries: Entr
     }
     t++;
   }
+  // Typed-array `slice` is native, so one generic helper costs nothing here.
   const cut = <T extends Int8Array | Uint8Array | Int32Array | Float64Array>(a: T): T => (t === m ? a : (a.slice(0, t) as T));
   const table: TradeTable = {
     count: t,
