@@ -2,7 +2,7 @@
 // run starts (every error names its place in the plan: `data[1].utc_offset`, `params.max_touch`).
 // Parameter rules are core's (normalizeParams); the plan only decides which combinations exist.
 import { isAbsolute, resolve, dirname, basename, extname } from 'node:path';
-import { closest, getStrategy, PARAM_NAMES, STRATEGY_KEYS } from '@bt/core/catalogue';
+import { closest, getStrategy, PARAM_NAMES, pipSize, STRATEGY_KEYS } from '@bt/core/catalogue';
 import { canonicalParamName, normalizeParams } from '@bt/core/params';
 import { UsageError } from '../errors.js';
 import { parseDate, readOptions } from '../options.js';
@@ -106,6 +106,7 @@ function dataSpec(path: string, planDir: string, entry: unknown, i: number, defa
   const to = dateOf(path, `${where}.to`, spec.to, 'end') ?? defaults.to;
   if (from !== undefined && to !== undefined && to < from) throw planError(path, where, 'the period ends before it starts (from/to)');
   const file = spec.path.trim();
+  if (spec.pip_size !== undefined) inPlan(path, `${where}.pip_size`, () => pipSize('', text(path, `${where}.pip_size`, spec.pip_size)));
   return {
     path: isAbsolute(file) ? file : resolve(planDir, file),
     label: file,
