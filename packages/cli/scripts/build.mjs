@@ -44,6 +44,10 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+// The entry itself needs no require(): keep `bt --version` free of any import.
+const banner = "import { createRequire as __btRequire } from 'node:module'; const require = __btRequire(import.meta.url);\n";
+const entry = readFileSync(join(dist, 'bin.js'), 'utf8');
+if (!/\brequire\(/.test(entry.replace(banner, ''))) writeFileSync(join(dist, 'bin.js'), entry.replace(banner, ''));
 chmodSync(join(dist, 'bin.js'), 0o755);
 if (process.env.BT_BUILD_META) writeFileSync(process.env.BT_BUILD_META, JSON.stringify(result.metafile));
 
