@@ -2,7 +2,7 @@
 import type { BacktestResult } from '@bt/core/backtest';
 import { pipSize } from '@bt/core/catalogue';
 import { formatPercentCell, LABELS } from '@bt/core/format';
-import { reportSheets, type SheetSpec } from '@bt/core/report';
+import { globalSheet, hoursSheet, sessionsSheet, weekdaysSheet, type SheetSpec } from '@bt/core/report';
 import { UsageError } from './errors.js';
 import { count, ms, print, renderTable, styles } from './output.js';
 import { sheetText } from './sheet-text.js';
@@ -34,9 +34,9 @@ export function goldenHourRows(result: Pick<BacktestResult, 'golden_hours'>): { 
   };
 }
 
-/** The workbook's sheets of a result, by name (built in memory: no file needed). */
-export function resultSheets(r: Pick<BacktestResult, 'config' | 'statistics' | 'trades' | 'pipSize'>): Record<string, SheetSpec> {
-  return Object.fromEntries(reportSheets({ config: r.config, statistics: r.statistics, trades: r.trades, pipSize: r.pipSize }).map((sheet) => [sheet.name, sheet]));
+/** The workbook's summary sheets of a result, built in memory by core's sheet builders (no file, no Trades sheet). */
+export function resultSheets(r: Pick<BacktestResult, 'statistics'>): Record<'Global' | 'Sessions' | 'Par_Heure' | 'Jour_Semaine', SheetSpec> {
+  return { Global: globalSheet(r.statistics), Sessions: sessionsSheet(r.statistics), Par_Heure: hoursSheet(r.statistics), Jour_Semaine: weekdaysSheet(r.statistics) };
 }
 
 export function runTitle(r: BacktestResult): string {
