@@ -51,14 +51,35 @@ export async function runPool(plan: BatchPlan, options: PoolOptions): Promise<{ 
     report(row);
   };
 
+  /**
+   * The next run for a worker: one on data it has already read, else the first run of the data
+   * with the most runs left that no other worker is reading, so each file is read by as few
+   * workers as possible (reading a big file costs more than a run).
+   */
+  const reading = new Map<number, number>();
+  const take = (loaded: ReadonlySet<number>): RunTask | undefined => {
+    let at = queue.findIndex((t) => loaded.has(t.data));
+    if (at < 0 && queue.length > 0) {
+      const left = new Map<number, number>();
+      for (const t of queue) left.set(t.data, (left.get(t.data) ?? 0) + 1);
+      const score = (d: number) => (left.get(d) ?? 0) / (1 + (reading.get(d) ?? 0));
+      const best = [...left.keys()].sort((a, b) => score(b) - score(a) || a - b)[0];
+      at = queue.findIndex((t) => t.data === best);
+      reading.set(best, (reading.get(best) ?? 0) + 1);
+    }
+    return at < 0 ? undefined : queue.splice(at, 1)[0];
+  };
+
   await new Promise<void>((resolveAll) => {
     let live = 0;
     const start = () => {
       live++;
       const worker = new Worker(url, { workerData: input });
       let current: RunTask | undefined;
+      const loaded = new Set<number>();
       const next = () => {
-        current = queue.shift();
+        current = take(loaded);
+        if (current) loaded.add(current.data);
         if (current) worker.postMessage({ type: 'run', task: current } satisfies WorkerMessage);
         else worker.postMessage({ type: 'stop' } satisfies WorkerMessage);
       };
