@@ -44,7 +44,7 @@ test('all 24 strategies on two real fixtures, 2 workers: progress per run, ranki
     assert.equal(progress.length, 49);
     progress.slice(1).forEach((line, i) => assert.match(line, new RegExp(`^\\[${i + 1}/48\\] ok {5}\\w+ · .+ · \\d+ trades · \\d+ ms · ETA \\d+ s$`)));
     assert.match(r.stdout, /^Best 5 of 48 runs by winrate_tp1_low\n#  run  strategy/);
-    assert.match(r.stdout, /\n48 runs in [\d.]+ s on 2 workers: 48 ok, 0 failed · [\d.]+ runs\/s · [\d.]+ M candles\/s\nCSV of every run: all-runs\.csv\n$/);
+    assert.match(r.stdout, /\n48 runs in [\d.]+ s on 2 workers: 48 ok, 0 failed · [\d.]+ runs\/s · (?:[\d.]+ M|[\d,]+) candles\/s\nCSV of every run: all-runs\.csv\n$/);
 
     const rows = parseCsv(readFileSync(join(tmp.dir, 'all-runs.csv'), 'utf8'));
     assert.equal(rows.length, 48);

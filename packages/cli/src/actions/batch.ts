@@ -140,7 +140,7 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
     print(s.bold(`Best ${Math.min(top, ranked.length)} of ${count(ranked.length)} runs by ${flags.rankBy}`));
     print(rankedTable(ranked, plan.gridParams, top));
     print('');
-    print(`${count(rows.length)} runs in ${seconds.toFixed(1)} s on ${workers} worker${workers === 1 ? '' : 's'}: ${count(rows.length - failed.length)} ok, ${count(failed.length)} failed · ${runsPerS.toFixed(1)} runs/s · ${(candlesPerS / 1e6).toFixed(2)} M candles/s`);
+    print(`${count(rows.length)} runs in ${seconds.toFixed(1)} s on ${workers} worker${workers === 1 ? '' : 's'}: ${count(rows.length - failed.length)} ok, ${count(failed.length)} failed · ${runsPerS.toFixed(1)} runs/s · ${candlesPerS >= 1e6 ? `${(candlesPerS / 1e6).toFixed(2)} M` : count(Math.round(candlesPerS))} candles/s`);
     print(`CSV of every run: ${csvPath}`);
     for (const r of failed.slice(0, 10)) print(s.red(`failed run ${r.id} (${r.strategy} · ${r.data}): ${r.error}`));
     if (failed.length > 10) print(s.red(`… and ${failed.length - 10} more failed runs (see the CSV)`));

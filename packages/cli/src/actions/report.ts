@@ -45,7 +45,9 @@ export async function reportCommand(path: string, flags: ReportFlags): Promise<v
     print(s.bold(`${page.sheet}`) + s.dim(` (${count(page.total)} row${page.total === 1 ? '' : 's'})`));
     const text = sheetText({ name: page.sheet, headers: page.headers, rows: page.rows });
     const metric = isMetricSheet(page.headers);
-    print(renderTable(text.headers, text.rows, { header: s.dim, indent: '  ', ...(metric ? { align: text.headers.map((_, c) => (c === 0 ? 'left' : 'right')) } : {}) }));
+    // Config values are mostly text (labels, rules): left-aligned; the other metric sheets hold numbers.
+    const config = page.headers[0] === 'metric';
+    print(renderTable(text.headers, text.rows, { header: s.dim, indent: '  ', ...(metric ? { align: text.headers.map((_, c) => (c === 0 || config ? 'left' : 'right')) } : {}) }));
     const shown = page.offset + page.rows.length;
     if (shown < page.total) print(s.dim(`  … rows ${page.offset + 1}-${shown} of ${count(page.total)} (--offset ${shown} for more)`));
   });
