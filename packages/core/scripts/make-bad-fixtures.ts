@@ -6,7 +6,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { candlesFromColumns, candlesToXlsx } from '@bt/core/candles';
+import { candlesFromColumns, candlesToIpc, candlesToXlsx } from '@bt/core/candles';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures');
 const bad = join(fixtures, 'bad');
@@ -157,6 +157,10 @@ const cases: Case[] = [
     ] },
   { file: 'freqtrade-text-value.json', what: 'a string where freqtrade JSON needs a number', content: '[[1515560100000,0.0984,0.0994766,0.09828605,0.0994766,1820.54447418],[1515560400000,"0.09946999",0.0997238,0.099,0.09969,2527.92100293]]',
     problems: [{ code: 'non_numeric', line: 2, column: 'open', message: 'row 2, column open: "0.09946999" is not a number' }] },
+  { file: 'truncated.json', what: 'a freqtrade JSON file cut short', content: '[[1515560100000,0.0984,0.0994766,0.09828605,0.0994766,1820.54447418],[1515560400000,0.09946',
+    problems: [{ code: 'invalid_json', line: 1, message: 'row 1: the file is not valid JSON' }] },
+  { file: 'truncated.arrow', what: 'an Arrow IPC file cut short', content: new Uint8Array(),
+    problems: [{ code: 'invalid_arrow', line: 1, message: 'row 1: the file is not a readable Arrow IPC file' }] },
   { file: 'high-below-low.xlsx', what: 'a workbook whose row 3 has High under Low', content: new Uint8Array(),
     problems: [{ code: 'high_below_low', line: 3, column: 'High', message: 'row 3, column High: High 1.071 is below Low 1.07214' }] },
 ];
@@ -173,6 +177,8 @@ const xlsxCandles = candlesFromColumns({
   open: num(1), high: num(2), low: num(3), close: num(4), volume: num(5),
 });
 cases.find((c) => c.file === 'high-below-low.xlsx')!.content = await candlesToXlsx(xlsxCandles);
+const ipc = candlesToIpc(xlsxCandles);
+cases.find((c) => c.file === 'truncated.arrow')!.content = ipc.subarray(0, Math.floor(ipc.length / 2));
 
 await rm(bad, { recursive: true, force: true });
 await mkdir(bad, { recursive: true });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { civilFromDays, daysFromCivil, formatUtc } from '@bt/core/candles';
+import { civilFromDays, daysFromCivil, formatCandleTime } from '@bt/core/candles';
 import { DatetimeReader, NO_OFFSET } from '../src/candles/datetime.js';
 
 const encoder = new TextEncoder();
@@ -63,8 +63,8 @@ test('impossible dates and times are refused', () => {
   assert.ok(Number.isNaN(wallClock('1900-02-29 00:00:00Z')), '1900 is not');
 });
 
-test('formatUtc writes the official form and reads back to the same instant', () => {
-  assert.equal(formatUtc(Date.UTC(2017, 3, 19, 9)), '2017-04-19 09:00:00+00:00');
-  assert.equal(formatUtc(Date.UTC(2017, 3, 19, 9, 5, 7, 250)), '2017-04-19 09:05:07.250+00:00');
-  for (let ms = Date.UTC(1990, 0, 1); ms < Date.UTC(2030, 0, 1); ms += 7_777_777_777) assert.equal(instant(formatUtc(ms)), ms);
+test('formatCandleTime writes the official form and reads back to the same instant', () => {
+  assert.equal(formatCandleTime(Date.UTC(2017, 3, 19, 9)), '2017-04-19 09:00:00+00:00');
+  assert.equal(formatCandleTime(Date.UTC(2017, 3, 19, 9, 5, 7, 250)), '2017-04-19 09:05:07.250+00:00');
+  for (let ms = Date.UTC(1990, 0, 1); ms < Date.UTC(2030, 0, 1); ms += 7_777_777_777) assert.equal(instant(formatCandleTime(ms)), ms);
 });

@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseNumber } from '@bt/core/candles';
+import { parseDecimal } from '@bt/core/candles';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures');
 const encoder = new TextEncoder();
 const parse = (text: string) => {
   const bytes = encoder.encode(text);
-  return parseNumber(bytes, 0, bytes.length);
+  return parseDecimal(bytes, 0, bytes.length);
 };
 
 /** Every decimal-looking token in a file (CSV cells, JSON numbers). */
@@ -16,7 +16,7 @@ function numbersIn(file: string): string[] {
   return readFileSync(join(fixtures, file), 'utf8').match(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi) ?? [];
 }
 
-test('parseNumber equals parseFloat on every number of the real fixtures', () => {
+test('parseDecimal equals parseFloat on every number of the real fixtures', () => {
   const files = ['EURUSD.csv', 'GOOG.csv', 'BTCUSD.csv', 'smc/EURUSD_15M.csv', 'smc/expected/fvg_result_data.csv', 'backtrader/2006-min-005.txt',
     'freqtrade/UNITTEST_BTC-1m.json', 'freqtrade/ETH_BTC-5m.json', 'freqtrade/XRP_USDT_USDT-5m-futures.json'];
   let checked = 0;
@@ -30,7 +30,7 @@ test('parseNumber equals parseFloat on every number of the real fixtures', () =>
   assert.ok(checked > 500_000, `${checked} numbers checked`);
 });
 
-test('parseNumber equals parseFloat on edge cases: 2^53, 17+ digits, exponents, subnormals, extremes', () => {
+test('parseDecimal equals parseFloat on edge cases: 2^53, 17+ digits, exponents, subnormals, extremes', () => {
   const cases = [
     '0', '-0', '+0', '0.0', '00001.5000', '1', '-1', '+1.5', '.5', '5.', '-.25',
     '9007199254740991', '9007199254740992', '9007199254740993', '900719925474099', '900719925474099.9',
@@ -43,7 +43,7 @@ test('parseNumber equals parseFloat on edge cases: 2^53, 17+ digits, exponents, 
   for (const text of cases) assert.ok(Object.is(parse(text), parseFloat(text)), `${text}: ${parse(text)} vs ${parseFloat(text)}`);
 });
 
-test('parseNumber equals parseFloat on 200,000 random decimals (seeded)', () => {
+test('parseDecimal equals parseFloat on 200,000 random decimals (seeded)', () => {
   let seed = 42;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   for (let i = 0; i < 200_000; i++) {
@@ -58,13 +58,13 @@ test('parseNumber equals parseFloat on 200,000 random decimals (seeded)', () => 
   }
 });
 
-test('parseNumber refuses what is not a plain finite number', () => {
+test('parseDecimal refuses what is not a plain finite number', () => {
   for (const text of ['', ' ', '-', '+', '.', '-.', 'e5', '1e', '1e+', '1.2.3', '1,5', 'abc', '1.5x', 'x1.5', 'NaN', 'nan', 'Infinity', '-Infinity', 'inf', '1e400', '-1e400', '0x10', '1_000']) {
     assert.ok(Number.isNaN(parse(text)), `${JSON.stringify(text)} -> ${parse(text)}`);
   }
 });
 
-test('parseNumber ignores spaces around the number, not inside it', () => {
+test('parseDecimal ignores spaces around the number, not inside it', () => {
   assert.equal(parse(' 1.5 '), 1.5);
   assert.equal(parse('\t42'), 42);
   assert.ok(Number.isNaN(parse('1 5')));

@@ -1,7 +1,7 @@
 import { timeframeStepMs } from '../catalogue/timeframes.js';
 import type { TimeframeKey } from '../catalogue/types.js';
 import { candlesFromColumns } from './columns.js';
-import { describeStep, formatUtc } from './datetime.js';
+import { describeStep, formatCandleTime } from './datetime.js';
 import type { NormalizedReadOptions } from './options.js';
 import { at, CandleFileError, ProblemList, type CandleProblem } from './problems.js';
 import { inferTimeframe, type StepRuns } from './timeframe.js';
@@ -41,7 +41,7 @@ export class CandleBuilder {
   private lastTime = NaN;
   private lastLine = 0;
   private runStep = NaN;
-  private readonly runs: StepRuns = { row: [], line: [], step: [] };
+  private runs: StepRuns = { row: [], line: [], step: [] };
   private dropped = 0;
   private firstDroppedLine = 0;
 
@@ -98,11 +98,11 @@ export class CandleBuilder {
             return;
           }
           if (this.problems.wants('duplicate')) {
-            this.problem('duplicate', line, this.names[0], formatUtc(t), `${formatUtc(t)} repeats the time of ${this.unit} ${this.lastLine}`,
+            this.problem('duplicate', line, this.names[0], formatCandleTime(t), `${formatCandleTime(t)} repeats the time of ${this.unit} ${this.lastLine}`,
               "remove the repeated rows, or load with duplicates: 'keep-first' (CLI: --duplicates keep-first) to keep the first row of each time");
           } else this.problems.count('duplicate');
         } else if (this.problems.wants('unsorted')) {
-          this.problem('unsorted', line, this.names[0], formatUtc(t), `${formatUtc(t)} comes before ${formatUtc(this.lastTime)} on ${this.unit} ${this.lastLine}`,
+          this.problem('unsorted', line, this.names[0], formatCandleTime(t), `${formatCandleTime(t)} comes before ${formatCandleTime(this.lastTime)} on ${this.unit} ${this.lastLine}`,
             'sort the rows by time, oldest first');
         } else this.problems.count('unsorted');
       } else if (step !== this.runStep) {
@@ -144,6 +144,12 @@ export class CandleBuilder {
   private rowProblem(code: CandleProblem['code'], line: number, column: number, message: string, fix: string, value: number): void {
     if (!this.problems.wants(code)) return this.problems.count(code);
     this.problem(code, line, this.names[column], String(value), message, fix);
+  }
+
+  /** Takes `n` rows already checked row by row elsewhere (validateCandles' fast scan), with their step runs. */
+  adopt(n: number, runs: StepRuns): void {
+    this.n = n;
+    this.runs = runs;
   }
 
   /** Ends the load: infers and checks the timeframe, then returns the candles or throws every problem found. */

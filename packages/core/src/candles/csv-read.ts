@@ -4,9 +4,9 @@ import { CandleBuilder, type LoadedCandles } from './builder.js';
 import { CR, cells, COMMA, count, LF, lineEnd, SEMICOLON, splitLine, TAB, text, toBytes, trimCr, utf8Strict } from './csv-bytes.js';
 import { CsvRowParser } from './csv-rows.js';
 import { DatetimeReader } from './datetime.js';
-import { ROLE_DATE, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
-import { classifyNonNumber, parseNumber } from './number.js';
-import { formatUtcOffset, normalizeReadOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
+import { ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
+import { classifyNonNumber, parseDecimal } from './number.js';
+import { formatUtcOffset, normalizeCandleOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
 import { at, CandleFileError, ProblemList, quote, type CandleProblem } from './problems.js';
 
 export { toBytes } from './csv-bytes.js';
@@ -86,7 +86,7 @@ export class CsvCandleReader {
 
   /** `sizeHint`: the file's total size in bytes, when known, to size the columns once. */
   constructor(options: ReadCandlesOptions = {}, private readonly sizeHint?: number) {
-    this.opts = normalizeReadOptions(options);
+    this.opts = normalizeCandleOptions(options);
     if (this.opts.format === 'freqtrade') throw new Error('invalid format: "freqtrade" (freqtrade files are JSON arrays: use readCandlesJson or readCandles)');
   }
 
@@ -119,7 +119,7 @@ export class CsvCandleReader {
     const headers = cells(bytes, header.start, header.end, sep);
     const dt = new DatetimeReader();
     const headerBytes = new TextEncoder().encode(headers[0] ?? '');
-    if (headers.length > 1 && (!Number.isNaN(dt.parse(headerBytes, 0, headerBytes.length)) || !Number.isNaN(parseNumber(headerBytes, 0, headerBytes.length)))) {
+    if (headers.length > 1 && (!Number.isNaN(dt.parse(headerBytes, 0, headerBytes.length)) || !Number.isNaN(parseDecimal(headerBytes, 0, headerBytes.length)))) {
       fail(opts, {
         code: 'missing_header', line: 1, value: headers[0],
         message: `line 1: ${quote(headers[0])} is data, not a column name: the header line is missing`,
@@ -137,10 +137,10 @@ export class CsvCandleReader {
     }
     const roles = Int32Array.from(layout.roles);
     this.warnings.push(...resolved.warnings);
-    dropTextColumns(bytes, pos, layout, roles, sep, this.warnings, this.firstLine);
-    this.builder = new CandleBuilder(estimateRows(bytes, pos, this.sizeHint), layout.extraNames, opts, layout.names);
-    this.rows = new CsvRowParser(this.builder, layout, roles, sep, this.firstLine);
-    this.layout = layout;
+    const kept = dropTextColumns(bytes, pos, layout, roles, sep, this.warnings, this.firstLine);
+    this.layout = { ...layout, extraNames: kept.map((k) => layout.extraNames[k]), extraFields: kept.map((k) => layout.extraFields[k]) };
+    this.builder = new CandleBuilder(estimateRows(bytes, pos, this.sizeHint), this.layout.extraNames, opts, layout.names);
+    this.rows = new CsvRowParser(this.builder, this.layout, roles, sep, this.firstLine);
     this.symbolRow = symbolRow;
     return pos;
   }
@@ -217,7 +217,7 @@ function readSymbolRow(bytes: Uint8Array, pos: number, layout: Layout, sep: numb
       if (!Number.isNaN(dt.parse(bytes, s, e))) return undefined;
       timeText = text(bytes, s, e).trim();
     } else if (role >= 1 && role <= 5) {
-      if (!Number.isNaN(parseNumber(bytes, s, e))) return undefined;
+      if (!Number.isNaN(parseDecimal(bytes, s, e))) return undefined;
       const t = text(bytes, s, e).trim();
       if (t !== '' && classifyNonNumber(t) !== 'text') return undefined;
       if (t !== '') names.push(t);
@@ -231,22 +231,30 @@ function readSymbolRow(bytes: Uint8Array, pos: number, layout: Layout, sep: numb
   return { symbol, next: next + 1 };
 }
 
-/** Extra columns whose first value is text (not a number, not empty, not NaN) are dropped with a warning. */
-function dropTextColumns(bytes: Uint8Array, pos: number, layout: Layout, roles: Int32Array, sep: number, warnings: CandleProblem[], line: number): void {
-  if (!layout.extraFields.length || pos >= bytes.length) return;
-  const fields = splitLine(bytes, pos, trimCr(bytes, pos, lineEnd(bytes, pos)), sep);
+/**
+ * Extra columns whose first value is text (not a number, not empty, not NaN) are dropped with a
+ * warning; returns the indexes of the extra columns kept and renumbers their roles.
+ */
+function dropTextColumns(bytes: Uint8Array, pos: number, layout: Layout, roles: Int32Array, sep: number, warnings: CandleProblem[], line: number): number[] {
+  const fields = pos < bytes.length ? splitLine(bytes, pos, trimCr(bytes, pos, lineEnd(bytes, pos)), sep) : [];
+  const kept: number[] = [];
   layout.extraFields.forEach((f, k) => {
-    if (f >= fields.length) return;
-    const [s, e] = fields[f];
-    const value = text(bytes, s, e).trim();
-    if (!Number.isNaN(parseNumber(bytes, s, e)) || value === '' || classifyNonNumber(value) === 'nan') return;
-    roles[f] = ROLE_SKIP;
     const name = layout.extraNames[k];
-    warnings.push({
-      code: 'dropped_column', line, column: name, value,
-      message: `${at(line, name)}: the extra column ${name} holds text (${quote(value)}) and is not kept`,
-      fix: 'nothing to do if you do not need it; only numeric extra columns are kept',
-    });
+    if (f < fields.length) {
+      const [s, e] = fields[f];
+      const value = text(bytes, s, e).trim();
+      if (Number.isNaN(parseDecimal(bytes, s, e)) && value !== '' && classifyNonNumber(value) !== 'nan') {
+        roles[f] = ROLE_SKIP;
+        warnings.push({
+          code: 'dropped_column', line, column: name, value,
+          message: `${at(line, name)}: the extra column ${name} holds text (${quote(value)}) and is not kept`,
+          fix: 'nothing to do if you do not need it; only numeric extra columns are kept',
+        });
+        return;
+      }
+    }
+    roles[f] = ROLE_EXTRA + kept.length;
+    kept.push(k);
   });
+  return kept;
 }
-

@@ -2,9 +2,9 @@
 // It can be fed a whole file or consecutive chunks that each end after a newline.
 import type { CandleBuilder } from './builder.js';
 import { CR, isBlank, isNaText, LF, lineEnd, QUOTE, splitLine, text, trimCr } from './csv-bytes.js';
-import { DatetimeReader, formatUtc, MINUTE_MS, NO_OFFSET } from './datetime.js';
+import { DatetimeReader, formatCandleTime, MINUTE_MS, NO_OFFSET } from './datetime.js';
 import { ROLE_CLOCK, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, type Layout } from './headers.js';
-import { classifyNonNumber, parseNumber, scanNumber } from './number.js';
+import { classifyNonNumber, parseDecimal, scanNumber } from './number.js';
 import { quote } from './problems.js';
 
 const MAX_FIELDS = 256;
@@ -162,11 +162,11 @@ export class CsvRowParser {
         clockMs = dt.parseClock(bytes, fs, fe);
         if (clockMs !== clockMs) ok = timeProblem(builder, line, layout.names[0], bytes, fs, fe);
       } else if (role >= 1 && role <= 5) {
-        const v = parseNumber(bytes, fs, fe);
+        const v = parseDecimal(bytes, fs, fe);
         prices[role][n] = v;
         if (v !== v) ok = valueProblem(builder, line, layout.names[role], bytes, fs, fe);
       } else if (role >= ROLE_EXTRA) {
-        const v = parseNumber(bytes, fs, fe);
+        const v = parseDecimal(bytes, fs, fe);
         extra[role - ROLE_EXTRA][n] = v;
         if (v !== v && !isNaText(bytes, fs, fe)) ok = valueProblem(builder, line, layout.extraNames[role - ROLE_EXTRA], bytes, fs, fe);
       }
@@ -228,5 +228,5 @@ function localTimeProblem(builder: CandleBuilder, layout: Layout, line: number, 
     ? ' MetaTrader exports are in the broker server time (often +02:00 in winter, +03:00 in summer).'
     : layout.format === 'backtrader' ? ' backtrader files hold the exchange local time.' : '';
   builder.problem('local_time', line, layout.names[0], raw, `${quote(raw)} has no UTC offset, so it is a local time`,
-    `convert the times to UTC and write them with +00:00 (${formatUtc(wallClock)} if this one already is UTC), or state the file's UTC offset (utcOffset option, CLI --utc-offset, e.g. +02:00).${hint}`);
+    `convert the times to UTC and write them with +00:00 (${formatCandleTime(wallClock)} if this one already is UTC), or state the file's UTC offset (utcOffset option, CLI --utc-offset, e.g. +02:00).${hint}`);
 }

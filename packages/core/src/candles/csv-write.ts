@@ -13,7 +13,7 @@ export interface WriteCsvOptions {
  * The shortest decimal that reads back as the same double (ECMAScript Number::toString), so a
  * written file parses to identical Float64 values; NaN (an extra column's gap) is an empty cell.
  */
-export function formatNumber(value: number): string {
+export function formatCsvNumber(value: number): string {
   if (value !== value) return '';
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   return String(value);
@@ -47,8 +47,8 @@ export function* candlesCsvChunks(candles: Candles, options: WriteCsvOptions = {
       const [y, m, d] = civilFromDays(day);
       datePrefix = `${formatDate(y, m, d)} `;
     }
-    let row = `${datePrefix}${formatClock(t - day * DAY_MS)}+00:00,${formatNumber(open[i])},${formatNumber(high[i])},${formatNumber(low[i])},${formatNumber(close[i])},${formatNumber(volume[i])}`;
-    for (let k = 0; k < extra.length; k++) row += `,${formatNumber(extra[k][i])}`;
+    let row = `${datePrefix}${formatClock(t - day * DAY_MS)}+00:00,${formatCsvNumber(open[i])},${formatCsvNumber(high[i])},${formatCsvNumber(low[i])},${formatCsvNumber(close[i])},${formatCsvNumber(volume[i])}`;
+    for (let k = 0; k < extra.length; k++) row += `,${formatCsvNumber(extra[k][i])}`;
     lines.push(row);
     if (lines.length === rowsPerChunk) {
       yield lines.join(nl) + nl;

@@ -52,6 +52,32 @@ export class DatetimeReader {
   /** Offset written in the last text read, in minutes east of UTC; NO_OFFSET when none. */
   offsetMinutes = NO_OFFSET;
   private readonly scratch = new Float64Array(1);
+  /** The last date read (its 10 bytes) and its ms, for the cache in `scan`. */
+  private readonly dateBytes = new Uint8Array(10);
+  private dateMs = 0;
+
+  /** `YYYY-MM-DD` (any separator) at start: ms of its midnight, or NaN; remembered for the next row. */
+  private parseDate(bytes: Uint8Array, start: number, sep: number): number {
+    const y0 = bytes[start] - 48;
+    const y1 = bytes[start + 1] - 48;
+    const y2 = bytes[start + 2] - 48;
+    const y3 = bytes[start + 3] - 48;
+    const m0 = bytes[start + 5] - 48;
+    const m1 = bytes[start + 6] - 48;
+    const d0 = bytes[start + 8] - 48;
+    const d1 = bytes[start + 9] - 48;
+    if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0 || y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 9 || m1 > 9 || d0 > 9 || d1 > 9) return NaN;
+    if (bytes[start + 7] !== sep) return NaN;
+    const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+    const month = m0 * 10 + m1;
+    const day = d0 * 10 + d1;
+    if (month < 1 || month > 12 || day < 1) return NaN;
+    if (day > (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : DAYS_IN_MONTH[month])) return NaN;
+    const ms = daysFromCivil(year, month, day) * DAY_MS;
+    this.dateBytes.set(bytes.subarray(start, start + 10));
+    this.dateMs = ms;
+    return ms;
+  }
 
   /**
    * Reads the timestamp starting at `start`, writes its wall-clock ms to out[index] and returns
@@ -62,22 +88,19 @@ export class DatetimeReader {
     if (start + 10 > end) return -1;
     const sep = bytes[start + 4];
     if (sep !== 45 && sep !== 46 && sep !== 47) return this.epoch(bytes, start, end, out, index);
-    const y0 = bytes[start] - 48;
-    const y1 = bytes[start + 1] - 48;
-    const y2 = bytes[start + 2] - 48;
-    const y3 = bytes[start + 3] - 48;
-    const m0 = bytes[start + 5] - 48;
-    const m1 = bytes[start + 6] - 48;
-    const d0 = bytes[start + 8] - 48;
-    const d1 = bytes[start + 9] - 48;
-    if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0 || y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 9 || m1 > 9 || d0 > 9 || d1 > 9) return -1;
-    if (bytes[start + 7] !== sep) return -1;
-    const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-    const month = m0 * 10 + m1;
-    const day = d0 * 10 + d1;
-    if (month < 1 || month > 12 || day < 1) return -1;
-    if (day > (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : DAYS_IN_MONTH[month])) return -1;
-    let ms = daysFromCivil(year, month, day) * DAY_MS;
+    // Intraday files repeat the same date for many rows: reuse the last one when its 10 bytes match.
+    const cache = this.dateBytes;
+    let ms: number;
+    if (
+      bytes[start + 9] === cache[9] && bytes[start + 8] === cache[8] && bytes[start + 6] === cache[6] && bytes[start + 5] === cache[5] &&
+      bytes[start + 3] === cache[3] && bytes[start + 2] === cache[2] && bytes[start + 1] === cache[1] && bytes[start] === cache[0] &&
+      sep === cache[4] && bytes[start + 7] === cache[7]
+    ) {
+      ms = this.dateMs;
+    } else {
+      ms = this.parseDate(bytes, start, sep);
+      if (ms !== ms) return -1;
+    }
     let i = start + 10;
     if (i + 1 < end && (bytes[i] === 32 || bytes[i] === 84) && bytes[i + 1] >= 48 && bytes[i + 1] <= 57) {
       const after = this.clockAt(bytes, i + 1, end, this.scratch, 0);
@@ -178,7 +201,7 @@ const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const PAD2: string[] = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
 /** `YYYY-MM-DD HH:MM:SS+00:00` (with `.mmm` when the instant has milliseconds), the official form. */
-export function formatUtc(ms: number): string {
+export function formatCandleTime(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   const [y, m, d] = civilFromDays(days);
   return `${formatDate(y, m, d)} ${formatClock(ms - days * DAY_MS)}+00:00`;

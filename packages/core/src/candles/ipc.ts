@@ -3,7 +3,7 @@ import { RecordBatch, Schema, Table, tableFromIPC, tableToIPC } from 'apache-arr
 import { isTimeframe } from '../catalogue/timeframes.js';
 import type { CandleFile } from './csv-read.js';
 import { candlesFromTable } from './columns.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, type CandleProblem } from './problems.js';
 import type { Candles } from './types.js';
 import { validateCandles } from './validate.js';
@@ -30,8 +30,8 @@ export function isArrowIpc(bytes: Uint8Array): boolean {
   return file || stream;
 }
 
-function arrowProblem(message: string, fix: string): CandleProblem {
-  return { code: 'invalid_arrow', line: 1, message: `row 1: ${message}`, fix };
+function arrowProblem(message: string, fix: string, value?: string): CandleProblem {
+  return { code: 'invalid_arrow', line: 1, message: `row 1: ${message}`, value, fix };
 }
 
 /**
@@ -40,12 +40,12 @@ function arrowProblem(message: string, fix: string): CandleProblem {
  */
 export function readCandlesIpc(bytes: Uint8Array, options: ReadCandlesOptions & { validate?: boolean } = {}): CandleFile {
   const { validate = true, ...rest } = options;
-  const opts = normalizeReadOptions(rest);
+  const opts = normalizeCandleOptions(rest);
   let table: Table;
   try {
     table = tableFromIPC(bytes);
   } catch (error) {
-    throw new CandleFileError([arrowProblem(`not a readable Arrow IPC file (${(error as Error).message})`, 'write the file again with bt (Arrow IPC file or stream format)')], 0, opts.file);
+    throw new CandleFileError([arrowProblem('the file is not a readable Arrow IPC file', 'write the file again with bt (Arrow IPC file or stream format)', (error as Error).message)], 0, opts.file);
   }
   const meta = table.schema.metadata;
   const storedTimeframe = meta.get(IPC_TIMEFRAME_KEY);

@@ -1,7 +1,7 @@
 // freqtrade's JSON candles: [[epoch_ms, open, high, low, close, volume], ...], UTC by definition.
 import { CandleBuilder, type ColumnNames } from './builder.js';
 import { toBytes, type CandleFile } from './csv-read.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, quote } from './problems.js';
 import type { Candles } from './types.js';
 
@@ -9,10 +9,10 @@ const NAMES: ColumnNames = ['date', 'open', 'high', 'low', 'close', 'volume'];
 
 /** Reads a freqtrade JSON array of `[ms, open, high, low, close, volume]` rows; problems point at rows (1-based). */
 export function readCandlesJson(input: string | Uint8Array | ArrayBuffer, options: ReadCandlesOptions = {}): CandleFile {
-  const opts = normalizeReadOptions(options);
+  const opts = normalizeCandleOptions(options);
   const text = typeof input === 'string' ? input : new TextDecoder().decode(toBytes(input));
-  const fail = (message: string, fix: string, line = 1): never => {
-    throw new CandleFileError([{ code: 'invalid_json', line, message: `row ${line}: ${message}`, fix }], 0, opts.file);
+  const fail = (message: string, fix: string, value?: string): never => {
+    throw new CandleFileError([{ code: 'invalid_json', line: 1, message: `row 1: ${message}`, value, fix }], 0, opts.file);
   };
   if (text.trim() === '') {
     throw new CandleFileError([{ code: 'empty_file', line: 1, message: 'line 1: the file is empty', fix: 'export the candles again as [[epoch_ms, open, high, low, close, volume], ...]' }], 0, opts.file);
@@ -21,7 +21,7 @@ export function readCandlesJson(input: string | Uint8Array | ArrayBuffer, option
   try {
     rows = JSON.parse(text);
   } catch (error) {
-    return fail(`not valid JSON (${(error as Error).message})`, 'export the candles again as [[epoch_ms, open, high, low, close, volume], ...]');
+    return fail('the file is not valid JSON', 'export the candles again as [[epoch_ms, open, high, low, close, volume], ...]', (error as Error).message);
   }
   if (!Array.isArray(rows)) return fail('the JSON is not an array of candles', 'the file must be an array of [epoch_ms, open, high, low, close, volume] arrays');
   const n = rows.length;

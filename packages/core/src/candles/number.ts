@@ -37,6 +37,40 @@ export function bytesToText(bytes: Uint8Array, start: number, end: number): stri
  * returning the double keeps V8 from boxing one heap number per value.
  */
 export function scanNumber(bytes: Uint8Array, start: number, end: number, out: Float64Array, index: number): number {
+  // Common case first: [-]int[.frac] with at most 9 digits on each side, accumulated in small
+  // integers; the mantissa int * 10^f + frac stays below 10^15 < 2^53, so one division by the
+  // exact 10^f is correctly rounded (the same fast path as below). Anything else: general path.
+  let i = start;
+  let c = i < end ? bytes[i] : 0;
+  const minus = c === 45;
+  if (minus) c = ++i < end ? bytes[i] : 0;
+  let whole = 0;
+  let wholeDigits = 0;
+  while (c >= 48 && c <= 57 && wholeDigits < 9) {
+    whole = whole * 10 + (c - 48);
+    wholeDigits++;
+    c = ++i < end ? bytes[i] : 0;
+  }
+  let frac = 0;
+  let fracDigits = 0;
+  if (c === 46 && wholeDigits < 9) {
+    c = ++i < end ? bytes[i] : 0;
+    while (c >= 48 && c <= 57 && fracDigits < 9) {
+      frac = frac * 10 + (c - 48);
+      fracDigits++;
+      c = ++i < end ? bytes[i] : 0;
+    }
+  }
+  if (wholeDigits + fracDigits > 0 && !(c >= 48 && c <= 57) && c !== 101 && c !== 69 && c !== 46 && wholeDigits + fracDigits <= 15) {
+    const value = fracDigits === 0 ? whole : (whole * POW10[fracDigits] + frac) / POW10[fracDigits];
+    out[index] = minus ? -value : value;
+    return i;
+  }
+  return scanGeneral(bytes, start, end, out, index);
+}
+
+/** Any decimal: the Clinger fast path when exact, parseFloat on the text otherwise. */
+function scanGeneral(bytes: Uint8Array, start: number, end: number, out: Float64Array, index: number): number {
   let i = start;
   let negative = false;
   if (i < end) {
@@ -122,7 +156,7 @@ const scratch = new Float64Array(1);
  * Parses the whole of bytes[start, end) as a number (surrounding spaces allowed).
  * Returns NaN for anything else, including empty text, NaN, Infinity, and results that overflow.
  */
-export function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+export function parseDecimal(bytes: Uint8Array, start: number, end: number): number {
   while (start < end && isBlank(bytes[start])) start++;
   while (end > start && isBlank(bytes[end - 1])) end--;
   return scanNumber(bytes, start, end, scratch, 0) === end ? scratch[0] : NaN;

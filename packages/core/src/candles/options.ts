@@ -74,7 +74,7 @@ export function formatUtcOffset(minutes: number): string {
 }
 
 /** Checks and normalises reader options (Observable Plot style errors: `invalid <name>: <value>`). */
-export function normalizeReadOptions(options: ReadCandlesOptions = {}): NormalizedReadOptions {
+export function normalizeCandleOptions(options: ReadCandlesOptions = {}): NormalizedReadOptions {
   if (options === null || typeof options !== 'object') throw invalid('options', options, 'an object');
   for (const key of Object.keys(options)) {
     if (!KEYS.has(key)) throw new Error(`invalid option: ${key} (expected one of ${[...KEYS].join(', ')})`);

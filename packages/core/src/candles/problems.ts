@@ -42,6 +42,19 @@ export type CandleWarningCode =
 
 export type CandleProblemCode = CandleErrorCode | CandleWarningCode;
 
+/** Every error code, for translation tables (the server) and documentation checks. */
+export const CANDLE_ERROR_CODES: readonly CandleErrorCode[] = [
+  'empty_file', 'not_utf8', 'semicolon_separator', 'wrong_separator', 'missing_header', 'no_rows', 'empty_line',
+  'wrong_field_count', 'wrong_column_name', 'missing_column', 'duplicate_column', 'local_time', 'invalid_datetime',
+  'missing_value', 'non_numeric', 'decimal_comma', 'high_below_low', 'high_below_body', 'low_above_body', 'negative_price',
+  'negative_volume', 'unsorted', 'duplicate', 'irregular_step', 'timeframe_mismatch', 'invalid_json', 'invalid_arrow',
+];
+
+/** Every warning code. */
+export const CANDLE_WARNING_CODES: readonly CandleWarningCode[] = [
+  'unknown_timeframe', 'duplicates_dropped', 'dropped_column', 'excel_dates_as_utc', 'converted_offset', 'symbol_mismatch',
+];
+
 export interface CandleProblem {
   readonly code: CandleProblemCode;
   /** English sentence with its location, e.g. `line 7, column High: 1.0712 is below Low 1.0718`. */
@@ -60,6 +73,8 @@ export interface CandleProblem {
 const PER_CODE_LIMIT = 5;
 /** Codes that describe the whole file: listed once, later occurrences only counted. */
 const ONCE: ReadonlySet<CandleProblemCode> = new Set(['local_time', 'not_utf8', 'decimal_comma', 'converted_offset']);
+/** Header problems are few and all needed to fix the header: only the total cap applies. */
+const HEADER: ReadonlySet<CandleProblemCode> = new Set(['wrong_column_name', 'missing_column', 'duplicate_column']);
 
 /** Collects problems with caps; `omitted` counts what was not listed. */
 export class ProblemList {
@@ -75,7 +90,7 @@ export class ProblemList {
   wants(code: CandleProblemCode): boolean {
     const seen = this.perCode.get(code) ?? 0;
     if (ONCE.has(code)) return seen === 0;
-    return seen < PER_CODE_LIMIT && this.listed.length < this.limit;
+    return (seen < PER_CODE_LIMIT || HEADER.has(code)) && this.listed.length < this.limit;
   }
 
   add(problem: CandleProblem): void {

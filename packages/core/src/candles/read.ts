@@ -8,7 +8,7 @@ import { readCandlesXlsx } from './xlsx.js';
 export type CandleContainer = 'csv' | 'xlsx' | 'json' | 'arrow';
 
 /** What a file is, from its first bytes: a zip (xlsx), Arrow IPC, a JSON array, or else CSV text. */
-export function detectContainer(bytes: Uint8Array): CandleContainer {
+export function detectCandleContainer(bytes: Uint8Array): CandleContainer {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'xlsx';
   if (isArrowIpc(bytes)) return 'arrow';
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -19,7 +19,7 @@ export function detectContainer(bytes: Uint8Array): CandleContainer {
 /** Reads candles from CSV, XLSX, freqtrade JSON or Arrow IPC bytes (or CSV/JSON text), validated. */
 export async function readCandles(input: string | Uint8Array | ArrayBuffer, options: ReadCandlesOptions = {}): Promise<CandleFile> {
   const bytes = toBytes(input);
-  switch (detectContainer(bytes)) {
+  switch (detectCandleContainer(bytes)) {
     case 'xlsx':
       return readCandlesXlsx(bytes, options);
     case 'arrow':

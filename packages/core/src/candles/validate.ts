@@ -1,5 +1,6 @@
 import { CandleBuilder, type ColumnNames, type LoadedCandles } from './builder.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import type { StepRuns } from './timeframe.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import type { Candles } from './types.js';
 
 const OFFICIAL_NAMES: ColumnNames = ['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume'];
@@ -10,7 +11,7 @@ const OFFICIAL_NAMES: ColumnNames = ['Datetime', 'Open', 'High', 'Low', 'Close',
  * The series' own symbol and timeframe are used unless the options state them.
  */
 export function validateCandles(candles: Candles, options: ReadCandlesOptions = {}): LoadedCandles {
-  const opts = normalizeReadOptions({ symbol: candles.symbol, timeframe: candles.timeframe, ...options });
+  const opts = normalizeCandleOptions({ symbol: candles.symbol, timeframe: candles.timeframe, ...options });
   let source: Candles | undefined = candles;
   let { time, open, high, low, close, volume } = candles;
   const names = Object.keys(candles.extra);
@@ -23,6 +24,11 @@ export function validateCandles(candles: Candles, options: ReadCandlesOptions = 
   }
   const builder = new CandleBuilder(0, names, opts, OFFICIAL_NAMES, 'row', { time, open, high, low, close, volume, extra });
   const n = candles.length;
+  const runs = source ? quickScan(candles) : undefined;
+  if (runs) {
+    builder.adopt(n, runs);
+    return builder.finish(opts.symbol, 1, source);
+  }
   for (let i = 0; i < n; i++) {
     const k = builder.n;
     if (k !== i) {
@@ -53,4 +59,36 @@ function notFinite(builder: CandleBuilder, k: number, row: number, columns: Floa
   const c = columns.findIndex((a) => !Number.isFinite(a[k]));
   const value = String(columns[c][k]);
   builder.problem('non_numeric', row, OFFICIAL_NAMES[c], value, `${value} is not a finite number`, 'rebuild the table from a valid candle file');
+}
+
+/**
+ * One tight pass over the columns: true order, finite times, Low <= Open, Close <= High, no
+ * negative Low or Volume (so no negative price either). Returns the step runs when every row
+ * passes, undefined at the first row that does not (the caller then takes the detailed path,
+ * which names every problem).
+ */
+function quickScan(candles: Candles): StepRuns | undefined {
+  const { time, open, high, low, close, volume } = candles;
+  const runs: StepRuns = { row: [], line: [], step: [] };
+  let last = NaN;
+  for (let i = 0; i < candles.length; i++) {
+    const o = open[i];
+    const c = close[i];
+    const l = low[i];
+    const h = high[i];
+    const t = time[i];
+    // Written so that NaN anywhere fails a comparison.
+    if (!(l <= o && l <= c && h >= o && h >= c && l >= 0 && volume[i] >= 0 && t - t === 0)) return undefined;
+    if (i > 0) {
+      const step = t - time[i - 1];
+      if (!(step > 0)) return undefined;
+      if (step !== last) {
+        last = step;
+        runs.row.push(i);
+        runs.line.push(i + 1);
+        runs.step.push(step);
+      }
+    }
+  }
+  return runs;
 }

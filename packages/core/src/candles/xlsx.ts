@@ -3,8 +3,8 @@
 // header rules and checks apply, and problems point at Excel row numbers.
 import type { Cell, CellValue, Workbook } from 'exceljs';
 import { readCandlesCsv, type CandleFile } from './csv-read.js';
-import { DAY_MS, formatClock, formatDate, civilFromDays, formatUtc } from './datetime.js';
-import { normalizeReadOptions, type ReadCandlesOptions } from './options.js';
+import { DAY_MS, formatClock, formatDate, civilFromDays, formatCandleTime } from './datetime.js';
+import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, type CandleProblem } from './problems.js';
 import type { Candles } from './types.js';
 
@@ -47,7 +47,7 @@ function asRows(problems: readonly CandleProblem[]): CandleProblem[] {
 
 /** Reads the first worksheet of an .xlsx workbook; Excel date cells are read as UTC unless utcOffset says otherwise. */
 export async function readCandlesXlsx(input: Uint8Array | ArrayBuffer, options: ReadCandlesOptions = {}): Promise<CandleFile> {
-  const opts = normalizeReadOptions(options);
+  const opts = normalizeCandleOptions(options);
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   const workbook = await newWorkbook();
   try {
@@ -117,7 +117,7 @@ export async function candlesToXlsx(candles: Candles, options: WriteXlsxOptions 
       const v = candles.extra[n][i];
       return v === v ? v : null;
     });
-    sheet.addRow([dates === 'excel' ? new Date(time[i]) : formatUtc(time[i]), open[i], high[i], low[i], close[i], volume[i], ...extra]);
+    sheet.addRow([dates === 'excel' ? new Date(time[i]) : formatCandleTime(time[i]), open[i], high[i], low[i], close[i], volume[i], ...extra]);
   }
   if (dates === 'excel') sheet.getColumn(1).numFmt = 'yyyy-mm-dd hh:mm:ss';
   sheet.getColumn(1).width = 26;
