@@ -1,7 +1,6 @@
 // Parsing of option values the CLI owns (dates, pip distances, counts); every failure is a usage
 // error naming the flag. Candle-reading options are checked by core's own normalisers.
-import { CANDLE_FORMATS, parseUtcOffset, type ReadCandlesOptions } from '@bt/core/candles';
-import { parseTimeframe } from '@bt/core/catalogue';
+import { normalizeCandleOptions, type ReadCandlesOptions } from '@bt/core/candles';
 import { asUsage, UsageError } from './errors.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -20,7 +19,7 @@ export function parseDate(flag: string, text: string, edge: 'start' | 'end'): nu
   const back = new Date(ms);
   if (back.getUTCFullYear() !== +y || back.getUTCMonth() !== +mo - 1 || back.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) throw bad();
   let offset = 0;
-  if (zone && zone.toUpperCase() !== 'Z') offset = asUsage(() => parseUtcOffset(zone), flag) * 60_000;
+  if (zone && zone.toUpperCase() !== 'Z') offset = asUsage(() => normalizeCandleOptions({ utcOffset: zone }).utcOffsetMinutes!, flag) * 60_000;
   const timeGiven = m[4] !== undefined;
   return ms - offset + (!timeGiven && edge === 'end' ? 86_400_000 - 1 : 0);
 }
@@ -57,24 +56,24 @@ export interface ReadFlags {
   symbol?: string;
 }
 
-/** Reader options from the flags, each checked now so a typo is a usage error before any file is read. */
+/** Core's reader option names → the flags that set them. */
+const FLAGS: Readonly<Record<string, string>> = { format: '--format', utcOffset: '--utc-offset', duplicates: '--duplicates', timeframe: '--timeframe' };
+
+/** Reader options from the flags, checked now by core's normaliser so a typo is a usage error before any file is read. */
 export function readOptions(flags: ReadFlags): ReadCandlesOptions {
   const options: ReadCandlesOptions = {};
-  if (flags.format !== undefined) {
-    const format = flags.format.trim().toLowerCase();
-    if (format !== 'auto' && !(CANDLE_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`invalid --format: ${JSON.stringify(flags.format)} (expected auto or one of ${CANDLE_FORMATS.join(', ')})`);
-    }
-    options.format = format as ReadCandlesOptions['format'];
+  if (flags.format !== undefined) options.format = flags.format.trim().toLowerCase() as ReadCandlesOptions['format'];
+  if (flags.utcOffset !== undefined) options.utcOffset = flags.utcOffset;
+  if (flags.duplicates !== undefined) options.duplicates = flags.duplicates as ReadCandlesOptions['duplicates'];
+  if (flags.timeframe !== undefined) options.timeframe = flags.timeframe;
+  let normalized: ReturnType<typeof normalizeCandleOptions>;
+  try {
+    normalized = normalizeCandleOptions(options);
+  } catch (error) {
+    const message = (error as Error).message;
+    const name = /^invalid (\w+):/.exec(message)?.[1];
+    throw new UsageError(name && FLAGS[name] ? message.replace(`invalid ${name}:`, `invalid ${FLAGS[name]}:`) : message);
   }
-  if (flags.utcOffset !== undefined) {
-    asUsage(() => parseUtcOffset(flags.utcOffset!), '--utc-offset');
-    options.utcOffset = flags.utcOffset;
-  }
-  if (flags.duplicates !== undefined) {
-    if (flags.duplicates !== 'error' && flags.duplicates !== 'keep-first') throw new UsageError(`invalid --duplicates: ${JSON.stringify(flags.duplicates)} (expected error or keep-first)`);
-    options.duplicates = flags.duplicates;
-  }
-  if (flags.timeframe !== undefined) options.timeframe = asUsage(() => parseTimeframe(flags.timeframe!), '--timeframe');
+  if (normalized.timeframe) options.timeframe = normalized.timeframe;
   return options;
 }
