@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runBacktest } from '@bt/core/backtest';
 import { readCandlesFile } from '@bt/core/node';
-import { bt, EURUSD_H1, fixture, fixtures, tempDir, mapLimit } from './helpers.js';
+import { bt, EURUSD_H1, fixture, fixtures, readerMessage, tempDir, mapLimit } from './helpers.js';
 
 function parseCsv(text: string): Record<string, string>[] {
   const rows: string[][] = [];
@@ -94,6 +94,23 @@ test('data paths are relative to the plan; parameter grids apply to the strategi
 
     const stdoutCsv = await bt(['batch', plan, '--csv', '-', '--no-progress', '--concurrency', '1'], { cwd: tmp.dir });
     assert.equal(stdoutCsv.stdout.split('\n')[0], readFileSync(join(tmp.dir, 'grid-runs.csv'), 'utf8').split('\n')[0]);
+  } finally {
+    tmp.remove();
+  }
+});
+
+test('a malformed data file fails its runs with the reader\'s message (line, column); exit 1', async () => {
+  const tmp = tempDir();
+  try {
+    const bad = fixture('bad/high-below-low.csv');
+    const plan = join(tmp.dir, 'bad-data.yaml');
+    writeFileSync(plan, `strategies: [fvg_impulsive, englobante_entry]\ndata:\n  - path: ${bad}\n    symbol: EURUSD\nsl: 10\ntp1: 10\n`);
+    const r = await bt(['batch', plan, '--concurrency', '1'], { cwd: tmp.dir });
+    assert.equal(r.code, 1);
+    const message = (await readerMessage(bad, { symbol: 'EURUSD' })).split('\n')[0];
+    assert.ok(r.stderr.includes(`[1/2] FAILED fvg_impulsive · ${bad}: ${message}`), r.stderr);
+    assert.ok(r.stderr.includes('line 3, column High: High 1.071 is below Low 1.07214'));
+    assert.ok(r.stderr.endsWith('bt: 2 of 2 runs failed\n'));
   } finally {
     tmp.remove();
   }

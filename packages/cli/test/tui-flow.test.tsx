@@ -8,7 +8,9 @@ import { formatPercentCell } from '@bt/core/format';
 import { readCandlesFile } from '@bt/core/node';
 import { App } from '../src/tui/app.js';
 import { realDeps } from '../src/tui/deps.js';
-import { bt, EURUSD_H1, fixture } from './helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bt, EURUSD_H1, fixture, readerMessage, tempDir } from './helpers.js';
 
 const KEY = { down: '\u001B[B', up: '\u001B[A', right: '\u001B[C', enter: '\r', backspace: '\u007F', escape: '\u001B' };
 
@@ -116,6 +118,26 @@ test('the form refuses a bad value with core\'s message and stays', async () => 
     assert.ok(frame()!.includes('Parameters · ob_pullback_pure'));
   } finally {
     ui.unmount();
+  }
+});
+
+test('a malformed file: the reader\'s message in red, and the file list stays', async () => {
+  const tmp = tempDir();
+  const bad = join(tmp.dir, 'EURUSD_H1_bad.csv');
+  writeFileSync(bad, 'Datetime,Open,High,Low,Close,Volume\n2024-01-01 00:00:00+00:00,1.1,1.0,1.2,1.15,10\n');
+  const ui = render(<App deps={realDeps()} dir={tmp.dir} />);
+  const frame = () => ui.lastFrame();
+  try {
+    await until(frame, (t) => t.includes('› EURUSD_H1_bad.csv'), 'the file list');
+    ui.stdin.write(KEY.enter);
+    const message = await readerMessage(bad);
+    const text = await until(frame, (t) => t.includes('bt: '), 'the error');
+    assert.ok(text.includes(`bt: ${message.split('\n')[0]}`), text);
+    assert.ok(text.includes('line 2, column High: High 1 is below Low 1.2'), text);
+    assert.ok(text.includes('› EURUSD_H1_bad.csv'));
+  } finally {
+    ui.unmount();
+    tmp.remove();
   }
 });
 
