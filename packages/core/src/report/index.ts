@@ -14,6 +14,11 @@ export {
 } from './reader.js';
 export {
   reportSheets,
+  globalSheet,
+  sessionsSheet,
+  hoursSheet,
+  weekdaysSheet,
+  tp2GlobalSheet,
   priceFormat,
   PERCENT_FORMAT,
   DATE_FORMAT,

@@ -1,4 +1,6 @@
-import ExcelJS from 'exceljs';
+// exceljs is loaded on the first read, not with the module: it is large (about a second to load on
+// a busy machine) and most users of @bt/core/report (backtests writing workbooks) never read one.
+import type ExcelJS from 'exceljs';
 
 /** A cell as the readers return it: JSON-ready, dates as ISO 8601 UTC strings. */
 export type SheetCell = string | number | boolean | null;
@@ -42,7 +44,8 @@ export class WorkbookSheetNotFoundError extends Error {
 }
 
 async function load(bytes: Uint8Array | ArrayBuffer): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
   try {
     // exceljs types ask for a Buffer; JSZip underneath reads any Uint8Array.

@@ -1,0 +1,80 @@
+// `bt backtest`: candles → core's runBacktest → summary, JSON or workbook. Nothing here decides a
+// trade: the CLI only reads files, checks flags and prints.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
+import type { BacktestFlags } from '../commands/backtest.js';
+import { loadData, type LoadedData } from '../data.js';
+import { RunError, UsageError } from '../errors.js';
+import { parsePeriod } from '../options.js';
+import { jsonHeader, print, printJson, warn } from '../output.js';
+import { checkStrategy, exitValues, rawParams } from '../request.js';
+import { checkPipSize, printSummary } from '../summary.js';
+
+export async function backtestCommand(flags: BacktestFlags): Promise<void> {
+  const started = performance.now();
+  const params = rawParams(flags.param, flags.paramsJson);
+  checkStrategy(flags.strategy, params);
+  const exits = exitValues({ slMode: flags.slMode, sl: flags.sl, tp1: flags.tp1, tp2: flags.tp2 });
+  const period = parsePeriod(flags.from, flags.to);
+
+  const data = await loadData(flags.data, flags);
+  if (!data.symbol) throw new UsageError(`cannot tell the symbol of ${flags.data} (no symbol row, file name not {symbol}_{timeframe}_...): give --symbol`);
+  const pipSize = checkPipSize(data.symbol, flags.pipSize);
+  let ltf: LoadedData | undefined;
+  if (flags.ltf) {
+    ltf = await loadData(flags.ltf, { ...flags, timeframe: undefined, symbol: undefined });
+    if (ltf.symbol && ltf.symbol !== data.symbol) throw new RunError(`invalid --ltf: ${flags.ltf} holds ${ltf.symbol} candles (${ltf.symbolFrom}), the run's are ${data.symbol}`);
+  }
+
+  let result: BacktestResult;
+  try {
+    result = await runBacktest(
+      data.file.candles,
+      { strategy: flags.strategy, params, ...exits, ...period, symbol: data.symbol, timeframe: data.timeframe, pipSize, ltf: ltf?.file.candles, unknownParams: 'error' },
+      { workbook: flags.out !== undefined },
+    );
+  } catch (error) {
+    throw new RunError((error as Error).message);
+  }
+
+  let workbookPath: string | null = null;
+  const t0 = performance.now();
+  if (flags.out !== undefined && result.workbook) {
+    const folder = join(flags.out, result.folder);
+    try {
+      await mkdir(folder, { recursive: true });
+      workbookPath = join(folder, result.workbookName);
+      await writeFile(workbookPath, result.workbook);
+    } catch (error) {
+      throw new RunError(`cannot write the workbook under ${flags.out}: ${(error as Error).message}`);
+    }
+  }
+  const writeMs = performance.now() - t0;
+  const inputWarnings = [...data.warnings, ...(ltf?.warnings ?? [])];
+
+  if (flags.json) {
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    printJson({
+      ...jsonHeader('backtest'),
+      ...backtestResultJson(result),
+      input: {
+        data: data.path,
+        format: data.file.format,
+        candles: data.file.candles.length,
+        symbol: data.symbol,
+        symbol_from: data.symbolFrom,
+        timeframe: result.timeframe,
+        timeframe_from: data.timeframeFrom ?? null,
+        ltf: ltf ? ltf.path : null,
+        warnings: inputWarnings,
+      },
+      workbook_path: workbookPath,
+      timing: { load_ms: round(data.loadMs + (ltf?.loadMs ?? 0)), ...result.timing, write_ms: round(writeMs), total_ms: round(performance.now() - started) },
+    });
+    return;
+  }
+  for (const w of inputWarnings) warn(w);
+  printSummary(result, { loadMs: data.loadMs + (ltf?.loadMs ?? 0), candles: data.file.candles.length, path: data.path });
+  if (workbookPath) print(`\nWorkbook: ${workbookPath}`);
+}

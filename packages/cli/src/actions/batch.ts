@@ -1,0 +1,152 @@
+// `bt batch PLAN`: expand the plan, run it on worker threads with progress (Ink in a terminal,
+// plain lines otherwise, both on stderr), then a ranked table (or JSON) and a CSV of every run.
+import { stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { formatPercentCell, LABELS } from '@bt/core/format';
+import { expandPlan } from '../batch/plan.js';
+import { runPool, type Progress } from '../batch/pool.js';
+import { progressLine } from '../batch/progress-text.js';
+import { RANK_METRICS, rankRuns, runsCsv } from '../batch/rank.js';
+import type { RunRow } from '../batch/run-row.js';
+import type { BatchFlags } from '../commands/batch.js';
+import { fileError, RunError, UsageError } from '../errors.js';
+import { parsePositiveInt } from '../options.js';
+import { colorEnabled, count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { readPlanFile } from '../plan-file.js';
+
+interface Reporter {
+  update(progress: Progress): void;
+  close(): Promise<void>;
+}
+
+function lineReporter(): Reporter {
+  return {
+    update(p) {
+      const line = progressLine(p);
+      if (line) process.stderr.write(`${line}\n`);
+    },
+    close: async () => {},
+  };
+}
+
+/** The Ink view, redrawn at most every 80 ms (and once at the end). */
+async function inkReporter(title: string): Promise<Reporter> {
+  const [{ render }, { createElement }, { BatchProgress }] = await Promise.all([import('ink'), import('react'), import('../batch/progress-view.js')]);
+  const color = colorEnabled(process.stderr);
+  let last: Progress | null = null;
+  let drawn = 0;
+  let instance: ReturnType<typeof render> | null = null;
+  const view = (p: Progress) => createElement(BatchProgress, { title, progress: p, color });
+  return {
+    update(p) {
+      last = p;
+      if (!instance) {
+        instance = render(view(p), { stdout: process.stderr, patchConsole: false, exitOnCtrlC: true });
+        drawn = performance.now();
+        return;
+      }
+      const t = performance.now();
+      if (t - drawn < 80 && p.done < p.total) return;
+      drawn = t;
+      instance.rerender(view(p));
+    },
+    async close() {
+      if (!instance) return;
+      if (last) instance.rerender(view(last));
+      instance.unmount();
+      await instance.waitUntilExit();
+    },
+  };
+}
+
+const pct = (x: number | null) => (x === null ? '' : formatPercentCell(x));
+const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digits));
+
+function rankedTable(ranked: readonly RunRow[], gridParams: readonly string[], top: number): string {
+  const s = styles();
+  const headers = ['#', 'run', 'strategy', 'data', ...(gridParams.length ? ['grid'] : []), LABELS.trades, LABELS.resolved, LABELS.winrateTp1, LABELS.ciLowTp1, LABELS.ciHighTp1, LABELS.winrateTp2, LABELS.expectancyTp1, LABELS.profitFactorTp1];
+  const rows = ranked.slice(0, top).map((r, i) => [
+    String(i + 1), String(r.id), r.strategy, r.data,
+    ...(gridParams.length ? [Object.entries(r.grid).map(([k, v]) => `${k}=${v}`).join(' ')] : []),
+    String(r.trades), String(r.resolved), pct(r.winrate_tp1), pct(r.winrate_tp1_low), pct(r.winrate_tp1_high), pct(r.winrate_tp2), num(r.expectancy_tp1), num(r.profit_factor_tp1),
+  ]);
+  return renderTable(headers, rows, { header: s.dim });
+}
+
+export async function batchCommand(planPath: string, flags: BatchFlags): Promise<void> {
+  const concurrency = flags.concurrency !== undefined ? parsePositiveInt('--concurrency', flags.concurrency) : availableParallelism();
+  const top = parsePositiveInt('--top', flags.top);
+  if (!Object.hasOwn(RANK_METRICS, flags.rankBy)) throw new UsageError(`invalid --rank-by: ${JSON.stringify(flags.rankBy)} (expected one of ${Object.keys(RANK_METRICS).join(', ')})`);
+  if (flags.csv === '-' && flags.json) throw new UsageError('--csv - and --json both write to stdout: choose one');
+
+  const plan = expandPlan(await readPlanFile(planPath), planPath);
+  for (const data of plan.data) {
+    try {
+      if (!(await stat(data.path)).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR', syscall: 'stat' });
+    } catch (error) {
+      throw new RunError(`${fileError(data.label, error).message} (data of plan ${planPath})`);
+    }
+  }
+
+  const title = `bt batch ${planPath} · ${count(plan.runs.length)} runs (${plan.strategies.length} strategies × ${plan.data.length} data files${plan.gridParams.length ? ' × grid' : ''})`;
+  // Ink needs a terminal with a size (a pty without one, as under `script`, would wrap every character).
+  const live = process.stderr.isTTY && (process.stderr.columns ?? 0) >= 40;
+  const reporter: Reporter | null = flags.progress === false ? null : live ? await inkReporter(title) : lineReporter();
+  if (reporter && !live) process.stderr.write(`${title}\n`);
+  let outcome: Awaited<ReturnType<typeof runPool>>;
+  try {
+    outcome = await runPool(plan, { concurrency, onProgress: (p) => reporter?.update(p) });
+  } finally {
+    await reporter?.close();
+  }
+  const { rows, elapsedMs, workers } = outcome;
+  const failed = rows.filter((r) => !r.ok);
+  const candles = rows.reduce((n, r) => n + r.candles, 0);
+  const seconds = elapsedMs / 1000;
+  const runsPerS = rows.length / seconds;
+  const candlesPerS = candles / seconds;
+
+  const csv = runsCsv(rows, plan.gridParams);
+  const csvPath = flags.csv ?? `${plan.name}-runs.csv`;
+  if (csvPath === '-') process.stdout.write(csv);
+  else {
+    try {
+      await writeFile(csvPath, csv);
+    } catch (error) {
+      throw new RunError(`cannot write ${csvPath}: ${(error as Error).message}`);
+    }
+  }
+
+  const ranked = rankRuns(rows, flags.rankBy);
+  if (flags.json) {
+    printJson({
+      ...jsonHeader('batch'),
+      plan: planPath,
+      name: plan.name,
+      runs_total: rows.length,
+      ok: rows.length - failed.length,
+      failed: failed.length,
+      workers,
+      elapsed_ms: Math.round(elapsedMs),
+      runs_per_s: Math.round(runsPerS * 100) / 100,
+      candles_per_s: Math.round(candlesPerS),
+      rank_by: flags.rankBy,
+      csv: csvPath === '-' ? null : csvPath,
+      ranking: ranked.map((r) => r.id),
+      runs: rows,
+    });
+  } else if (csvPath !== '-') {
+    const s = styles();
+    print(s.bold(`Best ${Math.min(top, ranked.length)} of ${count(ranked.length)} runs by ${flags.rankBy}`));
+    print(rankedTable(ranked, plan.gridParams, top));
+    print('');
+    print(`${count(rows.length)} runs in ${seconds.toFixed(1)} s on ${workers} worker${workers === 1 ? '' : 's'}: ${count(rows.length - failed.length)} ok, ${count(failed.length)} failed · ${runsPerS.toFixed(1)} runs/s · ${candlesPerS >= 1e6 ? `${(candlesPerS / 1e6).toFixed(2)} M` : count(Math.round(candlesPerS))} candles/s`);
+    print(`CSV of every run: ${csvPath}`);
+    for (const r of failed.slice(0, 10)) print(s.red(`failed run ${r.id} (${r.strategy} · ${r.data}): ${r.error}`));
+    if (failed.length > 10) print(s.red(`… and ${failed.length - 10} more failed runs (see the CSV)`));
+  }
+  if (failed.length > 0) {
+    process.stderr.write(`bt: ${failed.length} of ${rows.length} runs failed\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,26 @@
+// `bt convert IN OUT`: core's readers and writers; the format follows each file's extension.
+import { resolve } from 'node:path';
+import { writeCandlesFile } from '@bt/core/node';
+import type { ConvertFlags } from '../commands/convert.js';
+import { loadData } from '../data.js';
+import { RunError, UsageError } from '../errors.js';
+import { count, print, warn } from '../output.js';
+
+export async function convertCommand(input: string, output: string, flags: ConvertFlags): Promise<void> {
+  if (!/\.(csv|txt|xlsx|arrow|ipc|feather|arrows|json)$/i.test(output)) {
+    throw new UsageError(`invalid <out>: ${JSON.stringify(output)} (expected a .csv, .xlsx, .arrow, .ipc, .feather, .arrows or .json file)`);
+  }
+  if (resolve(input) === resolve(output)) throw new UsageError(`invalid <out>: ${JSON.stringify(output)} is the input file`);
+  const data = await loadData(input, flags);
+  for (const w of data.warnings) warn(w);
+  let candles = data.file.candles;
+  // The symbol travels in Arrow metadata; keep what the CLI resolved (flag, data or file name).
+  if (data.symbol && candles.symbol !== data.symbol) candles = { ...candles, symbol: data.symbol };
+  if (data.timeframe && !candles.timeframe) candles = { ...candles, timeframe: data.timeframe };
+  try {
+    await writeCandlesFile(output, candles, { dates: flags.dates });
+  } catch (error) {
+    throw new RunError(`cannot write ${output}: ${(error as Error).message}`);
+  }
+  print(`${output}: ${count(candles.length)} candles${data.timeframe ? ` ${data.timeframe}` : ''}${data.symbol ? ` ${data.symbol}` : ''} (from ${data.file.format} ${input})`);
+}

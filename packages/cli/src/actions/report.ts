@@ -1,0 +1,54 @@
+// `bt report FILE.xlsx`: core's workbook reader (exceljs), sheets printed with the display rules.
+import { readFile } from 'node:fs/promises';
+import { MAX_SHEET_LIMIT, openWorkbook, WorkbookSheetNotFoundError, type SheetPage, type WorkbookReader } from '@bt/core/report';
+import type { ReportFlags } from '../commands/report.js';
+import { fileError, RunError, UsageError } from '../errors.js';
+import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { isMetricSheet, sheetText } from '../sheet-text.js';
+
+function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || n < min || n > max) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a whole number from ${min} to ${max})`);
+  return n;
+}
+
+export async function reportCommand(path: string, flags: ReportFlags): Promise<void> {
+  const offset = wholeNumber('--offset', flags.offset, 0, Number.MAX_SAFE_INTEGER);
+  const limit = wholeNumber('--limit', flags.limit, 1, MAX_SHEET_LIMIT);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  let reader: WorkbookReader;
+  try {
+    reader = await openWorkbook(bytes);
+  } catch (error) {
+    throw new RunError(`${path}: ${(error as Error).message}`);
+  }
+  let pages: SheetPage[];
+  try {
+    const names = flags.sheet !== undefined ? [flags.sheet] : reader.sheetNames;
+    pages = names.map((name) => reader.sheet(name, { offset, limit }));
+  } catch (error) {
+    if (error instanceof WorkbookSheetNotFoundError) throw new UsageError(`invalid --sheet: ${error.message.replace(/^unknown sheet: /, '')}`);
+    throw new RunError(`${path}: ${(error as Error).message}`);
+  }
+  if (flags.json) {
+    printJson({ ...jsonHeader('report'), file: path, sheets: pages });
+    return;
+  }
+  const s = styles();
+  pages.forEach((page, i) => {
+    if (i > 0) print('');
+    print(s.bold(`${page.sheet}`) + s.dim(` (${count(page.total)} row${page.total === 1 ? '' : 's'})`));
+    const text = sheetText({ name: page.sheet, headers: page.headers, rows: page.rows });
+    const metric = isMetricSheet(page.headers);
+    // Config values are mostly text (labels, rules): left-aligned; the other metric sheets hold numbers.
+    const config = page.headers[0] === 'metric';
+    print(renderTable(text.headers, text.rows, { header: s.dim, indent: '  ', ...(metric ? { align: text.headers.map((_, c) => (c === 0 || config ? 'left' : 'right')) } : {}) }));
+    const shown = page.offset + page.rows.length;
+    if (shown < page.total) print(s.dim(`  … rows ${page.offset + 1}-${shown} of ${count(page.total)} (--offset ${shown} for more)`));
+  });
+}

@@ -1,0 +1,54 @@
+import { Option, type Command } from 'commander';
+import { addReadOptions, collect, examples, lazy } from './shared.js';
+
+export interface BacktestFlags {
+  data: string;
+  symbol?: string;
+  timeframe?: string;
+  pipSize?: string;
+  strategy: string;
+  param?: string[];
+  paramsJson?: string;
+  sl?: string;
+  tp1?: string;
+  tp2?: string;
+  slMode?: 'external' | 'internal';
+  from?: string;
+  to?: string;
+  ltf?: string;
+  out?: string;
+  json?: boolean;
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+}
+
+export function registerBacktestCommand(program: Command): void {
+  const command = program
+    .command('backtest')
+    .description('run one strategy on one candle file: a summary (global, sessions, golden hours), the JSON result, or the workbook')
+    .requiredOption('--data <file>', 'candle file (.csv, .xlsx, .json, .arrow)')
+    .requiredOption('--strategy <key>', "official strategy key (see 'bt strategies')")
+    .option('--symbol <symbol>', 'instrument (default: from the file, then its name {symbol}_{timeframe}_...)')
+    .option('--timeframe <tf>', 'expected timeframe, checked against the candles (default: inferred)')
+    .option('--pip-size <price>', 'price distance of one pip, for symbols outside the catalogue')
+    .option('--param <name=value>', 'strategy parameter (repeatable; see bt params KEY)', collect)
+    .option('--params-json <json>', 'strategy parameters as a JSON object')
+    .option('--sl <pips>', 'stop distance in pips (required with --sl-mode external)')
+    .option('--tp1 <pips>', 'first target in pips (internal: default 1R)')
+    .option('--tp2 <pips>', 'second target in pips (default: 2 x tp1, internal: 2R)')
+    .addOption(new Option('--sl-mode <mode>', 'external: SL/TP in pips from the order price; internal: SL at the zone edge').choices(['external', 'internal']).default('external'))
+    .option('--from <date>', 'first day traded, UTC (YYYY-MM-DD or YYYY-MM-DDTHH:MM); earlier candles are warm-up')
+    .option('--to <date>', 'last day traded, UTC, inclusive; later candles are not used')
+    .option('--ltf <file>', 'lower-timeframe candles of the same symbol, to resolve candles that hit SL and TP')
+    .option('--out <dir>', 'write the workbook to DIR/{folder}/{folder}.xlsx')
+    .option('--json', 'print the result as JSON (docs/cli.md) instead of the summary');
+  addReadOptions(command, 'the candle files');
+  examples(command, [
+    'bt backtest --data fixtures/official/EURUSD_H1_2017-2018.csv --strategy fvg_pullback_multi --sl 20 --tp1 20 --tp2 40',
+    'bt backtest --data EURUSD_15M.csv --utc-offset +02:00 --strategy ob_pullback_pure_rsi --param rsi_threshold=35 --sl 10 --tp1 10 --from 2023-01-01 --to 2023-01-31',
+    'bt backtest --data XAUUSD_M5_jan.csv --strategy englobante_entry --sl-mode internal --out results/',
+    'bt backtest --data EURUSD_H1.csv --strategy fvg_impulsive --sl 15 --tp1 15 --json | jq .golden_hours',
+  ]);
+  command.action(lazy(async () => (await import('../actions/backtest.js')).backtestCommand));
+}

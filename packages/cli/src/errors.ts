@@ -1,0 +1,61 @@
+// Exit codes (docs/cli.md): 0 success, 1 failed run or bad data, 2 usage error. Every error is
+// printed on stderr as `bt: <message>`.
+
+/** The command line (or a plan) asks for something invalid: exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  readonly exitCode = 2;
+}
+
+/** The work could not be done (unreadable file, bad data, failed run, drift): exit 1. */
+export class RunError extends Error {
+  override readonly name = 'RunError';
+  readonly exitCode = 1;
+}
+
+/**
+ * Runs a check that throws core's `invalid <name>: ...` errors and reports them as usage errors,
+ * naming the command-line flag instead of core's option name when one is given.
+ */
+export function asUsage<T>(check: () => T, flag?: string): T {
+  try {
+    return check();
+  } catch (error) {
+    throw usageFrom(error, flag);
+  }
+}
+
+export function usageFrom(error: unknown, flag?: string): UsageError {
+  if (error instanceof UsageError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new UsageError(flag ? message.replace(/^invalid [\w .-]+?:/, `invalid ${flag}:`) : message);
+}
+
+/** A file system error as one readable sentence naming the path. */
+export function fileError(path: string, error: unknown): RunError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const why =
+    code === 'ENOENT' ? 'no such file' :
+    code === 'EACCES' || code === 'EPERM' ? 'permission denied' :
+    code === 'EISDIR' ? 'it is a directory' :
+    code === 'ENOTDIR' ? 'a parent is not a directory' :
+    (error as Error)?.message ?? String(error);
+  return new RunError(`cannot read ${path}: ${why}`);
+}
+
+export function isFsError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/** The exit code an error stands for. */
+export function exitCodeOf(error: unknown): 1 | 2 {
+  return error instanceof UsageError ? 2 : 1;
+}
+
+/** `bt: <message>` on stderr (a multi-line message keeps its lines). Stack traces only with BT_DEBUG=1. */
+export function printError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`bt: ${message}\n`);
+  if (process.env.BT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+}

@@ -1,0 +1,79 @@
+// Parsing of option values the CLI owns (dates, pip distances, counts); every failure is a usage
+// error naming the flag. Candle-reading options are checked by core's own normalisers.
+import { normalizeCandleOptions, type ReadCandlesOptions } from '@bt/core/candles';
+import { asUsage, UsageError } from './errors.js';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * A UTC date `YYYY-MM-DD` or date and time `YYYY-MM-DDTHH:MM[:SS]` (UTC unless an offset is
+ * written) as ms. A bare date is the start of that day for `--from` and its last millisecond for
+ * `--to`, so both ends are inclusive whole days.
+ */
+export function parseDate(flag: string, text: string, edge: 'start' | 'end'): number {
+  const m = DATE.exec(String(text).trim());
+  const bad = () => new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a UTC date YYYY-MM-DD or YYYY-MM-DDTHH:MM)`);
+  if (!m) throw bad();
+  const [y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = m.slice(1);
+  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, +frac.padEnd(3, '0'));
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== +y || back.getUTCMonth() !== +mo - 1 || back.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) throw bad();
+  let offset = 0;
+  if (zone && zone.toUpperCase() !== 'Z') offset = asUsage(() => normalizeCandleOptions({ utcOffset: zone }).utcOffsetMinutes!, flag) * 60_000;
+  const timeGiven = m[4] !== undefined;
+  return ms - offset + (!timeGiven && edge === 'end' ? 86_400_000 - 1 : 0);
+}
+
+export function parsePeriod(from: string | undefined, to: string | undefined): { from?: number; to?: number } {
+  const f = from === undefined ? undefined : parseDate('--from', from, 'start');
+  const t = to === undefined ? undefined : parseDate('--to', to, 'end');
+  if (f !== undefined && t !== undefined && t < f) throw new UsageError(`invalid --to: ${JSON.stringify(to)} (expected a date on or after --from ${from})`);
+  return { ...(f !== undefined ? { from: f } : {}), ...(t !== undefined ? { to: t } : {}) };
+}
+
+/** A distance in pips: a number > 0 (a decimal comma is accepted, as in the web form). */
+export function parsePips(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(String(text).trim().replace(',', '.'));
+  if (String(text).trim() === '' || !Number.isFinite(value) || value <= 0) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a number of pips > 0)`);
+  return value;
+}
+
+export function parsePositiveInt(flag: string, text: string): number {
+  const value = Number(text);
+  if (!/^\s*\d+\s*$/.test(String(text)) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a whole number ≥ 1)`);
+  return value;
+}
+
+
+
+/** The candle-reading flags every command that reads candles shares (docs/csv-format.md names them). */
+export interface ReadFlags {
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+  timeframe?: string;
+  symbol?: string;
+}
+
+/** Core's reader option names → the flags that set them. */
+const FLAGS: Readonly<Record<string, string>> = { format: '--format', utcOffset: '--utc-offset', duplicates: '--duplicates', timeframe: '--timeframe' };
+
+/** Reader options from the flags, checked now by core's normaliser so a typo is a usage error before any file is read. */
+export function readOptions(flags: ReadFlags): ReadCandlesOptions {
+  const options: ReadCandlesOptions = {};
+  if (flags.format !== undefined) options.format = flags.format.trim().toLowerCase() as ReadCandlesOptions['format'];
+  if (flags.utcOffset !== undefined) options.utcOffset = flags.utcOffset;
+  if (flags.duplicates !== undefined) options.duplicates = flags.duplicates as ReadCandlesOptions['duplicates'];
+  if (flags.timeframe !== undefined) options.timeframe = flags.timeframe;
+  let normalized: ReturnType<typeof normalizeCandleOptions>;
+  try {
+    normalized = normalizeCandleOptions(options);
+  } catch (error) {
+    const message = (error as Error).message;
+    const name = /^invalid (\w+):/.exec(message)?.[1];
+    throw new UsageError(name && FLAGS[name] ? message.replace(`invalid ${name}:`, `invalid ${FLAGS[name]}:`) : message);
+  }
+  if (normalized.timeframe) options.timeframe = normalized.timeframe;
+  return options;
+}
