@@ -21,6 +21,7 @@ import { ensureAdmin } from './users/bootstrap.js';
 import { bootstrapLibrary } from './datasets/bootstrap.js';
 import { OpenAiCompatibleClient } from './gpt/llm.js';
 import { PythonSandbox, resolvePython } from './strategies/sandbox/sandbox.js';
+import { builtWebDist } from './web/static.js';
 
 const log = (message: string) => console.log(message);
 
@@ -58,6 +59,8 @@ async function main(command: string): Promise<void> {
   const sandbox = new PythonSandbox(python, { limits: env.strategy, concurrency: env.strategy.concurrency });
   const llm = env.llm ? new OpenAiCompatibleClient(env.llm) : null;
   log(`bt: AI generation: ${llm ? `chat model ${env.llm!.model} at ${env.llm!.baseUrl}` : 'built-in generator (LLM_BASE_URL not set)'}`);
+  const webDist = env.webDist ? builtWebDist(env.webDist) : null;
+  if (env.webDist && !webDist) log(`bt: no web app build in ${env.webDist} (npm run build -w @bt/web): serving the API only`);
   const app = createApp({
     db,
     storage: new LocalStorage(join(env.dataDir, 'files')),
@@ -79,6 +82,7 @@ async function main(command: string): Promise<void> {
       verifyTokenTtlMs: env.verifyTokenTtlMs,
       uploadLimitBytes: env.uploadLimitBytes,
       topMinTrades: env.topMinTrades,
+      webDist,
     }),
   });
 

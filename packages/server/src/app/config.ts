@@ -45,6 +45,8 @@ export interface AppConfig {
   strategyLimitBytes: number;
   /** Resolved trades a result needs to appear in the public top strategies. */
   topMinTrades: number;
+  /** A built web app to serve on every non-API GET (null: API only). */
+  webDist: string | null;
 }
 
 /** Upload routes: they read their own multipart bodies (app/multipart.ts). */
@@ -63,6 +65,7 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     uploadLimitBytes: 20 * 1024 * 1024,
     strategyLimitBytes: 256 * 1024,
     topMinTrades: 20,
+    webDist: null,
     ...partial,
   };
 }

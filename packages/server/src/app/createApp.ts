@@ -14,6 +14,7 @@ import { healthRoutes } from '../health/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
 import { supportRoutes } from '../support/routes.js';
 import { userRoutes } from '../users/routes.js';
+import { webApp } from '../web/static.js';
 import type { AppState } from './context.js';
 import type { AppDeps } from './deps.js';
 import { errorMiddleware } from './errorMiddleware.js';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps): App {
     if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     await next();
   });
+  if (deps.config.webDist) app.use(webApp(deps.config.webDist));
   const parseBody = koaBody({
     json: true,
     urlencoded: true,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defaultFixturesDir } from '../datasets/seed.js';
+import { defaultWebDist } from '../web/static.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../app/config.js';
 import type { RateRule } from '../ratelimit/limiter.js';
 
@@ -29,6 +30,8 @@ export interface ServerEnv {
   python: string;
   strategy: { cpuSeconds: number; memoryBytes: number; wallMs: number; concurrency: number };
   llm: { baseUrl: string; apiKey: string; model: string } | null;
+  /** The built web app served beside the API (null: API only). */
+  webDist: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -86,6 +89,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
   const llmModel = env.LLM_MODEL?.trim() || '';
   if ((llmUrl || llmKey || llmModel) && !(llmUrl && llmKey && llmModel)) throw new Error('invalid LLM_BASE_URL / LLM_API_KEY / LLM_MODEL: set all three or none');
   const seed = env.SEED_DIR?.trim();
+  const webDist = env.WEB_DIST?.trim();
   const limits = Object.fromEntries(
     (Object.keys(DEFAULT_RATE_LIMITS) as (keyof RateLimits)[]).map((k) => {
       const name = `RATE_LIMIT_${k.toUpperCase()}`;
@@ -120,6 +124,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
       wallMs: int(env, 'STRATEGY_TIMEOUT_SECONDS', 20, 1, 3600) * 1000,
       concurrency: int(env, 'STRATEGY_CONCURRENCY', 2, 1, 64),
     },
+    webDist: webDist === 'off' ? null : webDist ? resolve(cwd, webDist) : defaultWebDist(),
     llm: llmUrl ? { baseUrl: url(env, 'LLM_BASE_URL', llmUrl), apiKey: llmKey, model: llmModel } : null,
   };
 }
