@@ -1,7 +1,9 @@
 /**
- * Starts a real bt server for browser tests: SQLite in a fresh temporary data directory, a free
- * port, no SMTP (verification links come back in the answers). BT_SERVER_ENTRY points at its
- * main.ts (default: packages/server/src/main.ts of this checkout).
+ * Starts a real bt server for browser tests: SQLite in a fresh temporary data directory seeded
+ * from fixtures/, a free port, no SMTP (verification links come back in the answers), serving the
+ * built app of packages/web/dist (run `npm run build -w @bt/web` first) on the same origin as
+ * the API. BT_SERVER_ENTRY points at its main.ts (default: packages/server/src/main.ts of this
+ * checkout).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +28,16 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startBtServer(repoDir: string, publicUrl: (port: number) => string): Promise<RunningServer> {
+export interface BtServerOptions {
+  /** The web app's base URL (default: the server's own, which serves packages/web/dist). */
+  publicUrl?: (port: number) => string;
+  /** Extra environment (rate limits, LLM_BASE_URL, ...). */
+  env?: Record<string, string>;
+}
+
+export async function startBtServer(repoDir: string, options: BtServerOptions = {}): Promise<RunningServer> {
+  const webDist = join(repoDir, 'packages', 'web', 'dist');
+  if (!existsSync(join(webDist, 'index.html'))) throw new Error(`no web build in ${webDist}: run 'npm run build -w @bt/web' first`);
   const entry = process.env.BT_SERVER_ENTRY ?? join(repoDir, 'packages', 'server', 'src', 'main.ts');
   if (!existsSync(entry)) throw new Error(`bt server entry not found: ${entry} (set BT_SERVER_ENTRY)`);
   const serverRoot = join(dirname(entry), '..', '..', '..');
@@ -40,11 +51,13 @@ export async function startBtServer(repoDir: string, publicUrl: (port: number) =
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      PUBLIC_URL: publicUrl(port),
+      PUBLIC_URL: options.publicUrl ? options.publicUrl(port) : `http://127.0.0.1:${port}`,
+      WEB_DIST: webDist,
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       SMTP_URL: '',
       DATABASE_URL: '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -45,7 +45,7 @@ const user = { first: 'Ana', last: 'Lima', email: `ana.${Date.now()}@bt.test`, u
 
 before(async () => {
   app = await serveApp(join(webDir, 'dist'), () => apiTarget, canned);
-  server = await startBtServer(repoDir, () => app.url);
+  server = await startBtServer(repoDir, { publicUrl: () => app.url });
   apiTarget = server.url;
   browser = await launchBrowser();
 });
