@@ -15,11 +15,11 @@ const LegalPage = lazy(() => import('./pages/legal/LegalPage.js'));
 const SupportPage = lazy(() => import('./pages/support/SupportPage.js'));
 const ASavoirPage = lazy(() => import('./pages/reference/ASavoirPage.js'));
 const PricingPage = lazy(() => import('./pages/later/PricingPage.js'));
-const CsvShopPage = lazy(() => import('./pages/later/CsvShopPage.js'));
+const CsvShopPage = lazy(() => import('./pages/csv-shop/CsvShopPage.js'));
 const SuccessPage = lazy(() => import('./pages/later/SuccessPage.js'));
 const DashboardPage = lazy(() => import('./pages/later/DashboardPage.js'));
-const ComparateurPage = lazy(() => import('./pages/later/ComparateurPage.js'));
-const ProfilePage = lazy(() => import('./pages/later/ProfilePage.js'));
+const ComparateurPage = lazy(() => import('./pages/comparator/ComparateurPage.js'));
+const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.js'));
 const AdminPage = lazy(() => import('./pages/later/AdminPage.js'));
 
 /** A page-view event on every route change (spec 1 §2). */

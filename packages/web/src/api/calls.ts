@@ -104,3 +104,63 @@ export function makeCalls(api: ApiClient) {
 }
 
 export type Calls = ReturnType<typeof makeCalls>;
+
+// --- Comparator, CSV shop and profile (spec 2 §7) -------------------------------------------
+
+/** A library or owned path sent in the URL: each segment encoded, the slashes kept. */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+export interface CompareDataAnswer {
+  metric?: string;
+  buckets?: unknown;
+  series?: unknown;
+  value_type?: string;
+  precision?: number;
+}
+
+export interface ProfileAnswer {
+  status?: string;
+  message?: string;
+  detail?: string;
+  user?: Record<string, unknown>;
+  emailed?: boolean;
+  verifyUrl?: string;
+}
+
+/** Retries a call once on 404 (spec 2 §7: profile update and password change have fallbacks). */
+async function on404<T>(first: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+  try {
+    return await first();
+  } catch (error) {
+    if (error instanceof Error && (error as { status?: number }).status === 404) return fallback();
+    throw error;
+  }
+}
+
+export function makeWorkAreaCalls(api: ApiClient) {
+  return {
+    compareOptions: () => api.get<{ items?: unknown } | unknown[]>('/api/compare/options'),
+    compareData: (analysisIds: Array<string | number>, metric: string) =>
+      api.post<CompareDataAnswer>('/api/compare/data', { analysis_ids: analysisIds, metric, normalize: false }),
+    csvLibrary: () => api.get<{ files?: unknown } | unknown[]>('/api/list_csv_library'),
+    /** A library month: 1 credit the first time, free once owned (the server decides). */
+    downloadCsv: (path: string) => api.get<Blob>(`/api/download_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
+    downloadOwnedCsv: (path: string) => api.get<Blob>(`/api/download_owned_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
+    recentExtractions: (limit = 3) => api.get<{ files?: unknown }>('/api/my_recent_extractions', { query: { limit } }),
+    /** 401 is answered in the panel ('Inscrivez-vous…'), not by the login redirect. */
+    extract: (query: { symbol: string; timeframe: string; start_date: string; end_date: string }) =>
+      api.get<Record<string, unknown>>('/api/extract_to_output_live', { query, redirectOnAuthError: false }),
+    profileUpdate: (form: () => FormData) =>
+      on404(() => api.post<ProfileAnswer>('/api/profile/update', form()), () => api.post<ProfileAnswer>('/api/profile/update', form())),
+    setPassword: (currentPassword: string, newPassword: string) => {
+      const body = { current_password: currentPassword, new_password: newPassword };
+      return on404(() => api.post<ProfileAnswer>('/api/profile/set-password', body), () => api.post<ProfileAnswer>('/profile/set-password', body));
+    },
+    unsubscribe: () => api.post<ProfileAnswer>('/api/profile/unsubscribe'),
+    deleteAccount: () => api.post<ProfileAnswer>('/api/user/delete_account'),
+  };
+}
+
+export type WorkAreaCalls = ReturnType<typeof makeWorkAreaCalls>;

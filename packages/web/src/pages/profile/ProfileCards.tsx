@@ -1,0 +1,225 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { calls, storage } from '../../runtime.js';
+import { Modal } from '../../components/Modal.js';
+import {
+  AVATAR_COLOR_STORAGE,
+  AVATAR_PALETTE,
+  avatarColorStorageKey,
+  avatarLook,
+  normalizeHexColor,
+  saveAvatarColor,
+  storedAvatarColor,
+} from '../../shell/avatar.js';
+import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, visibleHistory } from '../../features/profile/profile.js';
+import type { UserProfile } from '../../session/types.js';
+
+/** More than the 9 derived blues: a few warm and green tones, then any colour. */
+const EXTRA_COLORS = ['#0f766e', '#16a34a', '#ca8a04', '#ea580c', '#dc2626', '#db2777', '#9333ea', '#475569'] as const;
+export const AVATAR_CHOICES = [...AVATAR_PALETTE, ...EXTRA_COLORS];
+
+/** Tells the top bar of this tab (other tabs get the storage event). */
+function announceAvatarColor() {
+  window.dispatchEvent(new Event('bt:avatar-color'));
+}
+
+export function AvatarPicker({ user, apiKey }: { user: UserProfile; apiKey: string | null }) {
+  const [chosen, setChosen] = useState(() => storedAvatarColor(storage, apiKey));
+  const look = avatarLook(user, chosen);
+
+  const choose = (color: string) => {
+    setChosen(saveAvatarColor(storage, apiKey, color));
+    announceAvatarColor();
+  };
+  const reset = () => {
+    storage.removeItem(avatarColorStorageKey(apiKey));
+    storage.removeItem(AVATAR_COLOR_STORAGE);
+    setChosen(null);
+    announceAvatarColor();
+  };
+
+  return (
+    <section className="card profile-card" data-testid="avatar-picker">
+      <h2>Avatar</h2>
+      <div className="avatar-preview-row">
+        <span className="avatar avatar-large" style={{ background: look.background, color: look.color }} data-testid="avatar-preview">
+          {look.initials}
+        </span>
+        <span className="muted small">{chosen ? `Couleur choisie : ${chosen}` : 'Couleur automatique (d’après ton e-mail)'}</span>
+      </div>
+      <div className="swatches" role="radiogroup" aria-label="Couleur de l’avatar">
+        {AVATAR_CHOICES.map((color) => (
+          <button
+            key={color}
+            type="button"
+            role="radio"
+            aria-checked={chosen === color}
+            aria-label={color}
+            className={`swatch-button${chosen === color ? ' active' : ''}`}
+            style={{ background: color }}
+            onClick={() => choose(color)}
+            data-color={color}
+          />
+        ))}
+      </div>
+      <div className="row-actions">
+        <label className="inline-label">
+          Autre couleur
+          <input type="color" value={chosen ?? look.background} onChange={(e) => normalizeHexColor(e.target.value) && choose(e.target.value)} data-testid="avatar-custom" />
+        </label>
+        {chosen ? (
+          <button type="button" className="btn btn-ghost btn-small" onClick={reset}>
+            Couleur automatique
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export function VerificationCard({ user }: { user: UserProfile }) {
+  const [state, setState] = useState<{ busy: boolean; text: string | null; kind: 'ok' | 'warn' | 'error'; link: string | null }>({ busy: false, text: null, kind: 'ok', link: null });
+  const verified = user.email_verified === true;
+
+  async function resend() {
+    setState({ busy: true, text: null, kind: 'ok', link: null });
+    try {
+      const answer = await calls.resendVerification();
+      if (answer?.emailed === false && answer.verifyUrl) {
+        // No mail server: the link itself is shown, with the server's warning.
+        setState({ busy: false, text: answer.message || PROFILE_MESSAGES.verificationSent, kind: 'warn', link: answer.verifyUrl });
+      } else setState({ busy: false, text: PROFILE_MESSAGES.verificationSent, kind: 'ok', link: null });
+    } catch (error) {
+      setState({ busy: false, text: resendErrorMessage(error), kind: 'error', link: null });
+    }
+  }
+
+  return (
+    <section className="card profile-card" data-testid="verification-card">
+      <h2>Vérification de l’e-mail</h2>
+      {verified ? (
+        <p className="ok-text" data-testid="email-verified">
+          ✓ Adresse vérifiée : {String(user.email ?? '')}
+        </p>
+      ) : (
+        <>
+          <p className="muted">Vérifie ton adresse pour débloquer tes 2 crédits offerts.</p>
+          <button type="button" className="btn btn-primary btn-small" onClick={resend} disabled={state.busy} data-testid="resend-verification">
+            Renvoyer l’e-mail de vérification
+          </button>
+        </>
+      )}
+      {state.text ? (
+        <p className={`alert ${state.kind === 'error' ? 'alert-error' : state.kind === 'warn' ? 'alert-warn' : 'alert-info'} small`} role={state.kind === 'error' ? 'alert' : 'status'} data-testid="verification-outcome">
+          {state.text}
+          {state.link ? (
+            <>
+              {' '}
+              <a href={state.link}>Lien de vérification</a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function SupportCard() {
+  return (
+    <section className="card profile-card" data-testid="support-card">
+      <h2>Support</h2>
+      <p className="muted">Une question, un bug, une idée ? L’équipe répond 24/7.</p>
+      <Link className="btn btn-small" to="/support/support">
+        Contacter le support
+      </Link>
+    </section>
+  );
+}
+
+export function PurchaseHistory({ user }: { user: UserProfile }) {
+  const [showAll, setShowAll] = useState(false);
+  const rows = historyRows(user);
+  const shown = visibleHistory(rows, showAll);
+  return (
+    <section className="card profile-card profile-history" data-testid="purchase-history">
+      <h2>Historique des achats et crédits</h2>
+      {rows.length === 0 ? (
+        <p className="empty-state">Aucun achat pour l’instant.</p>
+      ) : (
+        <div className="sheet-body">
+          <table className="sheet-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Libellé</th>
+                <th scope="col">Montant</th>
+                <th scope="col">Crédits</th>
+                <th scope="col">Référence</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((row) => (
+                <tr key={row.key} data-testid="history-row">
+                  <td>{row.date}</td>
+                  <td>{row.label}</td>
+                  <td>{row.amount}</td>
+                  <td>{row.credits}</td>
+                  <td className="mono small">{row.txid || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {rows.length > HISTORY_DEFAULT ? (
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => setShowAll((v) => !v)} data-testid="history-toggle">
+          {showAll ? 'Afficher moins' : `Tout afficher (${rows.length})`}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  danger,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  error?: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Annuler
+          </button>
+          <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={busy} data-testid="confirm-action">
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      <p>{text}</p>
+      {error ? (
+        <p className="error-text small" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import type { WorkAreaCalls } from '../../api/calls.js';
+import {
+  PROFILE_MESSAGES,
+  checkPasswordChange,
+  checkPersonalInfo,
+  displayName,
+  profileErrorMessage,
+} from '../../features/profile/profile.js';
+import { session } from '../../runtime.js';
+import type { UserProfile } from '../../session/types.js';
+
+type Outcome = { error: boolean; text: string; link?: string } | null;
+
+function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) {
+  if (!outcome) return null;
+  return (
+    <p className={`small ${outcome.error ? 'error-text' : 'ok-text'}`} role={outcome.error ? 'alert' : 'status'} data-testid={testId}>
+      {outcome.text}
+      {outcome.link ? (
+        <>
+          {' '}
+          <a href={outcome.link}>Lien de vérification</a>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+/** Personal info (spec 2 §2): e-mail and full name; a new e-mail needs the current password. */
+export function PersonalInfoForm({ user, work }: { user: UserProfile; work: WorkAreaCalls }) {
+  const currentEmail = String(user.email ?? '');
+  const currentName = displayName(user);
+  const hasPassword = user.has_password !== false;
+  const [email, setEmail] = useState(currentEmail);
+  const [fullName, setFullName] = useState(currentName);
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const emailChanged = email.trim().toLowerCase() !== currentEmail.toLowerCase();
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = checkPersonalInfo({ email, fullName, password }, { email: currentEmail, fullName: currentName, hasPassword });
+    if ('error' in checked) {
+      setOutcome({ error: true, text: checked.error });
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const answer = await work.profileUpdate(() => {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(checked.fields)) form.append(name, value);
+        return form;
+      });
+      if (answer.user) session.patchUser(answer.user as UserProfile);
+      else await session.refresh();
+      setPassword('');
+      setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.profileSaved, link: answer.verifyUrl });
+    } catch (error) {
+      setOutcome({ error: true, text: profileErrorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card profile-card" onSubmit={submit} data-testid="personal-form" noValidate>
+      <h2>Informations personnelles</h2>
+      <label>
+        E-mail
+        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+      </label>
+      <label>
+        Nom complet
+        <input type="text" value={fullName} onChange={(e) => setFullName(e.target.value)} autoComplete="name" maxLength={120} />
+      </label>
+      {emailChanged && hasPassword ? (
+        <label>
+          Mot de passe actuel
+          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+        </label>
+      ) : null}
+      {emailChanged ? <p className="muted small">La nouvelle adresse devra être vérifiée.</p> : null}
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? 'Enregistrement…' : 'Enregistrer'}
+      </button>
+      <OutcomeLine outcome={outcome} testId="personal-outcome" />
+    </form>
+  );
+}
+
+/** Password change (spec 2 §5): new password required (8 characters), the current one optional. */
+export function PasswordForm({ work }: { work: WorkAreaCalls }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const problem = checkPasswordChange({ current, next, confirm });
+    if (problem) {
+      setOutcome({ error: true, text: problem });
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const answer = await work.setPassword(current, next);
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.passwordSaved });
+    } catch (error) {
+      setOutcome({ error: true, text: profileErrorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card profile-card" onSubmit={submit} data-testid="password-form" noValidate>
+      <h2>Mot de passe</h2>
+      <label>
+        Mot de passe actuel
+        <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
+      </label>
+      <label>
+        Nouveau mot de passe
+        <input type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
+      </label>
+      <label>
+        Confirmer le nouveau mot de passe
+        <input type="password" value={confirm} onChange={(e) => setConfirm(e.target.value)} autoComplete="new-password" />
+      </label>
+      <p className="muted small">8 caractères minimum. Tes autres sessions seront déconnectées.</p>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? 'Enregistrement…' : 'Changer le mot de passe'}
+      </button>
+      <OutcomeLine outcome={outcome} testId="password-outcome" />
+    </form>
+  );
+}

@@ -1,0 +1,191 @@
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { makeWorkAreaCalls } from '../../api/calls.js';
+import { PageMeta } from '../../components/PageMeta.js';
+import {
+  PROFILE_MESSAGES,
+  displayName,
+  isSubscriber,
+  planLabel,
+  profileErrorMessage,
+  renewDate,
+  verifiedBanner,
+} from '../../features/profile/profile.js';
+import { analytics, api, calls, session } from '../../runtime.js';
+import { useSession } from '../../session/react.js';
+import type { UserProfile } from '../../session/types.js';
+import { creditsBadgeText } from '../../shell/credits.js';
+import { AvatarPicker, ConfirmDialog, PurchaseHistory, SupportCard, VerificationCard } from './ProfileCards.js';
+import { PasswordForm, PersonalInfoForm } from './ProfileForms.js';
+import './profile.css';
+
+const work = makeWorkAreaCalls(api);
+
+type Action = 'logout' | 'unsubscribe' | 'delete';
+
+const CONFIRMS: Record<Action, { title: string; text: string; label: string; danger?: boolean }> = {
+  logout: { title: 'Se déconnecter ?', text: 'Tu devras te reconnecter pour accéder à ton dashboard.', label: 'Se déconnecter' },
+  unsubscribe: {
+    title: 'Résilier l’abonnement ?',
+    text: 'Ton abonnement reste actif jusqu’à sa date de renouvellement, puis ne sera pas renouvelé. Tes crédits restent acquis.',
+    label: 'Résilier',
+    danger: true,
+  },
+  delete: {
+    title: 'Supprimer ton compte ?',
+    text: 'Ton compte, tes backtests, tes stratégies et tes crédits seront supprimés. Cette action est irréversible.',
+    label: 'Supprimer mon compte',
+    danger: true,
+  },
+};
+
+function AccountSummary({ user, onAction, notice }: { user: UserProfile; onAction: (action: Action) => void; notice: string | null }) {
+  const renew = renewDate(user);
+  const subscriber = isSubscriber(user.plan);
+  return (
+    <section className="card profile-card" data-testid="account-summary">
+      <h2>Mon compte</h2>
+      <dl className="summary-list">
+        <dt>Nom</dt>
+        <dd data-testid="summary-name">{displayName(user) || '—'}</dd>
+        <dt>E-mail</dt>
+        <dd data-testid="summary-email">{String(user.email ?? '—')}</dd>
+        <dt>Formule</dt>
+        <dd data-testid="summary-plan">
+          {planLabel(user.plan)}
+          {user.has_discount ? <span className="badge badge-active">-10 % sur les packs</span> : null}
+        </dd>
+        {subscriber && renew ? (
+          <>
+            <dt>Renouvellement</dt>
+            <dd>{renew}</dd>
+          </>
+        ) : null}
+        <dt>Crédits</dt>
+        <dd data-testid="summary-credits">{creditsBadgeText(user)}</dd>
+        <dt>E-mail vérifié</dt>
+        <dd>{user.email_verified ? 'Oui' : 'Non'}</dd>
+      </dl>
+      <div className="row-actions quick-actions" data-testid="quick-actions">
+        <button type="button" className="btn btn-small" onClick={() => onAction('logout')} data-testid="action-logout">
+          Se déconnecter
+        </button>
+        <button type="button" className="btn btn-small" onClick={() => onAction('unsubscribe')} disabled={!subscriber} title={subscriber ? undefined : 'Aucun abonnement actif'} data-testid="action-unsubscribe">
+          Se désabonner
+        </button>
+        <button type="button" className="btn btn-small btn-danger" onClick={() => onAction('delete')} data-testid="action-delete">
+          Supprimer mon compte
+        </button>
+      </div>
+      {notice ? (
+        <p className="ok-text small" role="status">
+          {notice}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export default function ProfilePage() {
+  const { user, key } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const banner = verifiedBanner(params.get('verified'));
+  const [loadError, setLoadError] = useState(false);
+  const [action, setAction] = useState<Action | null>(null);
+  const [actionState, setActionState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [notice, setNotice] = useState<string | null>(null);
+
+  // The page re-reads the profile: verification, purchases and credits may have changed elsewhere.
+  useEffect(() => {
+    if (!key) return;
+    let live = true;
+    calls.me(key).then(
+      (fresh) => live && session.patchUser(fresh),
+      () => live && setLoadError(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
+
+  async function confirm() {
+    if (!action) return;
+    if (action === 'logout') {
+      session.logout();
+      analytics.reset();
+      navigate('/home');
+      return;
+    }
+    setActionState({ busy: true, error: null });
+    try {
+      if (action === 'unsubscribe') {
+        const answer = await work.unsubscribe();
+        await session.refresh();
+        setNotice(answer.message || 'Abonnement résilié.');
+        setAction(null);
+        setActionState({ busy: false, error: null });
+      } else {
+        await work.deleteAccount();
+        session.logout();
+        analytics.reset();
+        navigate('/home');
+      }
+    } catch (error) {
+      setActionState({ busy: false, error: profileErrorMessage(error) });
+    }
+  }
+
+  if (!user) {
+    return (
+      <section className="profile-page">
+        <PageMeta title="Mon profil" noindex />
+        <h1>Mon profil</h1>
+        <p className={loadError ? 'alert alert-error' : 'empty-state'} role={loadError ? 'alert' : undefined}>
+          {loadError ? PROFILE_MESSAGES.loadError : 'Chargement…'}
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="profile-page">
+      <PageMeta title="Mon profil" noindex />
+      <header className="page-head">
+        <h1>Mon profil</h1>
+        <p className="muted">Compte, sécurité, vérification de l’e-mail et historique d’achats.</p>
+      </header>
+      {banner ? (
+        <p className={`alert ${banner.kind === 'ok' ? 'alert-info' : 'alert-error'}`} role={banner.kind === 'ok' ? 'status' : 'alert'} data-testid="verified-banner">
+          {banner.text}
+        </p>
+      ) : null}
+      {loadError ? (
+        <p className="alert alert-error" role="alert">
+          {PROFILE_MESSAGES.loadError}
+        </p>
+      ) : null}
+      <div className="profile-grid">
+        <AccountSummary user={user} onAction={(a) => { setActionState({ busy: false, error: null }); setAction(a); }} notice={notice} />
+        <AvatarPicker user={user} apiKey={key} />
+        <PersonalInfoForm key={`${String(user.email)}|${displayName(user)}`} user={user} work={work} />
+        <PasswordForm work={work} />
+        <VerificationCard user={user} />
+        <SupportCard />
+        <PurchaseHistory user={user} />
+      </div>
+      {action ? (
+        <ConfirmDialog
+          title={CONFIRMS[action].title}
+          text={CONFIRMS[action].text}
+          confirmLabel={CONFIRMS[action].label}
+          danger={CONFIRMS[action].danger}
+          busy={actionState.busy}
+          error={actionState.error}
+          onConfirm={() => void confirm()}
+          onClose={() => setAction(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { HttpError } from '../src/api/errors.js';
+import {
+  HISTORY_DEFAULT,
+  PROFILE_MESSAGES,
+  checkPasswordChange,
+  checkPersonalInfo,
+  displayName,
+  historyRows,
+  planLabel,
+  profileErrorMessage,
+  renewDate,
+  resendErrorMessage,
+  verifiedBanner,
+  visibleHistory,
+} from '../src/features/profile/profile.js';
+
+const current = { email: 'camille@example.com', fullName: 'Camille Durand', hasPassword: true };
+
+describe('profile forms (spec 2 §5, §8)', () => {
+  it('personal info sends only what changed; a new e-mail needs a valid address and the current password', () => {
+    assert.deepEqual(checkPersonalInfo({ email: 'camille@example.com', fullName: 'Camille Martin', password: '' }, current), { fields: { full_name: 'Camille Martin' } });
+    assert.deepEqual(checkPersonalInfo({ email: 'CAMILLE@example.com', fullName: 'Camille Durand', password: '' }, current), { error: PROFILE_MESSAGES.nothingChanged });
+    assert.deepEqual(checkPersonalInfo({ email: 'camille.new@example', fullName: 'Camille Durand', password: 'x' }, current), { error: 'Adresse e-mail invalide.' });
+    assert.deepEqual(checkPersonalInfo({ email: 'new@example.com', fullName: 'Camille Durand', password: '' }, current), { error: PROFILE_MESSAGES.currentPasswordForEmail });
+    assert.deepEqual(checkPersonalInfo({ email: ' new@example.com ', fullName: 'Camille Durand', password: 'secret-123' }, current), { fields: { email: 'new@example.com', password: 'secret-123' } });
+    assert.deepEqual(checkPersonalInfo({ email: 'new@example.com', fullName: 'Camille Durand', password: '' }, { ...current, hasPassword: false }), { fields: { email: 'new@example.com' } }, 'a Google account has no password to give');
+    assert.deepEqual(checkPersonalInfo({ email: current.email, fullName: 'x'.repeat(101), password: '' }, current), { error: 'Nom complet invalide (100 caractères maximum).' });
+  });
+
+  it('password: new one required, 8 characters, confirmed; the current one optional', () => {
+    assert.equal(checkPasswordChange({ current: '', next: '', confirm: '' }), 'Nouveau mot de passe obligatoire.');
+    assert.equal(checkPasswordChange({ current: 'old', next: 'short', confirm: 'short' }), '8 caractères minimum.');
+    assert.equal(checkPasswordChange({ current: 'old', next: 'longenough', confirm: 'longenougH' }), 'Les mots de passe ne correspondent pas.');
+    assert.equal(checkPasswordChange({ current: '', next: 'longenough', confirm: 'longenough' }), null);
+  });
+
+  it('the verified parameter: 1 verified, 0 invalid link, anything else nothing', () => {
+    assert.equal(verifiedBanner('1')?.kind, 'ok');
+    assert.deepEqual(verifiedBanner('0'), { kind: 'error', text: 'Lien invalide ou expiré.' });
+    assert.equal(verifiedBanner('yes'), null);
+    assert.equal(verifiedBanner(null), null);
+  });
+
+  it('failure messages: server detail, Non authentifié, Erreur serveur; resend 409 / 502', () => {
+    assert.equal(profileErrorMessage(new HttpError(400, 'Mot de passe actuel incorrect.', null)), 'Mot de passe actuel incorrect.');
+    assert.equal(profileErrorMessage(new HttpError(401, 'Clé API invalide ou expirée.', null)), 'Non authentifié');
+    assert.equal(profileErrorMessage(new HttpError(500, undefined, null)), 'Erreur serveur');
+    assert.equal(profileErrorMessage(new TypeError('Failed to fetch')), 'Erreur serveur');
+    assert.equal(resendErrorMessage(new HttpError(409, 'x', null)), 'Adresse déjà vérifiée.');
+    assert.equal(resendErrorMessage(new HttpError(502, undefined, null)), 'Impossible de générer l’e-mail de vérification.');
+    assert.equal(resendErrorMessage(new HttpError(429, undefined, null)), 'HTTP 429');
+  });
+});
+
+describe('profile summary and purchase history (spec 2 §2, §3)', () => {
+  it('plans, names and renewal date', () => {
+    assert.deepEqual(['free', 'SUB_9', 'SUB_25', undefined].map(planLabel), ['Gratuit', 'Starter', 'Pro', 'Gratuit']);
+    assert.equal(displayName({ first_name: 'Ana', last_name: 'Lima' }), 'Ana Lima');
+    assert.equal(displayName({ full_name: 'Ana Maria Lima', first_name: 'Ana' }), 'Ana Maria Lima');
+    assert.equal(renewDate({ subscription: { renew_date: '2026-02-04T10:00:00.000Z' } }), '04/02/2026');
+    assert.equal(renewDate({ subscription: { renew_date: null } }), null);
+  });
+
+  it('lists the ledger entries with label, date, amount, signed credits and reference; 5 then all', () => {
+    const entries = Array.from({ length: 7 }, (_, i) => ({ id: 10 - i, type: i % 2 ? 'csvDownload' : 'admin', label: null, offer_id: null, date: `2026-01-1${i}T10:00:00.000Z`, amount: null, credits: i % 2 ? -1 : 5, txid: `ref-${i}` }));
+    entries.push({ id: 1, type: 'purchase', label: 'Pack 10', offer_id: 'CREDIT_10', date: '2026-01-01T09:30:00.000Z', amount: 10, credits: 12, txid: 'pay_1' } as never);
+    const rows = historyRows({ purchase_history: entries });
+    assert.equal(rows.length, 8);
+    assert.deepEqual([rows[0].label, rows[0].credits, rows[0].amount], ['Crédits ajoutés par l’équipe', '+5', '—']);
+    assert.deepEqual([rows[1].label, rows[1].credits], ['Téléchargement CSV', '-1']);
+    assert.deepEqual([rows[7].label, rows[7].amount, rows[7].credits, rows[7].txid, rows[7].date], ['Pack 10', '10,00\u00a0€', '+12', 'pay_1', '01/01/2026 09:30']);
+    assert.equal(visibleHistory(rows, false).length, HISTORY_DEFAULT);
+    assert.equal(visibleHistory(rows, true).length, 8);
+    assert.deepEqual(historyRows({}), []);
+  });
+});
