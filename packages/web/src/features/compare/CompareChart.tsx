@@ -86,7 +86,7 @@ function drawRadar(model: CompareChartModel, width: number, height: number) {
     margin: 10,
     style: STYLE,
     x: { domain: [-extent, extent], axis: null },
-    y: { domain: [-extent, extent], axis: null, reverse: true },
+    y: { domain: [-extent, extent], axis: null },
     color: colorRange(model),
     marks: [
       ...grid.rings.map((ring) => Plot.line(ring, { x: 'x', y: (d: { y: number }) => -d.y, stroke: GRID })),

@@ -1,0 +1,139 @@
+/**
+ * The comparator (/comparateur, spec 2 §2, §4, §8, §9) in Chromium against the real bt server:
+ * five real backtests made through the API, then the list, the 1-to-4 selection, every metric and
+ * chart type drawn as an SVG with marks, the ids preselection and the empty and error states.
+ * Run after `npm run build -w @bt/web`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import { startBtServer, type RunningServer } from './bt-server.js';
+import { api, newUser, repoDir, runBacktest, shot, signedInPage, type TestUser } from './work-area-support.js';
+
+const METRICS = ['session', 'day', 'hour', 'winrate_tp1', 'winrate_tp2', 'trades_count', 'sl_rate'];
+const TYPES = ['bars', 'line', 'radar'] as const;
+/** The mark each chart type must draw (Plot labels its mark groups). */
+const MARK: Record<(typeof TYPES)[number], string> = { bars: 'g[aria-label="bar"] rect', line: 'g[aria-label="line"] path', radar: 'g[aria-label="dot"] circle' };
+
+let browser: Browser;
+let server: RunningServer;
+let user: TestUser;
+
+before(async () => {
+  server = await startBtServer(repoDir);
+  browser = await launchBrowser();
+  user = await newUser(server, { verified: true, credits: 8 });
+  for (const strategy of ['fvg_pullback_multi', 'ob_pullback_pure', 'englobante_entry', 'fvg_impulsive', 'englobante_entry_rsi']) await runBacktest(server, user.key, { strategy });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** One round trip per check (the machine is shared): the type button, then every condition at once. */
+async function checkChart(page: Page, type: (typeof TYPES)[number], metric: string, series: number): Promise<void> {
+  await page.getByTestId('chart-type-' + type).dispatchEvent('click');
+  const drawn = await page
+    .waitForFunction(
+      ({ type, metric, series, mark }) => {
+        // Runs in the page (the e2e project has no DOM types).
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): any } }).document;
+        const result = doc.querySelector(`[data-testid=compare-result][data-metric="${metric}"]`);
+        const svg = result?.querySelector(`[data-testid=compare-chart] svg[data-chart-type="${type}"]`);
+        if (!result || !svg) return false;
+        return svg.querySelectorAll(mark).length >= 1 && result.querySelectorAll('[data-testid=compare-legend] li').length === series;
+      },
+      { type, metric, series, mark: MARK[type] },
+      { timeout: 10_000 },
+    )
+    .then(() => true, () => false);
+  assert.ok(drawn, `${type} / ${metric} / ${series} analyses: an SVG with marks and one legend entry per analysis`);
+}
+
+describe('comparator against the bt server', () => {
+  it('lists the analyses, draws 1 to 4 of them for every metric and chart type, and refuses a fifth', async () => {
+    const page = await signedInPage(browser, server, user.key, '/comparateur');
+    await page.getByRole('heading', { name: 'Comparateur' }).waitFor();
+    const boxes = page.getByTestId('analysis-checkbox');
+    await boxes.nth(4).waitFor();
+    assert.equal(await boxes.count(), 5);
+    assert.match(await page.getByTestId('analysis-list').locator('li').first().innerText(), /EURUSD\s+M15[\s\S]*trades/);
+    assert.equal(await page.getByTestId('compare-hint').innerText(), 'Sélectionne 1 à 4 analyses pour afficher le graphique.');
+
+    for (let n = 1; n <= 4; n++) {
+      await boxes.nth(n - 1).check();
+      await checkChart(page, 'bars', 'session', n);
+      if (n === 1) for (const type of TYPES) await checkChart(page, type, 'session', n);
+      if (n === 4) {
+        for (const metric of METRICS) {
+          await page.getByTestId('metric-select').selectOption(metric);
+          for (const type of TYPES) await checkChart(page, type, metric, n);
+        }
+        await page.getByTestId('metric-select').selectOption('session');
+      }
+    }
+    // Four ticked: the fifth row is disabled and stays unticked.
+    assert.equal(await boxes.nth(4).isDisabled(), true);
+    assert.equal(await boxes.nth(4).isChecked(), false);
+    assert.equal(await page.getByTestId('selection-count').innerText(), '4/4');
+
+    await page.getByTestId('chart-type-bars').click();
+    await shot(page, 'comparator-01-bars-session');
+    await page.getByTestId('metric-select').selectOption('day');
+    await page.locator('[data-testid=compare-result][data-metric="day"]').waitFor();
+    assert.deepEqual(await page.getByTestId('compare-table').locator('tbody th').allInnerTexts(), ['Lun', 'Mar', 'Mer', 'Jeu', 'Ven', 'Sam', 'Dim']);
+    assert.equal(await page.getByTestId('compare-table').getAttribute('class'), 'compare-table-wrap', '7 buckets: no table scroll');
+    await page.getByTestId('chart-type-radar').click();
+    await shot(page, 'comparator-02-radar-day');
+    await page.getByTestId('metric-select').selectOption('hour');
+    await page.locator('[data-testid=compare-result][data-metric="hour"]').waitFor();
+    assert.match((await page.getByTestId('compare-table').getAttribute('class'))!, /scrolls/, '24 buckets: the table scrolls');
+    await page.getByTestId('chart-type-line').click();
+    await shot(page, 'comparator-03-line-hour');
+
+    // Unticking frees the fifth row again.
+    await boxes.nth(0).uncheck();
+    assert.equal(await boxes.nth(4).isDisabled(), false);
+    await page.context().close();
+  });
+
+  it('preselects the ids parameter (known ids, at most 4) and searches the list', async () => {
+    const options = (await api(server, 'GET', '/api/compare/options', { key: user.key })).body;
+    const ids: string[] = options.items.map((i: { id: number }) => String(i.id));
+    const page = await signedInPage(browser, server, user.key, `/comparateur?ids=${[ids[2], '999999', ids[0], ids[1], ids[3], ids[4]].join(',')}`);
+    await page.getByTestId('compare-result').waitFor();
+    const checked = await page.getByTestId('analysis-checkbox').evaluateAll((nodes) => nodes.filter((n) => (n as unknown as { checked: boolean }).checked).map((n) => n.getAttribute('data-id')));
+    assert.deepEqual(new Set(checked), new Set([ids[2], ids[0], ids[1], ids[3]]));
+    assert.equal(await page.getByTestId('compare-legend').locator('li').count(), 4);
+
+    await page.getByTestId('analysis-search').fill('2023-01');
+    assert.equal(await page.getByTestId('analysis-checkbox').count(), 5);
+    await page.getByTestId('analysis-search').fill('GBPJPY 1999');
+    await page.getByText('Aucune analyse trouvée.').waitFor();
+    await page.context().close();
+  });
+
+  it('shows the empty and error states', async () => {
+    const fresh = await newUser(server);
+    const empty = await signedInPage(browser, server, fresh.key, '/comparateur');
+    await empty.getByText('Aucune analyse trouvée.').waitFor();
+    await empty.context().close();
+
+    // The server does not fail on demand: the browser drops the calls instead.
+    const page = await signedInPage(browser, server, null, '/home');
+    await page.route('**/api/compare/options', (route) => route.abort());
+    await page.goto(`${server.url}/comparateur?apiKey=${user.key}`);
+    await page.getByText('Impossible de charger vos analyses.').waitFor();
+    await page.unroute('**/api/compare/options');
+    await page.route('**/api/compare/data', (route) => route.fulfill({ status: 500, json: { detail: 'Erreur serveur' } }));
+    await page.reload();
+    await page.getByTestId('analysis-checkbox').first().check();
+    await page.getByTestId('compare-error').waitFor();
+    assert.equal(await page.getByTestId('compare-error').innerText(), 'Erreur lors du chargement des données.');
+    assert.equal(await page.getByTestId('compare-chart').count(), 0, 'no chart on a failed fetch');
+    await shot(page, 'comparator-04-data-error');
+    await page.context().close();
+  });
+});
