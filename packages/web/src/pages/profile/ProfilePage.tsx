@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { makeWorkAreaCalls } from '../../api/calls.js';
 import { PageMeta } from '../../components/PageMeta.js';
@@ -95,6 +95,22 @@ export default function ProfilePage() {
   const [action, setAction] = useState<Action | null>(null);
   const [actionState, setActionState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const [notice, setNotice] = useState<string | null>(null);
+  const signOutOnLeave = useRef(false);
+
+  // Signing out while this guarded page is still shown would send the guard to /login: the
+  // session ends once the page has left (navigation is a transition, the session change is not).
+  useEffect(
+    () => () => {
+      if (!signOutOnLeave.current) return;
+      session.logout();
+      analytics.reset();
+    },
+    [],
+  );
+  const leave = () => {
+    signOutOnLeave.current = true;
+    navigate('/home', { replace: true });
+  };
 
   // The page re-reads the profile: verification, purchases and credits may have changed elsewhere.
   useEffect(() => {
@@ -112,9 +128,7 @@ export default function ProfilePage() {
   async function confirm() {
     if (!action) return;
     if (action === 'logout') {
-      session.logout();
-      analytics.reset();
-      navigate('/home');
+      leave();
       return;
     }
     setActionState({ busy: true, error: null });
@@ -127,9 +141,7 @@ export default function ProfilePage() {
         setActionState({ busy: false, error: null });
       } else {
         await work.deleteAccount();
-        session.logout();
-        analytics.reset();
-        navigate('/home');
+        leave();
       }
     } catch (error) {
       setActionState({ busy: false, error: profileErrorMessage(error) });
@@ -168,7 +180,7 @@ export default function ProfilePage() {
       <div className="profile-grid">
         <AccountSummary user={user} onAction={(a) => { setActionState({ busy: false, error: null }); setAction(a); }} notice={notice} />
         <AvatarPicker user={user} apiKey={key} />
-        <PersonalInfoForm key={`${String(user.email)}|${displayName(user)}`} user={user} work={work} />
+        <PersonalInfoForm key={String(user.id ?? '')} user={user} work={work} />
         <PasswordForm work={work} />
         <VerificationCard user={user} />
         <SupportCard />

@@ -1,0 +1,154 @@
+/**
+ * The profile (/profile, spec 2 §2, §4, §5, §8) in Chromium against the real bt server: e-mail
+ * verification and the `verified` banner, avatar colour, personal info, password (then a login
+ * with it), purchase history, quick actions and the failure messages.
+ * Run after `npm run build -w @bt/web`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import { startBtServer, type RunningServer } from './bt-server.js';
+import { api, badgeCredits, grantCredits, newUser, repoDir, shot, signedInPage } from './work-area-support.js';
+
+let browser: Browser;
+let server: RunningServer;
+
+before(async () => {
+  server = await startBtServer(repoDir);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('profile against the bt server', () => {
+  it('verifies the address from the card, shows the verified banner, the credits and their history', async () => {
+    const user = await newUser(server);
+    const page = await signedInPage(browser, server, user.key, '/profile');
+    await page.getByTestId('account-summary').waitFor();
+    assert.equal(await page.getByTestId('summary-email').innerText(), user.email);
+    assert.equal(await badgeCredits(page), '0');
+    await page.getByTestId('resend-verification').click();
+    const outcome = page.getByTestId('verification-outcome');
+    await outcome.waitFor();
+    // No SMTP on the test server: its warning comes with the link itself.
+    assert.match(await outcome.innerText(), /L'envoi d'e-mails n'est pas configuré/);
+    const link = await outcome.getByRole('link', { name: 'Lien de vérification' }).getAttribute('href');
+    await page.goto(link!);
+    await page.waitForURL(/\/profile\?verified=1$/);
+    assert.equal(await page.getByTestId('verified-banner').innerText(), 'Adresse e-mail vérifiée : tes 2 crédits offerts sont ajoutés.');
+    await page.getByTestId('email-verified').waitFor();
+    await page.getByTestId('credits-badge').getByText('2', { exact: true }).waitFor();
+    assert.equal(await page.getByTestId('summary-credits').innerText(), '2');
+    assert.match(await page.getByTestId('history-row').first().innerText(), /Crédits offerts \(adresse e-mail vérifiée\)\s+—\s+\+2/);
+    await shot(page, 'profile-01-verified');
+
+    // A second resend: the address is already verified (409); a stale link reads as invalid.
+    const again = await api(server, 'POST', '/api/auth/resend-verification', { key: user.key });
+    assert.equal(again.status, 409);
+    await page.goto(`${server.url}/profile?verified=0`);
+    assert.equal(await page.getByTestId('verified-banner').innerText(), 'Lien invalide ou expiré.');
+    await page.goto(`${server.url}/profile?verified=maybe`);
+    await page.getByTestId('account-summary').waitFor();
+    assert.equal(await page.getByTestId('verified-banner').count(), 0);
+
+    // Purchase history: 5 entries, then all.
+    for (let i = 0; i < 5; i++) await grantCredits(server, user.id, 1);
+    await page.reload();
+    await page.getByTestId('history-row').first().waitFor();
+    assert.equal(await page.getByTestId('history-row').count(), 5);
+    await page.getByTestId('history-toggle').click();
+    assert.equal(await page.getByTestId('history-row').count(), 6);
+    const newest = (await api(server, 'GET', '/api/me', { key: user.key })).body.purchase_history[0];
+    assert.match(await page.getByTestId('history-row').first().innerText(), new RegExp(`${newest.label}\\s+—\\s+\\+1\\s+${newest.txid ?? '—'}`));
+    await page.context().close();
+  });
+
+  it('changes the avatar colour, the personal info and the password, with their failure messages', async () => {
+    const user = await newUser(server, { verified: true });
+    const page = await signedInPage(browser, server, user.key, '/profile');
+    await page.getByTestId('avatar-picker').waitFor();
+    await page.getByTestId('avatar-picker').locator('[data-color="#dc2626"]').click();
+    const avatar = page.getByTestId('avatar');
+    const background = () => avatar.evaluate((node) => (node as unknown as { style: { backgroundColor: string } }).style.backgroundColor);
+    assert.equal(await background(), 'rgb(220, 38, 38)', 'the top bar follows at once');
+    await page.reload();
+    await page.getByTestId('avatar-picker').waitFor();
+    assert.equal(await background(), 'rgb(220, 38, 38)', 'and after a reload');
+
+    const personal = page.getByTestId('personal-form');
+    await personal.getByLabel('Nom complet').fill('Ana Maria Souza');
+    await personal.getByRole('button', { name: 'Enregistrer' }).click();
+    await page.getByTestId('personal-outcome').getByText('Profil mis à jour.').waitFor();
+    assert.equal(await page.getByTestId('summary-name').innerText(), 'Ana Maria Souza');
+    assert.equal(await avatar.innerText(), 'AS');
+    await personal.getByLabel('E-mail').fill(`new.${user.email}`);
+    await personal.getByRole('button', { name: 'Enregistrer' }).click();
+    assert.equal(await page.getByTestId('personal-outcome').innerText(), 'Mot de passe actuel obligatoire pour changer d’adresse e-mail.');
+    await personal.getByLabel('Mot de passe actuel').fill('not-my-password');
+    await personal.getByRole('button', { name: 'Enregistrer' }).click();
+    await page.getByTestId('personal-outcome').getByText('Mot de passe actuel incorrect.').waitFor();
+
+    const password = page.getByTestId('password-form');
+    const submit = () => password.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await password.getByLabel('Nouveau mot de passe', { exact: true }).fill('court');
+    await password.getByLabel('Confirmer le nouveau mot de passe').fill('court');
+    await submit();
+    assert.equal(await page.getByTestId('password-outcome').innerText(), '8 caractères minimum.');
+    await password.getByLabel('Nouveau mot de passe', { exact: true }).fill('nouveau-secret-456');
+    await submit();
+    assert.equal(await page.getByTestId('password-outcome').innerText(), 'Les mots de passe ne correspondent pas.');
+    await password.getByLabel('Confirmer le nouveau mot de passe').fill('nouveau-secret-456');
+    await password.getByLabel('Mot de passe actuel').fill('mauvais-mot-de-passe');
+    await submit();
+    await page.getByTestId('password-outcome').getByText('Mot de passe actuel incorrect.').waitFor();
+    await password.getByLabel('Mot de passe actuel').fill(user.password);
+    await submit();
+    await page.getByTestId('password-outcome').getByText('Mot de passe modifié.').waitFor();
+    await shot(page, 'profile-02-forms');
+    await page.context().close();
+
+    // The new password opens a session in the browser; the old one no longer does.
+    assert.equal((await api(server, 'POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401);
+    const login = await signedInPage(browser, server, null, '/login?next=%2Fprofile');
+    await login.getByTestId('login-form').getByLabel('E-mail ou nom d’utilisateur').fill(user.username);
+    await login.getByTestId('login-form').getByLabel('Mot de passe').fill('nouveau-secret-456');
+    await login.getByTestId('login-form').getByRole('button', { name: 'Se connecter' }).click();
+    await login.waitForURL(/\/profile$/);
+    assert.equal(await login.getByTestId('summary-name').innerText(), 'Ana Maria Souza');
+    await login.context().close();
+  });
+
+  it('quick actions ask first: logout, unsubscribe (subscribers only), delete the account', async () => {
+    const user = await newUser(server, { verified: true });
+    const page = await signedInPage(browser, server, user.key, '/profile');
+    await page.getByTestId('quick-actions').waitFor();
+    assert.equal(await page.getByTestId('action-unsubscribe').isDisabled(), true, 'a free account has nothing to stop');
+    assert.equal(await page.getByTestId('summary-plan').innerText(), 'Gratuit');
+    assert.equal(await page.getByTestId('support-card').getByRole('link', { name: 'Contacter le support' }).getAttribute('href'), '/support/support');
+
+    await page.getByTestId('action-logout').click();
+    await page.getByRole('dialog', { name: 'Se déconnecter ?' }).getByRole('button', { name: 'Annuler' }).click();
+    assert.equal(await badgeCredits(page), '2', 'cancelled: still signed in');
+    await page.getByTestId('action-logout').click();
+    await page.getByTestId('confirm-action').click();
+    await page.waitForURL(/\/home$/);
+    await page.getByTestId('credits-badge').getByText('—').waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Connexion' }).count(), 1);
+    assert.equal((await api(server, 'GET', '/api/me', { key: user.key })).status, 200, 'logging out forgets the key in this browser only');
+    await page.context().close();
+
+    const other = await signedInPage(browser, server, user.key, '/profile');
+    await other.getByTestId('action-delete').click();
+    const dialog = other.getByRole('dialog', { name: 'Supprimer ton compte ?' });
+    assert.match(await dialog.innerText(), /irréversible/);
+    await shot(other, 'profile-03-delete-confirm', false);
+    await other.getByTestId('confirm-action').click();
+    await other.waitForURL(/\/home$/);
+    assert.equal((await api(server, 'GET', '/api/me', { key: user.key })).status, 401, 'the key stops working');
+    await other.context().close();
+  });
+});
