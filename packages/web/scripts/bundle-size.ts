@@ -28,7 +28,7 @@ const PUBLIC_PAGES: [route: string, module: string][] = [
   ['/support', 'src/pages/support/SupportPage.tsx'],
   ['/a-savoir', 'src/pages/reference/ASavoirPage.tsx'],
   ['/pricing', 'src/pages/later/PricingPage.tsx'],
-  ['/csv-shop', 'src/pages/later/CsvShopPage.tsx'],
+  ['/csv-shop', 'src/pages/csv-shop/CsvShopPage.tsx'],
   ['/success', 'src/pages/later/SuccessPage.tsx'],
 ];
 
