@@ -49,7 +49,7 @@ describe('profile forms (spec 2 §5, §8)', () => {
     assert.equal(profileErrorMessage(new HttpError(500, undefined, null)), 'Erreur serveur');
     assert.equal(profileErrorMessage(new TypeError('Failed to fetch')), 'Erreur serveur');
     assert.equal(resendErrorMessage(new HttpError(409, 'x', null)), 'Adresse déjà vérifiée.');
-    assert.equal(resendErrorMessage(new HttpError(502, undefined, null)), 'Impossible de générer l’e-mail de vérification.');
+    assert.equal(resendErrorMessage(new HttpError(502, undefined, null)), "Impossible de générer l'e-mail de vérification.");
     assert.equal(resendErrorMessage(new HttpError(429, undefined, null)), 'HTTP 429');
   });
 });

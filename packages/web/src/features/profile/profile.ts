@@ -11,7 +11,7 @@ export const PROFILE_MESSAGES = {
   notAuthenticated: 'Non authentifié',
   invalidLink: 'Lien invalide ou expiré.',
   alreadyVerified: 'Adresse déjà vérifiée.',
-  verificationFailed: 'Impossible de générer l\u2019e-mail de vérification.',
+  verificationFailed: "Impossible de générer l'e-mail de vérification.",
   verificationSent: 'Nouveau lien de vérification envoyé.',
   verified: 'Adresse e-mail vérifiée : tes 2 crédits offerts sont ajoutés.',
   // Ours (the spec gives none for these checks).
