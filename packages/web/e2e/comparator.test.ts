@@ -32,24 +32,35 @@ after(async () => {
   await server?.stop();
 });
 
-/** One round trip per check (the machine is shared): the type button, then every condition at once. */
-async function checkChart(page: Page, type: (typeof TYPES)[number], metric: string, series: number): Promise<void> {
-  await page.getByTestId('chart-type-' + type).dispatchEvent('click');
-  const drawn = await page
-    .waitForFunction(
-      ({ type, metric, series, mark }) => {
-        // Runs in the page (the e2e project has no DOM types).
-        const doc = (globalThis as unknown as { document: { querySelector(s: string): any } }).document;
-        const result = doc.querySelector(`[data-testid=compare-result][data-metric="${metric}"]`);
-        const svg = result?.querySelector(`[data-testid=compare-chart] svg[data-chart-type="${type}"]`);
-        if (!result || !svg) return false;
-        return svg.querySelectorAll(mark).length >= 1 && result.querySelectorAll('[data-testid=compare-legend] li').length === series;
-      },
-      { type, metric, series, mark: MARK[type] },
-      { timeout: 10_000 },
-    )
-    .then(() => true, () => false);
-  assert.ok(drawn, `${type} / ${metric} / ${series} analyses: an SVG with marks and one legend entry per analysis`);
+/**
+ * Clicks each chart type in turn and waits, inside the page, until its SVG has marks and the legend
+ * one entry per analysis: one round trip per metric (the machine is shared and slow).
+ */
+async function checkCharts(page: Page, metric: string, series: number, types: readonly (typeof TYPES)[number][] = TYPES): Promise<void> {
+  const drawn = await page.evaluate(
+    async ({ types, metric, series, marks }) => {
+      // Runs in the page (the e2e project has no DOM types).
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): any } }).document;
+      const outcome: Record<string, boolean> = {};
+      for (const type of types) {
+        doc.querySelector(`[data-testid=chart-type-${type}]`).click();
+        const deadline = Date.now() + 10_000;
+        outcome[type] = false;
+        while (Date.now() < deadline) {
+          const result = doc.querySelector(`[data-testid=compare-result][data-metric="${metric}"]`);
+          const svg = result?.querySelector(`[data-testid=compare-chart] svg[data-chart-type="${type}"]`);
+          if (svg && svg.querySelectorAll(marks[type]).length >= 1 && result.querySelectorAll('[data-testid=compare-legend] li').length === series) {
+            outcome[type] = true;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      }
+      return outcome;
+    },
+    { types, metric, series, marks: MARK },
+  );
+  for (const type of types) assert.ok(drawn[type], `${type} / ${metric} / ${series} analyses: an SVG with marks and one legend entry per analysis`);
 }
 
 describe('comparator against the bt server', () => {
@@ -64,12 +75,11 @@ describe('comparator against the bt server', () => {
 
     for (let n = 1; n <= 4; n++) {
       await boxes.nth(n - 1).check();
-      await checkChart(page, 'bars', 'session', n);
-      if (n === 1) for (const type of TYPES) await checkChart(page, type, 'session', n);
+      await checkCharts(page, 'session', n, n === 1 ? TYPES : ['bars']);
       if (n === 4) {
         for (const metric of METRICS) {
           await page.getByTestId('metric-select').selectOption(metric);
-          for (const type of TYPES) await checkChart(page, type, metric, n);
+          await checkCharts(page, metric, n);
         }
         await page.getByTestId('metric-select').selectOption('session');
       }
