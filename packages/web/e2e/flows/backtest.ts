@@ -18,7 +18,7 @@ import { creditsShown, signIn } from '../support/ui.js';
 const RESULT_SHEETS = ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global', 'Trades'];
 const RUN = { symbol: 'EURUSD', timeframe: 'M15', strategy: 'ob_pullback_pure', start: '2023-01-02', end: '2023-01-31', sl: '10', tp1: '10', tp2: '20' };
 /** Added to every request while the run is out, so the progress has time to show (no mock: the real answer comes late). */
-const RUN_LATENCY_MS = 1500;
+const RUN_LATENCY_MS = 2000;
 
 /** Chromium's network emulation on the page (one DevTools session: conditions belong to it). */
 async function networkLatency(page: Page): Promise<(latency: number) => Promise<void>> {
