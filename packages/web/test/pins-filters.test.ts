@@ -1,11 +1,27 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { backtestFixture, type FixtureResult } from '../e2e/result-fixture.js';
 import { memoryStorage } from '../src/session/keyStorage.js';
 import { PinStore } from '../src/features/pins/store.js';
 import { PINNABLE_SHEETS, rowPins } from '../src/features/pins/rowPins.js';
 import { NO_PIN_FILTERS, bucketFilterOf, filterPins, pinFilterOptions, pinHour, sortPins, visiblePins, type PinFilters } from '../src/features/pins/filters.js';
 import { folderFacts, isWinrateMetric, type Pin } from '../src/features/pins/pin.js';
+
+interface FixtureResult {
+  folder: string;
+  sheets: Map<string, { headers: string[]; rows: unknown[][] }>;
+}
+type FixtureInput = { symbol: string; timeframe: string; strategy: string; start: string; end: string; slPips: number; creditsRemaining: number };
+
+/**
+ * Result sheets built by core's own statistics and report code (e2e/result-fixture.ts). Loaded
+ * untyped: core's workbook writer is typed against Node's web streams, which clash with the DOM
+ * lib this package's tsconfig compiles the tests with.
+ */
+async function backtestFixture(input: FixtureInput): Promise<FixtureResult> {
+  const modulePath = '../e2e/result-fixture.js';
+  const fixture = (await import(modulePath)) as { backtestFixture: (input: FixtureInput) => Promise<FixtureResult> };
+  return fixture.backtestFixture(input);
+}
 
 let eurusd: FixtureResult;
 let gbpusd: FixtureResult;
