@@ -45,7 +45,7 @@ export function PinRowAction({ context }: { context: SheetRowContext }) {
       }}
       data-testid="pin-row-select"
     >
-      <option value="">📌</option>
+      <option value="">Épingler</option>
       {offers.map((offer, index) => (
         <option key={offer.key} value={index}>
           {pinned.has(pinId(offer)) ? '✓ ' : ''}
