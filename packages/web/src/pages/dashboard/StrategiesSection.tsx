@@ -35,10 +35,26 @@ function StrategyCard({
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement | null>(null);
+  const options = useRef<HTMLDivElement | null>(null);
 
   useEffect(() => {
     if (renaming) input.current?.focus();
   }, [renaming]);
+
+  // The Options menu closes on a click elsewhere or Escape, as menus do.
+  useEffect(() => {
+    if (!menu) return;
+    const onDown = (event: MouseEvent) => {
+      if (!options.current?.contains(event.target as Node)) setMenu(false);
+    };
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenu(false);
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [menu]);
 
   function startRename() {
     setDraft(strategy.name);
@@ -134,7 +150,7 @@ function StrategyCard({
             {strategy.name}
           </h3>
         )}
-        <div className="options">
+        <div className="options" ref={options}>
           <button type="button" className="btn btn-small btn-ghost" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
             Options
           </button>
