@@ -1,15 +1,22 @@
 // The README's test command: install what the tests need, typecheck every package, run every
-// package's node:test suite, `bt regress` (the golden results), then the server's suite again on
+// package's node:test suite, `bt regress` (the golden results), the browser tests of the web app
+// (built app served by the real server, Debian Chromium), then the server's suite again on
 // MariaDB and the Deno smoke suite (both need MariaDB on 127.0.0.1:3306, root without password,
 // or BT_TEST_MYSQL_URL).
+import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, run } from './ensure-install.mjs';
 
 ensureInstall();
+// Checked first: a missing browser should stop the run before minutes of other suites.
+ensureChromium();
 run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
 run('npm', ['run', 'test', '--workspaces', '--if-present']);
 // The golden results through the installed command, as CI users run it (exit 1 on any drift).
 run('npm', ['run', 'build', '-w', '@bt/cli']);
 run('node', ['packages/cli/dist/bin.js', 'regress']);
+// The web app as users get it: the built bundle, served by the server, driven in Chromium.
+run('npm', ['run', 'build', '-w', '@bt/web']);
+run('npm', ['run', 'e2e', '-w', '@bt/web']);
 run('npm', ['run', 'test:mariadb', '-w', '@bt/server']);
 // Deno does not know the @bt/source condition: it loads @bt/core from dist/.
 run('npm', ['run', 'build', '-w', '@bt/core']);

@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { SIGNUP_CREDITS } from '@bt/core/catalogue';
 import { hashPassword } from '../src/auth/secrets.js';
-import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { newPerson, register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db);
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp();
 
 describe(`register (${TEST_DIALECT})`, () => {
   it('creates an account and answers status, token and message', async () => {
@@ -71,18 +61,18 @@ describe(`register (${TEST_DIALECT})`, () => {
 
   it('stores the password as a salted scrypt hash and the key as its SHA-256 only', async () => {
     const user = await register(t);
-    const [rows] = await tdb.db.sequelize.query('SELECT password_hash FROM users WHERE id = ?', { replacements: [user.id] });
+    const [rows] = await t.db.sequelize.query('SELECT password_hash FROM users WHERE id = ?', { replacements: [user.id] });
     const stored = (rows as { password_hash: string }[])[0].password_hash;
     assert.match(stored, /^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     assert.ok(!stored.includes(user.password));
     assert.notEqual(stored, await hashPassword(user.password), 'salted: two hashes of one password differ');
-    const [keys] = await tdb.db.sequelize.query('SELECT key_hash FROM api_keys WHERE user_id = ?', { replacements: [user.id] });
+    const [keys] = await t.db.sequelize.query('SELECT key_hash FROM api_keys WHERE user_id = ?', { replacements: [user.id] });
     const hashes = (keys as { key_hash: string }[]).map((k) => k.key_hash);
     assert.ok(hashes.includes(createHash('sha256').update(user.key).digest('hex')));
     assert.ok(!hashes.includes(user.key));
     // The clear key appears nowhere in the database.
     for (const table of ['users', 'api_keys', 'user_tokens']) {
-      const [all] = await tdb.db.sequelize.query(`SELECT * FROM ${table}`);
+      const [all] = await t.db.sequelize.query(`SELECT * FROM ${table}`);
       assert.ok(!JSON.stringify(all).includes(user.key), table);
     }
   });
@@ -175,7 +165,7 @@ describe(`keys and /api/me (${TEST_DIALECT})`, () => {
 describe(`admin ping (${TEST_DIALECT})`, () => {
   it('answers 200 to an admin, 403 to a user, 401 to nobody', async () => {
     const admin = await register(t);
-    await tdb.db.models.User.update({ role: 'admin' }, { where: { id: admin.id } });
+    await t.db.models.User.update({ role: 'admin' }, { where: { id: admin.id } });
     const ok = await t.request('GET', '/api/admin/ping', { key: admin.key });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.admin, true);

@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { STRATEGIES } from '@bt/core/catalogue';
 import { readWorkbookSheet } from '@bt/core/report';
-import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestApp, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { BREAKOUT_PY, balance, funded, importStrategy, ledgerRows, makeAdmin, runBacktest } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { library: true });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp({ library: true });
 
 const configOf = (rows: unknown[][]) => Object.fromEntries(rows.map(([k, v]) => [k, v]));
 
@@ -250,7 +240,7 @@ describe(`custom file backtests (${TEST_DIALECT})`, () => {
   });
 
   it('answers 413 with a French sentence past the upload limit', async () => {
-    const small = await startTestApp(tdb.db, { config: { uploadLimitBytes: 64 * 1024 } });
+    const small = await startTestApp(t.db, { config: { uploadLimitBytes: 64 * 1024 } });
     try {
       const user = await funded(small, 2);
       const form = new FormData();

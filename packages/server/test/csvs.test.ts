@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { readCandlesCsv } from '@bt/core/candles';
-import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { type TestApp, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { balance, fixture, funded, ledgerRows } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { library: true });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp({ library: true });
 
 const PATH = 'EURUSD/H1/EURUSD_H1_2023-01.csv';
 

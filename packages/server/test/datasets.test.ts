@@ -2,26 +2,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { readCandlesCsv, readCandlesIpc } from '@bt/core/candles';
 import { readCandlesFile } from '@bt/core/node';
 import { resampleCandles } from '../src/datasets/series.js';
 import { higherLibraryTimeframes } from '../src/datasets/seed.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { type TestApp, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { FIXTURES } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { library: true });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp({ library: true });
 
 describe(`dataset store (${TEST_DIALECT})`, () => {
   it('holds the fixtures with a catalogue symbol, by month, with rows, first/last candle and checksum', async () => {

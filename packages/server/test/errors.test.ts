@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Koa from 'koa';
 import { errorMiddleware } from '../src/app/errorMiddleware.js';
 import { InsufficientCreditsError } from '../src/credits/index.js';
 import { StoragePathError } from '../src/storage/index.js';
-import { register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { config: { bodyLimitBytes: 4096 } });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp({ config: { bodyLimitBytes: 4096 } });
 
 /** Nothing of the machinery leaks: no stack frames, no SQL, no file paths, no library English. */
 function assertClean(text: string) {
@@ -65,7 +55,7 @@ describe(`errors and health (${TEST_DIALECT})`, () => {
 
   it('answers 500 "Erreur serveur" without stack or SQL when the database fails, and logs the cause', async () => {
     const user = await register(t);
-    await tdb.db.sequelize.getQueryInterface().dropTable('support_messages');
+    await t.db.sequelize.getQueryInterface().dropTable('support_messages');
     const res = await t.request('POST', '/api/support', {
       json: { type: 'contact', firstName: 'A', lastName: 'B', email: 'a@b.fr', message: 'Bonjour' },
       key: user.key,

@@ -7,22 +7,12 @@ import { parsePrompt, type PatternKind, type StrategySpec } from '../src/gpt/bui
 import { OpenAiCompatibleClient } from '../src/gpt/llm.js';
 import { PythonSandbox } from '../src/strategies/sandbox/sandbox.js';
 import { sliceCandles } from '../src/datasets/series.js';
-import { TEST_SANDBOX_LIMITS, startTestApp, testPython, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestApp, TEST_SANDBOX_LIMITS, type TestApp, testPython, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { startLlmServer } from './support/llm-server.js';
 import { BREAKOUT_PY, FIXTURES, balance, funded, runBacktest } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { library: true });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp({ library: true });
 
 const generate = (app: TestApp, key: string, prompt: string, slMode = 'external') =>
   app.request('POST', '/api/gpt/generate-strategy', { key, json: { prompt, sl_mode: slMode } });
@@ -112,7 +102,7 @@ describe(`POST /api/gpt/generate-strategy with a chat model (${TEST_DIALECT})`, 
   let app: TestApp;
   before(async () => {
     llm = await startLlmServer();
-    app = await startTestApp(tdb.db, { library: true, llm: new OpenAiCompatibleClient({ baseUrl: llm.url, apiKey: 'sk-test', model: 'test-model', timeoutMs: 5000 }) });
+    app = await startTestApp(t.db, { library: true, llm: new OpenAiCompatibleClient({ baseUrl: llm.url, apiKey: 'sk-test', model: 'test-model', timeoutMs: 5000 }) });
   });
   after(async () => {
     await app.close();

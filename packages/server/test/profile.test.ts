@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { RECREATE_ACCOUNT_LIMIT, SIGNUP_CREDITS } from '@bt/core/catalogue';
-import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { newPerson, register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db);
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp();
 
 async function verify(key: string) {
   const res = await t.request('POST', '/api/auth/resend-verification', { key });
@@ -112,7 +102,7 @@ describe(`POST /api/profile/unsubscribe (${TEST_DIALECT})`, () => {
     assert.deepEqual(free.body, { detail: 'Aucun abonnement actif.' });
 
     const renew = new Date(t.clock.now().getTime() + 20 * 86400_000);
-    await tdb.db.models.User.update({ plan: 'SUB_9', subscriptionRenewDate: renew, subscriptionAutoRenew: true }, { where: { id: user.id } });
+    await t.db.models.User.update({ plan: 'SUB_9', subscriptionRenewDate: renew, subscriptionAutoRenew: true }, { where: { id: user.id } });
     const before = await t.request('GET', '/api/me', { key: user.key });
     assert.equal(before.body.plan, 'SUB_9');
     assert.equal(before.body.has_discount, true);
@@ -141,12 +131,12 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     assert.deepEqual(res.body, { status: 'success', message: 'Compte supprimé.' });
     assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 401);
     assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401);
-    const row = await tdb.db.models.User.findByPk(user.id);
+    const row = await t.db.models.User.findByPk(user.id);
     assert.ok(row?.deletedAt);
     assert.equal(row?.email, null);
     assert.equal(row?.deletedEmail, user.email);
     assert.equal(row?.passwordHash, null);
-    assert.equal(await tdb.db.models.ApiKey.count({ where: { userId: user.id } }), 0);
+    assert.equal(await t.db.models.ApiKey.count({ where: { userId: user.id } }), 0);
   });
 
   it(`lets an address be re-created ${RECREATE_ACCOUNT_LIMIT} times, then refuses with the spec's message`, async () => {
@@ -162,7 +152,7 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     assert.deepEqual(refused.body, {
       detail: 'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.',
     });
-    const counts = await tdb.db.models.EmailRecreation.findByPk(person.email);
+    const counts = await t.db.models.EmailRecreation.findByPk(person.email);
     assert.equal(counts?.deletions, RECREATE_ACCOUNT_LIMIT + 1);
     assert.equal(counts?.recreations, RECREATE_ACCOUNT_LIMIT);
   });

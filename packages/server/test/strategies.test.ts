@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { describe, it } from 'node:test';
+import { type TestApp, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { BREAKOUT_PY, balance, funded, importStrategy, ledgerRows, runBacktest } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { library: true });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp({ library: true });
 
 describe(`personal strategies (${TEST_DIALECT})`, () => {
   it('POST /api/user/strategies/import validates and stores a detect_<id> file without consuming credits', async () => {

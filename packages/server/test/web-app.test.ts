@@ -2,33 +2,23 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { readEnv } from '../src/config/env.js';
 import { builtWebDist, defaultWebDist } from '../src/web/static.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-let dist: string;
 const shell = '<!doctype html><html lang="fr"><body><div id="root"></div><script src="/assets/index-abc123.js"></script></body></html>';
 const bundle = 'console.log("bt");';
 
-before(async () => {
-  dist = mkdtempSync(join(tmpdir(), 'bt-web-dist-'));
-  mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), shell);
-  writeFileSync(join(dist, 'assets', 'index-abc123.js'), bundle);
-  writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  writeFileSync(join(dist, '.env'), 'SECRET=1');
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, { config: { webDist: dist } });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-  rmSync(dist, { recursive: true, force: true });
-});
+const dist = mkdtempSync(join(tmpdir(), 'bt-web-dist-'));
+mkdirSync(join(dist, 'assets'));
+writeFileSync(join(dist, 'index.html'), shell);
+writeFileSync(join(dist, 'assets', 'index-abc123.js'), bundle);
+writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+writeFileSync(join(dist, '.env'), 'SECRET=1');
+after(() => rmSync(dist, { recursive: true, force: true }));
+const t = useTestApp({ config: { webDist: dist } });
 
 describe(`the built web app served beside the API (${TEST_DIALECT})`, () => {
   it('serves index.html at / and for every app route, revalidated on each load', async () => {

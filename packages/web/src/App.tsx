@@ -17,7 +17,7 @@ const ASavoirPage = lazy(() => import('./pages/reference/ASavoirPage.js'));
 const PricingPage = lazy(() => import('./pages/later/PricingPage.js'));
 const CsvShopPage = lazy(() => import('./pages/csv-shop/CsvShopPage.js'));
 const SuccessPage = lazy(() => import('./pages/later/SuccessPage.js'));
-const DashboardPage = lazy(() => import('./pages/later/DashboardPage.js'));
+const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.js'));
 const ComparateurPage = lazy(() => import('./pages/comparator/ComparateurPage.js'));
 const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.js'));
 const AdminPage = lazy(() => import('./pages/later/AdminPage.js'));

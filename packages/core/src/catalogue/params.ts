@@ -59,7 +59,7 @@ export const PARAMS: readonly ParamDefinition[] = [
   {
     name: 'max_touch', type: 'int', default: 3, level: 'advanced', min: 1,
     label: 'Touches max',
-    description: 'Nombre de retours dans la zone refusés par un filtre au-delà duquel la zone est abandonnée.',
+    description: 'Nombre de retours dans la zone (entrée, refus d\'un filtre ou retour trop peu profond) au-delà duquel la zone est abandonnée.',
   },
   {
     name: 'ob_side', type: 'string', default: 'both', level: 'advanced', choices: ['both', 'bullish', 'bearish'],

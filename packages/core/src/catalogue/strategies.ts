@@ -24,7 +24,7 @@ const PULLBACK_PARAMS = [
 const PULLBACK_RULES = [
   "La zone peut être remplie à partir de min_wait_candles bougies après sa détection ; elle expire au-delà de max_wait_candles bougies.",
   "Ordre limite au haut de la zone (entrée au toucher), ou plus bas de min_overlap_ratio × hauteur de la zone ; une bougie qui ouvre au-delà de l'ordre est remplie à son ouverture. SL et TP partent du prix de l'ordre.",
-  "Une clôture sous le bas de la zone avant l'entrée l'invalide ; les retours refusés par un filtre comptent pour max_touch, au-delà la zone est abandonnée.",
+  "Une clôture sous le bas de la zone avant l'entrée l'invalide ; chaque retour dans la zone compte pour max_touch (entrée, refus d'un filtre ou retour trop peu profond), au-delà la zone est abandonnée.",
   "Sans allow_multiple_entries, une zone n'est remplie qu'une fois ; plusieurs zones peuvent être actives en même temps.",
   "Avec confirm_candle, la bougie qui suit la détection doit clôturer dans le sens de la zone ; la détection passe à cette bougie.",
 ];

@@ -55,7 +55,9 @@ async function deflate(data: Uint8Array): Promise<Deflated> {
       controller.close();
     },
   });
-  const gz = await collect(input.pipeThrough(new CompressionStream('gzip')));
+  // Cast: Node's and the DOM's typings of CompressionStream disagree on the writable side's chunk
+  // type (BufferSource vs Uint8Array), and core is compiled against both.
+  const gz = await collect(input.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>));
   const view = new DataView(gz.buffer, gz.byteOffset, gz.byteLength);
   const crc = view.getUint32(gz.length - 8, true);
   const size = view.getUint32(gz.length - 4, true);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { LocalStorage } from '../../src/storage/index.js';
 import type { LlmClient } from '../../src/gpt/llm.js';
 import { PythonSandbox, resolvePython, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { copySeededLibrary } from './library.js';
+import { openTestDatabase, type TestDatabase } from './db.js';
 
 let python: string | null | undefined;
 /** The interpreter of the sandbox tests, resolved once per process. */
@@ -157,6 +159,31 @@ export async function startTestApp(
       rmSync(libraryDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The file's app: a fresh database and app started before the file's tests, closed and dropped
+ * after them. The returned object stands for the running app (it forwards to it), so tests write
+ * `t.request(...)` without each file repeating the same hooks.
+ */
+export function useTestApp(options: Parameters<typeof startTestApp>[1] = {}): TestApp {
+  let database: TestDatabase | undefined;
+  let running: TestApp | undefined;
+  before(async () => {
+    database = await openTestDatabase();
+    running = await startTestApp(database.db, options);
+  });
+  after(async () => {
+    await running?.close();
+    await database?.drop();
+  });
+  return new Proxy({} as TestApp, {
+    get(_, name) {
+      if (!running) throw new Error('the test app is only there inside the tests of the file that asked for it');
+      const value = (running as unknown as Record<string | symbol, unknown>)[name];
+      return typeof value === 'function' ? value.bind(running) : value;
+    },
+  });
 }
 
 let counter = 0;

@@ -100,6 +100,19 @@ export function makeCalls(api: ApiClient) {
       api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
     /** The third-party sign-in start endpoint on the API host (a browser redirect, spec 1 §7). */
     googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
+    // Dashboard and pins (issue 8, spec 2 §7 "User results" and personal strategies).
+    userBacktests: () => api.get<unknown>('/api/user/backtests'),
+    /** Failure on a non-OK status (spec 2 §7): the client throws HttpError with the server's detail. */
+    deleteBacktest: (folder: string) => api.del<{ status?: string; message?: string }>(`/api/user/backtests/delete/${encodeURIComponent(folder)}`),
+    renameStrategy: (id: string, displayName: string) =>
+      api.patch<{ strategy?: { id?: string; display_name?: string; display_filename?: string } }>(`/api/user/strategies/${encodeURIComponent(id)}/rename`, { display_name: displayName }),
+    strategyNote: (id: string, commentUser: string) =>
+      api.patch<{ meta?: Record<string, unknown> }>(`/api/user/strategies/${encodeURIComponent(id)}/note`, { comment_user: commentUser }),
+    deleteStrategy: (id: string) => api.del<{ status?: string }>(`/api/user/strategies/${encodeURIComponent(id)}`),
+    userCsvs: () => api.get<unknown>('/api/user/csvs'),
+    /** GET /api/download_owned_csv_by_path/{path}?token: a free re-download link of an owned CSV. */
+    ownedCsvUrl: (path: string, key: string | null) =>
+      api.url(`/api/download_owned_csv_by_path/${path.split('/').map(encodeURIComponent).join('/')}`, { token: key ?? undefined }),
   };
 }
 

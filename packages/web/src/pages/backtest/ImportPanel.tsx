@@ -6,10 +6,12 @@ interface Props {
   loggedIn: boolean;
   onNeedLogin: () => void;
   onImported: (strategyId: string) => Promise<unknown>;
+  /** false inside a modal that already carries the title (the dashboard's import). */
+  heading?: boolean;
 }
 
 /** Import a .py strategy (spec 2 §5): checked on the server, no credit consumed. */
-export function ImportPanel({ loggedIn, onNeedLogin, onImported }: Props) {
+export function ImportPanel({ loggedIn, onNeedLogin, onImported, heading = true }: Props) {
   const [file, setFile] = useState<File | null>(null);
   const [slMode, setSlMode] = useState<'external' | 'internal'>('external');
   const [note, setNote] = useState('');
@@ -38,7 +40,7 @@ export function ImportPanel({ loggedIn, onNeedLogin, onImported }: Props) {
 
   return (
     <div className="panel" data-testid="import-panel">
-      <h3>📥 Importer une stratégie (.py)</h3>
+      {heading ? <h3>📥 Importer une stratégie (.py)</h3> : null}
       <p className="muted small">
         Un fichier Python qui définit <code>detect_&lt;id&gt;</code>. Le code est vérifié (contrôle de sécurité et exécution à blanc) ; aucun crédit n’est consommé.
       </p>

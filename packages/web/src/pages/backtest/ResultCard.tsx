@@ -2,6 +2,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { hourLabel } from '../../lib/format.js';
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
+import { PIN_ROW_ACTION } from '../../features/pins/PinRowAction.js';
 import { SheetsModal } from '../stats/SheetsModal.js';
 import { RESULT_SHEETS } from '../stats/sheets.js';
 import { chartSeries, hasChartData } from './chartData.js';
@@ -67,6 +68,7 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
           loadSheet={loadSheet}
           allowed={RESULT_SHEETS}
           onClose={() => setOpen(false)}
+          rowAction={PIN_ROW_ACTION}
           footer={
             <a className="btn" href={downloadHref} download={outcome.file}>
               Télécharger .xlsx

@@ -26,11 +26,28 @@ export interface SheetsModalProps {
   /** Shown above the tabs (charts, download). */
   header?: ReactNode;
   footer?: ReactNode;
+  /** A trailing cell on each row of the listed sheets (the pins' "pin this metric"). */
+  rowAction?: { sheets: readonly string[]; render: (context: SheetRowContext) => ReactNode };
+  /** The tab to open first, when the workbook has it (a pin's Détails). */
+  initialSheet?: string;
 }
+
+/** What a row action knows of its row. */
+export interface SheetRowContext {
+  folder: string | null;
+  sheet: string;
+  headers: string[];
+  row: unknown[];
+  /** Per-hour rows: the hour as shown ('15h') and the zone's offset in hours. */
+  bucketLabel?: string;
+  tzOffset?: number;
+}
+
+type RowAction = ((row: unknown[], extra?: { bucketLabel: string; tzOffset: number }) => ReactNode) | null;
 
 type SheetState = { status: 'loading' } | { status: 'ready'; table: SheetTable } | { status: 'error' };
 
-function HourlyTable({ table, timeZone, at }: { table: SheetTable; timeZone: string; at: number }) {
+function HourlyTable({ table, timeZone, at, action }: { table: SheetTable; timeZone: string; at: number; action: RowAction }) {
   const hourIndex = Math.max(0, table.headers.findIndex((h) => /heure|hour/i.test(h)));
   const offset = timeZoneOffsetHours(timeZone, at);
   const zone = HOURLY_TIME_ZONES.find((z) => z.id === timeZone);
@@ -39,7 +56,7 @@ function HourlyTable({ table, timeZone, at }: { table: SheetTable; timeZone: str
   return (
     <table className="sheet-table" data-testid="sheet-table">
       <thead>
-        <tr>{headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+        <tr>{headers.map((h, i) => <th key={i}>{h}</th>)}{action ? <th /> : null}</tr>
       </thead>
       <tbody>
         {shifted.map(({ label, row }, r) => (
@@ -47,6 +64,7 @@ function HourlyTable({ table, timeZone, at }: { table: SheetTable; timeZone: str
             {row.map((cell, c) => (
               <td key={c}>{c === hourIndex ? label : formatCell(cell, table.headers[c])}</td>
             ))}
+            {action ? <td className="row-action">{action(row, { bucketLabel: label, tzOffset: offset })}</td> : null}
           </tr>
         ))}
       </tbody>
@@ -58,14 +76,14 @@ function HourlyTable({ table, timeZone, at }: { table: SheetTable; timeZone: str
  * A metric/value sheet (Config, Global, TP2_Global): the first cell names the row and decides its
  * format; hidden rows (run bookkeeping, stop sizes of an internal stop) are left out.
  */
-function MetricTable({ table, internalStop }: { table: SheetTable; internalStop: boolean }) {
+function MetricTable({ table, internalStop, action = null }: { table: SheetTable; internalStop: boolean; action?: RowAction }) {
   const rows = table.rows.filter((row) => !isHiddenMetric(row[0], internalStop));
   const showHeaders = table.headers.length > 2;
   return (
     <table className="sheet-table metric-table" data-testid="sheet-table">
       {showHeaders ? (
         <thead>
-          <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+          <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}{action ? <th /> : null}</tr>
         </thead>
       ) : null}
       <tbody>
@@ -75,6 +93,7 @@ function MetricTable({ table, internalStop }: { table: SheetTable; internalStop:
             {row.slice(1).map((cell, c) => (
               <td key={c}>{formatCell(cell, row[0])}</td>
             ))}
+            {action ? <td className="row-action">{action(row)}</td> : null}
           </tr>
         ))}
       </tbody>
@@ -82,11 +101,11 @@ function MetricTable({ table, internalStop }: { table: SheetTable; internalStop:
   );
 }
 
-function GridTable({ table }: { table: SheetTable }) {
+function GridTable({ table, action = null }: { table: SheetTable; action?: RowAction }) {
   return (
     <table className="sheet-table" data-testid="sheet-table">
       <thead>
-        <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}</tr>
+        <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}{action ? <th /> : null}</tr>
       </thead>
       <tbody>
         {table.rows.map((row, r) => (
@@ -94,6 +113,7 @@ function GridTable({ table }: { table: SheetTable }) {
             {row.map((cell, c) => (
               <td key={c}>{formatCell(cell, table.headers[c])}</td>
             ))}
+            {action ? <td className="row-action">{action(row)}</td> : null}
           </tr>
         ))}
       </tbody>
@@ -125,7 +145,7 @@ function configInstant(table: SheetTable | null): number {
 }
 
 /** Statistics modal with one tab per sheet (spec 1 §2 public variant, spec 2 §2 results variant). */
-export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClose, header, footer }: SheetsModalProps) {
+export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClose, header, footer, rowAction, initialSheet }: SheetsModalProps) {
   const [names, setNames] = useState<string[] | null>(null);
   const [active, setActive] = useState<string | null>(null);
   const [sheets, setSheets] = useState<Record<string, SheetState>>({});
@@ -139,7 +159,7 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
         if (!alive) return;
         const list = sheetNames(meta, allowed);
         setNames(list);
-        setActive(defaultSheet(list));
+        setActive(initialSheet && list.includes(initialSheet) ? initialSheet : defaultSheet(list));
       },
       // A failed meta call shows as an empty sheet list (spec 1 §8).
       () => alive && setNames([]),
@@ -147,7 +167,7 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
     return () => {
       alive = false;
     };
-  }, [folder, loadMeta, allowed]);
+  }, [folder, loadMeta, allowed, initialSheet]);
 
   const wanted = useMemo(() => {
     const list = new Set<string>();
@@ -174,16 +194,21 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   const internalStop = usesInternalStop({ folder, config: config ? configTable(config).rows : null });
   const current = active ? sheets[active] : undefined;
 
+  const action: RowAction =
+    rowAction && active && rowAction.sheets.includes(active) && current?.status === 'ready'
+      ? (row, extra) => rowAction.render({ folder, sheet: active, headers: current.table.headers, row, ...extra })
+      : null;
+
   let body: ReactNode;
   if (!folder) body = <p className="empty-state">{MISSING_FOLDER_MESSAGE}</p>;
   else if (names === null) body = <p className="muted">Chargement…</p>;
   else if (names.length === 0 || !active) body = <p className="empty-state">Aucune feuille disponible pour ce résultat.</p>;
   else if (!current || current.status === 'loading') body = <p className="muted">Chargement…</p>;
   else if (current.status === 'error') body = <p className="error-text">Impossible de charger cette feuille.</p>;
-  else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} />;
+  else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} action={action} />;
   else if (active === CONFIG_SHEET) body = <MetricTable table={configTable(current.table)} internalStop={internalStop} />;
-  else if (isMetricSheet(current.table)) body = <MetricTable table={current.table} internalStop={internalStop} />;
-  else body = <GridTable table={current.table} />;
+  else if (isMetricSheet(current.table)) body = <MetricTable table={current.table} internalStop={internalStop} action={action} />;
+  else body = <GridTable table={current.table} action={action} />;
 
   return (
     <Modal title={title} onClose={onClose} wide footer={footer} className="sheets-modal">

@@ -1,0 +1,109 @@
+/**
+ * API-side setup for the dashboard and pins browser tests: a verified user (the verification
+ * link comes back in the answer without SMTP: 2 credits), a real backtest on the official
+ * EURUSD M15 data, an imported .py strategy, a bought library CSV; and a signed-in browser
+ * context (the key stored as the app stores it).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export interface TestUser {
+  email: string;
+  username: string;
+  password: string;
+  key: string;
+}
+
+async function json(response: Response): Promise<Record<string, unknown>> {
+  const body = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+export async function verifiedUser(server: string, name: string): Promise<TestUser> {
+  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  const user = { email: `${name}.${stamp}@bt.test`, username: `${name}${stamp}`, password: 'motdepasse-123' };
+  const answer = await json(
+    await fetch(`${server}/api/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ first_name: name, last_name: 'Test', ...user }),
+    }),
+  );
+  const verifyUrl = String(answer.verifyUrl ?? '');
+  if (!verifyUrl) throw new Error('no verifyUrl in the registration answer (SMTP configured?)');
+  const verified = await fetch(verifyUrl, { redirect: 'manual' });
+  if (!/verified=1/.test(verified.headers.get('location') ?? '')) throw new Error(`verification failed: ${verified.status} ${verified.headers.get('location')}`);
+  return { ...user, key: String(answer.token) };
+}
+
+export function api(server: string, user: TestUser) {
+  const headers = { 'X-API-Key': user.key };
+  return {
+    get: async (path: string) => json(await fetch(`${server}${path}`, { headers })),
+    runBacktest: async (body: Record<string, unknown> = {}) =>
+      json(
+        await fetch(`${server}/api/run_backtest`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ strategy: 'ob_pullback_pure', symbol: 'EURUSD', timeframe: 'M15', start_date: '2023-01-02', end_date: '2023-01-31', sl_pips: 10, tp1_pips: 10, tp2_pips: 20, ...body }),
+        }),
+      ),
+    importStrategy: async (fileName: string, code: string, note: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([code], { type: 'text/x-python' }), fileName);
+      form.append('note', note);
+      return json(await fetch(`${server}/api/user/strategies/import`, { method: 'POST', headers, body: form }));
+    },
+    buyCsv: async (path: string) => {
+      const response = await fetch(`${server}/api/download_csv_by_path/${path}?token=${encodeURIComponent(user.key)}`);
+      if (!response.ok) throw new Error(`CSV purchase: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      return response.headers.get('X-Credit-Charged');
+    },
+  };
+}
+
+/** The breakout example of docs/strategies-python.md. */
+export const BREAKOUT_PY = `"""Breakout: a close above the highest of the previous closes."""
+NAME = "Cassure simple"
+DESCRIPTION = "Achat quand la clôture dépasse les N clôtures précédentes."
+PARAMS = {"lookback": 12}
+
+
+def detect_breakout(candles, params):
+    close = candles["close"]
+    n = int(params["lookback"])
+    signals = []
+    for i in range(n, len(close)):
+        if close[i] > max(close[i - n:i]):
+            signals.append({"index": i, "side": "buy"})
+        elif close[i] < min(close[i - n:i]):
+            signals.append({"index": i, "side": "sell"})
+    return signals
+`;
+
+/** A browser context signed in as the user: the key is stored before any page script runs. */
+export async function signedInContext(browser: Browser, user: TestUser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'fr-FR', acceptDownloads: true });
+  // Only when absent, so a test can still sign out; a string because this tsconfig has no DOM lib.
+  await context.addInitScript({ content: `if (!localStorage.getItem('apiKey')) localStorage.setItem('apiKey', ${JSON.stringify(user.key)});` });
+  return context;
+}
+
+export async function newPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  return page;
+}
+
+export function screenshots(repoDir: string): (page: Page, name: string, fullPage?: boolean) => Promise<void> {
+  const dir = process.env.BT_SCREENSHOTS ?? join(repoDir, 'test-results', 'web-e2e');
+  mkdirSync(dir, { recursive: true });
+  return async (page, name, fullPage = true) => {
+    await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
+  };
+}

@@ -1,0 +1,47 @@
+/** The pins a row of the results modal offers (spec 2 §2 "pin a metric row"), as plain logic. */
+import { typeOfSheet, type NewPin } from './pin.js';
+
+/** Sheets whose rows can be pinned. */
+export const PINNABLE_SHEETS = ['Global', 'TP2_Global', 'Sessions', 'Par_Heure', 'Jour_Semaine'] as const;
+
+/** What the modal tells about a row (SheetsModal's SheetRowContext). */
+export interface RowContext {
+  folder: string | null;
+  sheet: string;
+  headers: string[];
+  row: unknown[];
+  bucketLabel?: string;
+  tzOffset?: number;
+}
+
+const BUCKET_COLUMN = /^(session|heures?\b|hour|jour|day)/i;
+
+function numeric(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** The pins a row offers: one per numeric metric (bucket sheets) or the row's value (metric sheets). */
+export function rowPins(context: RowContext): NewPin[] {
+  const type = typeOfSheet(context.sheet);
+  if (!type || !context.folder) return [];
+  const { row, headers } = context;
+  if (type === 'global' || type === 'tp2-global') {
+    const key = String(row[0] ?? '').trim();
+    const value = numeric(row[1]);
+    return key && value !== null ? [{ folder: context.folder, type, key, bucket: null, value }] : [];
+  }
+  const bucketIndex = headers.findIndex((h) => BUCKET_COLUMN.test(h.trim()));
+  const raw = row[bucketIndex < 0 ? 0 : bucketIndex];
+  const bucket = raw == null ? '' : String(raw).trim();
+  if (!bucket) return [];
+  const pins: NewPin[] = [];
+  headers.forEach((header, index) => {
+    const value = numeric(row[index]);
+    if (value === null || BUCKET_COLUMN.test(header.trim())) return;
+    const pin: NewPin = { folder: context.folder!, type, key: header.trim(), bucket, value };
+    if (type === 'per-hour') pin.tz = context.tzOffset ?? 0;
+    pins.push(pin);
+  });
+  return pins;
+}
+

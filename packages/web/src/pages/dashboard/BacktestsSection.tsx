@@ -1,0 +1,180 @@
+/**
+ * 'Mes backtests' (spec 2 §2, §9): cards sorted by win rate, trades or pair, 9 then +9; 'Voir
+ * résultats' opens the results overlay (with pins); the workbook link or a disabled
+ * '.xlsx indisponible'; 'Supprimer' behind the 'Supprimer ce backtest ?' dialog.
+ */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { HttpError } from '../../api/errors.js';
+import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
+import { winrateClass } from '../../lib/format.js';
+import { calls } from '../../runtime.js';
+import { useSession } from '../../session/react.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import {
+  BACKTESTS_PAGE,
+  BACKTEST_SORTS,
+  DASHBOARD_MESSAGES,
+  backtestDeleteMessage,
+  pageCount,
+  parseBacktests,
+  sortBacktests,
+  type BacktestItem,
+  type BacktestSort,
+} from './items.js';
+
+type Load = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: BacktestItem[] };
+
+function XlsxLink({ item, apiKey }: { item: BacktestItem; apiKey: string | null }) {
+  if (!item.xlsxFile) {
+    return (
+      <button type="button" className="btn btn-small" disabled data-testid="xlsx-unavailable">
+        .xlsx indisponible
+      </button>
+    );
+  }
+  return (
+    <a className="btn btn-small" href={calls.downloadUrl(item.xlsxFile, item.folder ?? '', apiKey)} download={item.xlsxFile} data-testid="xlsx-download">
+      Télécharger .xlsx
+    </a>
+  );
+}
+
+export function BacktestsSection() {
+  const { key } = useSession();
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [sort, setSort] = useState<BacktestSort>('winrate-desc');
+  const [more, setMore] = useState(0);
+  const [open, setOpen] = useState<BacktestItem | null>(null);
+  const [confirm, setConfirm] = useState<BacktestItem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let alive = true;
+    calls.userBacktests().then(
+      (answer) => alive && setLoad({ status: 'ready', items: parseBacktests(answer) }),
+      () => alive && setLoad({ status: 'error' }),
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  async function remove(item: BacktestItem) {
+    if (!item.folder) {
+      setConfirm(null);
+      setError(backtestDeleteMessage(DASHBOARD_MESSAGES.unknownFolder));
+      return;
+    }
+    setBusy(true);
+    try {
+      await calls.deleteBacktest(item.folder);
+      setLoad((current) => (current.status === 'ready' ? { status: 'ready', items: current.items.filter((b) => b.id !== item.id) } : current));
+      setError(null);
+    } catch (failure) {
+      setError(backtestDeleteMessage(failure instanceof HttpError ? failure.detail : null));
+    } finally {
+      setBusy(false);
+      setConfirm(null);
+    }
+  }
+
+  const sorted = load.status === 'ready' ? sortBacktests(load.items, sort) : [];
+  const shown = sorted.slice(0, pageCount(BACKTESTS_PAGE, more, sorted.length));
+
+  return (
+    <section className="dash-section" data-testid="backtests-section">
+      <div className="dash-section-head">
+        <h2>Mes backtests</h2>
+        <label className="inline-select">
+          Tri{' '}
+          <select
+            value={sort}
+            onChange={(event) => {
+              setSort(event.target.value as BacktestSort);
+              setMore(0);
+            }}
+            data-testid="backtests-sort"
+          >
+            {BACKTEST_SORTS.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error ? (
+        <p className="alert alert-error" role="alert" data-testid="backtests-error">
+          {error}
+        </p>
+      ) : null}
+      {load.status === 'loading' ? <p className="muted">Chargement…</p> : null}
+      {load.status === 'error' ? <p className="alert alert-error">{DASHBOARD_MESSAGES.backtestsLoadError}</p> : null}
+      {load.status === 'ready' && sorted.length === 0 ? (
+        <div className="empty-state" data-testid="backtests-empty">
+          <p>{DASHBOARD_MESSAGES.noBacktests}</p>
+          <p className="small">
+            Lance une analyse depuis la page <Link to="/backtest">Backtest</Link> : elle apparaîtra ici.
+          </p>
+        </div>
+      ) : null}
+      {shown.length > 0 ? (
+        <div className="card-grid">
+          {shown.map((item) => {
+            const tone = winrateClass(item.winrate);
+            return (
+              <article key={item.id} className="card dash-card" data-testid="backtest-card" data-folder={item.folder ?? ''}>
+                <div className="dash-card-head">
+                  <h3 className="dash-card-title">
+                    {item.pair || '—'} {item.timeframe ? <span className="tf-badge">{item.timeframe}</span> : null}
+                  </h3>
+                  <span className={`winrate${tone ? ` winrate-${tone}` : ''}`} title="Win rate TP1" data-testid="backtest-winrate">
+                    {item.winrate === null ? '—' : `${item.winrate.toFixed(2)}%`}
+                  </span>
+                </div>
+                <p className="small">{item.strategy || '—'}</p>
+                <p className="muted small">
+                  {item.period || '—'} · {item.trades ?? '—'} trades
+                </p>
+                <div className="row-actions">
+                  <button type="button" className="btn btn-small btn-primary" onClick={() => setOpen(item)}>
+                    Voir résultats
+                  </button>
+                  <XlsxLink item={item} apiKey={key} />
+                  <button type="button" className="btn btn-small btn-ghost" onClick={() => setConfirm(item)}>
+                    Supprimer
+                  </button>
+                </div>
+              </article>
+            );
+          })}
+        </div>
+      ) : null}
+      {shown.length < sorted.length ? (
+        <button type="button" className="btn show-more" onClick={() => setMore(more + 1)} data-testid="backtests-more">
+          Afficher plus
+        </button>
+      ) : null}
+      {open ? (
+        <ResultsOverlay
+          folder={open.folder}
+          title={`Résultats · ${[open.pair, open.timeframe, open.strategy].filter(Boolean).join(' · ')}`}
+          onClose={() => setOpen(null)}
+          footer={<XlsxLink item={open} apiKey={key} />}
+        />
+      ) : null}
+      {confirm ? (
+        <ConfirmDialog
+          title="Supprimer ce backtest ?"
+          message="Cette action est irréversible."
+          confirmLabel="Supprimer"
+          busy={busy}
+          onConfirm={() => void remove(confirm)}
+          onCancel={() => setConfirm(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

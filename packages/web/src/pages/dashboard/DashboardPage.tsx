@@ -1,0 +1,85 @@
+/**
+ * /dashboard (spec 2 §2): tabs 'Mon dashboard' (the collapsible 'Mes épingles', 'Mes stratégies',
+ * 'Mes backtests') and 'Mes CSV' (?tab=csv). The standalone pins wall 'Mes épingles' is
+ * /dashboard?view=epingles: the route table (spec 3 §2) has no path of its own for it.
+ */
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { PageMeta } from '../../components/PageMeta.js';
+import { usePins } from '../../features/pins/browserPins.js';
+import { PinsWall } from '../../features/pins/PinsWall.js';
+import { BacktestsSection } from './BacktestsSection.js';
+import { CsvTab } from './CsvTab.js';
+import { StrategiesSection } from './StrategiesSection.js';
+import './dashboard.css';
+
+export const PINS_VIEW = 'epingles';
+
+function PinsPanel() {
+  const [open, setOpen] = useState(false);
+  const pins = usePins();
+  return (
+    <section className="dash-section pins-panel" data-testid="pins-panel">
+      <div className="dash-section-head">
+        <h2>
+          Mes épingles <span className="muted small">({pins.length})</span>
+        </h2>
+        <div className="row-actions">
+          {open ? (
+            <Link className="btn btn-small btn-ghost" to={`/dashboard?view=${PINS_VIEW}`}>
+              Pleine page
+            </Link>
+          ) : null}
+          <button type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="pins-toggle">
+            {open ? 'Masquer' : 'Afficher'}
+          </button>
+        </div>
+      </div>
+      {open ? <PinsWall /> : null}
+    </section>
+  );
+}
+
+function StandalonePins() {
+  return (
+    <section className="dashboard-page">
+      <PageMeta title="Mes épingles" noindex />
+      <header className="page-head">
+        <Link to="/dashboard" className="small">
+          ← Mon dashboard
+        </Link>
+        <h1>Mes épingles</h1>
+      </header>
+      <PinsWall standalone />
+    </section>
+  );
+}
+
+export default function DashboardPage() {
+  const [params, setParams] = useSearchParams();
+  if (params.get('view') === PINS_VIEW) return <StandalonePins />;
+  const tab = params.get('tab') === 'csv' ? 'csv' : 'dashboard';
+  const select = (next: 'dashboard' | 'csv') => setParams(next === 'csv' ? { tab: 'csv' } : {}, { replace: true });
+  return (
+    <section className="dashboard-page">
+      <PageMeta title="Dashboard" noindex />
+      <div className="tabs dash-tabs" role="tablist" aria-label="Dashboard">
+        <button type="button" role="tab" aria-selected={tab === 'dashboard'} className={`tab${tab === 'dashboard' ? ' active' : ''}`} onClick={() => select('dashboard')}>
+          Mon dashboard
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'csv'} className={`tab${tab === 'csv' ? ' active' : ''}`} onClick={() => select('csv')}>
+          Mes CSV
+        </button>
+      </div>
+      {tab === 'csv' ? (
+        <CsvTab />
+      ) : (
+        <>
+          <PinsPanel />
+          <StrategiesSection />
+          <BacktestsSection />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+/** Strategy cards of the dashboard (spec 2 §3 "User strategy"): the fields the card and its modals show. */
+import { parseUserStrategy, type UserStrategy } from '../backtest/userStrategies.js';
+
+export interface StrategyCardData extends UserStrategy {
+  fileName: string;
+  /** The strategy's own comment (AI explanation or the file's DESCRIPTION). */
+  description: string;
+  /** The user's note (comment_user). */
+  note: string;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+export function parseStrategyCard(entry: unknown): StrategyCardData | null {
+  const base = parseUserStrategy(entry);
+  if (!base) return null;
+  const record = entry as Record<string, unknown>;
+  const meta = record.meta && typeof record.meta === 'object' ? (record.meta as Record<string, unknown>) : {};
+  return {
+    ...base,
+    fileName: text(record.display_filename) || `${base.id}.py`,
+    description: text(record.comment) || text(meta.comment),
+    note: text(record.comment_user) || text(meta.comment_user),
+  };
+}
+
+/** GET /api/user/strategies: an array, or {items} / {strategies}. */
+export function parseStrategyCards(answer: unknown): StrategyCardData[] {
+  const record = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+  const list = Array.isArray(answer) ? answer : (record?.items ?? record?.strategies);
+  return Array.isArray(list) ? list.map(parseStrategyCard).filter((s): s is StrategyCardData => s !== null) : [];
+}
+
+export function sourceLabel(source: string): string {
+  return source === 'gpt' ? 'IA' : 'Import .py';
+}
+
+export function slModeLabel(mode: string | null): string {
+  return mode === 'internal' ? 'SL interne' : mode === 'external' ? 'SL externe' : '';
+}
