@@ -5,6 +5,7 @@
  * e-mail or name over 9 blues and indigos; text colour picked for contrast.
  */
 import type { KeyValueStorage } from '../session/keyStorage.js';
+import { fieldString as str } from '../api/fields.js';
 
 export interface AvatarSource {
   name?: unknown;
@@ -23,9 +24,6 @@ export const AVATAR_PALETTE = [
 const LIGHT_TEXT = '#ffffff';
 const DARK_TEXT = '#0b1020';
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value.trim() : '';
-}
 
 /** Words of a text: letters and digits, any script ("Jean-Luc" is two words). */
 function words(text: string): string[] {

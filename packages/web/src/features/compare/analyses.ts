@@ -3,6 +3,7 @@
  * read whatever their field names, the search, the 1-to-4 selection and the `ids` preselection.
  */
 import { strategyLabel } from '../../lib/catalogue.js';
+import { fieldText as str } from '../../api/fields.js';
 
 /** Comparison: 1 to 4 analyses (spec 2 §5, §9). */
 export const MAX_COMPARED = 4;
@@ -20,12 +21,6 @@ export interface Analysis {
 }
 
 type Item = Record<string, unknown>;
-
-function str(value: unknown): string {
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return '';
-}
 
 function num(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;

@@ -3,6 +3,7 @@
  * POST /api/compare/data shaped into points, values and their display, the 6-colour palette, the
  * grid divisions, the size rules and the radar's polar projection. Plot only draws the result.
  */
+import { fieldNumber as numberOrNull } from '../../api/fields.js';
 
 export const METRICS = [
   { value: 'session', label: 'Win rate TP1 par session' },
@@ -84,9 +85,6 @@ export interface ChartPoint {
   value: number;
 }
 
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
 
 /**
  * The answer of POST /api/compare/data as a model. Series are matched to the selection by

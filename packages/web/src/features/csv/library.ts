@@ -5,6 +5,7 @@
  */
 import { LIBRARY_TIMEFRAMES, symbolFilterOptions, type SymbolOption } from '@bt/core/catalogue';
 import { HttpError } from '../../api/errors.js';
+import { fieldNumber as num, fieldText as str } from '../../api/fields.js';
 
 export const ALL = 'ALL';
 
@@ -37,15 +38,6 @@ export interface OwnedCsv {
 
 type Item = Record<string, unknown>;
 
-function str(value: unknown): string {
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return '';
-}
-
-function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
 
 function listOf(answer: unknown, field: 'files' | 'items'): Item[] {
   const list = Array.isArray(answer) ? answer : answer && typeof answer === 'object' ? (answer as Record<string, unknown>)[field] : null;

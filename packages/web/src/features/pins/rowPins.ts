@@ -1,24 +1,16 @@
 /** The pins a row of the results modal offers (spec 2 §2 "pin a metric row"), as plain logic. */
 import { typeOfSheet, type NewPin } from './pin.js';
+import { fieldNumber as numeric } from '../../api/fields.js';
+import type { SheetRowContext } from '../../pages/stats/SheetsModal.js';
 
 /** Sheets whose rows can be pinned. */
 export const PINNABLE_SHEETS = ['Global', 'TP2_Global', 'Sessions', 'Par_Heure', 'Jour_Semaine'] as const;
 
-/** What the modal tells about a row (SheetsModal's SheetRowContext). */
-export interface RowContext {
-  folder: string | null;
-  sheet: string;
-  headers: string[];
-  row: unknown[];
-  bucketLabel?: string;
-  tzOffset?: number;
-}
+/** What the modal tells about a row. */
+export type RowContext = SheetRowContext;
 
 const BUCKET_COLUMN = /^(session|heures?\b|hour|jour|day)/i;
 
-function numeric(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
 
 /** The pins a row offers: one per numeric metric (bucket sheets) or the row's value (metric sheets). */
 export function rowPins(context: RowContext): NewPin[] {

@@ -4,6 +4,7 @@
  * history (5 entries, then all).
  */
 import { HttpError } from '../../api/errors.js';
+import { fieldString as str } from '../../api/fields.js';
 
 export const PROFILE_MESSAGES = {
   loadError: 'Erreur de chargement du profil',
@@ -44,9 +45,6 @@ export function isSubscriber(plan: unknown): boolean {
 
 type User = Record<string, unknown>;
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value.trim() : '';
-}
 
 export function displayName(user: User | null | undefined): string {
   if (!user) return '';
