@@ -5,31 +5,19 @@
  * Run after `npm run build -w @bt/web`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
-import { startBtServer, type RunningServer } from './bt-server.js';
-import { api, newUser, repoDir, runBacktest, shot, signedInPage, type TestUser } from './work-area-support.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { api, newUser, repoDir, runBacktest, shot, signedInPage, type TestUser, useServerAndBrowser } from './work-area-support.js';
 
 const METRICS = ['session', 'day', 'hour', 'winrate_tp1', 'winrate_tp2', 'trades_count', 'sl_rate'];
 const TYPES = ['bars', 'line', 'radar'] as const;
 /** The mark each chart type must draw (Plot labels its mark groups). */
 const MARK: Record<(typeof TYPES)[number], string> = { bars: 'g[aria-label="bar"] rect', line: 'g[aria-label="line"] path', radar: 'g[aria-label="dot"] circle' };
 
-let browser: Browser;
-let server: RunningServer;
 let user: TestUser;
-
-before(async () => {
-  server = await startBtServer(repoDir);
-  browser = await launchBrowser();
+const running = useServerAndBrowser(async ({ server }) => {
   user = await newUser(server, { verified: true, credits: 8 });
   for (const strategy of ['fvg_pullback_multi', 'ob_pullback_pure', 'englobante_entry', 'fvg_impulsive', 'englobante_entry_rsi']) await runBacktest(server, user.key, { strategy });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /**
@@ -65,7 +53,7 @@ async function checkCharts(page: Page, metric: string, series: number, types: re
 
 describe('comparator against the bt server', () => {
   it('lists the analyses, draws 1 to 4 of them for every metric and chart type, and refuses a fifth', async () => {
-    const page = await signedInPage(browser, server, user.key, '/comparateur');
+    const page = await signedInPage(running.browser, running.server, user.key, '/comparateur');
     await page.getByRole('heading', { name: 'Comparateur' }).waitFor();
     const boxes = page.getByTestId('analysis-checkbox');
     await boxes.nth(4).waitFor();
@@ -110,9 +98,9 @@ describe('comparator against the bt server', () => {
   });
 
   it('preselects the ids parameter (known ids, at most 4) and searches the list', async () => {
-    const options = (await api(server, 'GET', '/api/compare/options', { key: user.key })).body;
+    const options = (await api(running.server, 'GET', '/api/compare/options', { key: user.key })).body;
     const ids: string[] = options.items.map((i: { id: number }) => String(i.id));
-    const page = await signedInPage(browser, server, user.key, `/comparateur?ids=${[ids[2], '999999', ids[0], ids[1], ids[3], ids[4]].join(',')}`);
+    const page = await signedInPage(running.browser, running.server, user.key, `/comparateur?ids=${[ids[2], '999999', ids[0], ids[1], ids[3], ids[4]].join(',')}`);
     await page.getByTestId('compare-result').waitFor();
     const checked = await page.getByTestId('analysis-checkbox').evaluateAll((nodes) => nodes.filter((n) => (n as unknown as { checked: boolean }).checked).map((n) => n.getAttribute('data-id')));
     assert.deepEqual(new Set(checked), new Set([ids[2], ids[0], ids[1], ids[3]]));
@@ -126,15 +114,15 @@ describe('comparator against the bt server', () => {
   });
 
   it('shows the empty and error states', async () => {
-    const fresh = await newUser(server);
-    const empty = await signedInPage(browser, server, fresh.key, '/comparateur');
+    const fresh = await newUser(running.server);
+    const empty = await signedInPage(running.browser, running.server, fresh.key, '/comparateur');
     await empty.getByText('Aucune analyse trouvée.').waitFor();
     await empty.context().close();
 
     // The server does not fail on demand: the browser drops the calls instead.
-    const page = await signedInPage(browser, server, null, '/home');
+    const page = await signedInPage(running.browser, running.server, null, '/home');
     await page.route('**/api/compare/options', (route) => route.abort());
-    await page.goto(`${server.url}/comparateur?apiKey=${user.key}`);
+    await page.goto(`${running.server.url}/comparateur?apiKey=${user.key}`);
     await page.getByText('Impossible de charger vos analyses.').waitFor();
     await page.unroute('**/api/compare/options');
     await page.route('**/api/compare/data', (route) => route.fulfill({ status: 500, json: { detail: 'Erreur serveur' } }));

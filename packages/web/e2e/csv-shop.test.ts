@@ -6,30 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
-import { startBtServer, type RunningServer } from './bt-server.js';
-import { api, badgeCredits, credits, newUser, repoDir, shot, signedInPage } from './work-area-support.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { api, badgeCredits, credits, newUser, repoDir, shot, signedInPage, useServerAndBrowser } from './work-area-support.js';
 
-let browser: Browser;
-let server: RunningServer;
-
-before(async () => {
-  server = await startBtServer(repoDir);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = useServerAndBrowser();
 
 const cards = (page: Page) => page.getByTestId('csv-card');
 
 describe('CSV shop against the bt server', () => {
   it('a visitor browses, filters and pages the library, reads the columns, and gets the connection prompt', async () => {
-    const page = await signedInPage(browser, server, null, '/csv-shop');
+    const page = await signedInPage(running.browser, running.server, null, '/csv-shop');
     await cards(page).first().waitFor();
     assert.equal(await cards(page).count(), 16, 'first page: 16 files');
     await page.getByTestId('csv-show-more').click();
@@ -71,7 +58,7 @@ describe('CSV shop against the bt server', () => {
     await page.context().close();
 
     // 640 px and below: pages of 10.
-    const narrow = await signedInPage(browser, server, null, '/csv-shop?symbol=EURUSD', { width: 375, height: 800 });
+    const narrow = await signedInPage(running.browser, running.server, null, '/csv-shop?symbol=EURUSD', { width: 375, height: 800 });
     await cards(narrow).first().waitFor();
     assert.equal(await narrow.getByTestId('filter-symbol').inputValue(), 'EURUSD', 'the symbol parameter preselects the pair');
     assert.equal(await cards(narrow).count(), 10);
@@ -82,9 +69,9 @@ describe('CSV shop against the bt server', () => {
   });
 
   it('a download costs 1 credit once; the re-download is free (badge, API and ledger)', async () => {
-    const user = await newUser(server, { verified: true, credits: 1 });
+    const user = await newUser(running.server, { verified: true, credits: 1 });
     const path = 'EURUSD/M15/EURUSD_M15_2023-01.csv';
-    const page = await signedInPage(browser, server, user.key, '/csv-shop?symbol=EURUSD');
+    const page = await signedInPage(running.browser, running.server, user.key, '/csv-shop?symbol=EURUSD');
     await page.getByTestId('credits-badge').getByText('3').waitFor();
     await page.getByTestId('filter-timeframe').selectOption('M15');
     await page.getByTestId('filter-month').selectOption('2023-01');
@@ -114,20 +101,20 @@ describe('CSV shop against the bt server', () => {
     await page.context().close();
 
     // The API agrees: one charge in the ledger, both download routes free now, the file in 'Mes CSV'.
-    const again = await api(server, 'GET', `/api/download_csv_by_path/${path}?token=${user.key}`);
+    const again = await api(running.server, 'GET', `/api/download_csv_by_path/${path}?token=${user.key}`);
     assert.deepEqual([again.status, again.headers.get('x-credit-charged')], [200, '0']);
-    const owned = await api(server, 'GET', `/api/download_owned_csv_by_path/${path}?token=${user.key}`);
+    const owned = await api(running.server, 'GET', `/api/download_owned_csv_by_path/${path}?token=${user.key}`);
     assert.deepEqual([owned.status, owned.headers.get('x-credit-charged')], [200, '0']);
-    assert.equal(await credits(server, user.key), 2);
-    const me = await api(server, 'GET', '/api/me', { key: user.key });
+    assert.equal(await credits(running.server, user.key), 2);
+    const me = await api(running.server, 'GET', '/api/me', { key: user.key });
     assert.equal(me.body.purchase_history.filter((e: { type: string }) => e.type === 'csvDownload').length, 1);
-    const mine = await api(server, 'GET', '/api/user/csvs', { key: user.key });
+    const mine = await api(running.server, 'GET', '/api/user/csvs', { key: user.key });
     assert.deepEqual(mine.body.items.map((i: { path: string }) => i.path), [path]);
   });
 
   it('extraction: its checks, 1 credit, the private LIVE list; without credits the server’s message', async () => {
-    const user = await newUser(server, { verified: true });
-    const page = await signedInPage(browser, server, user.key, '/csv-shop');
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/csv-shop');
     await page.getByTestId('credits-badge').getByText('2').waitFor();
     await page.getByTestId('recent-extractions').getByText('Aucune extraction pour l’instant.').waitFor();
     await page.getByTestId('extract-symbol').selectOption('EURUSD');
@@ -170,9 +157,9 @@ describe('CSV shop against the bt server', () => {
   });
 
   it('a library that does not load says so', async () => {
-    const page = await signedInPage(browser, server, null, '/home');
+    const page = await signedInPage(running.browser, running.server, null, '/home');
     await page.route('**/api/list_csv_library', (route) => route.abort());
-    await page.goto(`${server.url}/csv-shop`);
+    await page.goto(`${running.server.url}/csv-shop`);
     await page.getByTestId('csv-library-error').waitFor();
     assert.equal(await page.getByTestId('csv-library-error').innerText(), 'Erreur de chargement');
     await page.unroute('**/api/list_csv_library');

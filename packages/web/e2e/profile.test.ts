@@ -5,29 +5,16 @@
  * Run after `npm run build -w @bt/web`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser.js';
-import { startBtServer, type RunningServer } from './bt-server.js';
-import { api, badgeCredits, grantCredits, newUser, repoDir, shot, signedInPage } from './work-area-support.js';
+import { api, badgeCredits, grantCredits, newUser, repoDir, shot, signedInPage, useServerAndBrowser } from './work-area-support.js';
 
-let browser: Browser;
-let server: RunningServer;
-
-before(async () => {
-  server = await startBtServer(repoDir);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = useServerAndBrowser();
 
 describe('profile against the bt server', () => {
   it('verifies the address from the card, shows the verified banner, the credits and their history', async () => {
-    const user = await newUser(server);
-    const page = await signedInPage(browser, server, user.key, '/profile');
+    const user = await newUser(running.server);
+    const page = await signedInPage(running.browser, running.server, user.key, '/profile');
     await page.getByTestId('account-summary').waitFor();
     assert.equal(await page.getByTestId('summary-email').innerText(), user.email);
     assert.equal(await badgeCredits(page), '0');
@@ -47,29 +34,29 @@ describe('profile against the bt server', () => {
     await shot(page, 'profile-01-verified');
 
     // A second resend: the address is already verified (409); a stale link reads as invalid.
-    const again = await api(server, 'POST', '/api/auth/resend-verification', { key: user.key });
+    const again = await api(running.server, 'POST', '/api/auth/resend-verification', { key: user.key });
     assert.equal(again.status, 409);
-    await page.goto(`${server.url}/profile?verified=0`);
+    await page.goto(`${running.server.url}/profile?verified=0`);
     assert.equal(await page.getByTestId('verified-banner').innerText(), 'Lien invalide ou expiré.');
-    await page.goto(`${server.url}/profile?verified=maybe`);
+    await page.goto(`${running.server.url}/profile?verified=maybe`);
     await page.getByTestId('account-summary').waitFor();
     assert.equal(await page.getByTestId('verified-banner').count(), 0);
 
     // Purchase history: 5 entries, then all.
-    for (let i = 0; i < 5; i++) await grantCredits(server, user.id, 1);
+    for (let i = 0; i < 5; i++) await grantCredits(running.server, user.id, 1);
     await page.reload();
     await page.getByTestId('history-row').first().waitFor();
     assert.equal(await page.getByTestId('history-row').count(), 5);
     await page.getByTestId('history-toggle').click();
     assert.equal(await page.getByTestId('history-row').count(), 6);
-    const newest = (await api(server, 'GET', '/api/me', { key: user.key })).body.purchase_history[0];
+    const newest = (await api(running.server, 'GET', '/api/me', { key: user.key })).body.purchase_history[0];
     assert.match(await page.getByTestId('history-row').first().innerText(), new RegExp(`${newest.label}\\s+—\\s+\\+1\\s+${newest.txid ?? '—'}`));
     await page.context().close();
   });
 
   it('changes the avatar colour, the personal info and the password, with their failure messages', async () => {
-    const user = await newUser(server, { verified: true });
-    const page = await signedInPage(browser, server, user.key, '/profile');
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/profile');
     await page.getByTestId('avatar-picker').waitFor();
     await page.getByTestId('avatar-picker').locator('[data-color="#dc2626"]').click();
     const avatar = page.getByTestId('avatar');
@@ -112,8 +99,8 @@ describe('profile against the bt server', () => {
     await page.context().close();
 
     // The new password opens a session in the browser; the old one no longer does.
-    assert.equal((await api(server, 'POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401);
-    const login = await signedInPage(browser, server, null, '/login?next=%2Fprofile');
+    assert.equal((await api(running.server, 'POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401);
+    const login = await signedInPage(running.browser, running.server, null, '/login?next=%2Fprofile');
     await login.getByTestId('login-form').getByLabel('E-mail ou nom d’utilisateur').fill(user.username);
     await login.getByTestId('login-form').getByLabel('Mot de passe').fill('nouveau-secret-456');
     await login.getByTestId('login-form').getByRole('button', { name: 'Se connecter' }).click();
@@ -123,8 +110,8 @@ describe('profile against the bt server', () => {
   });
 
   it('quick actions ask first: logout, unsubscribe (subscribers only), delete the account', async () => {
-    const user = await newUser(server, { verified: true });
-    const page = await signedInPage(browser, server, user.key, '/profile');
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/profile');
     await page.getByTestId('quick-actions').waitFor();
     assert.equal(await page.getByTestId('action-unsubscribe').isDisabled(), true, 'a free account has nothing to stop');
     assert.equal(await page.getByTestId('summary-plan').innerText(), 'Gratuit');
@@ -138,17 +125,17 @@ describe('profile against the bt server', () => {
     await page.waitForURL(/\/home$/);
     await page.getByTestId('credits-badge').getByText('—').waitFor();
     assert.equal(await page.getByRole('link', { name: 'Connexion' }).count(), 1);
-    assert.equal((await api(server, 'GET', '/api/me', { key: user.key })).status, 200, 'logging out forgets the key in this browser only');
+    assert.equal((await api(running.server, 'GET', '/api/me', { key: user.key })).status, 200, 'logging out forgets the key in this browser only');
     await page.context().close();
 
-    const other = await signedInPage(browser, server, user.key, '/profile');
+    const other = await signedInPage(running.browser, running.server, user.key, '/profile');
     await other.getByTestId('action-delete').click();
     const dialog = other.getByRole('dialog', { name: 'Supprimer ton compte ?' });
     assert.match(await dialog.innerText(), /irréversible/);
     await shot(other, 'profile-03-delete-confirm', false);
     await other.getByTestId('confirm-action').click();
     await other.waitForURL(/\/home$/);
-    assert.equal((await api(server, 'GET', '/api/me', { key: user.key })).status, 401, 'the key stops working');
+    assert.equal((await api(running.server, 'GET', '/api/me', { key: user.key })).status, 401, 'the key stops working');
     await other.context().close();
   });
 });

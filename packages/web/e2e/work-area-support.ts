@@ -4,16 +4,36 @@
  * by the `apiKey` address parameter (spec 1 §2), and screenshots.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import type { RunningServer } from './bt-server.js';
+import { launchBrowser } from './browser.js';
+import { startBtServer, type RunningServer } from './bt-server.js';
 
 export const webDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = join(webDir, '..', '..');
 export const shots = process.env.BT_SCREENSHOTS ?? join(repoDir, 'test-results', 'web-e2e');
 mkdirSync(shots, { recursive: true });
+
+/**
+ * The file's server and browser: started before its tests (then `setup`, in the same hook, so it
+ * runs after them), stopped after them. Read the fields inside the tests.
+ */
+export function useServerAndBrowser(setup?: (running: { server: RunningServer; browser: Browser }) => Promise<void>): { server: RunningServer; browser: Browser } {
+  const running = {} as { server: RunningServer; browser: Browser };
+  before(async () => {
+    running.server = await startBtServer(repoDir);
+    running.browser = await launchBrowser();
+    await setup?.(running);
+  });
+  after(async () => {
+    await running.browser?.close();
+    await running.server?.stop();
+  });
+  return running;
+}
 
 export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage });

@@ -22,9 +22,14 @@ function colorRange(model: CompareChartModel) {
   return { domain: model.series.map((s) => s.label), range: model.series.map((s) => s.color) };
 }
 
+/** The value axis of bars and lines: from 0, the model's ticks, percent shown as such. */
+function valueAxis(model: CompareChartModel) {
+  const { max, ticks } = valueScale(model);
+  return { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${v} %` : String(v)) };
+}
+
 /** Grouped bars: one facet per bucket (fx), the series side by side inside it (x). */
 function drawBars(model: CompareChartModel, width: number, height: number) {
-  const { max, ticks } = valueScale(model);
   return Plot.plot({
     width,
     height,
@@ -34,7 +39,7 @@ function drawBars(model: CompareChartModel, width: number, height: number) {
     color: colorRange(model),
     fx: { domain: model.buckets, label: null, tickRotate: model.buckets.length > 12 ? -45 : 0, padding: 0.15 },
     x: { domain: model.series.map((s) => s.label), axis: null, padding: 0.08 },
-    y: { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${v} %` : String(v)) },
+    y: valueAxis(model),
     marks: [
       Plot.barY(chartPoints(model), {
         fx: 'bucket',
@@ -49,7 +54,6 @@ function drawBars(model: CompareChartModel, width: number, height: number) {
 }
 
 function drawLine(model: CompareChartModel, width: number, height: number) {
-  const { max, ticks } = valueScale(model);
   const points = chartPoints(model);
   return Plot.plot({
     width,
@@ -59,7 +63,7 @@ function drawLine(model: CompareChartModel, width: number, height: number) {
     style: STYLE,
     color: colorRange(model),
     x: { domain: model.buckets, label: null, tickRotate: model.buckets.length > 12 ? -45 : 0, type: 'point', padding: 0.5 },
-    y: { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${v} %` : String(v)) },
+    y: valueAxis(model),
     marks: [
       // One line per series through its buckets; Plot breaks the line at a null (missing) value.
       ...model.series.map((s) =>
