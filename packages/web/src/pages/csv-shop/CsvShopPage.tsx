@@ -30,6 +30,7 @@ import { useSession } from '../../session/react.js';
 import { ColumnsInfo } from './ColumnsInfo.js';
 import { ExtractionPanel } from './ExtractionPanel.js';
 import './csv-shop.css';
+import { SelectOptions } from '../../components/SelectOptions.js';
 
 const work = makeWorkAreaCalls(api);
 const PAIRS = pairOptions();
@@ -169,21 +170,13 @@ export default function CsvShopPage() {
         <label>
           Timeframe
           <select value={filter.timeframe} onChange={(e) => setFilterField('timeframe', e.target.value)} data-testid="filter-timeframe">
-            {TIMEFRAMES.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            <SelectOptions options={TIMEFRAMES} />
           </select>
         </label>
         <label>
           Mois
           <select value={filter.month} onChange={(e) => setFilterField('month', e.target.value)} data-testid="filter-month">
-            {months.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            <SelectOptions options={months} />
           </select>
         </label>
         <button type="button" className="btn btn-ghost btn-small" onClick={() => void loadLibrary(true)} data-testid="csv-refresh">

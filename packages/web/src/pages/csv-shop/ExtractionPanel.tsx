@@ -9,6 +9,7 @@ import {
   readOwnedCsvs,
   type OwnedCsv,
 } from '../../features/csv/library.js';
+import { SelectOptions } from '../../components/SelectOptions.js';
 
 type Status = { kind: 'idle' } | { kind: 'running' } | { kind: 'ok'; message: string } | { kind: 'error'; message: string };
 
@@ -76,11 +77,7 @@ export function ExtractionPanel({
           Paire
           <select value={symbol} onChange={(e) => setSymbol(e.target.value)} data-testid="extract-symbol">
             <option value="ALL">—</option>
-            {SYMBOLS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            <SelectOptions options={SYMBOLS} />
           </select>
         </label>
         <label>
