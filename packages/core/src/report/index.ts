@@ -1,4 +1,5 @@
 export { buildReport, type ReportInput } from './workbook.js';
+export { compressionStreamDeflate, nodeDeflate, defaultDeflate, NODE_DEFLATE_LEVEL, type RawDeflate, type DeflatedPart } from './deflate.js';
 export {
   readWorkbookMeta,
   readWorkbookSheet,

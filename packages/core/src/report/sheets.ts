@@ -223,11 +223,23 @@ const TRADE_COLUMNS: ReadonlyArray<[label: string, value: (t: Trade) => ReportCe
 /** Trades: one row per trade in entry order, codes in French words, times as UTC dates. */
 export function tradesSheet(trades: readonly Trade[], pipSize: number): SheetSpec {
   const price = priceFormat(pipSize);
-  const ordered = [...trades].sort((a, b) => a.entryTime - b.entryTime || a.id - b.id);
+  const byEntry = (a: Trade, b: Trade) => a.entryTime - b.entryTime || a.id - b.id;
+  // The engine hands trades over in entry order already: check before paying for a sort.
+  let inOrder = true;
+  for (let i = 1; i < trades.length && inOrder; i++) inOrder = byEntry(trades[i - 1], trades[i]) <= 0;
+  const ordered = inOrder ? trades : [...trades].sort(byEntry);
+  const values = TRADE_COLUMNS.map(([, value]) => value);
+  const rows: ReportCell[][] = new Array(ordered.length);
+  for (let r = 0; r < ordered.length; r++) {
+    const trade = ordered[r];
+    const row: ReportCell[] = new Array(values.length);
+    for (let c = 0; c < values.length; c++) row[c] = values[c](trade);
+    rows[r] = row;
+  }
   return {
     name: 'Trades',
     headers: TRADE_COLUMNS.map(([label]) => label),
-    rows: ordered.map((t) => TRADE_COLUMNS.map(([, value]) => value(t))),
+    rows,
     columnFormats: TRADE_COLUMNS.map(([, , format]) => (format === 'price' ? price : format)),
   };
 }

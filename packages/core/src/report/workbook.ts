@@ -1,6 +1,7 @@
 import type { Trade } from '../simulate/types.js';
 import type { BacktestStatistics } from '../stats/types.js';
 import { reportSheets, type ConfigEntry, type ReportCell, type SheetSpec } from './sheets.js';
+import type { RawDeflate } from './deflate.js';
 import { writeXlsx, type XlsxSheet } from './xlsx.js';
 
 export interface ReportInput {
@@ -12,10 +13,21 @@ export interface ReportInput {
   readonly pipSize: number;
   /** Creation time written in the workbook's properties (time is injected; default: now). */
   readonly createdAt?: Date | number;
+  /** Compression of the workbook's parts; default: Node's zlib when present, else CompressionStream (report/deflate.ts). */
+  readonly deflate?: RawDeflate;
 }
 
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 48;
+
+/** Characters of an integer's decimal form (String(value).length without the string). */
+function integerLength(value: number): number {
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e15) return String(value).length;
+  let digits = 1;
+  for (let v = magnitude; v >= 10; v = Math.floor(v / 10)) digits++;
+  return value < 0 ? digits + 1 : digits;
+}
 
 /** Display width of a cell in characters, roughly as Excel sizes it. */
 function cellWidth(value: ReportCell, format: string | null | undefined): number {
@@ -23,32 +35,28 @@ function cellWidth(value: ReportCell, format: string | null | undefined): number
   if (value instanceof Date) return 16;
   if (typeof value === 'number') {
     if (format?.endsWith('%')) return 8;
-    if (format?.startsWith('0.')) return Math.trunc(Math.abs(value)).toString().length + format.length + (value < 0 ? 1 : 0);
-    return Number.isInteger(value) ? String(value).length : 10;
+    if (format?.startsWith('0.')) return integerLength(Math.trunc(Math.abs(value))) + format.length + (value < 0 ? 1 : 0);
+    return Number.isInteger(value) ? integerLength(value) : 10;
   }
   if (typeof value === 'boolean') return 5;
   return value.length;
 }
 
-/** The spec's format of a data cell (row index counts the header as 0). */
-function formatOf(spec: SheetSpec, row: number, column: number): string | null {
-  const rowFormat = spec.rowFormats?.[row - 1];
-  if (rowFormat && column > 0) return rowFormat;
-  return spec.columnFormats?.[column] ?? null;
-}
-
 function toXlsxSheet(spec: SheetSpec): XlsxSheet {
   const widths = spec.headers.map((h) => h.length + 3);
+  const columnFormats = spec.columnFormats ?? [];
   spec.rows.forEach((row, r) => {
+    const rowFormat = spec.rowFormats?.[r];
     for (let c = 0; c < row.length; c++) {
-      const width = cellWidth(row[c], formatOf(spec, r + 1, c)) + 2;
+      const width = cellWidth(row[c], rowFormat && c > 0 ? rowFormat : columnFormats[c]) + 2;
       if (width > widths[c]) widths[c] = width;
     }
   });
   return {
     name: spec.name,
     rows: [spec.headers, ...spec.rows],
-    format: (row, column) => formatOf(spec, row, column),
+    columnFormats: spec.columnFormats,
+    rowFormats: spec.rowFormats,
     widths: widths.map((w) => Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, w))),
     autoFilter: spec.name === 'Trades',
   };
@@ -63,5 +71,5 @@ export async function buildReport(input: ReportInput): Promise<Uint8Array> {
   const sheets = reportSheets(input).map(toXlsxSheet);
   const created = input.createdAt === undefined ? new Date() : new Date(input.createdAt);
   if (!Number.isFinite(created.getTime())) throw new Error(`invalid createdAt: ${String(input.createdAt)}`);
-  return await writeXlsx({ sheets, creator: 'bt', created });
+  return await writeXlsx({ sheets, creator: 'bt', created, deflate: input.deflate });
 }

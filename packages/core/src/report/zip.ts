@@ -1,66 +1,14 @@
+import { defaultDeflate, type DeflatedPart, type RawDeflate } from './deflate.js';
+
 /**
- * A ZIP writer whose deflate runs natively: each part goes through the web-standard
- * CompressionStream('gzip') (zlib underneath in Node and Deno, the browser's own elsewhere), and
- * the gzip member's trailer already carries the CRC-32 and size the ZIP headers need, so no byte
- * is compressed or checksummed in JavaScript. Measured on a 3,000-trade workbook this was 2-3x
- * faster than fflate's pure-JS deflate, which dominated the workbook's cost.
+ * A ZIP writer whose deflate runs natively (report/deflate.ts): Node's zlib when present, else
+ * the web-standard CompressionStream. No byte is compressed or checksummed in JavaScript: on a
+ * 3,000-trade workbook fflate's pure-JS deflate was 2-3x slower than even CompressionStream.
  */
 
 export interface ZipPart {
   readonly name: string;
   readonly data: Uint8Array;
-}
-
-interface Deflated {
-  readonly raw: Uint8Array;
-  readonly crc: number;
-  readonly size: number;
-}
-
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
-/** Length of a gzip member's header (RFC 1952 §2.3), optional fields included. */
-function gzipHeaderLength(gz: Uint8Array): number {
-  if (gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b || gz[2] !== 8) throw new Error('invalid gzip output from CompressionStream');
-  const flags = gz[3];
-  let at = 10;
-  if (flags & 0x04) at += 2 + (gz[at] | (gz[at + 1] << 8)); // FEXTRA
-  if (flags & 0x08) while (gz[at++] !== 0); // FNAME
-  if (flags & 0x10) while (gz[at++] !== 0); // FCOMMENT
-  if (flags & 0x02) at += 2; // FHCRC
-  return at;
-}
-
-async function deflate(data: Uint8Array): Promise<Deflated> {
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(data);
-      controller.close();
-    },
-  });
-  const gz = await collect(input.pipeThrough(new CompressionStream('gzip')));
-  const view = new DataView(gz.buffer, gz.byteOffset, gz.byteLength);
-  const crc = view.getUint32(gz.length - 8, true);
-  const size = view.getUint32(gz.length - 4, true);
-  if (size !== data.length % 0x1_0000_0000) throw new Error('invalid gzip output from CompressionStream (size)');
-  return { raw: gz.subarray(gzipHeaderLength(gz), gz.length - 8), crc, size: data.length };
 }
 
 /** MS-DOS date and time fields (2-second resolution, from 1980), from the UTC clock. */
@@ -74,7 +22,7 @@ function dosDateTime(date: Date): [time: number, day: number] {
 const encoder = new TextEncoder();
 
 /** The bytes of a ZIP archive holding `parts`, all deflated, stamped with `modified`. */
-export async function zipParts(parts: readonly ZipPart[], modified: Date): Promise<Uint8Array> {
+export async function zipParts(parts: readonly ZipPart[], modified: Date, deflate: RawDeflate = defaultDeflate()): Promise<Uint8Array> {
   const deflated = await Promise.all(parts.map((part) => deflate(part.data)));
   const names = parts.map((part) => encoder.encode(part.name));
   const [time, day] = dosDateTime(modified);
@@ -90,7 +38,7 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date): Promi
   const offsets: number[] = [];
   let at = 0;
   // Version 2.0 (deflate); flag bit 11: names are UTF-8.
-  const common = (entry: Deflated, name: Uint8Array, pos: number) => {
+  const common = (entry: DeflatedPart, size: number, name: Uint8Array, pos: number) => {
     view.setUint16(pos, 20, true);
     view.setUint16(pos + 2, 0x0800, true);
     view.setUint16(pos + 4, 8, true);
@@ -98,14 +46,14 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date): Promi
     view.setUint16(pos + 8, day, true);
     view.setUint32(pos + 10, entry.crc, true);
     view.setUint32(pos + 14, entry.raw.length, true);
-    view.setUint32(pos + 18, entry.size, true);
+    view.setUint32(pos + 18, size, true);
     view.setUint16(pos + 22, name.length, true);
     view.setUint16(pos + 24, 0, true);
   };
   for (let i = 0; i < parts.length; i++) {
     offsets.push(at);
     view.setUint32(at, 0x04034b50, true);
-    common(deflated[i], names[i], at + 4);
+    common(deflated[i], parts[i].data.length, names[i], at + 4);
     out.set(names[i], at + 30);
     out.set(deflated[i].raw, at + 30 + names[i].length);
     at += 30 + names[i].length + deflated[i].raw.length;
@@ -114,7 +62,7 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date): Promi
   for (let i = 0; i < parts.length; i++) {
     view.setUint32(at, 0x02014b50, true);
     view.setUint16(at + 4, 20, true); // version made by
-    common(deflated[i], names[i], at + 6);
+    common(deflated[i], parts[i].data.length, names[i], at + 6);
     // comment length, disk number, internal and external attributes: 0
     view.setUint32(at + 42, offsets[i], true);
     out.set(names[i], at + 46);
