@@ -5,10 +5,32 @@
  */
 export class AsciiSink {
   private buffer: Uint8Array;
-  private length = 0;
+  private start: number;
+  private length: number;
 
-  constructor(initialSize = 1 << 16) {
-    this.buffer = new Uint8Array(initialSize);
+  /** `headroom` bytes are kept free before the content for prepend(). */
+  constructor(initialSize = 1 << 16, headroom = 0) {
+    this.buffer = new Uint8Array(initialSize + headroom);
+    this.start = this.length = headroom;
+  }
+
+  /**
+   * Puts ASCII text before everything appended so far: a sheet's head (column widths) is known
+   * only once its rows are written. Uses the headroom, else copies the content once.
+   */
+  prepend(text: string): void {
+    const n = text.length;
+    if (n > this.start) {
+      const content = this.buffer.subarray(this.start, this.length);
+      const next = new Uint8Array(n + content.length + (this.buffer.length - this.length));
+      next.set(content, n);
+      this.buffer = next;
+      this.length = n + content.length;
+      this.start = n;
+    }
+    this.start -= n;
+    const buffer = this.buffer;
+    for (let i = 0, at = this.start; i < n; i++) buffer[at++] = text.charCodeAt(i);
   }
 
   private reserve(extra: number): void {
@@ -28,44 +50,69 @@ export class AsciiSink {
     this.length = at;
   }
 
-  /** Appends a non-negative integer (below 2^53) in decimal, without an intermediate string. */
-  uint(value: number): void {
-    this.reserve(16);
-    if (value < 10) {
-      this.buffer[this.length++] = 48 + value;
-      return;
-    }
-    let digits = 0;
-    for (let v = value; v >= 1; v = Math.floor(v / 10)) digits++;
-    let at = this.length + digits;
+  /** Appends pre-encoded bytes (short markup: a loop beats TypedArray.set at this size). */
+  put(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.reserve(n);
+    const buffer = this.buffer;
+    let at = this.length;
+    for (let i = 0; i < n; i++) buffer[at++] = bytes[i];
     this.length = at;
-    for (let v = value; v >= 1; v = Math.floor(v / 10)) this.buffer[--at] = 48 + (v % 10);
   }
 
-  /** Appends `value` (0 <= value < 10^width) in exactly `width` digits, leading zeros kept. */
+  /** Appends a non-negative integer (below 2^53) in decimal, without an intermediate string. */
+  uint(value: number): void {
+    if (value < 0x8000_0000) {
+      this.smallUint(value);
+      return;
+    }
+    // Split so that each half fits 31-bit integer arithmetic.
+    const high = Math.floor(value / 1e9);
+    this.uint(high);
+    this.padded(value - high * 1e9, 9);
+  }
+
+  /** uint() for 0 <= value < 2^31: integer division instead of floating-point floor. */
+  private smallUint(value: number): void {
+    const digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 10000 ? 4 : value < 100000 ? 5 : value < 1000000 ? 6 : value < 1e7 ? 7 : value < 1e8 ? 8 : value < 1e9 ? 9 : 10;
+    this.reserve(digits);
+    const buffer = this.buffer;
+    let at = this.length + digits;
+    this.length = at;
+    let v = value | 0;
+    do {
+      const q = (v / 10) | 0;
+      buffer[--at] = 48 + v - q * 10;
+      v = q;
+    } while (v > 0);
+  }
+
+  /** Appends `value` (0 <= value < 10^width, width <= 9) in exactly `width` digits, leading zeros kept. */
   private padded(value: number, width: number): void {
     this.reserve(width);
     const buffer = this.buffer;
     let at = this.length + width;
     this.length = at;
+    let v = value | 0;
     for (let i = 0; i < width; i++) {
-      const q = Math.floor(value / 10);
-      buffer[--at] = 48 + (value - q * 10);
-      value = q;
+      const q = (v / 10) | 0;
+      buffer[--at] = 48 + v - q * 10;
+      v = q;
     }
   }
 
-  /** Appends integer + fraction / 10^decimals with the fraction's trailing zeros dropped. */
+  /** Appends integer + fraction / 10^decimals (decimals <= 9) with the fraction's trailing zeros dropped. */
   private decimal(integer: number, fraction: number, decimals: number): void {
     this.uint(integer);
     if (fraction === 0) return;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
+    let f = fraction | 0;
+    while (f % 10 === 0) {
+      f = (f / 10) | 0;
       decimals--;
     }
     this.reserve(1);
     this.buffer[this.length++] = 46; // .
-    this.padded(fraction, decimals);
+    this.padded(f, decimals);
   }
 
   /**
@@ -104,10 +151,34 @@ export class AsciiSink {
     const rem = ms - days * 86_400_000;
     // rem / 86,400,000 * 10^11 = rem * 10^6 / 864, exact integers below 2^53 before the division.
     const fraction = Math.round((rem * 1_000_000) / 864);
-    this.decimal(days + 25_569, fraction, 11);
+    this.uint(days + 25_569);
+    if (fraction === 0) return;
+    // 11 decimals as 5 + 6 digits, each in 31-bit integer arithmetic.
+    const high = Math.floor(fraction / 1e6);
+    const low = fraction - high * 1e6;
+    this.reserve(1);
+    this.buffer[this.length++] = 46; // .
+    if (low === 0) {
+      let f = high;
+      let width = 5;
+      while (f % 10 === 0) {
+        f = (f / 10) | 0;
+        width--;
+      }
+      this.padded(f, width);
+    } else {
+      this.padded(high, 5);
+      let f = low;
+      let width = 6;
+      while (f % 10 === 0) {
+        f = (f / 10) | 0;
+        width--;
+      }
+      this.padded(f, width);
+    }
   }
 
   bytes(): Uint8Array {
-    return this.buffer.subarray(0, this.length);
+    return this.buffer.subarray(this.start, this.length);
   }
 }

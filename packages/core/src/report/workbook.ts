@@ -1,6 +1,6 @@
 import type { Trade } from '../simulate/types.js';
 import type { BacktestStatistics } from '../stats/types.js';
-import { reportSheets, type ConfigEntry, type ReportCell, type SheetSpec } from './sheets.js';
+import { summarySheets, tradesTable, type ConfigEntry, type SheetSpec } from './sheets.js';
 import type { RawDeflate } from './deflate.js';
 import { writeXlsx, type XlsxSheet } from './xlsx.js';
 
@@ -20,46 +20,8 @@ export interface ReportInput {
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 48;
 
-/** Characters of an integer's decimal form (String(value).length without the string). */
-function integerLength(value: number): number {
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e15) return String(value).length;
-  let digits = 1;
-  for (let v = magnitude; v >= 10; v = Math.floor(v / 10)) digits++;
-  return value < 0 ? digits + 1 : digits;
-}
-
-/** Display width of a cell in characters, roughly as Excel sizes it. */
-function cellWidth(value: ReportCell, format: string | null | undefined): number {
-  if (value === null) return 0;
-  if (value instanceof Date) return 16;
-  if (typeof value === 'number') {
-    if (format?.endsWith('%')) return 8;
-    if (format?.startsWith('0.')) return integerLength(Math.trunc(Math.abs(value))) + format.length + (value < 0 ? 1 : 0);
-    return Number.isInteger(value) ? integerLength(value) : 10;
-  }
-  if (typeof value === 'boolean') return 5;
-  return value.length;
-}
-
 function toXlsxSheet(spec: SheetSpec): XlsxSheet {
-  const widths = spec.headers.map((h) => h.length + 3);
-  const columnFormats = spec.columnFormats ?? [];
-  spec.rows.forEach((row, r) => {
-    const rowFormat = spec.rowFormats?.[r];
-    for (let c = 0; c < row.length; c++) {
-      const width = cellWidth(row[c], rowFormat && c > 0 ? rowFormat : columnFormats[c]) + 2;
-      if (width > widths[c]) widths[c] = width;
-    }
-  });
-  return {
-    name: spec.name,
-    rows: [spec.headers, ...spec.rows],
-    columnFormats: spec.columnFormats,
-    rowFormats: spec.rowFormats,
-    widths: widths.map((w) => Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, w))),
-    autoFilter: spec.name === 'Trades',
-  };
+  return { ...spec, minWidth: MIN_WIDTH, maxWidth: MAX_WIDTH };
 }
 
 /**
@@ -68,7 +30,13 @@ function toXlsxSheet(spec: SheetSpec): XlsxSheet {
  * dates are Excel dates in UTC; every header row is bold and frozen.
  */
 export async function buildReport(input: ReportInput): Promise<Uint8Array> {
-  const sheets = reportSheets(input).map(toXlsxSheet);
+  const summaries = summarySheets(input).map(toXlsxSheet);
+  const trades = tradesTable(input.trades, input.pipSize);
+  const sheets: XlsxSheet[] = [
+    ...summaries,
+    // Written from the trade records through column accessors: no row arrays, no Date objects.
+    { ...trades, records: trades, minWidth: MIN_WIDTH, maxWidth: MAX_WIDTH, autoFilter: true },
+  ];
   const created = input.createdAt === undefined ? new Date() : new Date(input.createdAt);
   if (!Number.isFinite(created.getTime())) throw new Error(`invalid createdAt: ${String(input.createdAt)}`);
   return await writeXlsx({ sheets, creator: 'bt', created, deflate: input.deflate });
