@@ -178,6 +178,11 @@ export class AsciiSink {
     }
   }
 
+  /** Bytes written so far. */
+  get size(): number {
+    return this.length - this.start;
+  }
+
   bytes(): Uint8Array {
     return this.buffer.subarray(this.start, this.length);
   }

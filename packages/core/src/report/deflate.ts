@@ -1,13 +1,26 @@
-/**
- * How a ZIP part is compressed: raw deflate (RFC 1951) bytes and the CRC-32 of the input.
- * Sync or async, so that both Node's zlib and the web-standard CompressionStream fit.
- */
+/** A compressed ZIP part: raw deflate (RFC 1951) bytes, and the CRC-32 and length of the input. */
 export interface DeflatedPart {
   readonly raw: Uint8Array;
   readonly crc: number;
+  readonly size: number;
 }
 
-export type RawDeflate = (data: Uint8Array) => DeflatedPart | Promise<DeflatedPart>;
+/** A part handed over piece by piece while it is being written, so that compression runs meanwhile. */
+export interface PieceDeflater {
+  /** Piece `index` of the part (0 first); pieces may come in any order, and compression may start at once. */
+  put(index: number, piece: Uint8Array): void;
+  /** The part once every piece 0..n-1 is put. */
+  finish(): Promise<DeflatedPart>;
+}
+
+/**
+ * How the workbook's parts are compressed. `pieces` is optional: without it, a large part is
+ * gathered and given to `deflate` whole.
+ */
+export interface Deflater {
+  deflate(data: Uint8Array): DeflatedPart | Promise<DeflatedPart>;
+  pieces?(): PieceDeflater;
+}
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -45,42 +58,94 @@ function gzipHeaderLength(gz: Uint8Array): number {
  * trailer already carries the CRC-32 and size the ZIP headers need, so no byte is compressed or
  * checksummed in JavaScript. Its level is fixed (zlib's default, 6) and, in Node, each part
  * goes through the thread pool in stream-sized chunks: correct everywhere, but several times
- * slower than nodeDeflate on a 10,000-trade sheet (docs/report.md).
+ * slower than nodeDeflater on a 10,000-trade sheet (docs/report.md).
  */
-export const compressionStreamDeflate: RawDeflate = async (data) => {
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(data);
-      controller.close();
-    },
-  });
-  const gz = await collect(input.pipeThrough(new CompressionStream('gzip')));
-  const view = new DataView(gz.buffer, gz.byteOffset, gz.byteLength);
-  const crc = view.getUint32(gz.length - 8, true);
-  const size = view.getUint32(gz.length - 4, true);
-  if (size !== data.length % 0x1_0000_0000) throw new Error('invalid gzip output from CompressionStream (size)');
-  return { raw: gz.subarray(gzipHeaderLength(gz), gz.length - 8), crc };
+export const compressionStreamDeflater: Deflater = {
+  async deflate(data) {
+    const input = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(data);
+        controller.close();
+      },
+    });
+    const gz = await collect(input.pipeThrough(new CompressionStream('gzip')));
+    const view = new DataView(gz.buffer, gz.byteOffset, gz.byteLength);
+    const crc = view.getUint32(gz.length - 8, true);
+    const size = view.getUint32(gz.length - 4, true);
+    if (size !== data.length % 0x1_0000_0000) throw new Error('invalid gzip output from CompressionStream (size)');
+    return { raw: gz.subarray(gzipHeaderLength(gz), gz.length - 8), crc, size: data.length };
+  },
 };
 
 /** The part of node:zlib the fast deflater uses (typed here so that core needs no Node types). */
 interface NodeZlib {
   deflateRawSync(data: Uint8Array, options: { level: number }): Uint8Array;
-  crc32(data: Uint8Array): number;
+  deflateRaw(data: Uint8Array, options: { level: number; finishFlush: number }, callback: (error: Error | null, result: Uint8Array) => void): void;
+  crc32(data: Uint8Array, value?: number): number;
+  constants: { Z_SYNC_FLUSH: number };
 }
 
 /**
- * zlib level 1: on the 8 MB Trades sheet of a 10,000-trade run it deflates in about a fifth of
- * the time of level 6 for a file about a third larger (docs/report.md has the measurements);
- * a workbook is written once per run, on the run's critical path, and read rarely.
+ * zlib level 1: on the 6.5 MB Trades sheet of a 10,000-trade run it deflates in about a fifth
+ * of the time of level 6 (CompressionStream's) for a file about 40 % larger (level 2: 4 % slower,
+ * 9 % smaller). A workbook is written once per run, on the run's critical path.
  */
 export const NODE_DEFLATE_LEVEL = 1;
 
-/** A synchronous deflater on Node's own zlib (level 1, native CRC-32). */
-export function nodeDeflate(zlib: NodeZlib, level: number = NODE_DEFLATE_LEVEL): RawDeflate {
-  return (data) => ({ raw: zlib.deflateRawSync(data, { level }), crc: zlib.crc32(data) >>> 0 });
+/** A raw deflate stream's last block: empty, final, fixed Huffman codes (what zlib ends an empty input with). */
+const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
+
+/**
+ * Node's own zlib: small parts synchronously; a large part's pieces each on the thread pool as
+ * soon as they are written, so deflate runs beside the XML writing instead of after it. Each
+ * piece is a deflate stream of its own ended by a sync flush (byte-aligned, not final), so the
+ * pieces concatenate into one valid stream (what pigz does), closed by an empty final block. The
+ * dictionary restarting at each piece costs well under 1 % of size at 512 KiB pieces.
+ */
+export function nodeDeflater(zlib: NodeZlib, level: number = NODE_DEFLATE_LEVEL): Deflater {
+  return {
+    deflate: (data) => ({ raw: zlib.deflateRawSync(data, { level }), crc: zlib.crc32(data) >>> 0, size: data.length }),
+    pieces() {
+      const pieces: Uint8Array[] = [];
+      const compressed: Promise<Uint8Array>[] = [];
+      return {
+        put(index, piece) {
+          pieces[index] = piece;
+          // An empty piece adds nothing (and Node's crc32 of an empty array once deflated returns 0, not its start value).
+          if (piece.length === 0) {
+            compressed[index] = Promise.resolve(piece);
+            return;
+          }
+          compressed[index] = new Promise((resolve, reject) => {
+            zlib.deflateRaw(piece, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }, (error, result) => (error ? reject(error) : resolve(result)));
+          });
+        },
+        async finish() {
+          const raws = await Promise.all(compressed);
+          let crc = 0;
+          let size = 0;
+          let length = FINAL_EMPTY_BLOCK.length;
+          for (let i = 0; i < pieces.length; i++) {
+            if (!pieces[i]) throw new Error(`invalid part: piece ${i} missing`);
+            if (pieces[i].length > 0) crc = zlib.crc32(pieces[i], crc);
+            size += pieces[i].length;
+            length += raws[i].length;
+          }
+          const raw = new Uint8Array(length);
+          let at = 0;
+          for (const piece of raws) {
+            raw.set(piece, at);
+            at += piece.length;
+          }
+          raw.set(FINAL_EMPTY_BLOCK, at);
+          return { raw, crc: crc >>> 0, size };
+        },
+      };
+    },
+  };
 }
 
-let detected: RawDeflate | undefined;
+let detected: Deflater | undefined;
 
 /**
  * Node's zlib when the runtime has it, else CompressionStream. Node is found through
@@ -89,10 +154,11 @@ let detected: RawDeflate | undefined;
  * Every Node consumer of runBacktest (server, CLI, benchmarks) gets the fast path this way
  * without passing anything.
  */
-export function defaultDeflate(): RawDeflate {
+export function defaultDeflater(): Deflater {
   if (detected) return detected;
   const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   const zlib = typeof getBuiltinModule === 'function' ? (getBuiltinModule('node:zlib') as Partial<NodeZlib> | undefined) : undefined;
-  detected = zlib && typeof zlib.deflateRawSync === 'function' && typeof zlib.crc32 === 'function' ? nodeDeflate(zlib as NodeZlib) : compressionStreamDeflate;
+  const usable = zlib && typeof zlib.deflateRawSync === 'function' && typeof zlib.deflateRaw === 'function' && typeof zlib.crc32 === 'function' && zlib.constants;
+  detected = usable ? nodeDeflater(zlib as NodeZlib) : compressionStreamDeflater;
   return detected;
 }

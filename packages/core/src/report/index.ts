@@ -1,5 +1,5 @@
 export { buildReport, type ReportInput } from './workbook.js';
-export { compressionStreamDeflate, nodeDeflate, defaultDeflate, NODE_DEFLATE_LEVEL, type RawDeflate, type DeflatedPart } from './deflate.js';
+export { compressionStreamDeflater, nodeDeflater, defaultDeflater, NODE_DEFLATE_LEVEL, type Deflater, type DeflatedPart, type PieceDeflater } from './deflate.js';
 export {
   readWorkbookMeta,
   readWorkbookSheet,

@@ -1,4 +1,5 @@
 import { AsciiSink } from './bytes.js';
+import type { DeflatedPart, Deflater, PieceDeflater } from './deflate.js';
 import type { XlsxCell, XlsxSheet } from './xlsx.js';
 import { columnName, MAX_CELL_TEXT, MAX_ROWS, type SharedStrings, type Styles } from './xlsx-parts.js';
 
@@ -63,36 +64,54 @@ function numberWidth(value: number, width: number): number {
   return Number.isInteger(value) ? integerLength(value) : GENERAL_FRACTION_WIDTH;
 }
 
+/** Size of the pieces a large sheet is handed to a piece deflater in. */
+const PIECE_BYTES = 512 * 1024;
+
 /**
- * Writes one worksheet's rows into a byte buffer and sizes its columns on the way. A cell's `r`
+ * Writes one worksheet's rows into bytes and sizes its columns on the way. A cell's `r`
  * reference is written only on a row's first cell and after an empty cell: SpreadsheetML places
  * an unreferenced cell right after the previous one, and dropping the references takes a
  * quarter off the Trades sheet, which deflate then does not have to compress.
+ *
+ * With a piece deflater, the rows go out in pieces of about 512 KiB as they are written (piece 0,
+ * the head with the column widths, goes last); otherwise into one buffer whose headroom takes the
+ * head at the end.
  */
 class SheetWriter {
-  private readonly out: AsciiSink;
+  private out: AsciiSink;
   private readonly letters: Uint8Array[];
   readonly widths: number[];
   private ref = 0;
   /** The column an unreferenced cell would land in; -1 at a row's start (exceljs cannot place an unreferenced first cell). */
   private next = -1;
+  private piece = 1;
 
   constructor(
     private readonly sheet: string,
     columns: number,
     rows: number,
     private readonly strings: SharedStrings,
+    private readonly pieces: PieceDeflater | null,
   ) {
     if (rows > MAX_ROWS) throw new Error(`invalid sheet ${sheet}: ${rows} rows (Excel allows ${MAX_ROWS})`);
-    // About 24 bytes per Trades cell: one allocation up front rather than doublings and copies;
-    // the headroom takes the sheet's head (its widths are known at the end).
-    this.out = new AsciiSink(1024 + rows * columns * 24, 1024 + columns * 64);
+    // About 24 bytes per Trades cell: one allocation up front rather than doublings and copies.
+    const estimate = 1024 + rows * columns * 24;
+    this.out = pieces ? new AsciiSink(PIECE_BYTES + 64 * 1024) : new AsciiSink(estimate, 1024 + columns * 64);
     this.letters = Array.from({ length: columns }, (_, c) => latin(columnName(c)));
     this.widths = new Array<number>(columns).fill(0);
   }
 
+  /** Whether a sheet of this size is worth handing over in pieces. */
+  static pieced(rows: number, columns: number): boolean {
+    return rows * columns * 24 > 4 * PIECE_BYTES;
+  }
+
   row(ref: number): void {
     if (this.ref) this.out.put(ROW_CLOSE);
+    if (this.pieces && this.out.size >= PIECE_BYTES) {
+      this.pieces.put(this.piece++, this.out.bytes());
+      this.out = new AsciiSink(PIECE_BYTES + 64 * 1024);
+    }
     this.ref = ref;
     this.next = -1;
     this.out.put(ROW_OPEN);
@@ -156,11 +175,18 @@ class SheetWriter {
   }
 
   /** The finished part: head (dimension, frozen pane, widths), rows, filter, tail. */
-  finish(head: string, tail: string): Uint8Array {
+  finish(head: string, tail: string): { data: Uint8Array } | { deflated: Promise<DeflatedPart> } {
     if (this.ref) this.out.put(ROW_CLOSE);
     this.out.ascii(tail);
-    this.out.prepend(head);
-    return this.out.bytes();
+    if (!this.pieces) {
+      this.out.prepend(head);
+      return { data: this.out.bytes() };
+    }
+    this.pieces.put(this.piece, this.out.bytes());
+    const first = new AsciiSink(head.length);
+    first.ascii(head);
+    this.pieces.put(0, first.bytes());
+    return { deflated: this.pieces.finish() };
   }
 }
 
@@ -171,12 +197,16 @@ export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } 
   return { columns: rows.reduce((n, row) => Math.max(n, row.length), sheet.headers.length), count: rows.length };
 }
 
-/** One worksheet part as bytes (all ASCII: text lives in the shared strings). */
-export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): Uint8Array {
+/**
+ * One worksheet part (all ASCII: text lives in the shared strings): its bytes, or for a large
+ * sheet and a deflater that takes pieces, its compression already under way.
+ */
+export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings, deflater: Deflater): { data: Uint8Array } | { deflated: Promise<DeflatedPart> } {
   const rows = sheet.rows ?? [];
   const records = sheet.records;
   const { columns, count } = sheetSize(sheet);
-  const writer = new SheetWriter(sheet.name, columns, 1 + count, strings);
+  const pieces = deflater.pieces && SheetWriter.pieced(1 + count, columns) ? deflater.pieces() : null;
+  const writer = new SheetWriter(sheet.name, columns, 1 + count, strings, pieces);
 
   const kinds = new Map<string | null, CellKind>();
   const kindOf = (format: string | null): CellKind => {

@@ -1,7 +1,7 @@
 import type { Trade } from '../simulate/types.js';
 import type { BacktestStatistics } from '../stats/types.js';
 import { summarySheets, tradesTable, type ConfigEntry, type SheetSpec } from './sheets.js';
-import type { RawDeflate } from './deflate.js';
+import type { Deflater } from './deflate.js';
 import { writeXlsx, type XlsxSheet } from './xlsx.js';
 
 export interface ReportInput {
@@ -14,7 +14,7 @@ export interface ReportInput {
   /** Creation time written in the workbook's properties (time is injected; default: now). */
   readonly createdAt?: Date | number;
   /** Compression of the workbook's parts; default: Node's zlib when present, else CompressionStream (report/deflate.ts). */
-  readonly deflate?: RawDeflate;
+  readonly deflater?: Deflater;
 }
 
 const MIN_WIDTH = 6;
@@ -39,5 +39,5 @@ export async function buildReport(input: ReportInput): Promise<Uint8Array> {
   ];
   const created = input.createdAt === undefined ? new Date() : new Date(input.createdAt);
   if (!Number.isFinite(created.getTime())) throw new Error(`invalid createdAt: ${String(input.createdAt)}`);
-  return await writeXlsx({ sheets, creator: 'bt', created, deflate: input.deflate });
+  return await writeXlsx({ sheets, creator: 'bt', created, deflater: input.deflater });
 }

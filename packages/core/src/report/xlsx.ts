@@ -1,4 +1,4 @@
-import type { RawDeflate } from './deflate.js';
+import { defaultDeflater, type DeflatedPart, type Deflater } from './deflate.js';
 import { sheetSize, sheetXml } from './sheet-xml.js';
 import { columnName, escapeXml, SharedStrings, Styles } from './xlsx-parts.js';
 import { zipParts, type ZipPart } from './zip.js';
@@ -51,7 +51,7 @@ export interface XlsxWorkbook {
   readonly creator: string;
   readonly created: Date;
   /** Compression of the parts; default: Node's zlib when present, else CompressionStream (report/deflate.ts). */
-  readonly deflate?: RawDeflate;
+  readonly deflater?: Deflater;
 }
 
 function quoteSheet(name: string): string {
@@ -71,8 +71,9 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   }
   const styles = new Styles();
   const strings = new SharedStrings();
-  const files: Record<string, string | Uint8Array> = {};
-  const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings));
+  const files: Record<string, string | { data: Uint8Array } | { deflated: Promise<DeflatedPart> }> = {};
+  const deflater = workbook.deflater ?? defaultDeflater();
+  const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings, deflater));
   const created = workbook.created.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const sheetOverrides = workbook.sheets
@@ -137,6 +138,6 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   files['xl/styles.xml'] = styles.xml();
   files['xl/sharedStrings.xml'] = strings.xml();
   const encoder = new TextEncoder();
-  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => ({ name, data: typeof xml === 'string' ? encoder.encode(xml) : xml }));
-  return zipParts(parts, workbook.created, workbook.deflate);
+  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => (typeof xml === 'string' ? { name, data: encoder.encode(xml) } : { name, ...xml }));
+  return zipParts(parts, workbook.created, deflater);
 }

@@ -1,4 +1,4 @@
-import { defaultDeflate, type DeflatedPart, type RawDeflate } from './deflate.js';
+import { defaultDeflater, type DeflatedPart, type Deflater } from './deflate.js';
 
 /**
  * A ZIP writer whose deflate runs natively (report/deflate.ts): Node's zlib when present, else
@@ -6,10 +6,8 @@ import { defaultDeflate, type DeflatedPart, type RawDeflate } from './deflate.js
  * 3,000-trade workbook fflate's pure-JS deflate was 2-3x slower than even CompressionStream.
  */
 
-export interface ZipPart {
-  readonly name: string;
-  readonly data: Uint8Array;
-}
+/** A part to deflate, or one already deflated (or being deflated) by its writer. */
+export type ZipPart = { readonly name: string; readonly data: Uint8Array } | { readonly name: string; readonly deflated: DeflatedPart | Promise<DeflatedPart> };
 
 /** MS-DOS date and time fields (2-second resolution, from 1980), from the UTC clock. */
 function dosDateTime(date: Date): [time: number, day: number] {
@@ -22,8 +20,8 @@ function dosDateTime(date: Date): [time: number, day: number] {
 const encoder = new TextEncoder();
 
 /** The bytes of a ZIP archive holding `parts`, all deflated, stamped with `modified`. */
-export async function zipParts(parts: readonly ZipPart[], modified: Date, deflate: RawDeflate = defaultDeflate()): Promise<Uint8Array> {
-  const deflated = await Promise.all(parts.map((part) => deflate(part.data)));
+export async function zipParts(parts: readonly ZipPart[], modified: Date, deflater: Deflater = defaultDeflater()): Promise<Uint8Array> {
+  const deflated = await Promise.all(parts.map((part) => ('data' in part ? deflater.deflate(part.data) : part.deflated)));
   const names = parts.map((part) => encoder.encode(part.name));
   const [time, day] = dosDateTime(modified);
   let localSize = 0;
@@ -32,13 +30,13 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date, deflat
     localSize += 30 + names[i].length + deflated[i].raw.length;
     centralSize += 46 + names[i].length;
   }
-  if (parts.length > 0xffff || localSize + centralSize > 0xffffffff) throw new Error('invalid workbook: too large for a ZIP without ZIP64');
+  if (parts.length > 0xffff || localSize + centralSize > 0xffffffff || deflated.some((entry) => entry.size > 0xffffffff)) throw new Error('invalid workbook: too large for a ZIP without ZIP64');
   const out = new Uint8Array(localSize + centralSize + 22);
   const view = new DataView(out.buffer);
   const offsets: number[] = [];
   let at = 0;
   // Version 2.0 (deflate); flag bit 11: names are UTF-8.
-  const common = (entry: DeflatedPart, size: number, name: Uint8Array, pos: number) => {
+  const common = (entry: DeflatedPart, name: Uint8Array, pos: number) => {
     view.setUint16(pos, 20, true);
     view.setUint16(pos + 2, 0x0800, true);
     view.setUint16(pos + 4, 8, true);
@@ -46,14 +44,14 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date, deflat
     view.setUint16(pos + 8, day, true);
     view.setUint32(pos + 10, entry.crc, true);
     view.setUint32(pos + 14, entry.raw.length, true);
-    view.setUint32(pos + 18, size, true);
+    view.setUint32(pos + 18, entry.size, true);
     view.setUint16(pos + 22, name.length, true);
     view.setUint16(pos + 24, 0, true);
   };
   for (let i = 0; i < parts.length; i++) {
     offsets.push(at);
     view.setUint32(at, 0x04034b50, true);
-    common(deflated[i], parts[i].data.length, names[i], at + 4);
+    common(deflated[i], names[i], at + 4);
     out.set(names[i], at + 30);
     out.set(deflated[i].raw, at + 30 + names[i].length);
     at += 30 + names[i].length + deflated[i].raw.length;
@@ -62,7 +60,7 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date, deflat
   for (let i = 0; i < parts.length; i++) {
     view.setUint32(at, 0x02014b50, true);
     view.setUint16(at + 4, 20, true); // version made by
-    common(deflated[i], parts[i].data.length, names[i], at + 6);
+    common(deflated[i], names[i], at + 6);
     // comment length, disk number, internal and external attributes: 0
     view.setUint32(at + 42, offsets[i], true);
     out.set(names[i], at + 46);
