@@ -13,9 +13,13 @@ const SHEET_TAIL = '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75"
 
 const latin = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
 
-/** A cell's opening markup, pre-encoded: `<c` + type and style + `><v>`, and the same after a written reference. */
+/**
+ * A cell's opening markup, pre-encoded: `<c` + type and style + `><v>`; the same preceded by the
+ * previous cell's close (one copy instead of two per cell); and its end after a written reference.
+ */
 interface CellTag {
   readonly open: Uint8Array;
+  readonly closeAndOpen: Uint8Array;
   readonly afterRef: Uint8Array;
 }
 
@@ -37,23 +41,27 @@ const GENERAL_FRACTION_WIDTH = 10;
 
 function cellKind(style: number, format: string | null): CellKind {
   const s = style ? ` s="${style}"` : '';
-  const tag = (attributes: string): CellTag => ({ open: latin(`<c${attributes}><v>`), afterRef: latin(`"${attributes}><v>`) });
+  const tag = (attributes: string): CellTag => ({
+    open: latin(`<c${attributes}><v>`),
+    closeAndOpen: latin(`</v></c><c${attributes}><v>`),
+    afterRef: latin(`"${attributes}><v>`),
+  });
   const width = format?.endsWith('%') ? WIDTH_PERCENT : format?.startsWith('0.') ? format.length : WIDTH_GENERAL;
   return { number: tag(s), text: tag(` t="s"${s}`), boolean: tag(` t="b"${s}`), width };
 }
 
 const CELL_REF = latin('<c r="');
-const CELL_CLOSE = latin('</v></c>');
+const CLOSE_AND_REF = latin('</v></c><c r="');
 const ROW_OPEN = latin('<row r="');
 const ROW_OPEN_END = latin('">');
 const ROW_CLOSE = latin('</row>');
+const CLOSE_AND_ROW_CLOSE = latin('</v></c></row>');
 
 /** Characters of an integer's decimal form (String(value).length without the string). */
 function integerLength(value: number): number {
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e15) return String(value).length;
-  let digits = 1;
-  for (let v = magnitude; v >= 10; v = Math.floor(v / 10)) digits++;
+  const m = value < 0 ? -value : value;
+  if (m >= 1e9) return String(value).length;
+  const digits = m < 10 ? 1 : m < 100 ? 2 : m < 1000 ? 3 : m < 1e4 ? 4 : m < 1e5 ? 5 : m < 1e6 ? 6 : m < 1e7 ? 7 : m < 1e8 ? 8 : 9;
   return value < 0 ? digits + 1 : digits;
 }
 
@@ -84,6 +92,8 @@ class SheetWriter {
   private ref = 0;
   /** The column an unreferenced cell would land in; -1 at a row's start (exceljs cannot place an unreferenced first cell). */
   private next = -1;
+  /** A cell's value was written and its `</v></c>` not yet. */
+  private cellOpen = false;
   private piece = 1;
 
   constructor(
@@ -106,8 +116,13 @@ class SheetWriter {
     return rows * columns * 24 > 4 * PIECE_BYTES;
   }
 
+  private closeRow(): void {
+    this.out.put(this.cellOpen ? CLOSE_AND_ROW_CLOSE : ROW_CLOSE);
+    this.cellOpen = false;
+  }
+
   row(ref: number): void {
-    if (this.ref) this.out.put(ROW_CLOSE);
+    if (this.ref) this.closeRow();
     if (this.pieces && this.out.size >= PIECE_BYTES) {
       this.pieces.put(this.piece++, this.out.bytes());
       this.out = new AsciiSink(PIECE_BYTES + 64 * 1024);
@@ -121,14 +136,15 @@ class SheetWriter {
 
   private open(c: number, tag: CellTag): void {
     if (c === this.next) {
-      this.out.put(tag.open);
+      this.out.put(this.cellOpen ? tag.closeAndOpen : tag.open);
     } else {
-      this.out.put(CELL_REF);
+      this.out.put(this.cellOpen ? CLOSE_AND_REF : CELL_REF);
       this.out.put(this.letters[c]);
       this.out.uint(this.ref);
       this.out.put(tag.afterRef);
     }
     this.next = c + 1;
+    this.cellOpen = true;
   }
 
   private fit(c: number, width: number): void {
@@ -139,7 +155,6 @@ class SheetWriter {
     if (!Number.isFinite(value)) return;
     this.open(c, kind.number);
     this.out.number(value);
-    this.out.put(CELL_CLOSE);
     this.fit(c, numberWidth(value, kind.width));
   }
 
@@ -148,7 +163,6 @@ class SheetWriter {
     if (!Number.isFinite(ms)) return;
     this.open(c, kind.number);
     this.out.excelDate(ms);
-    this.out.put(CELL_CLOSE);
     this.fit(c, DATE_WIDTH);
   }
 
@@ -156,14 +170,12 @@ class SheetWriter {
     if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${this.sheet}!${columnName(c)}${this.ref}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
     this.open(c, kind.text);
     this.out.uint(this.strings.id(value));
-    this.out.put(CELL_CLOSE);
     this.fit(c, value.length);
   }
 
   boolean(c: number, value: boolean, kind: CellKind): void {
     this.open(c, kind.boolean);
     this.out.uint(value ? 1 : 0);
-    this.out.put(CELL_CLOSE);
     this.fit(c, BOOLEAN_WIDTH);
   }
 
@@ -176,7 +188,7 @@ class SheetWriter {
 
   /** The finished part: head (dimension, frozen pane, widths), rows, filter, tail. */
   finish(head: string, tail: string): { data: Uint8Array } | { deflated: Promise<DeflatedPart> } {
-    if (this.ref) this.out.put(ROW_CLOSE);
+    if (this.ref) this.closeRow();
     this.out.ascii(tail);
     if (!this.pieces) {
       this.out.prepend(head);
@@ -193,7 +205,7 @@ class SheetWriter {
 /** Columns, and data rows below the header. */
 export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } {
   const rows = sheet.rows ?? [];
-  if (sheet.records) return { columns: Math.max(sheet.headers.length, sheet.records.columns.length), count: sheet.records.count };
+  if (sheet.records) return { columns: Math.max(sheet.headers.length, sheet.records.columns.length), count: sheet.records.items.length };
   return { columns: rows.reduce((n, row) => Math.max(n, row.length), sheet.headers.length), count: rows.length };
 }
 
@@ -226,9 +238,10 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
     const cells = records.columns;
     for (let r = 0; r < count; r++) {
       writer.row(r + 2);
+      const record = records.items[r];
       for (let c = 0; c < cells.length; c++) {
         const column = cells[c];
-        const value = column.value(r);
+        const value = column.value(record);
         if (value === null) continue;
         if (column.date) writer.date(c, value as number, columnKinds[c]);
         else writer.cell(c, value, columnKinds[c]);

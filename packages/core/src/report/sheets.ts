@@ -251,21 +251,20 @@ export function tradesTable(trades: readonly Trade[], pipSize: number) {
     name: 'Trades' as const,
     headers: TRADE_COLUMNS.map((c) => c.label),
     columnFormats: TRADE_COLUMNS.map((c) => (c.format === 'price' ? price : c.format)),
-    count: ordered.length,
-    columns: TRADE_COLUMNS.map((c) => ({ value: (index: number) => c.value(ordered[index]), date: c.date === true })),
+    items: ordered,
+    columns: TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true })),
   };
 }
 
 /** Trades: one row per trade in entry order, codes in French words, times as UTC dates. */
 export function tradesSheet(trades: readonly Trade[], pipSize: number): SheetSpec {
   const table = tradesTable(trades, pipSize);
-  const rows: ReportCell[][] = new Array(table.count);
-  for (let r = 0; r < table.count; r++) {
-    rows[r] = table.columns.map((c) => {
-      const value = c.value(r);
+  const rows = table.items.map((trade) =>
+    table.columns.map((c): ReportCell => {
+      const value = c.value(trade);
       return c.date && value !== null ? new Date(value) : value;
-    });
-  }
+    }),
+  );
   return { name: table.name, headers: table.headers, rows, columnFormats: table.columnFormats };
 }
 

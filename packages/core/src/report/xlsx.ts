@@ -17,16 +17,16 @@ import { zipParts, type ZipPart } from './zip.js';
 
 export type XlsxCell = string | number | boolean | Date | null;
 
-/** A column of a record-backed sheet: the value of record `index`; a date column gives ms UTC. */
-export interface XlsxColumn {
-  readonly value: (index: number) => string | number | boolean | null;
+/** A column of a record-backed sheet: the cell of a record; a date column gives ms UTC. */
+export interface XlsxColumn<T> {
+  value(record: T): string | number | boolean | null;
   readonly date?: boolean;
 }
 
 /** Rows given as records and column accessors: no row arrays, no Date objects (the Trades sheet). */
-export interface XlsxRecords {
-  readonly count: number;
-  readonly columns: readonly XlsxColumn[];
+export interface XlsxRecords<T> {
+  readonly items: readonly T[];
+  readonly columns: readonly XlsxColumn<T>[];
 }
 
 export interface XlsxSheet {
@@ -35,7 +35,7 @@ export interface XlsxSheet {
   readonly headers: readonly string[];
   /** Data rows (from row 2), or `records`. */
   readonly rows?: readonly (readonly XlsxCell[])[];
-  readonly records?: XlsxRecords;
+  readonly records?: XlsxRecords<unknown>;
   /** Number format of each column's data cells (null: General). */
   readonly columnFormats?: readonly (string | null)[];
   /** Number format of the cells after the first column, per data row; wins over columnFormats. */
