@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as zlib from 'node:zlib';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { computeStatistics } from '@bt/core/stats';
 import { buildReport, compressionStreamDeflater, defaultDeflater, nodeDeflater, readWorkbookSheet, reportSheets, type ReportCell } from '@bt/core/report';
 import { makeTrades, type Path } from './trade-factory.js';
@@ -80,5 +82,14 @@ test('a workbook large enough to be deflated in pieces reads back the same throu
     assert.equal(page.total, trades.length);
     assert.deepEqual(page.headers, spec.headers);
     assert.deepEqual(page.rows, expected);
+  }
+});
+
+test('src/report imports no Node built-in (the writer runs in a browser; Node\'s zlib is looked up at run time)', () => {
+  const dir = join(import.meta.dirname, '..', 'src', 'report');
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    assert.doesNotMatch(text, /from ['"](node:|fs|path|os|stream|buffer|zlib)['"/]/, file);
+    assert.doesNotMatch(text, /\bBuffer\./, `${file} uses Buffer`);
   }
 });
