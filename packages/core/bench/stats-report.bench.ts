@@ -198,7 +198,7 @@ export async function benchStatsReport(): Promise<string> {
     `Machine: ${cpu}, ${cpus().length} cores shared with other work (1-minute load average ${fmt(load)} at the start, ${fmt(loadavg()[0])} at the end), Node ${process.version}, ${new Date(started).toISOString().slice(0, 10)}.`,
     'Wall times are medians after a warm-up run, in a warm heap (no forced GC between runs); CPU is the process\'s (all threads: zlib deflates on the thread pool).',
     '',
-    '### Full run with workbook, one year of M5 (74,880 candles)',
+    '### The 250 ms target: full run with workbook, one year of M5 (74,880 candles)',
     '',
     `\`runBacktest(..., { workbook: true })\` per strategy, median of ${FULL_RUNS}: parameters, indicators, detection, simulation, statistics and the XLSX bytes`,
     '(synthetic forex year of bench/lib/forex-year.ts, SL 10 / TP1 10 / TP2 20 pips). `engine_ms` and `report_ms` are the medians of the result\'s own timing.',
