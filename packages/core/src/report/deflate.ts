@@ -156,6 +156,9 @@ export function nodeDeflater(zlib: NodeZlib, level: number = NODE_DEFLATE_LEVEL)
             return;
           }
           compressed[index] = deflatePiece(zlib, level, piece);
+          // If the writer fails before finish(), nobody awaits this piece: keep a zlib error from
+          // becoming an unhandled rejection (finish() still sees it through the original promise).
+          compressed[index].catch(() => undefined);
         },
         async finish() {
           const raws = await Promise.all(compressed);
