@@ -101,7 +101,7 @@ class SheetWriter {
     columns: number,
     rows: number,
     private readonly strings: SharedStrings,
-    private readonly pieces: PieceDeflater | null,
+    private pieces: PieceDeflater | null,
   ) {
     if (rows > MAX_ROWS) throw new Error(`invalid sheet ${sheet}: ${rows} rows (Excel allows ${MAX_ROWS})`);
     // About 24 bytes per Trades cell: one allocation up front rather than doublings and copies.
@@ -190,19 +190,34 @@ class SheetWriter {
   finish(head: string, tail: string): { data: Uint8Array } | { deflated: Promise<DeflatedPart> } {
     if (this.ref) this.closeRow();
     this.out.ascii(tail);
-    if (!this.pieces) {
-      this.out.prepend(head);
-      return { data: this.out.bytes() };
+    const { out, pieces } = this;
+    // Kept alive as the last writer (see lastWriter): it holds no buffer once finished.
+    this.out = new AsciiSink(0);
+    this.pieces = null;
+    if (!pieces) {
+      out.prepend(head);
+      return { data: out.bytes() };
     }
-    this.pieces.put(this.piece, this.out.bytes());
+    pieces.put(this.piece, out.bytes());
     const first = new AsciiSink(head.length);
     first.ascii(head);
-    this.pieces.put(0, first.bytes());
-    return { deflated: this.pieces.finish() };
+    pieces.put(0, first.bytes());
+    return { deflated: pieces.finish() };
   }
 }
 
-/** Columns, and data rows below the header. */
+/**
+ * The last writer used, kept alive (its buffers released). V8's optimized code for the writer
+ * checks the hidden classes (maps) of the writer and its byte sink, and a class instance's map is
+ * held only weakly (through map transitions): when a major GC between two runs found no instance
+ * alive, the maps died and every writer function was thrown away and optimized again during the
+ * next workbook ("weak objects"): measured, the first workbook after a major GC cost about twice
+ * the CPU of the next one. An instance made at module load does not do: by the time a workbook is
+ * written, V8 has moved the instances to other maps.
+ */
+let lastWriter: SheetWriter | null = null;
+
+/** Columns, and data rows below the header. *//** Columns, and data rows below the header. */
 export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } {
   const rows = sheet.rows ?? [];
   if (sheet.records) return { columns: Math.max(sheet.headers.length, sheet.records.columns.length), count: sheet.records.items.length };
@@ -271,5 +286,7 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
     (columns > 0 ? `<cols>${widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '') +
     '<sheetData>';
   const filter = sheet.autoFilter && columns > 0 ? `<autoFilter ref="A1:${columnName(columns - 1)}${1 + count}"/>` : '';
-  return writer.finish(head, `</sheetData>${filter}${SHEET_TAIL}`);
+  const part = writer.finish(head, `</sheetData>${filter}${SHEET_TAIL}`);
+  lastWriter = writer;
+  return part;
 }

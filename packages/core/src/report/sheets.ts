@@ -231,6 +231,9 @@ const TRADE_COLUMNS: readonly TradeColumn[] = [
   column(TRADE_HEADERS.entryIndex, (t) => t.entryIndex),
 ];
 
+/** The workbook writer's view of TRADE_COLUMNS, made once (objects that live across runs keep V8's optimized writer valid). */
+const TRADE_RECORD_COLUMNS = TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true }));
+
 const byEntry = (a: Trade, b: Trade) => a.entryTime - b.entryTime || a.id - b.id;
 
 /** Trades in entry order (then id). The engine hands them over in that order: checked before paying for a sort. */
@@ -252,7 +255,7 @@ export function tradesTable(trades: readonly Trade[], pipSize: number) {
     headers: TRADE_COLUMNS.map((c) => c.label),
     columnFormats: TRADE_COLUMNS.map((c) => (c.format === 'price' ? price : c.format)),
     items: ordered,
-    columns: TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true })),
+    columns: TRADE_RECORD_COLUMNS,
   };
 }
 
