@@ -1,4 +1,5 @@
 export { buildReport, type ReportInput } from './workbook.js';
+export { compressionStreamDeflater, nodeDeflater, defaultDeflater, NODE_DEFLATE_LEVEL, type Deflater, type DeflatedPart, type PieceDeflater } from './deflate.js';
 export {
   readWorkbookMeta,
   readWorkbookSheet,

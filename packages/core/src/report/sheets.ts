@@ -190,55 +190,96 @@ function result(value: Trade['tp1Result'] | null): string | null {
   return value === null ? null : TARGET_RESULT_LABELS[value];
 }
 
-const TRADE_COLUMNS: ReadonlyArray<[label: string, value: (t: Trade) => ReportCell, format: 'price' | string | null]> = [
-  [TRADE_HEADERS.id, (t) => t.id, null],
-  [TRADE_HEADERS.side, (t) => SIDE_LABELS[t.side], null],
-  [TRADE_HEADERS.signalTime, (t) => date(t.signalTime), DATE_FORMAT],
-  [TRADE_HEADERS.entryTime, (t) => date(t.entryTime), DATE_FORMAT],
-  [TRADE_HEADERS.orderPrice, (t) => t.orderPrice, 'price'],
-  [TRADE_HEADERS.entryPrice, (t) => t.entryPrice, 'price'],
-  [TRADE_HEADERS.sl, (t) => t.sl, 'price'],
-  [TRADE_HEADERS.tp1, (t) => t.tp1, 'price'],
-  [TRADE_HEADERS.tp2, (t) => t.tp2, 'price'],
-  [TRADE_HEADERS.riskPips, (t) => t.riskPips, '0.0'],
-  [TRADE_HEADERS.outcome, (t) => OUTCOME_LABELS[t.outcome], null],
-  [TRADE_HEADERS.tp1Result, (t) => result(t.tp1Result), null],
-  [TRADE_HEADERS.tp2Result, (t) => result(t.tp2Result), null],
-  [TRADE_HEADERS.tp1Time, (t) => date(t.tp1Time), DATE_FORMAT],
-  [TRADE_HEADERS.tp2Time, (t) => date(t.tp2Time), DATE_FORMAT],
-  [TRADE_HEADERS.slTime, (t) => date(t.slTime), DATE_FORMAT],
-  [TRADE_HEADERS.mfePips, (t) => t.mfePips, '0.0'],
-  [TRADE_HEADERS.maePips, (t) => t.maePips, '0.0'],
-  [TRADE_HEADERS.rTp1, (t) => t.rTp1, R_FORMAT],
-  [TRADE_HEADERS.rTp2, (t) => t.rTp2, R_FORMAT],
-  [TRADE_HEADERS.ambiguous, (t) => YES_NO[`${t.ambiguous}`], null],
-  [TRADE_HEADERS.resolvedTp1Result, (t) => result(t.resolvedTp1Result), null],
-  [TRADE_HEADERS.resolvedTp2Result, (t) => result(t.resolvedTp2Result), null],
-  [TRADE_HEADERS.hour, (t) => t.hour, null],
-  [TRADE_HEADERS.weekday, (t) => WEEKDAY_LABELS[t.weekday], null],
-  [TRADE_HEADERS.session, (t) => t.session, null],
-  [TRADE_HEADERS.entryIndex, (t) => t.entryIndex, null],
+/** A Trades column: times come as ms UTC (`date`), so the workbook writer needs no Date objects. */
+interface TradeColumn {
+  readonly label: string;
+  readonly value: (t: Trade) => string | number | null;
+  readonly format: 'price' | string | null;
+  readonly date?: true;
+}
+
+const column = (label: string, value: TradeColumn['value'], format: TradeColumn['format'] = null): TradeColumn => ({ label, value, format });
+const dateColumn = (label: string, value: (t: Trade) => number | null): TradeColumn => ({ label, value, format: DATE_FORMAT, date: true });
+
+const TRADE_COLUMNS: readonly TradeColumn[] = [
+  column(TRADE_HEADERS.id, (t) => t.id),
+  column(TRADE_HEADERS.side, (t) => SIDE_LABELS[t.side]),
+  dateColumn(TRADE_HEADERS.signalTime, (t) => t.signalTime),
+  dateColumn(TRADE_HEADERS.entryTime, (t) => t.entryTime),
+  column(TRADE_HEADERS.orderPrice, (t) => t.orderPrice, 'price'),
+  column(TRADE_HEADERS.entryPrice, (t) => t.entryPrice, 'price'),
+  column(TRADE_HEADERS.sl, (t) => t.sl, 'price'),
+  column(TRADE_HEADERS.tp1, (t) => t.tp1, 'price'),
+  column(TRADE_HEADERS.tp2, (t) => t.tp2, 'price'),
+  column(TRADE_HEADERS.riskPips, (t) => t.riskPips, '0.0'),
+  column(TRADE_HEADERS.outcome, (t) => OUTCOME_LABELS[t.outcome]),
+  column(TRADE_HEADERS.tp1Result, (t) => result(t.tp1Result)),
+  column(TRADE_HEADERS.tp2Result, (t) => result(t.tp2Result)),
+  dateColumn(TRADE_HEADERS.tp1Time, (t) => t.tp1Time),
+  dateColumn(TRADE_HEADERS.tp2Time, (t) => t.tp2Time),
+  dateColumn(TRADE_HEADERS.slTime, (t) => t.slTime),
+  column(TRADE_HEADERS.mfePips, (t) => t.mfePips, '0.0'),
+  column(TRADE_HEADERS.maePips, (t) => t.maePips, '0.0'),
+  column(TRADE_HEADERS.rTp1, (t) => t.rTp1, R_FORMAT),
+  column(TRADE_HEADERS.rTp2, (t) => t.rTp2, R_FORMAT),
+  column(TRADE_HEADERS.ambiguous, (t) => YES_NO[`${t.ambiguous}`]),
+  column(TRADE_HEADERS.resolvedTp1Result, (t) => result(t.resolvedTp1Result)),
+  column(TRADE_HEADERS.resolvedTp2Result, (t) => result(t.resolvedTp2Result)),
+  column(TRADE_HEADERS.hour, (t) => t.hour),
+  column(TRADE_HEADERS.weekday, (t) => WEEKDAY_LABELS[t.weekday]),
+  column(TRADE_HEADERS.session, (t) => t.session),
+  column(TRADE_HEADERS.entryIndex, (t) => t.entryIndex),
 ];
 
-/** Trades: one row per trade in entry order, codes in French words, times as UTC dates. */
-export function tradesSheet(trades: readonly Trade[], pipSize: number): SheetSpec {
+/** The workbook writer's view of TRADE_COLUMNS, made once (objects that live across runs keep V8's optimized writer valid). */
+const TRADE_RECORD_COLUMNS = TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true }));
+
+const byEntry = (a: Trade, b: Trade) => a.entryTime - b.entryTime || a.id - b.id;
+
+/** Trades in entry order (then id). The engine hands them over in that order: checked before paying for a sort. */
+function entryOrdered(trades: readonly Trade[]): readonly Trade[] {
+  for (let i = 1; i < trades.length; i++) if (byEntry(trades[i - 1], trades[i]) > 0) return [...trades].sort(byEntry);
+  return trades;
+}
+
+/**
+ * The Trades sheet as column accessors over the trades in entry order, for the workbook
+ * writer: one row per trade, codes in French words, times as UTC dates. tradesSheet gives the
+ * same cells as rows.
+ */
+export function tradesTable(trades: readonly Trade[], pipSize: number) {
   const price = priceFormat(pipSize);
-  const ordered = [...trades].sort((a, b) => a.entryTime - b.entryTime || a.id - b.id);
+  const ordered = entryOrdered(trades);
   return {
-    name: 'Trades',
-    headers: TRADE_COLUMNS.map(([label]) => label),
-    rows: ordered.map((t) => TRADE_COLUMNS.map(([, value]) => value(t))),
-    columnFormats: TRADE_COLUMNS.map(([, , format]) => (format === 'price' ? price : format)),
+    name: 'Trades' as const,
+    headers: TRADE_COLUMNS.map((c) => c.label),
+    columnFormats: TRADE_COLUMNS.map((c) => (c.format === 'price' ? price : c.format)),
+    items: ordered,
+    columns: TRADE_RECORD_COLUMNS,
   };
 }
 
-/** Every sheet of a run's workbook, in workbook order. */
-export function reportSheets(input: {
+/** Trades: one row per trade in entry order, codes in French words, times as UTC dates. */
+export function tradesSheet(trades: readonly Trade[], pipSize: number): SheetSpec {
+  const table = tradesTable(trades, pipSize);
+  const rows = table.items.map((trade) =>
+    table.columns.map((c): ReportCell => {
+      const value = c.value(trade);
+      return c.date && value !== null ? new Date(value) : value;
+    }),
+  );
+  return { name: table.name, headers: table.headers, rows, columnFormats: table.columnFormats };
+}
+
+export interface ReportSheetsInput {
   readonly config: readonly ConfigEntry[];
   readonly statistics: BacktestStatistics;
   readonly trades: readonly Trade[];
   readonly pipSize: number;
-}): SheetSpec[] {
+}
+
+/** The workbook's sheets before Trades: Config, Global, Sessions, Par_Heure, Jour_Semaine, TP2_Global. */
+export function summarySheets(input: ReportSheetsInput): SheetSpec[] {
   if (!(typeof input.pipSize === 'number' && input.pipSize > 0 && Number.isFinite(input.pipSize))) throw new Error(`invalid pipSize: ${input.pipSize}`);
   return [
     configSheet(input.config, input.statistics, input.pipSize),
@@ -247,6 +288,10 @@ export function reportSheets(input: {
     hoursSheet(input.statistics),
     weekdaysSheet(input.statistics),
     tp2GlobalSheet(input.statistics),
-    tradesSheet(input.trades, input.pipSize),
   ];
+}
+
+/** Every sheet of a run's workbook, in workbook order. */
+export function reportSheets(input: ReportSheetsInput): SheetSpec[] {
+  return [...summarySheets(input), tradesSheet(input.trades, input.pipSize)];
 }

@@ -1,28 +1,48 @@
-import { AsciiSink } from './bytes.js';
+import { defaultDeflater, type DeflatedPart, type Deflater } from './deflate.js';
+import { sheetSize, sheetXml } from './sheet-xml.js';
+import { columnName, escapeXml, SharedStrings, Styles } from './xlsx-parts.js';
 import { zipParts, type ZipPart } from './zip.js';
 
 /**
  * A small SpreadsheetML (Office Open XML) writer for the run workbook: values, number
  * formats, a bold frozen header row, column widths and an auto-filter. Nothing else.
  *
- * Why not exceljs for writing: on this machine exceljs needs 450-900 ms to write a workbook
- * with 3,000 trades (its per-cell XML and style machinery, then pure-JS deflate), while a
- * whole run with its workbook must fit in 250 ms. Building the XML as strings and deflating
- * natively (report/zip.ts) takes a few tens of ms. exceljs still reads every workbook
- * (report/reader.ts), and the tests read this writer's output back through it, so the files
- * stay standard.
+ * Why not exceljs for writing: exceljs builds an object per cell and per style, then serialises
+ * them with pure-JS deflate; for a 10,000-trade workbook it takes seconds here (docs/report.md has
+ * the measurement), while a whole run with its workbook must fit in 250 ms. This writer puts
+ * the sheet XML straight into a byte buffer (report/sheet-xml.ts) and deflates natively
+ * (report/deflate.ts). exceljs still reads every workbook (report/reader.ts), and the tests read
+ * this writer's output back through it, so the files stay standard.
  */
 
 export type XlsxCell = string | number | boolean | Date | null;
 
+/** A column of a record-backed sheet: the cell of a record; a date column gives ms UTC. */
+export interface XlsxColumn<T> {
+  value(record: T): string | number | boolean | null;
+  readonly date?: boolean;
+}
+
+/** Rows given as records and column accessors: no row arrays, no Date objects (the Trades sheet). */
+export interface XlsxRecords<T> {
+  readonly items: readonly T[];
+  readonly columns: readonly XlsxColumn<T>[];
+}
+
 export interface XlsxSheet {
   readonly name: string;
-  /** Row 1 is the header row (bold, frozen). */
-  readonly rows: readonly (readonly XlsxCell[])[];
-  /** Number format of a cell (0-based row and column), or null for General. */
-  readonly format: (row: number, column: number) => string | null;
-  /** Column widths in characters. */
-  readonly widths: readonly number[];
+  /** Row 1: bold and frozen. */
+  readonly headers: readonly string[];
+  /** Data rows (from row 2), or `records`. */
+  readonly rows?: readonly (readonly XlsxCell[])[];
+  readonly records?: XlsxRecords<unknown>;
+  /** Number format of each column's data cells (null: General). */
+  readonly columnFormats?: readonly (string | null)[];
+  /** Number format of the cells after the first column, per data row; wins over columnFormats. */
+  readonly rowFormats?: readonly (string | null)[];
+  /** Column widths in characters fit the widest cell (header + 3, cell + 2), within these bounds. */
+  readonly minWidth: number;
+  readonly maxWidth: number;
   readonly autoFilter?: boolean;
 }
 
@@ -30,178 +50,8 @@ export interface XlsxWorkbook {
   readonly sheets: readonly XlsxSheet[];
   readonly creator: string;
   readonly created: Date;
-}
-
-/** Number formats Excel knows by id; others get ids from 164 on. */
-/** Excel's limits: longer text or more rows make Excel "repair" (truncate) the file. */
-const MAX_CELL_TEXT = 32_767;
-const MAX_ROWS = 1_048_576;
-
-const BUILTIN_FORMATS: Readonly<Record<string, number>> = { '0': 1, '0.00': 2, '0%': 9, '0.00%': 10 };
-const EXCEL_EPOCH_OFFSET_DAYS = 25569; // 1970-01-01 in the 1900 date system
-const DAY_MS = 86_400_000;
-
-// Characters XML 1.0 forbids; Excel refuses a file that contains them.
-// eslint-disable-next-line no-control-regex
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-function escapeXml(text: string): string {
-  // \r is escaped too: XML parsers turn a literal one into \n.
-  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
-}
-
-function columnName(index: number): string {
-  let n = index + 1;
-  let name = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    name = String.fromCharCode(65 + rem) + name;
-    n = Math.floor((n - 1) / 26);
-  }
-  return name;
-}
-
-/** Cell styles (cellXfs): 0 General, 1 bold header, then one per distinct number format. */
-class Styles {
-  private readonly formatIds = new Map<string, number>();
-  private readonly customFormats: Array<[number, string]> = [];
-  private readonly xfByFormat = new Map<string, number>();
-  private readonly xfs: number[] = [];
-
-  styleOf(format: string | null): number {
-    if (format === null || format === 'General') return 0;
-    let xf = this.xfByFormat.get(format);
-    if (xf === undefined) {
-      let id = BUILTIN_FORMATS[format] ?? this.formatIds.get(format);
-      if (id === undefined) {
-        id = 164 + this.customFormats.length;
-        this.formatIds.set(format, id);
-        this.customFormats.push([id, format]);
-      }
-      xf = 2 + this.xfs.length;
-      this.xfs.push(id);
-      this.xfByFormat.set(format, xf);
-    }
-    return xf;
-  }
-
-  xml(): string {
-    const numFmts = this.customFormats.length
-      ? `<numFmts count="${this.customFormats.length}">${this.customFormats.map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${escapeXml(code)}"/>`).join('')}</numFmts>`
-      : '';
-    const xfs = this.xfs.map((id) => `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('');
-    return (
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
-      numFmts +
-      '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>' +
-      '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
-      '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
-      '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-      `<cellXfs count="${2 + this.xfs.length}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>` +
-      '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
-      xfs +
-      '</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
-      '</styleSheet>'
-    );
-  }
-}
-
-class SharedStrings {
-  private readonly index = new Map<string, number>();
-  private readonly list: string[] = [];
-  count = 0;
-
-  id(text: string): number {
-    this.count++;
-    let i = this.index.get(text);
-    if (i === undefined) {
-      i = this.list.length;
-      this.list.push(text);
-      this.index.set(text, i);
-    }
-    return i;
-  }
-
-  xml(): string {
-    const items = this.list.map((s) => `<si><t xml:space="preserve">${escapeXml(s)}</t></si>`).join('');
-    return (
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${this.count}" uniqueCount="${this.list.length}">${items}</sst>`
-    );
-  }
-}
-
-const SHEET_HEAD =
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-  '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">';
-const SHEET_VIEWS =
-  '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
-  '<sheetFormatPr defaultRowHeight="15"/>';
-const SHEET_TAIL = '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
-
-/** One worksheet part as UTF-8 bytes (all ASCII: text lives in the shared strings). */
-function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings): Uint8Array {
-  const columns = sheet.rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const names = Array.from({ length: columns }, (_, c) => columnName(c));
-  if (sheet.rows.length > MAX_ROWS) throw new Error(`invalid sheet ${sheet.name}: ${sheet.rows.length} rows (Excel allows ${MAX_ROWS})`);
-  const styleAttrs = new Map<string | null, string>();
-  const styleAttr = (format: string | null): string => {
-    let attr = styleAttrs.get(format);
-    if (attr === undefined) {
-      const style = styles.styleOf(format);
-      attr = style ? `" s="${style}"><v>` : '"><v>';
-      styleAttrs.set(format, attr);
-    }
-    return attr;
-  };
-  const out = new AsciiSink(64 * 1024 + sheet.rows.length * columns * 24);
-  const last = columns > 0 && sheet.rows.length > 0 ? `${names[columns - 1]}${sheet.rows.length}` : 'A1';
-  out.ascii(SHEET_HEAD);
-  out.ascii(`<dimension ref="A1:${last}"/>`);
-  out.ascii(SHEET_VIEWS);
-  if (sheet.widths.length) out.ascii(`<cols>${sheet.widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`);
-  out.ascii('<sheetData>');
-  for (let r = 0; r < sheet.rows.length; r++) {
-    const row = sheet.rows[r];
-    const ref = r + 1;
-    out.ascii('<row r="');
-    out.uint(ref);
-    out.ascii('">');
-    for (let c = 0; c < row.length; c++) {
-      const value = row[c];
-      if (value === null || value === undefined) continue;
-      let number: number;
-      let type = '';
-      if (typeof value === 'number') {
-        if (!Number.isFinite(value)) continue;
-        number = value;
-      } else if (typeof value === 'string') {
-        if (value.length > MAX_CELL_TEXT) throw new Error(`invalid cell ${sheet.name}!${names[c]}${ref}: ${value.length} characters (Excel allows ${MAX_CELL_TEXT})`);
-        number = strings.id(value);
-        type = 's';
-      } else if (typeof value === 'boolean') {
-        number = value ? 1 : 0;
-        type = 'b';
-      } else if (value instanceof Date && Number.isFinite(value.getTime())) {
-        number = value.getTime() / DAY_MS + EXCEL_EPOCH_OFFSET_DAYS;
-      } else {
-        continue;
-      }
-      out.ascii('<c r="');
-      out.ascii(names[c]);
-      out.uint(ref);
-      if (type) out.ascii(`" t="${type}`);
-      out.ascii(r === 0 ? '" s="1"><v>' : styleAttr(sheet.format(r, c)));
-      out.number(number);
-      out.ascii('</v></c>');
-    }
-    out.ascii('</row>');
-  }
-  out.ascii('</sheetData>');
-  if (sheet.autoFilter && columns > 0) out.ascii(`<autoFilter ref="A1:${names[columns - 1]}${Math.max(1, sheet.rows.length)}"/>`);
-  out.ascii(SHEET_TAIL);
-  return out.bytes();
+  /** Compression of the parts; default: Node's zlib when present, else CompressionStream (report/deflate.ts). */
+  readonly deflater?: Deflater;
 }
 
 function quoteSheet(name: string): string {
@@ -221,8 +71,9 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   }
   const styles = new Styles();
   const strings = new SharedStrings();
-  const files: Record<string, string | Uint8Array> = {};
-  const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings));
+  const files: Record<string, string | { data: Uint8Array } | { deflated: Promise<DeflatedPart> }> = {};
+  const deflater = workbook.deflater ?? defaultDeflater();
+  const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings, deflater));
   const created = workbook.created.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   const sheetOverrides = workbook.sheets
@@ -260,9 +111,9 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   const filters = workbook.sheets
     .map((sheet, i) => {
       if (!sheet.autoFilter) return '';
-      const columns = sheet.rows.reduce((n, row) => Math.max(n, row.length), 0);
+      const { columns, count } = sheetSize(sheet);
       if (columns === 0) return '';
-      return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${escapeXml(quoteSheet(sheet.name))}!$A$1:$${columnName(columns - 1)}$${Math.max(1, sheet.rows.length)}</definedName>`;
+      return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${escapeXml(quoteSheet(sheet.name))}!$A$1:$${columnName(columns - 1)}$${1 + count}</definedName>`;
     })
     .join('');
   files['xl/workbook.xml'] =
@@ -287,6 +138,6 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   files['xl/styles.xml'] = styles.xml();
   files['xl/sharedStrings.xml'] = strings.xml();
   const encoder = new TextEncoder();
-  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => ({ name, data: typeof xml === 'string' ? encoder.encode(xml) : xml }));
-  return zipParts(parts, workbook.created);
+  const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => (typeof xml === 'string' ? { name, data: encoder.encode(xml) } : { name, ...xml }));
+  return zipParts(parts, workbook.created, deflater);
 }

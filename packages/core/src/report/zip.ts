@@ -1,69 +1,13 @@
+import { defaultDeflater, type DeflatedPart, type Deflater } from './deflate.js';
+
 /**
- * A ZIP writer whose deflate runs natively: each part goes through the web-standard
- * CompressionStream('gzip') (zlib underneath in Node and Deno, the browser's own elsewhere), and
- * the gzip member's trailer already carries the CRC-32 and size the ZIP headers need, so no byte
- * is compressed or checksummed in JavaScript. Measured on a 3,000-trade workbook this was 2-3x
- * faster than fflate's pure-JS deflate, which dominated the workbook's cost.
+ * A ZIP writer whose deflate runs natively (report/deflate.ts): Node's zlib when present, else
+ * the web-standard CompressionStream. No byte is compressed or checksummed in JavaScript: on a
+ * 3,000-trade workbook fflate's pure-JS deflate was 2-3x slower than even CompressionStream.
  */
 
-export interface ZipPart {
-  readonly name: string;
-  readonly data: Uint8Array;
-}
-
-interface Deflated {
-  readonly raw: Uint8Array;
-  readonly crc: number;
-  readonly size: number;
-}
-
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
-/** Length of a gzip member's header (RFC 1952 §2.3), optional fields included. */
-function gzipHeaderLength(gz: Uint8Array): number {
-  if (gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b || gz[2] !== 8) throw new Error('invalid gzip output from CompressionStream');
-  const flags = gz[3];
-  let at = 10;
-  if (flags & 0x04) at += 2 + (gz[at] | (gz[at + 1] << 8)); // FEXTRA
-  if (flags & 0x08) while (gz[at++] !== 0); // FNAME
-  if (flags & 0x10) while (gz[at++] !== 0); // FCOMMENT
-  if (flags & 0x02) at += 2; // FHCRC
-  return at;
-}
-
-async function deflate(data: Uint8Array): Promise<Deflated> {
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(data);
-      controller.close();
-    },
-  });
-  // Cast: Node's and the DOM's typings of CompressionStream disagree on the writable side's chunk
-  // type (BufferSource vs Uint8Array), and core is compiled against both.
-  const gz = await collect(input.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>));
-  const view = new DataView(gz.buffer, gz.byteOffset, gz.byteLength);
-  const crc = view.getUint32(gz.length - 8, true);
-  const size = view.getUint32(gz.length - 4, true);
-  if (size !== data.length % 0x1_0000_0000) throw new Error('invalid gzip output from CompressionStream (size)');
-  return { raw: gz.subarray(gzipHeaderLength(gz), gz.length - 8), crc, size: data.length };
-}
+/** A part to deflate, or one already deflated (or being deflated) by its writer. */
+export type ZipPart = { readonly name: string; readonly data: Uint8Array } | { readonly name: string; readonly deflated: DeflatedPart | Promise<DeflatedPart> };
 
 /** MS-DOS date and time fields (2-second resolution, from 1980), from the UTC clock. */
 function dosDateTime(date: Date): [time: number, day: number] {
@@ -76,8 +20,8 @@ function dosDateTime(date: Date): [time: number, day: number] {
 const encoder = new TextEncoder();
 
 /** The bytes of a ZIP archive holding `parts`, all deflated, stamped with `modified`. */
-export async function zipParts(parts: readonly ZipPart[], modified: Date): Promise<Uint8Array> {
-  const deflated = await Promise.all(parts.map((part) => deflate(part.data)));
+export async function zipParts(parts: readonly ZipPart[], modified: Date, deflater: Deflater = defaultDeflater()): Promise<Uint8Array> {
+  const deflated = await Promise.all(parts.map((part) => ('data' in part ? deflater.deflate(part.data) : part.deflated)));
   const names = parts.map((part) => encoder.encode(part.name));
   const [time, day] = dosDateTime(modified);
   let localSize = 0;
@@ -86,13 +30,13 @@ export async function zipParts(parts: readonly ZipPart[], modified: Date): Promi
     localSize += 30 + names[i].length + deflated[i].raw.length;
     centralSize += 46 + names[i].length;
   }
-  if (parts.length > 0xffff || localSize + centralSize > 0xffffffff) throw new Error('invalid workbook: too large for a ZIP without ZIP64');
+  if (parts.length > 0xffff || localSize + centralSize > 0xffffffff || deflated.some((entry) => entry.size > 0xffffffff)) throw new Error('invalid workbook: too large for a ZIP without ZIP64');
   const out = new Uint8Array(localSize + centralSize + 22);
   const view = new DataView(out.buffer);
   const offsets: number[] = [];
   let at = 0;
   // Version 2.0 (deflate); flag bit 11: names are UTF-8.
-  const common = (entry: Deflated, name: Uint8Array, pos: number) => {
+  const common = (entry: DeflatedPart, name: Uint8Array, pos: number) => {
     view.setUint16(pos, 20, true);
     view.setUint16(pos + 2, 0x0800, true);
     view.setUint16(pos + 4, 8, true);
