@@ -28,6 +28,10 @@ function columns(capacity: number): SetupColumns {
 // only the exact-size result is allocated. A builder that is never finished just leaves the
 // spare set to the garbage collector.
 let spare: SetupColumns | null = null;
+// The last builder, kept so that one instance is always alive: V8 holds an instance's map only
+// weakly, and when a full GC finds no instance, the map dies and every kernel optimised for it
+// is deoptimised ("weak objects"), to be recompiled in the next run.
+let last: SetupBuilder | null = null;
 
 /** Append-only typed-array storage for detectors: doubles its capacity, trims at the end. */
 export class SetupBuilder {
@@ -99,9 +103,13 @@ export class SetupBuilder {
       confirmedAt: this.confirmedAt.slice(0, n),
     };
     if (spare === null || spare.capacity < this.cols.capacity) spare = this.cols;
+    last = this;
     return out;
   }
 }
+
+// An empty result kept alive for the same reason as `last`: the map of Setups objects.
+export const NO_SETUPS: Setups = new SetupBuilder('custom', 16).finish();
 
 /** Tolerance for size comparisons, so a gap of exactly `min_pips` is not lost to float rounding. */
 export function sizeTolerance(price: number): number {

@@ -55,6 +55,8 @@ function entryColumns(cap: number): EntryColumns {
 // exact-size, ordered result is allocated. See SetupBuilder.
 let spare: EntryColumns | null = null;
 let spareOrder = new Int32Array(0);
+// One instance always alive, so that its map survives full GCs (see SetupBuilder).
+let last: EntryBuilder | null = null;
 
 class EntryBuilder {
   count = 0;
@@ -123,9 +125,13 @@ class EntryBuilder {
       resting: new Uint8Array(n).fill(resting ? 1 : 0),
     };
     if (spare === null || spare.cap < this.cols.cap) spare = this.cols;
+    last = this;
     return out;
   }
 }
+
+// An empty result kept alive for the same reason as `last`: the map of Entries objects.
+export const NO_ENTRIES: Entries = new EntryBuilder(16).finish(true, 0);
 
 // One gather per element type: a generic one would make every element access megamorphic.
 // Each works by chunks (see CHUNK).

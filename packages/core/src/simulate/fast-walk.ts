@@ -1,21 +1,33 @@
 /**
  * The conservative trade walk over the run's candles, fast. Candles are grouped in blocks of 16
- * and superblocks of 256 whose lowest low and highest high are known; a block that reaches
- * neither the stop nor the pending target is skipped whole, its extremes feeding the
- * excursions. Same rules and same results as `walk` (walk.ts states them; a test compares both
- * on random data).
+ * and superblocks of 256 whose lowest low and highest high are known, and inside each superblock
+ * the running extremes of its blocks: from a block to the end of its superblock (suffix) and from
+ * the superblock's start to a block (prefix). A search for the first candle reaching either level
+ * scans the candles up to the next block (sequential, cheap), tests the rest of the superblock at
+ * once, then whole superblocks; inside the first superblock that reaches a level, a branch-free
+ * binary search over the prefix extremes (they only grow, so "reached by here" is monotone) finds
+ * the block, and a scan of its candles the candle. The extremes passed on the way feed the
+ * excursions. Same rules and same results as `walk` (walk.ts states them; tests compare both on
+ * random data).
  */
 const SHIFT = 4;
 const BLOCK = 1 << SHIFT;
 const SUPER_SHIFT = 8;
 const SUPER = 1 << SUPER_SHIFT;
+const PER_SUPER = SUPER / BLOCK;
 
-/** Highs and lows with their block and superblock extremes. */
+/** Highs and lows with their group extremes (see above). */
 export interface PriceBlocks {
   readonly high: Float64Array;
   readonly low: Float64Array;
   readonly blockHigh: Float64Array;
   readonly blockLow: Float64Array;
+  /** Per block: extremes from it to the end of its superblock. */
+  readonly blockSufHigh: Float64Array;
+  readonly blockSufLow: Float64Array;
+  /** Per block: extremes from its superblock's start to it, padded to whole superblocks. */
+  readonly blockPreHigh: Float64Array;
+  readonly blockPreLow: Float64Array;
   readonly superHigh: Float64Array;
   readonly superLow: Float64Array;
 }
@@ -25,7 +37,13 @@ function extremes(high: Float64Array, low: Float64Array, shift: number): [Float6
   const count = (n + (1 << shift) - 1) >> shift;
   const hi = new Float64Array(count);
   const lo = new Float64Array(count);
-  for (let b = 0; b < count; b++) {
+  for (let b = 0; b < count; b += 1024) groupExtremes(high, low, shift, hi, lo, b, Math.min(count, b + 1024));
+  return [hi, lo];
+}
+
+function groupExtremes(high: Float64Array, low: Float64Array, shift: number, hi: Float64Array, lo: Float64Array, b0: number, b1: number): void {
+  const n = high.length;
+  for (let b = b0; b < b1; b++) {
     let h = -Infinity;
     let l = Infinity;
     const end = Math.min(n, (b + 1) << shift);
@@ -36,7 +54,43 @@ function extremes(high: Float64Array, low: Float64Array, shift: number): [Float6
     hi[b] = h;
     lo[b] = l;
   }
-  return [hi, lo];
+}
+
+/**
+ * Running extremes of the blocks inside each superblock, suffix and prefix. Prefix arrays are
+ * padded to whole superblocks with the last prefix (a search over a whole superblock never reads
+ * past them). Comparisons skip NaN as the walk does.
+ */
+function runs(blockHigh: Float64Array, blockLow: Float64Array): { sufHigh: Float64Array; sufLow: Float64Array; preHigh: Float64Array; preLow: Float64Array } {
+  const n = blockHigh.length;
+  const supers = (n + PER_SUPER - 1) / PER_SUPER | 0;
+  const sufHigh = new Float64Array(n);
+  const sufLow = new Float64Array(n);
+  const preHigh = new Float64Array(supers * PER_SUPER);
+  const preLow = new Float64Array(supers * PER_SUPER);
+  for (let s = 0; s < supers; s++) {
+    const start = s * PER_SUPER;
+    const end = Math.min(n, start + PER_SUPER);
+    let h = -Infinity;
+    let l = Infinity;
+    for (let b = start; b < start + PER_SUPER; b++) {
+      if (b < end) {
+        if (blockHigh[b] > h) h = blockHigh[b];
+        if (blockLow[b] < l) l = blockLow[b];
+      }
+      preHigh[b] = h;
+      preLow[b] = l;
+    }
+    h = -Infinity;
+    l = Infinity;
+    for (let b = end - 1; b >= start; b--) {
+      if (blockHigh[b] > h) h = blockHigh[b];
+      if (blockLow[b] < l) l = blockLow[b];
+      sufHigh[b] = h;
+      sufLow[b] = l;
+    }
+  }
+  return { sufHigh, sufLow, preHigh, preLow };
 }
 
 // Candles are immutable once built: the blocks of a price series are computed once and shared by
@@ -48,49 +102,50 @@ export function priceBlocks(high: Float64Array, low: Float64Array): PriceBlocks 
   if (hit && hit.low === low) return hit.blocks;
   const [blockHigh, blockLow] = extremes(high, low, SHIFT);
   const [superHigh, superLow] = extremes(blockHigh, blockLow, SUPER_SHIFT - SHIFT);
-  const blocks = { high, low, blockHigh, blockLow, superHigh, superLow };
+  const inSuper = runs(blockHigh, blockLow);
+  const blocks: PriceBlocks = {
+    high,
+    low,
+    blockHigh,
+    blockLow,
+    blockSufHigh: inSuper.sufHigh,
+    blockSufLow: inSuper.sufLow,
+    blockPreHigh: inSuper.preHigh,
+    blockPreLow: inSuper.preLow,
+    superHigh,
+    superLow,
+  };
   cache.set(high, { low, blocks });
   return blocks;
 }
 
 // Prices cross function boundaries through typed scratch, never as arguments or module `let`s:
 // V8 boxes a double passed to a call it does not inline, and one stored in a module variable,
-// which costs an allocation per trade. Slots: stop, target, passed high, passed low.
+// which costs an allocation per trade. Slots: lower level, upper level, passed high, passed low.
 const io = new Float64Array(4);
 
-/** First k in [from, n) with `low[k] <= io[0]` (stop) or `high[k] >= io[1]` (target), a buy; n when none. */
-function firstHitBuy(p: PriceBlocks, from: number): number {
-  const { high, low, blockHigh, blockLow, superHigh, superLow } = p;
-  const stop = io[0];
-  const target = io[1];
+/**
+ * First k in [from, n) with `low[k] <= io[0]` or `high[k] >= io[1]`; n when none. A buy passes
+ * (stop, target), a sell (target, stop). Also sets io[2]/io[3] to the highest high and lowest low
+ * of [from, k) (-Infinity/Infinity when empty).
+ */
+function firstExit(p: PriceBlocks, from: number): number {
+  const below = io[0];
+  const above = io[1];
+  const { high, low } = p;
   const n = high.length;
   let maxH = -Infinity;
   let minL = Infinity;
   let k = from;
-  while (k < n) {
-    if ((k & (SUPER - 1)) === 0) {
-      const s = k >> SUPER_SHIFT;
-      if (superLow[s] > stop && superHigh[s] < target) {
-        if (superHigh[s] > maxH) maxH = superHigh[s];
-        if (superLow[s] < minL) minL = superLow[s];
-        k += SUPER;
-        continue;
-      }
-    }
-    if ((k & (BLOCK - 1)) === 0) {
-      const b = k >> SHIFT;
-      if (blockLow[b] > stop && blockHigh[b] < target) {
-        if (blockHigh[b] > maxH) maxH = blockHigh[b];
-        if (blockLow[b] < minL) minL = blockLow[b];
-        k += BLOCK;
-        continue;
-      }
-    }
+  // NaN levels are reached by no candle, and no group test can be trusted with them.
+  if (below !== below || above !== above) return scanCandles(p, k, n, maxH, minL);
+  if ((k & (BLOCK - 1)) !== 0) {
+    // The candles up to the next block.
     const end = Math.min(n, ((k >> SHIFT) + 1) << SHIFT);
     for (; k < end; k++) {
       const l = low[k];
       const h = high[k];
-      if (l <= stop || h >= target) {
+      if (l <= below || h >= above) {
         io[2] = maxH;
         io[3] = minL;
         return k;
@@ -98,56 +153,76 @@ function firstHitBuy(p: PriceBlocks, from: number): number {
       if (h > maxH) maxH = h;
       if (l < minL) minL = l;
     }
+  }
+  if (k < n && (k & (SUPER - 1)) !== 0) {
+    // The rest of the superblock, in one test.
+    let b = k >> SHIFT;
+    const sufHigh = p.blockSufHigh;
+    const sufLow = p.blockSufLow;
+    if (sufLow[b] > below && sufHigh[b] < above) {
+      if (sufHigh[b] > maxH) maxH = sufHigh[b];
+      if (sufLow[b] < minL) minL = sufLow[b];
+      k = ((k >> SUPER_SHIFT) + 1) << SUPER_SHIFT;
+    } else {
+      // One of its blocks reaches a level: the first one from b, then the candle inside it.
+      const blockHigh = p.blockHigh;
+      const blockLow = p.blockLow;
+      for (;;) {
+        const l = blockLow[b];
+        const h = blockHigh[b];
+        if (l <= below || h >= above) break;
+        if (h > maxH) maxH = h;
+        if (l < minL) minL = l;
+        b++;
+      }
+      return scanCandles(p, b << SHIFT, n, maxH, minL);
+    }
+  }
+  const superHigh = p.superHigh;
+  const superLow = p.superLow;
+  while (k < n) {
+    const s = k >> SUPER_SHIFT;
+    if (superLow[s] > below && superHigh[s] < above) {
+      if (superHigh[s] > maxH) maxH = superHigh[s];
+      if (superLow[s] < minL) minL = superLow[s];
+      k += SUPER;
+      continue;
+    }
+    // The first block of the superblock that reaches a level: its prefix extremes reach it first.
+    const preHigh = p.blockPreHigh;
+    const preLow = p.blockPreLow;
+    const first = s * PER_SUPER;
+    let b = first;
+    b += 8 * (+(preLow[b + 7] > below) & +(preHigh[b + 7] < above));
+    b += 4 * (+(preLow[b + 3] > below) & +(preHigh[b + 3] < above));
+    b += 2 * (+(preLow[b + 1] > below) & +(preHigh[b + 1] < above));
+    b += +(preLow[b] > below) & +(preHigh[b] < above);
+    if (b > first) {
+      if (preHigh[b - 1] > maxH) maxH = preHigh[b - 1];
+      if (preLow[b - 1] < minL) minL = preLow[b - 1];
+    }
+    return scanCandles(p, b << SHIFT, n, maxH, minL);
   }
   io[2] = maxH;
   io[3] = minL;
   return n;
 }
 
-/** First k in [from, n) with `high[k] >= io[0]` (stop) or `low[k] <= io[1]` (target), a sell; n when none. */
-function firstHitSell(p: PriceBlocks, from: number): number {
-  const { high, low, blockHigh, blockLow, superHigh, superLow } = p;
-  const stop = io[0];
-  const target = io[1];
-  const n = high.length;
-  let maxH = -Infinity;
-  let minL = Infinity;
-  let k = from;
-  while (k < n) {
-    if ((k & (SUPER - 1)) === 0) {
-      const s = k >> SUPER_SHIFT;
-      if (superHigh[s] < stop && superLow[s] > target) {
-        if (superHigh[s] > maxH) maxH = superHigh[s];
-        if (superLow[s] < minL) minL = superLow[s];
-        k += SUPER;
-        continue;
-      }
-    }
-    if ((k & (BLOCK - 1)) === 0) {
-      const b = k >> SHIFT;
-      if (blockHigh[b] < stop && blockLow[b] > target) {
-        if (blockHigh[b] > maxH) maxH = blockHigh[b];
-        if (blockLow[b] < minL) minL = blockLow[b];
-        k += BLOCK;
-        continue;
-      }
-    }
-    const end = Math.min(n, ((k >> SHIFT) + 1) << SHIFT);
-    for (; k < end; k++) {
-      const l = low[k];
-      const h = high[k];
-      if (h >= stop || l <= target) {
-        io[2] = maxH;
-        io[3] = minL;
-        return k;
-      }
-      if (h > maxH) maxH = h;
-      if (l < minL) minL = l;
-    }
+/** The candles from k to the first that reaches a level (within the block, when one is known to). */
+function scanCandles(p: PriceBlocks, k: number, n: number, maxH: number, minL: number): number {
+  const { high, low } = p;
+  const below = io[0];
+  const above = io[1];
+  for (; k < n; k++) {
+    const l = low[k];
+    const h = high[k];
+    if (l <= below || h >= above) break;
+    if (h > maxH) maxH = h;
+    if (l < minL) minL = l;
   }
   io[2] = maxH;
   io[3] = minL;
-  return n;
+  return k;
 }
 
 /** Inputs of `fastWalk`: fill, stop, TP1, TP2 (prices). */
@@ -197,9 +272,10 @@ export function fastWalk(p: PriceBlocks, dir: number, j: number, resting: boolea
     k = j + 1;
   }
   // Until SL or TP1.
-  io[0] = sl;
-  io[1] = walkIn[2];
-  let h = buy ? firstHitBuy(p, k) : firstHitSell(p, k);
+  // firstExit looks for `low <= io[0]` or `high >= io[1]`: (stop, target) for a buy, (target, stop) for a sell.
+  io[0] = buy ? sl : walkIn[2];
+  io[1] = buy ? walkIn[2] : sl;
+  let h = firstExit(p, k);
   let passedF = buy ? io[2] : -io[3];
   let passedA = buy ? io[3] : -io[2];
   if (passedF - e > fav) fav = passedF - e;
@@ -224,8 +300,9 @@ export function fastWalk(p: PriceBlocks, dir: number, j: number, resting: boolea
       } else {
         if (f - e > fav) fav = f - e;
         // After TP1: until SL or TP2.
-        io[1] = walkIn[3];
-        h = buy ? firstHitBuy(p, h + 1) : firstHitSell(p, h + 1);
+        if (buy) io[1] = walkIn[3];
+        else io[0] = walkIn[3];
+        h = firstExit(p, h + 1);
         passedF = buy ? io[2] : -io[3];
         passedA = buy ? io[3] : -io[2];
         if (passedF - e > fav) fav = passedF - e;

@@ -72,40 +72,7 @@ export interface Simulation extends TableSimulation {
 export function simulateTable(series: PriceSeries, setups: Setups, entries: Entries, rules: ExitRules, options: SimulationOptions = {}): TableSimulation {
   validateExitRules(rules);
   const m = entries.count;
-  const run: TableRun = {
-    series,
-    blocks: priceBlocks(series.high, series.low),
-    stops: setups.stop,
-    entries,
-    rules,
-    scale: priceRounding(rules.pipSize),
-    ltf: options.ltf,
-    levels: { sl: 0, tp1: 0, tp2: 0 },
-    t: 0,
-    skippedNoRisk: 0,
-    ambiguous: 0,
-    resolved: 0,
-    unresolved: 0,
-    // While no entry is skipped, trade t is entry t: the entry columns are the table's too.
-    setup: entries.setup,
-    entryIndex: entries.index,
-    side: entries.side,
-    orderPrice: entries.orderPrice,
-    entryPrice: entries.entryPrice,
-    sl: new Float64Array(m),
-    tp1: new Float64Array(m),
-    tp2: new Float64Array(m),
-    r1: new Int8Array(m),
-    r2: new Int8Array(m),
-    tp1At: new Int32Array(m),
-    tp2At: new Int32Array(m),
-    slAt: new Int32Array(m),
-    fav: new Float64Array(m),
-    adv: new Float64Array(m),
-    ambiguousFlag: new Uint8Array(m),
-    resolved1: new Int8Array(m).fill(NONE),
-    resolved2: new Int8Array(m).fill(NONE),
-  };
+  const run = newTableRun(series, priceBlocks(series.high, series.low), setups.stop, entries, rules, options.ltf);
   for (let k = 0; k < m; k += CHUNK) simulateRange(run, k, Math.min(m, k + CHUNK));
   const t = run.t;
   // Typed-array `slice` is native, so one generic helper costs nothing here.
@@ -168,6 +135,59 @@ interface TableRun {
   readonly resolved1: Int8Array;
   readonly resolved2: Int8Array;
 }
+
+/** The one place a TableRun is made (one map for every run, kept alive by `shapeKeeper`). */
+function newTableRun(series: PriceSeries, blocks: PriceBlocks, stops: Float64Array, entries: Entries, rules: ExitRules, ltf: LowerTimeframe | undefined): TableRun {
+  const m = entries.count;
+  return {
+    series,
+    blocks,
+    stops,
+    entries,
+    rules,
+    scale: priceRounding(rules.pipSize),
+    ltf,
+    // Doubles from the start: a field that goes from small integer to double changes map.
+    levels: { sl: NaN, tp1: NaN, tp2: NaN },
+    t: 0,
+    skippedNoRisk: 0,
+    ambiguous: 0,
+    resolved: 0,
+    unresolved: 0,
+    // While no entry is skipped, trade t is entry t: the entry columns are the table's too.
+    setup: entries.setup,
+    entryIndex: entries.index,
+    side: entries.side,
+    orderPrice: entries.orderPrice,
+    entryPrice: entries.entryPrice,
+    sl: new Float64Array(m),
+    tp1: new Float64Array(m),
+    tp2: new Float64Array(m),
+    r1: new Int8Array(m),
+    r2: new Int8Array(m),
+    tp1At: new Int32Array(m),
+    tp2At: new Int32Array(m),
+    slAt: new Int32Array(m),
+    fav: new Float64Array(m),
+    adv: new Float64Array(m),
+    ambiguousFlag: new Uint8Array(m),
+    resolved1: new Int8Array(m).fill(NONE),
+    resolved2: new Int8Array(m).fill(NONE),
+  };
+}
+
+// A TableRun that stays alive, so that the map of TableRun survives full GCs: V8 holds maps only
+// weakly, and when a GC finds no object of a map, code optimised for it (simulateRange) is
+// deoptimised and recompiled in the next run. Empty, so that it holds no run's data.
+const none = new Float64Array(0);
+const shapeKeeper = newTableRun(
+  { length: 0, time: none, open: none, high: none, low: none, close: none },
+  priceBlocks(none, none),
+  none,
+  { count: 0, setup: new Int32Array(0), index: new Int32Array(0), side: new Int8Array(0), orderPrice: none, entryPrice: none, resting: new Uint8Array(0) },
+  { slMode: 'external', slPips: 1, tp1Pips: 1, pipSize: 1 },
+  undefined,
+);
 
 /** The first skipped entry: from then on trade t is no longer entry t, the entry columns are copied. */
 function ownEntryColumns(run: TableRun): void {

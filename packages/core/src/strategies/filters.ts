@@ -64,12 +64,21 @@ export function filterGate(series: PriceSeries, filters: readonly FilterKind[], 
       throw new Error(`invalid filter: ${String(kind)}`);
     }
   }
-  return { maskBuy: null, maskSell: null, rsi, rsiBuyBelow, rsiSellAbove: 100 - rsiBuyBelow, close: series.close, ema, emaFast, emaSlow };
+  return keep({ maskBuy: null, maskSell: null, rsi, rsiBuyBelow, rsiSellAbove: 100 - rsiBuyBelow, close: series.close, ema, emaFast, emaSlow });
+}
+
+// The last gate, kept so that a gate is always alive: V8 holds an object's map only weakly, and
+// when a full GC finds none, the entry kernels optimised for it are deoptimised.
+let lastGate: FilterGate | null = null;
+
+function keep(gate: FilterGate): FilterGate {
+  lastGate = gate;
+  return gate;
 }
 
 /** A gate reading precomputed masks (callers of the entry rules that built their own). */
 export function maskGate(series: PriceSeries, masks: FilterMasks): FilterGate {
-  return { maskBuy: masks.buy, maskSell: masks.sell, rsi: null, rsiBuyBelow: 0, rsiSellAbove: 0, close: series.close, ema: null, emaFast: null, emaSlow: null };
+  return keep({ maskBuy: masks.buy, maskSell: masks.sell, rsi: null, rsiBuyBelow: 0, rsiSellAbove: 0, close: series.close, ema: null, emaFast: null, emaSlow: null });
 }
 
 /** Whether a buy read on candle f passes every filter (a NaN indicator refuses). */
