@@ -33,7 +33,7 @@ export interface PriceBlocks {
 }
 
 function extremes(high: Float64Array, low: Float64Array, shift: number): [Float64Array, Float64Array] {
-  const n = high.length;
+  const n = high.length | 0;
   const count = (n + (1 << shift) - 1) >> shift;
   const hi = new Float64Array(count);
   const lo = new Float64Array(count);
@@ -42,7 +42,7 @@ function extremes(high: Float64Array, low: Float64Array, shift: number): [Float6
 }
 
 function groupExtremes(high: Float64Array, low: Float64Array, shift: number, hi: Float64Array, lo: Float64Array, b0: number, b1: number): void {
-  const n = high.length;
+  const n = high.length | 0;
   for (let b = b0; b < b1; b++) {
     let h = -Infinity;
     let l = Infinity;
@@ -62,7 +62,7 @@ function groupExtremes(high: Float64Array, low: Float64Array, shift: number, hi:
  * past them). Comparisons skip NaN as the walk does.
  */
 function runs(blockHigh: Float64Array, blockLow: Float64Array): { sufHigh: Float64Array; sufLow: Float64Array; preHigh: Float64Array; preLow: Float64Array } {
-  const n = blockHigh.length;
+  const n = blockHigh.length | 0;
   const supers = (n + PER_SUPER - 1) / PER_SUPER | 0;
   const sufHigh = new Float64Array(n);
   const sufLow = new Float64Array(n);
@@ -119,6 +119,10 @@ export function priceBlocks(high: Float64Array, low: Float64Array): PriceBlocks 
   return blocks;
 }
 
+// Lengths are read as `typedArray.length | 0`: V8 types a typed array's length as a size that may
+// exceed 2^31, and index arithmetic compared against it then runs in doubles, with a conversion
+// at every access.
+
 // Prices cross function boundaries through typed scratch, never as arguments or module `let`s:
 // V8 boxes a double passed to a call it does not inline, and one stored in a module variable,
 // which costs an allocation per trade. Slots: lower level, upper level, passed high, passed low.
@@ -133,7 +137,7 @@ function firstExit(p: PriceBlocks, from: number): number {
   const below = io[0];
   const above = io[1];
   const { high, low } = p;
-  const n = high.length;
+  const n = high.length | 0;
   let maxH = -Infinity;
   let minL = Infinity;
   let k = from;
@@ -239,7 +243,7 @@ export const walkOutCandles = new Int32Array(6);
  */
 export function fastWalk(p: PriceBlocks, dir: number, j: number, resting: boolean): void {
   const { high, low } = p;
-  const n = high.length;
+  const n = high.length | 0;
   const buy = dir > 0;
   // Direction-normalised: a = adverse extreme (lower is worse), f = favourable extreme.
   const sl = walkIn[1];
