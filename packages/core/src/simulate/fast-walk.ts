@@ -1,14 +1,18 @@
 /**
- * The conservative trade walk over the run's candles, fast. Candles are grouped in blocks of 16
- * and superblocks of 256 whose lowest low and highest high are known, and inside each superblock
- * the running extremes of its blocks: from a block to the end of its superblock (suffix) and from
- * the superblock's start to a block (prefix). A search for the first candle reaching either level
- * scans the candles up to the next block (sequential, cheap), tests the rest of the superblock at
- * once, then whole superblocks; inside the first superblock that reaches a level, a branch-free
- * binary search over the prefix extremes (they only grow, so "reached by here" is monotone) finds
- * the block, and a scan of its candles the candle. The extremes passed on the way feed the
- * excursions. Same rules and same results as `walk` (walk.ts states them; tests compare both on
- * random data).
+ * The conservative trade walk over the run's candles, fast. A search for the first candle at or
+ * after `from` whose low or high reaches a level (and for the extremes passed before it) costs a
+ * handful of look-ups instead of a scan:
+ *  - candles are grouped in blocks of 16; per candle, where the highest high and the lowest low
+ *    are from it to the end of its block (suffix) and from the block's start to it (prefix), as
+ *    offsets in the block (one byte each, read back from the prices, so values stay exact);
+ *  - blocks are grouped in superblocks of 256 candles with their extremes, the suffix and prefix
+ *    extremes of blocks inside each superblock, and the extremes of 2, 4 and 8 blocks from each;
+ *  - the rest of the first block is tested at once, the first block of the superblock that reaches
+ *    a level is found by binary lifting over 8, 4, 2, 1 blocks, whole superblocks are tested one
+ *    at a time, and inside the first block that reaches a level a branch-free binary search over
+ *    the prefix extremes (they only grow, so "reached by here" is monotone) finds the candle.
+ * The extremes passed on the way feed the excursions. Same rules and same results as `walk`
+ * (walk.ts states them; tests compare both on random data).
  */
 const SHIFT = 4;
 const BLOCK = 1 << SHIFT;
@@ -20,8 +24,21 @@ const PER_SUPER = SUPER / BLOCK;
 export interface PriceBlocks {
   readonly high: Float64Array;
   readonly low: Float64Array;
+  /** Per candle: offset in its block of the extreme from it to the block's end. */
+  readonly sufHighAt: Uint8Array;
+  readonly sufLowAt: Uint8Array;
+  /** Per candle: offset in its block of the extreme from the block's start to it; padded to whole blocks. */
+  readonly preHighAt: Uint8Array;
+  readonly preLowAt: Uint8Array;
   readonly blockHigh: Float64Array;
   readonly blockLow: Float64Array;
+  /** Per block: extremes of 2, 4 and 8 blocks from it (fewer at the end). */
+  readonly high2: Float64Array;
+  readonly low2: Float64Array;
+  readonly high4: Float64Array;
+  readonly low4: Float64Array;
+  readonly high8: Float64Array;
+  readonly low8: Float64Array;
   /** Per block: extremes from it to the end of its superblock. */
   readonly blockSufHigh: Float64Array;
   readonly blockSufLow: Float64Array;
@@ -32,38 +49,118 @@ export interface PriceBlocks {
   readonly superLow: Float64Array;
 }
 
+// Lengths are read as `typedArray.length | 0`: V8 types a typed array's length as a size that may
+// exceed 2^31, and index arithmetic compared against it then runs in doubles, with a conversion
+// at every access. Comparisons below skip NaN as the walk does (`x > best` is false for NaN).
+
+interface CandleRuns {
+  readonly sufHighAt: Uint8Array;
+  readonly sufLowAt: Uint8Array;
+  readonly preHighAt: Uint8Array;
+  readonly preLowAt: Uint8Array;
+  readonly blockHigh: Float64Array;
+  readonly blockLow: Float64Array;
+}
+
+function candleRuns(high: Float64Array, low: Float64Array): CandleRuns {
+  const n = high.length | 0;
+  const blocks = (n + BLOCK - 1) >> SHIFT;
+  const runs: CandleRuns = {
+    sufHighAt: new Uint8Array(n),
+    sufLowAt: new Uint8Array(n),
+    preHighAt: new Uint8Array(blocks << SHIFT),
+    preLowAt: new Uint8Array(blocks << SHIFT),
+    blockHigh: new Float64Array(blocks),
+    blockLow: new Float64Array(blocks),
+  };
+  for (let b = 0; b < blocks; b += 1024) blockRuns(runs, high, low, b, Math.min(blocks, b + 1024));
+  return runs;
+}
+
+function blockRuns(runs: CandleRuns, high: Float64Array, low: Float64Array, b0: number, b1: number): void {
+  const n = high.length | 0;
+  const { sufHighAt, sufLowAt, preHighAt, preLowAt, blockHigh, blockLow } = runs;
+  for (let b = b0; b < b1; b++) {
+    const start = b << SHIFT;
+    const end = Math.min(n, start + BLOCK);
+    let h = -Infinity;
+    let l = Infinity;
+    let hAt = 0;
+    let lAt = 0;
+    for (let k = start; k < end; k++) {
+      if (high[k] > h) {
+        h = high[k];
+        hAt = k - start;
+      }
+      if (low[k] < l) {
+        l = low[k];
+        lAt = k - start;
+      }
+      preHighAt[k] = hAt;
+      preLowAt[k] = lAt;
+    }
+    for (let k = end; k < start + BLOCK; k++) {
+      preHighAt[k] = hAt;
+      preLowAt[k] = lAt;
+    }
+    blockHigh[b] = h;
+    blockLow[b] = l;
+    h = -Infinity;
+    l = Infinity;
+    hAt = end - 1 - start;
+    lAt = hAt;
+    for (let k = end - 1; k >= start; k--) {
+      if (high[k] > h) {
+        h = high[k];
+        hAt = k - start;
+      }
+      if (low[k] < l) {
+        l = low[k];
+        lAt = k - start;
+      }
+      sufHighAt[k] = hAt;
+      sufLowAt[k] = lAt;
+    }
+  }
+}
+
+/** Extremes of `width` values from each index (fewer at the end), from those of width/2. */
+function doubled(high: Float64Array, low: Float64Array, half: number): [Float64Array, Float64Array] {
+  const n = high.length | 0;
+  const hi = new Float64Array(n);
+  const lo = new Float64Array(n);
+  for (let b = 0; b < n; b++) {
+    const c = b + half;
+    hi[b] = c < n && high[c] > high[b] ? high[c] : high[b];
+    lo[b] = c < n && low[c] < low[b] ? low[c] : low[b];
+  }
+  return [hi, lo];
+}
+
+/** Extremes of groups of 2^shift values. */
 function extremes(high: Float64Array, low: Float64Array, shift: number): [Float64Array, Float64Array] {
   const n = high.length | 0;
   const count = (n + (1 << shift) - 1) >> shift;
   const hi = new Float64Array(count);
   const lo = new Float64Array(count);
-  for (let b = 0; b < count; b += 1024) groupExtremes(high, low, shift, hi, lo, b, Math.min(count, b + 1024));
-  return [hi, lo];
-}
-
-function groupExtremes(high: Float64Array, low: Float64Array, shift: number, hi: Float64Array, lo: Float64Array, b0: number, b1: number): void {
-  const n = high.length | 0;
-  for (let b = b0; b < b1; b++) {
+  for (let g = 0; g < count; g++) {
     let h = -Infinity;
     let l = Infinity;
-    const end = Math.min(n, (b + 1) << shift);
-    for (let k = b << shift; k < end; k++) {
+    const end = Math.min(n, (g + 1) << shift);
+    for (let k = g << shift; k < end; k++) {
       if (high[k] > h) h = high[k];
       if (low[k] < l) l = low[k];
     }
-    hi[b] = h;
-    lo[b] = l;
+    hi[g] = h;
+    lo[g] = l;
   }
+  return [hi, lo];
 }
 
-/**
- * Running extremes of the blocks inside each superblock, suffix and prefix. Prefix arrays are
- * padded to whole superblocks with the last prefix (a search over a whole superblock never reads
- * past them). Comparisons skip NaN as the walk does.
- */
-function runs(blockHigh: Float64Array, blockLow: Float64Array): { sufHigh: Float64Array; sufLow: Float64Array; preHigh: Float64Array; preLow: Float64Array } {
+/** Running extremes of the blocks inside each superblock, suffix and prefix (prefix padded to whole superblocks). */
+function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { sufHigh: Float64Array; sufLow: Float64Array; preHigh: Float64Array; preLow: Float64Array } {
   const n = blockHigh.length | 0;
-  const supers = (n + PER_SUPER - 1) / PER_SUPER | 0;
+  const supers = ((n + PER_SUPER - 1) / PER_SUPER) | 0;
   const sufHigh = new Float64Array(n);
   const sufLow = new Float64Array(n);
   const preHigh = new Float64Array(supers * PER_SUPER);
@@ -100,14 +197,28 @@ const cache = new WeakMap<Float64Array, { low: Float64Array; blocks: PriceBlocks
 export function priceBlocks(high: Float64Array, low: Float64Array): PriceBlocks {
   const hit = cache.get(high);
   if (hit && hit.low === low) return hit.blocks;
-  const [blockHigh, blockLow] = extremes(high, low, SHIFT);
+  const candles = candleRuns(high, low);
+  const { blockHigh, blockLow } = candles;
+  const [high2, low2] = doubled(blockHigh, blockLow, 1);
+  const [high4, low4] = doubled(high2, low2, 2);
+  const [high8, low8] = doubled(high4, low4, 4);
   const [superHigh, superLow] = extremes(blockHigh, blockLow, SUPER_SHIFT - SHIFT);
-  const inSuper = runs(blockHigh, blockLow);
+  const inSuper = superRuns(blockHigh, blockLow);
   const blocks: PriceBlocks = {
     high,
     low,
+    sufHighAt: candles.sufHighAt,
+    sufLowAt: candles.sufLowAt,
+    preHighAt: candles.preHighAt,
+    preLowAt: candles.preLowAt,
     blockHigh,
     blockLow,
+    high2,
+    low2,
+    high4,
+    low4,
+    high8,
+    low8,
     blockSufHigh: inSuper.sufHigh,
     blockSufLow: inSuper.sufLow,
     blockPreHigh: inSuper.preHigh,
@@ -118,10 +229,6 @@ export function priceBlocks(high: Float64Array, low: Float64Array): PriceBlocks 
   cache.set(high, { low, blocks });
   return blocks;
 }
-
-// Lengths are read as `typedArray.length | 0`: V8 types a typed array's length as a size that may
-// exceed 2^31, and index arithmetic compared against it then runs in doubles, with a conversion
-// at every access.
 
 // Prices cross function boundaries through typed scratch, never as arguments or module `let`s:
 // V8 boxes a double passed to a call it does not inline, and one stored in a module variable,
@@ -143,43 +250,47 @@ function firstExit(p: PriceBlocks, from: number): number {
   let k = from;
   // NaN levels are reached by no candle, and no group test can be trusted with them.
   if (below !== below || above !== above) return scanCandles(p, k, n, maxH, minL);
+  if (k >= n) return done(n, maxH, minL);
   if ((k & (BLOCK - 1)) !== 0) {
-    // The candles up to the next block.
-    const end = Math.min(n, ((k >> SHIFT) + 1) << SHIFT);
-    for (; k < end; k++) {
-      const l = low[k];
-      const h = high[k];
-      if (l <= below || h >= above) {
-        io[2] = maxH;
-        io[3] = minL;
-        return k;
-      }
-      if (h > maxH) maxH = h;
-      if (l < minL) minL = l;
-    }
+    // The rest of from's block, in one test.
+    const start = k & ~(BLOCK - 1);
+    const h = high[start + p.sufHighAt[k]];
+    const l = low[start + p.sufLowAt[k]];
+    if (l <= below || h >= above) return scanCandles(p, k, n, maxH, minL);
+    if (h > maxH) maxH = h;
+    if (l < minL) minL = l;
+    k = start + BLOCK;
+    if (k >= n) return done(n, maxH, minL);
   }
-  if (k < n && (k & (SUPER - 1)) !== 0) {
+  if ((k & (SUPER - 1)) !== 0) {
     // The rest of the superblock, in one test.
-    let b = k >> SHIFT;
-    const sufHigh = p.blockSufHigh;
-    const sufLow = p.blockSufLow;
-    if (sufLow[b] > below && sufHigh[b] < above) {
-      if (sufHigh[b] > maxH) maxH = sufHigh[b];
-      if (sufLow[b] < minL) minL = sufLow[b];
+    const b = k >> SHIFT;
+    const sufHigh = p.blockSufHigh[b];
+    const sufLow = p.blockSufLow[b];
+    if (sufLow > below && sufHigh < above) {
+      if (sufHigh > maxH) maxH = sufHigh;
+      if (sufLow < minL) minL = sufLow;
       k = ((k >> SUPER_SHIFT) + 1) << SUPER_SHIFT;
     } else {
-      // One of its blocks reaches a level: the first one from b, then the candle inside it.
-      const blockHigh = p.blockHigh;
-      const blockLow = p.blockLow;
-      for (;;) {
-        const l = blockLow[b];
-        const h = blockHigh[b];
-        if (l <= below || h >= above) break;
-        if (h > maxH) maxH = h;
-        if (l < minL) minL = l;
-        b++;
+      // One of its blocks reaches a level, at most 15 blocks on: binary lifting finds the first.
+      let x = b;
+      x += 8 * (+(p.low8[x] > below) & +(p.high8[x] < above));
+      x += 4 * (+(p.low4[x] > below) & +(p.high4[x] < above));
+      x += 2 * (+(p.low2[x] > below) & +(p.high2[x] < above));
+      x += +(p.blockLow[x] > below) & +(p.blockHigh[x] < above);
+      if (x > b) {
+        // Extremes of blocks [b, x): two windows of a power of two that cover it.
+        const span = x - b;
+        const w = 31 - Math.clz32(span);
+        const c = x - (1 << w);
+        const hs = w === 0 ? p.blockHigh : w === 1 ? p.high2 : w === 2 ? p.high4 : p.high8;
+        const ls = w === 0 ? p.blockLow : w === 1 ? p.low2 : w === 2 ? p.low4 : p.low8;
+        if (hs[b] > maxH) maxH = hs[b];
+        if (hs[c] > maxH) maxH = hs[c];
+        if (ls[b] < minL) minL = ls[b];
+        if (ls[c] < minL) minL = ls[c];
       }
-      return scanCandles(p, b << SHIFT, n, maxH, minL);
+      return firstInBlock(p, x, maxH, minL);
     }
   }
   const superHigh = p.superHigh;
@@ -205,14 +316,39 @@ function firstExit(p: PriceBlocks, from: number): number {
       if (preHigh[b - 1] > maxH) maxH = preHigh[b - 1];
       if (preLow[b - 1] < minL) minL = preLow[b - 1];
     }
-    return scanCandles(p, b << SHIFT, n, maxH, minL);
+    return firstInBlock(p, b, maxH, minL);
   }
-  io[2] = maxH;
-  io[3] = minL;
-  return n;
+  return done(n, maxH, minL);
 }
 
-/** The candles from k to the first that reaches a level (within the block, when one is known to). */
+function done(k: number, maxH: number, minL: number): number {
+  io[2] = maxH;
+  io[3] = minL;
+  return k;
+}
+
+/** The first candle of block b that reaches a level (one does), with the extremes passed before it. */
+function firstInBlock(p: PriceBlocks, b: number, maxH: number, minL: number): number {
+  const below = io[0];
+  const above = io[1];
+  const { high, low, preHighAt, preLowAt } = p;
+  const first = b << SHIFT;
+  let k = first;
+  // "Not reached" written as !(reached), so that a candle without prices (NaN) never counts.
+  k += 8 * (+!(low[first + preLowAt[k + 7]] <= below) & +!(high[first + preHighAt[k + 7]] >= above));
+  k += 4 * (+!(low[first + preLowAt[k + 3]] <= below) & +!(high[first + preHighAt[k + 3]] >= above));
+  k += 2 * (+!(low[first + preLowAt[k + 1]] <= below) & +!(high[first + preHighAt[k + 1]] >= above));
+  k += +!(low[first + preLowAt[k]] <= below) & +!(high[first + preHighAt[k]] >= above);
+  if (k > first) {
+    const h = high[first + preHighAt[k - 1]];
+    const l = low[first + preLowAt[k - 1]];
+    if (h > maxH) maxH = h;
+    if (l < minL) minL = l;
+  }
+  return done(k, maxH, minL);
+}
+
+/** The candles from k to the first that reaches a level; n when none. */
 function scanCandles(p: PriceBlocks, k: number, n: number, maxH: number, minL: number): number {
   const { high, low } = p;
   const below = io[0];
@@ -224,9 +360,7 @@ function scanCandles(p: PriceBlocks, k: number, n: number, maxH: number, minL: n
     if (h > maxH) maxH = h;
     if (l < minL) minL = l;
   }
-  io[2] = maxH;
-  io[3] = minL;
-  return k;
+  return done(k, maxH, minL);
 }
 
 /** Inputs of `fastWalk`: fill, stop, TP1, TP2 (prices). */
