@@ -6,13 +6,15 @@
  *    are from it to the end of its block (suffix) and from the block's start to it (prefix), as
  *    offsets in the block (one byte each, read back from the prices, so values stay exact);
  *  - blocks are grouped in superblocks of 256 candles with their extremes, the suffix and prefix
- *    extremes of blocks inside each superblock, and the extremes of 2, 4 and 8 blocks from each;
+ *    extremes of blocks inside each superblock, and the extremes of 1, 2, 4 and 8 blocks from each;
  *  - the rest of the first block is tested at once, the first block of the superblock that reaches
  *    a level is found by binary lifting over 8, 4, 2, 1 blocks, whole superblocks are tested one
  *    at a time, and inside the first block that reaches a level a branch-free binary search over
  *    the prefix extremes (they only grow, so "reached by here" is monotone) finds the candle.
- * The extremes passed on the way feed the excursions. Same rules and same results as `walk`
- * (walk.ts states them; tests compare both on random data).
+ * What one step reads is stored side by side (one cache line per block and per window record):
+ * on a shared machine the walk's cost is mostly cache misses. The extremes passed on the way feed
+ * the excursions. Same rules and same results as `walk` (walk.ts states them; tests compare both
+ * on random data).
  */
 const SHIFT = 4;
 const BLOCK = 1 << SHIFT;
@@ -24,62 +26,34 @@ const PER_SUPER = SUPER / BLOCK;
 export interface PriceBlocks {
   readonly high: Float64Array;
   readonly low: Float64Array;
-  /** Per candle: offset in its block of the extreme from it to the block's end. */
-  readonly sufHighAt: Uint8Array;
-  readonly sufLowAt: Uint8Array;
-  /** Per candle: offset in its block of the extreme from the block's start to it; padded to whole blocks. */
-  readonly preHighAt: Uint8Array;
-  readonly preLowAt: Uint8Array;
-  readonly blockHigh: Float64Array;
-  readonly blockLow: Float64Array;
-  /** Per block: extremes of 2, 4 and 8 blocks from it (fewer at the end). */
-  readonly high2: Float64Array;
-  readonly low2: Float64Array;
-  readonly high4: Float64Array;
-  readonly low4: Float64Array;
-  readonly high8: Float64Array;
-  readonly low8: Float64Array;
-  /** Per block: extremes from it to the end of its superblock. */
-  readonly blockSufHigh: Float64Array;
-  readonly blockSufLow: Float64Array;
-  /** Per block: extremes from its superblock's start to it, padded to whole superblocks. */
-  readonly blockPreHigh: Float64Array;
-  readonly blockPreLow: Float64Array;
-  readonly superHigh: Float64Array;
-  readonly superLow: Float64Array;
+  /**
+   * Per candle k, at 4k..4k+3: offsets in its block of the highest high and lowest low from k to
+   * the block's end, then from the block's start to k. Padded to whole blocks (prefix only).
+   */
+  readonly candleAt: Uint8Array;
+  /** Per block b, at 8b..8b+7: highest high and lowest low of 1, 2, 4 and 8 blocks from b (fewer at the end). */
+  readonly windows: Float64Array;
+  /**
+   * Per block b, at 4b..4b+3: highest high and lowest low from b to the end of its superblock,
+   * then from the superblock's start to b. Padded to whole superblocks (prefix only).
+   */
+  readonly inSuper: Float64Array;
+  /** Per superblock s, at 2s and 2s+1: its highest high and lowest low. */
+  readonly supers: Float64Array;
 }
 
 // Lengths are read as `typedArray.length | 0`: V8 types a typed array's length as a size that may
 // exceed 2^31, and index arithmetic compared against it then runs in doubles, with a conversion
 // at every access. Comparisons below skip NaN as the walk does (`x > best` is false for NaN).
 
-interface CandleRuns {
-  readonly sufHighAt: Uint8Array;
-  readonly sufLowAt: Uint8Array;
-  readonly preHighAt: Uint8Array;
-  readonly preLowAt: Uint8Array;
-  readonly blockHigh: Float64Array;
-  readonly blockLow: Float64Array;
+function candleOffsets(high: Float64Array, low: Float64Array, blocks: number): { candleAt: Uint8Array; blockHigh: Float64Array; blockLow: Float64Array } {
+  const out = { candleAt: new Uint8Array(4 * (blocks << SHIFT)), blockHigh: new Float64Array(blocks), blockLow: new Float64Array(blocks) };
+  for (let b = 0; b < blocks; b += 1024) blockOffsets(out.candleAt, out.blockHigh, out.blockLow, high, low, b, Math.min(blocks, b + 1024));
+  return out;
 }
 
-function candleRuns(high: Float64Array, low: Float64Array): CandleRuns {
+function blockOffsets(at: Uint8Array, blockHigh: Float64Array, blockLow: Float64Array, high: Float64Array, low: Float64Array, b0: number, b1: number): void {
   const n = high.length | 0;
-  const blocks = (n + BLOCK - 1) >> SHIFT;
-  const runs: CandleRuns = {
-    sufHighAt: new Uint8Array(n),
-    sufLowAt: new Uint8Array(n),
-    preHighAt: new Uint8Array(blocks << SHIFT),
-    preLowAt: new Uint8Array(blocks << SHIFT),
-    blockHigh: new Float64Array(blocks),
-    blockLow: new Float64Array(blocks),
-  };
-  for (let b = 0; b < blocks; b += 1024) blockRuns(runs, high, low, b, Math.min(blocks, b + 1024));
-  return runs;
-}
-
-function blockRuns(runs: CandleRuns, high: Float64Array, low: Float64Array, b0: number, b1: number): void {
-  const n = high.length | 0;
-  const { sufHighAt, sufLowAt, preHighAt, preLowAt, blockHigh, blockLow } = runs;
   for (let b = b0; b < b1; b++) {
     const start = b << SHIFT;
     const end = Math.min(n, start + BLOCK);
@@ -87,21 +61,19 @@ function blockRuns(runs: CandleRuns, high: Float64Array, low: Float64Array, b0: 
     let l = Infinity;
     let hAt = 0;
     let lAt = 0;
-    for (let k = start; k < end; k++) {
-      if (high[k] > h) {
-        h = high[k];
-        hAt = k - start;
+    for (let k = start; k < start + BLOCK; k++) {
+      if (k < end) {
+        if (high[k] > h) {
+          h = high[k];
+          hAt = k - start;
+        }
+        if (low[k] < l) {
+          l = low[k];
+          lAt = k - start;
+        }
       }
-      if (low[k] < l) {
-        l = low[k];
-        lAt = k - start;
-      }
-      preHighAt[k] = hAt;
-      preLowAt[k] = lAt;
-    }
-    for (let k = end; k < start + BLOCK; k++) {
-      preHighAt[k] = hAt;
-      preLowAt[k] = lAt;
+      at[4 * k + 2] = hAt;
+      at[4 * k + 3] = lAt;
     }
     blockHigh[b] = h;
     blockLow[b] = l;
@@ -118,54 +90,40 @@ function blockRuns(runs: CandleRuns, high: Float64Array, low: Float64Array, b0: 
         l = low[k];
         lAt = k - start;
       }
-      sufHighAt[k] = hAt;
-      sufLowAt[k] = lAt;
+      at[4 * k] = hAt;
+      at[4 * k + 1] = lAt;
     }
   }
 }
 
-/** Extremes of `width` values from each index (fewer at the end), from those of width/2. */
-function doubled(high: Float64Array, low: Float64Array, half: number): [Float64Array, Float64Array] {
-  const n = high.length | 0;
-  const hi = new Float64Array(n);
-  const lo = new Float64Array(n);
-  for (let b = 0; b < n; b++) {
-    const c = b + half;
-    hi[b] = c < n && high[c] > high[b] ? high[c] : high[b];
-    lo[b] = c < n && low[c] < low[b] ? low[c] : low[b];
-  }
-  return [hi, lo];
-}
-
-/** Extremes of groups of 2^shift values. */
-function extremes(high: Float64Array, low: Float64Array, shift: number): [Float64Array, Float64Array] {
-  const n = high.length | 0;
-  const count = (n + (1 << shift) - 1) >> shift;
-  const hi = new Float64Array(count);
-  const lo = new Float64Array(count);
-  for (let g = 0; g < count; g++) {
-    let h = -Infinity;
-    let l = Infinity;
-    const end = Math.min(n, (g + 1) << shift);
-    for (let k = g << shift; k < end; k++) {
-      if (high[k] > h) h = high[k];
-      if (low[k] < l) l = low[k];
-    }
-    hi[g] = h;
-    lo[g] = l;
-  }
-  return [hi, lo];
-}
-
-/** Running extremes of the blocks inside each superblock, suffix and prefix (prefix padded to whole superblocks). */
-function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { sufHigh: Float64Array; sufLow: Float64Array; preHigh: Float64Array; preLow: Float64Array } {
+/** Window records: extremes of 1, 2, 4 and 8 blocks from each block. */
+function blockWindows(blockHigh: Float64Array, blockLow: Float64Array): Float64Array {
   const n = blockHigh.length | 0;
-  const supers = ((n + PER_SUPER - 1) / PER_SUPER) | 0;
-  const sufHigh = new Float64Array(n);
-  const sufLow = new Float64Array(n);
-  const preHigh = new Float64Array(supers * PER_SUPER);
-  const preLow = new Float64Array(supers * PER_SUPER);
-  for (let s = 0; s < supers; s++) {
+  const w = new Float64Array(8 * n);
+  for (let b = 0; b < n; b++) {
+    w[8 * b] = blockHigh[b];
+    w[8 * b + 1] = blockLow[b];
+  }
+  for (let level = 1; level < 4; level++) {
+    const half = 1 << (level - 1);
+    for (let b = 0; b < n; b++) {
+      const c = b + half;
+      const h = w[8 * b + 2 * level - 2];
+      const l = w[8 * b + 2 * level - 1];
+      w[8 * b + 2 * level] = c < n && w[8 * c + 2 * level - 2] > h ? w[8 * c + 2 * level - 2] : h;
+      w[8 * b + 2 * level + 1] = c < n && w[8 * c + 2 * level - 1] < l ? w[8 * c + 2 * level - 1] : l;
+    }
+  }
+  return w;
+}
+
+/** Suffix and prefix extremes of the blocks inside each superblock, and each superblock's extremes. */
+function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { inSuper: Float64Array; supers: Float64Array } {
+  const n = blockHigh.length | 0;
+  const count = ((n + PER_SUPER - 1) / PER_SUPER) | 0;
+  const inSuper = new Float64Array(4 * count * PER_SUPER);
+  const supers = new Float64Array(2 * count);
+  for (let s = 0; s < count; s++) {
     const start = s * PER_SUPER;
     const end = Math.min(n, start + PER_SUPER);
     let h = -Infinity;
@@ -175,19 +133,21 @@ function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { sufHigh: 
         if (blockHigh[b] > h) h = blockHigh[b];
         if (blockLow[b] < l) l = blockLow[b];
       }
-      preHigh[b] = h;
-      preLow[b] = l;
+      inSuper[4 * b + 2] = h;
+      inSuper[4 * b + 3] = l;
     }
+    supers[2 * s] = h;
+    supers[2 * s + 1] = l;
     h = -Infinity;
     l = Infinity;
     for (let b = end - 1; b >= start; b--) {
       if (blockHigh[b] > h) h = blockHigh[b];
       if (blockLow[b] < l) l = blockLow[b];
-      sufHigh[b] = h;
-      sufLow[b] = l;
+      inSuper[4 * b] = h;
+      inSuper[4 * b + 1] = l;
     }
   }
-  return { sufHigh, sufLow, preHigh, preLow };
+  return { inSuper, supers };
 }
 
 // Candles are immutable once built: the blocks of a price series are computed once and shared by
@@ -197,35 +157,10 @@ const cache = new WeakMap<Float64Array, { low: Float64Array; blocks: PriceBlocks
 export function priceBlocks(high: Float64Array, low: Float64Array): PriceBlocks {
   const hit = cache.get(high);
   if (hit && hit.low === low) return hit.blocks;
-  const candles = candleRuns(high, low);
-  const { blockHigh, blockLow } = candles;
-  const [high2, low2] = doubled(blockHigh, blockLow, 1);
-  const [high4, low4] = doubled(high2, low2, 2);
-  const [high8, low8] = doubled(high4, low4, 4);
-  const [superHigh, superLow] = extremes(blockHigh, blockLow, SUPER_SHIFT - SHIFT);
-  const inSuper = superRuns(blockHigh, blockLow);
-  const blocks: PriceBlocks = {
-    high,
-    low,
-    sufHighAt: candles.sufHighAt,
-    sufLowAt: candles.sufLowAt,
-    preHighAt: candles.preHighAt,
-    preLowAt: candles.preLowAt,
-    blockHigh,
-    blockLow,
-    high2,
-    low2,
-    high4,
-    low4,
-    high8,
-    low8,
-    blockSufHigh: inSuper.sufHigh,
-    blockSufLow: inSuper.sufLow,
-    blockPreHigh: inSuper.preHigh,
-    blockPreLow: inSuper.preLow,
-    superHigh,
-    superLow,
-  };
+  const count = ((high.length | 0) + BLOCK - 1) >> SHIFT;
+  const { candleAt, blockHigh, blockLow } = candleOffsets(high, low, count);
+  const { inSuper, supers } = superRuns(blockHigh, blockLow);
+  const blocks: PriceBlocks = { high, low, candleAt, windows: blockWindows(blockHigh, blockLow), inSuper, supers };
   cache.set(high, { low, blocks });
   return blocks;
 }
@@ -254,8 +189,8 @@ function firstExit(p: PriceBlocks, from: number): number {
   if ((k & (BLOCK - 1)) !== 0) {
     // The rest of from's block, in one test.
     const start = k & ~(BLOCK - 1);
-    const h = high[start + p.sufHighAt[k]];
-    const l = low[start + p.sufLowAt[k]];
+    const h = high[start + p.candleAt[4 * k]];
+    const l = low[start + p.candleAt[4 * k + 1]];
     if (l <= below || h >= above) return scanCandles(p, k, n, maxH, minL);
     if (h > maxH) maxH = h;
     if (l < minL) minL = l;
@@ -265,56 +200,56 @@ function firstExit(p: PriceBlocks, from: number): number {
   if ((k & (SUPER - 1)) !== 0) {
     // The rest of the superblock, in one test.
     const b = k >> SHIFT;
-    const sufHigh = p.blockSufHigh[b];
-    const sufLow = p.blockSufLow[b];
+    const inSuper = p.inSuper;
+    const sufHigh = inSuper[4 * b];
+    const sufLow = inSuper[4 * b + 1];
     if (sufLow > below && sufHigh < above) {
       if (sufHigh > maxH) maxH = sufHigh;
       if (sufLow < minL) minL = sufLow;
       k = ((k >> SUPER_SHIFT) + 1) << SUPER_SHIFT;
     } else {
       // One of its blocks reaches a level, at most 15 blocks on: binary lifting finds the first.
+      const w = p.windows;
       let x = b;
-      x += 8 * (+(p.low8[x] > below) & +(p.high8[x] < above));
-      x += 4 * (+(p.low4[x] > below) & +(p.high4[x] < above));
-      x += 2 * (+(p.low2[x] > below) & +(p.high2[x] < above));
-      x += +(p.blockLow[x] > below) & +(p.blockHigh[x] < above);
+      x += 8 * (+(w[8 * x + 7] > below) & +(w[8 * x + 6] < above));
+      x += 4 * (+(w[8 * x + 5] > below) & +(w[8 * x + 4] < above));
+      x += 2 * (+(w[8 * x + 3] > below) & +(w[8 * x + 2] < above));
+      x += +(w[8 * x + 1] > below) & +(w[8 * x] < above);
       if (x > b) {
         // Extremes of blocks [b, x): two windows of a power of two that cover it.
-        const span = x - b;
-        const w = 31 - Math.clz32(span);
-        const c = x - (1 << w);
-        const hs = w === 0 ? p.blockHigh : w === 1 ? p.high2 : w === 2 ? p.high4 : p.high8;
-        const ls = w === 0 ? p.blockLow : w === 1 ? p.low2 : w === 2 ? p.low4 : p.low8;
-        if (hs[b] > maxH) maxH = hs[b];
-        if (hs[c] > maxH) maxH = hs[c];
-        if (ls[b] < minL) minL = ls[b];
-        if (ls[c] < minL) minL = ls[c];
+        const level = 31 - Math.clz32(x - b);
+        const c = 8 * (x - (1 << level)) + 2 * level;
+        const d = 8 * b + 2 * level;
+        if (w[d] > maxH) maxH = w[d];
+        if (w[c] > maxH) maxH = w[c];
+        if (w[d + 1] < minL) minL = w[d + 1];
+        if (w[c + 1] < minL) minL = w[c + 1];
       }
       return firstInBlock(p, x, maxH, minL);
     }
   }
-  const superHigh = p.superHigh;
-  const superLow = p.superLow;
+  const supers = p.supers;
   while (k < n) {
     const s = k >> SUPER_SHIFT;
-    if (superLow[s] > below && superHigh[s] < above) {
-      if (superHigh[s] > maxH) maxH = superHigh[s];
-      if (superLow[s] < minL) minL = superLow[s];
+    const h = supers[2 * s];
+    const l = supers[2 * s + 1];
+    if (l > below && h < above) {
+      if (h > maxH) maxH = h;
+      if (l < minL) minL = l;
       k += SUPER;
       continue;
     }
     // The first block of the superblock that reaches a level: its prefix extremes reach it first.
-    const preHigh = p.blockPreHigh;
-    const preLow = p.blockPreLow;
+    const inSuper = p.inSuper;
     const first = s * PER_SUPER;
     let b = first;
-    b += 8 * (+(preLow[b + 7] > below) & +(preHigh[b + 7] < above));
-    b += 4 * (+(preLow[b + 3] > below) & +(preHigh[b + 3] < above));
-    b += 2 * (+(preLow[b + 1] > below) & +(preHigh[b + 1] < above));
-    b += +(preLow[b] > below) & +(preHigh[b] < above);
+    b += 8 * (+(inSuper[4 * b + 31] > below) & +(inSuper[4 * b + 30] < above));
+    b += 4 * (+(inSuper[4 * b + 15] > below) & +(inSuper[4 * b + 14] < above));
+    b += 2 * (+(inSuper[4 * b + 7] > below) & +(inSuper[4 * b + 6] < above));
+    b += +(inSuper[4 * b + 3] > below) & +(inSuper[4 * b + 2] < above);
     if (b > first) {
-      if (preHigh[b - 1] > maxH) maxH = preHigh[b - 1];
-      if (preLow[b - 1] < minL) minL = preLow[b - 1];
+      if (inSuper[4 * b - 2] > maxH) maxH = inSuper[4 * b - 2];
+      if (inSuper[4 * b - 1] < minL) minL = inSuper[4 * b - 1];
     }
     return firstInBlock(p, b, maxH, minL);
   }
@@ -331,17 +266,17 @@ function done(k: number, maxH: number, minL: number): number {
 function firstInBlock(p: PriceBlocks, b: number, maxH: number, minL: number): number {
   const below = io[0];
   const above = io[1];
-  const { high, low, preHighAt, preLowAt } = p;
+  const { high, low, candleAt } = p;
   const first = b << SHIFT;
   let k = first;
   // "Not reached" written as !(reached), so that a candle without prices (NaN) never counts.
-  k += 8 * (+!(low[first + preLowAt[k + 7]] <= below) & +!(high[first + preHighAt[k + 7]] >= above));
-  k += 4 * (+!(low[first + preLowAt[k + 3]] <= below) & +!(high[first + preHighAt[k + 3]] >= above));
-  k += 2 * (+!(low[first + preLowAt[k + 1]] <= below) & +!(high[first + preHighAt[k + 1]] >= above));
-  k += +!(low[first + preLowAt[k]] <= below) & +!(high[first + preHighAt[k]] >= above);
+  k += 8 * (+!(low[first + candleAt[4 * k + 31]] <= below) & +!(high[first + candleAt[4 * k + 30]] >= above));
+  k += 4 * (+!(low[first + candleAt[4 * k + 15]] <= below) & +!(high[first + candleAt[4 * k + 14]] >= above));
+  k += 2 * (+!(low[first + candleAt[4 * k + 7]] <= below) & +!(high[first + candleAt[4 * k + 6]] >= above));
+  k += +!(low[first + candleAt[4 * k + 3]] <= below) & +!(high[first + candleAt[4 * k + 2]] >= above);
   if (k > first) {
-    const h = high[first + preHighAt[k - 1]];
-    const l = low[first + preLowAt[k - 1]];
+    const h = high[first + candleAt[4 * k - 2]];
+    const l = low[first + candleAt[4 * k - 1]];
     if (h > maxH) maxH = h;
     if (l < minL) minL = l;
   }

@@ -207,6 +207,11 @@ function ownEntryColumns(run: TableRun): void {
 /** Entries [k0, k1) of a simulateTable run (a chunk, see CHUNK). */
 function simulateRange(run: TableRun, k0: number, k1: number): void {
   const { entries, rules, scale, levels, blocks, stops, ltf, series } = run;
+  const external = rules.slMode === 'external';
+  const pip = rules.pipSize;
+  const slOffset = external ? rules.slPips! * pip : 0;
+  const tp1Offset = external ? rules.tp1Pips! * pip : 0;
+  const tp2Offset = external ? (rules.tp2Pips ?? 2 * rules.tp1Pips!) * pip : 0;
   const { setup: eSetup, side: eSide, orderPrice: eOrder, entryPrice: eFill, index: eIndex, resting: eResting } = entries;
   const { sl, tp1, tp2, r1, r2, tp1At, tp2At, slAt, fav, adv, ambiguousFlag, resolved1, resolved2 } = run;
   let t = run.t;
@@ -217,7 +222,12 @@ function simulateRange(run: TableRun, k0: number, k1: number): void {
     const fill = eFill[k];
     const j = eIndex[k];
     const resting = eResting[k] === 1;
-    if (!placeLevels(rules, dir, p, stops[z], levels, scale)) {
+    if (external) {
+      // placeLevels' external branch, inlined: `dir * (pips * pip)` is `(dir * pips) * pip` exactly.
+      levels.sl = Math.round((p - dir * slOffset) * scale) / scale;
+      levels.tp1 = Math.round((p + dir * tp1Offset) * scale) / scale;
+      levels.tp2 = Math.round((p + dir * tp2Offset) * scale) / scale;
+    } else if (!placeLevels(rules, dir, p, stops[z], levels, scale)) {
       if (run.setup === eSetup) {
         run.t = t;
         ownEntryColumns(run);
