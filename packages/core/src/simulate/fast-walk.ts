@@ -100,30 +100,37 @@ function blockOffsets(at: Uint8Array, blockHigh: Float64Array, blockLow: Float64
 function blockWindows(blockHigh: Float64Array, blockLow: Float64Array): Float64Array {
   const n = blockHigh.length | 0;
   const w = new Float64Array(8 * n);
-  for (let b = 0; b < n; b++) {
-    w[8 * b] = blockHigh[b];
-    w[8 * b + 1] = blockLow[b];
-  }
+  for (let b = 0; b < n; b += 4096) firstWindows(w, blockHigh, blockLow, b, Math.min(n, b + 4096));
   for (let level = 1; level < 4; level++) {
-    const half = 1 << (level - 1);
-    for (let b = 0; b < n; b++) {
-      const c = b + half;
-      const h = w[8 * b + 2 * level - 2];
-      const l = w[8 * b + 2 * level - 1];
-      w[8 * b + 2 * level] = c < n && w[8 * c + 2 * level - 2] > h ? w[8 * c + 2 * level - 2] : h;
-      w[8 * b + 2 * level + 1] = c < n && w[8 * c + 2 * level - 1] < l ? w[8 * c + 2 * level - 1] : l;
-    }
+    for (let b = 0; b < n; b += 4096) doubledWindows(w, n, level, b, Math.min(n, b + 4096));
   }
   return w;
 }
 
-/** Suffix and prefix extremes of the blocks inside each superblock, and each superblock's extremes. */
-function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { inSuper: Float64Array; supers: Float64Array } {
+function firstWindows(w: Float64Array, blockHigh: Float64Array, blockLow: Float64Array, b0: number, b1: number): void {
+  for (let b = b0; b < b1; b++) {
+    w[8 * b] = blockHigh[b];
+    w[8 * b + 1] = blockLow[b];
+  }
+}
+
+/** Windows of 2^level blocks from those of 2^(level-1), for blocks [b0, b1). */
+function doubledWindows(w: Float64Array, n: number, level: number, b0: number, b1: number): void {
+  const half = 1 << (level - 1);
+  const from = 2 * level - 2;
+  for (let b = b0; b < b1; b++) {
+    const c = b + half;
+    const h = w[8 * b + from];
+    const l = w[8 * b + from + 1];
+    w[8 * b + from + 2] = c < n && w[8 * c + from] > h ? w[8 * c + from] : h;
+    w[8 * b + from + 3] = c < n && w[8 * c + from + 1] < l ? w[8 * c + from + 1] : l;
+  }
+}
+
+/** superRuns for superblocks [s0, s1). */
+function superRange(inSuper: Float64Array, supers: Float64Array, blockHigh: Float64Array, blockLow: Float64Array, s0: number, s1: number): void {
   const n = blockHigh.length | 0;
-  const count = ((n + PER_SUPER - 1) / PER_SUPER) | 0;
-  const inSuper = new Float64Array(4 * count * PER_SUPER);
-  const supers = new Float64Array(2 * count);
-  for (let s = 0; s < count; s++) {
+  for (let s = s0; s < s1; s++) {
     const start = s * PER_SUPER;
     const end = Math.min(n, start + PER_SUPER);
     let h = -Infinity;
@@ -147,6 +154,15 @@ function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { inSuper: 
       inSuper[4 * b + 1] = l;
     }
   }
+}
+
+/** Suffix and prefix extremes of the blocks inside each superblock, and each superblock's extremes. */
+function superRuns(blockHigh: Float64Array, blockLow: Float64Array): { inSuper: Float64Array; supers: Float64Array } {
+  const n = blockHigh.length | 0;
+  const count = ((n + PER_SUPER - 1) / PER_SUPER) | 0;
+  const inSuper = new Float64Array(4 * count * PER_SUPER);
+  const supers = new Float64Array(2 * count);
+  for (let s = 0; s < count; s += 256) superRange(inSuper, supers, blockHigh, blockLow, s, Math.min(count, s + 256));
   return { inSuper, supers };
 }
 
