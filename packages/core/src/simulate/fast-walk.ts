@@ -200,18 +200,21 @@ function firstExit(p: PriceBlocks, from: number): number {
   let minL = Infinity;
   let k = from;
   // NaN levels are reached by no candle, and no group test can be trusted with them.
-  if (below !== below || above !== above) return scanCandles(p, k, n, maxH, minL);
-  if (k >= n) return done(n, maxH, minL);
+  if (below !== below || above !== above || k >= n) return scanCandles(p, k, n);
   if ((k & (BLOCK - 1)) !== 0) {
     // The rest of from's block, in one test.
     const start = k & ~(BLOCK - 1);
     const h = high[start + p.candleAt[4 * k]];
     const l = low[start + p.candleAt[4 * k + 1]];
-    if (l <= below || h >= above) return scanCandles(p, k, n, maxH, minL);
+    if (l <= below || h >= above) return scanCandles(p, k, n);
     if (h > maxH) maxH = h;
     if (l < minL) minL = l;
     k = start + BLOCK;
-    if (k >= n) return done(n, maxH, minL);
+    if (k >= n) {
+      io[2] = maxH;
+      io[3] = minL;
+      return n;
+    }
   }
   if ((k & (SUPER - 1)) !== 0) {
     // The rest of the superblock, in one test.
@@ -241,7 +244,9 @@ function firstExit(p: PriceBlocks, from: number): number {
         if (w[d + 1] < minL) minL = w[d + 1];
         if (w[c + 1] < minL) minL = w[c + 1];
       }
-      return firstInBlock(p, x, maxH, minL);
+      io[2] = maxH;
+      io[3] = minL;
+      return firstInBlock(p, x);
     }
   }
   const supers = p.supers;
@@ -267,21 +272,25 @@ function firstExit(p: PriceBlocks, from: number): number {
       if (inSuper[4 * b - 2] > maxH) maxH = inSuper[4 * b - 2];
       if (inSuper[4 * b - 1] < minL) minL = inSuper[4 * b - 1];
     }
-    return firstInBlock(p, b, maxH, minL);
+    io[2] = maxH;
+    io[3] = minL;
+    return firstInBlock(p, b);
   }
-  return done(n, maxH, minL);
-}
-
-function done(k: number, maxH: number, minL: number): number {
   io[2] = maxH;
   io[3] = minL;
-  return k;
+  return n;
 }
 
-/** The first candle of block b that reaches a level (one does), with the extremes passed before it. */
-function firstInBlock(p: PriceBlocks, b: number, maxH: number, minL: number): number {
+/**
+ * The first candle of block b that reaches a level (one does); io[2]/io[3] hold the extremes
+ * passed before the block and get those passed before the candle. Doubles go through `io`, not
+ * arguments: V8 boxes a double passed to a call it does not inline.
+ */
+function firstInBlock(p: PriceBlocks, b: number): number {
   const below = io[0];
   const above = io[1];
+  let maxH = io[2];
+  let minL = io[3];
   const { high, low, candleAt } = p;
   const first = b << SHIFT;
   let k = first;
@@ -296,14 +305,18 @@ function firstInBlock(p: PriceBlocks, b: number, maxH: number, minL: number): nu
     if (h > maxH) maxH = h;
     if (l < minL) minL = l;
   }
-  return done(k, maxH, minL);
+  io[2] = maxH;
+  io[3] = minL;
+  return k;
 }
 
-/** The candles from k to the first that reaches a level; n when none. */
-function scanCandles(p: PriceBlocks, k: number, n: number, maxH: number, minL: number): number {
+/** The candles from k to the first that reaches a level, n when none; the extremes passed in io[2]/io[3]. */
+function scanCandles(p: PriceBlocks, k: number, n: number): number {
   const { high, low } = p;
   const below = io[0];
   const above = io[1];
+  let maxH = -Infinity;
+  let minL = Infinity;
   for (; k < n; k++) {
     const l = low[k];
     const h = high[k];
@@ -311,7 +324,9 @@ function scanCandles(p: PriceBlocks, k: number, n: number, maxH: number, minL: n
     if (h > maxH) maxH = h;
     if (l < minL) minL = l;
   }
-  return done(k, maxH, minL);
+  io[2] = maxH;
+  io[3] = minL;
+  return k;
 }
 
 /** Inputs of `fastWalk`: fill, stop, TP1, TP2 (prices). */
