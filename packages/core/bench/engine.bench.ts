@@ -7,13 +7,22 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   STRATEGIES, candlesFromColumns, columnList, filterColumnNames, prepareRun, runBacktest, runEngineTable, tradesFromTable, withIndicators, ema, rsi, type Candles,
 } from '@bt/core';
 import { syntheticCandles } from './synthetic.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const gc = (globalThis as { gc?: () => void }).gc;
+// `npm run bench` starts this script without --expose-gc: the flag is then set at run time, so that
+// runs are garbage collected in between either way.
+const gc: () => void =
+  (globalThis as { gc?: () => void }).gc ??
+  (() => {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  })();
 
 interface Timing {
   wall: number;
@@ -27,12 +36,10 @@ async function measure(runs: number, task: () => unknown): Promise<Timing> {
   const walls: number[] = [];
   const cpus_: number[] = [];
   for (let r = 0; r < runs; r++) {
-    if (gc) {
-      gc();
-      // V8 finishes sweeping on helper threads after gc(): let it end before the clock starts, so
-      // that a run's CPU time is not the collector's.
-      await new Promise((done) => setTimeout(done, 20));
-    }
+    gc();
+    // V8 finishes sweeping on helper threads after gc(): let it end before the clock starts, so
+    // that a run's CPU time is not the collector's.
+    await new Promise((done) => setTimeout(done, 20));
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await task();
