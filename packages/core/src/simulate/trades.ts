@@ -2,7 +2,7 @@ import { CHUNK } from '../patterns/candidates.js';
 import type { PriceSeries, Setups } from '../patterns/types.js';
 import { sessionForHour } from '../stats/buckets.js';
 import { resolveWithLowerTimeframe, type LowerTimeframe } from './ambiguity.js';
-import type { Entries } from './entries.js';
+import { NO_ENTRIES, type Entries } from './entries.js';
 import { fastWalk, priceBlocks, walkIn, walkOutCandles, walkOutPrices, type PriceBlocks } from './fast-walk.js';
 import { placeLevels, priceRounding, validateExitRules, type ExitRules, type Levels } from './levels.js';
 import type { Outcome, TargetResult, Trade } from './types.js';
@@ -98,18 +98,54 @@ export function simulateTable(series: PriceSeries, setups: Setups, entries: Entr
     resolved1: cut(run.resolved1),
     resolved2: cut(run.resolved2),
   };
-  return { table, skippedNoRisk: run.skippedNoRisk, ambiguity: { count: run.ambiguous, resolved: run.resolved, unresolved: run.unresolved } };
+  const result: TableSimulation = { table, skippedNoRisk: run.skippedNoRisk, ambiguity: { count: run.ambiguous, resolved: run.resolved, unresolved: run.unresolved } };
+  release(run);
+  return result;
+}
+
+// The last run's state stays alive, emptied: V8 holds maps only weakly, and when a full GC finds
+// no TableRun, simulateRange (optimised for its map) is deoptimised and recompiled next run.
+let lastRun: TableRun | null = null;
+const none = new Float64Array(0);
+const noSeries: PriceSeries = { length: 0, time: none, open: none, high: none, low: none, close: none };
+
+/** Drops the run's references to candles, entries and columns (the table has its own) and keeps the run. */
+function release(run: TableRun): void {
+  run.series = noSeries;
+  run.ltf = undefined;
+  run.blocks = priceBlocks(none, none);
+  run.stops = none;
+  run.entries = NO_ENTRIES;
+  run.setup = NO_ENTRIES.setup;
+  run.entryIndex = NO_ENTRIES.index;
+  run.side = NO_ENTRIES.side;
+  run.orderPrice = none;
+  run.entryPrice = none;
+  run.sl = none;
+  run.tp1 = none;
+  run.tp2 = none;
+  run.r1 = NO_ENTRIES.side;
+  run.r2 = NO_ENTRIES.side;
+  run.tp1At = NO_ENTRIES.index;
+  run.tp2At = NO_ENTRIES.index;
+  run.slAt = NO_ENTRIES.index;
+  run.fav = none;
+  run.adv = none;
+  run.ambiguousFlag = NO_ENTRIES.resting;
+  run.resolved1 = NO_ENTRIES.side;
+  run.resolved2 = NO_ENTRIES.side;
+  lastRun = run;
 }
 
 /** The state of one simulateTable call, passed to its chunks. */
 interface TableRun {
-  readonly series: PriceSeries;
-  readonly blocks: PriceBlocks;
-  readonly stops: Float64Array;
-  readonly entries: Entries;
+  series: PriceSeries;
+  blocks: PriceBlocks;
+  stops: Float64Array;
+  entries: Entries;
   readonly rules: ExitRules;
   readonly scale: number;
-  readonly ltf: LowerTimeframe | undefined;
+  ltf: LowerTimeframe | undefined;
   readonly levels: Levels;
   t: number;
   skippedNoRisk: number;
@@ -121,22 +157,22 @@ interface TableRun {
   side: Int8Array;
   orderPrice: Float64Array;
   entryPrice: Float64Array;
-  readonly sl: Float64Array;
-  readonly tp1: Float64Array;
-  readonly tp2: Float64Array;
-  readonly r1: Int8Array;
-  readonly r2: Int8Array;
-  readonly tp1At: Int32Array;
-  readonly tp2At: Int32Array;
-  readonly slAt: Int32Array;
-  readonly fav: Float64Array;
-  readonly adv: Float64Array;
-  readonly ambiguousFlag: Uint8Array;
-  readonly resolved1: Int8Array;
-  readonly resolved2: Int8Array;
+  sl: Float64Array;
+  tp1: Float64Array;
+  tp2: Float64Array;
+  r1: Int8Array;
+  r2: Int8Array;
+  tp1At: Int32Array;
+  tp2At: Int32Array;
+  slAt: Int32Array;
+  fav: Float64Array;
+  adv: Float64Array;
+  ambiguousFlag: Uint8Array;
+  resolved1: Int8Array;
+  resolved2: Int8Array;
 }
 
-/** The one place a TableRun is made (one map for every run, kept alive by `shapeKeeper`). */
+/** The one place a TableRun is made (one map for every run, kept alive by `lastRun`). */
 function newTableRun(series: PriceSeries, blocks: PriceBlocks, stops: Float64Array, entries: Entries, rules: ExitRules, ltf: LowerTimeframe | undefined): TableRun {
   const m = entries.count;
   return {
@@ -175,19 +211,6 @@ function newTableRun(series: PriceSeries, blocks: PriceBlocks, stops: Float64Arr
     resolved2: new Int8Array(m).fill(NONE),
   };
 }
-
-// A TableRun that stays alive, so that the map of TableRun survives full GCs: V8 holds maps only
-// weakly, and when a GC finds no object of a map, code optimised for it (simulateRange) is
-// deoptimised and recompiled in the next run. Empty, so that it holds no run's data.
-const none = new Float64Array(0);
-const shapeKeeper = newTableRun(
-  { length: 0, time: none, open: none, high: none, low: none, close: none },
-  priceBlocks(none, none),
-  none,
-  { count: 0, setup: new Int32Array(0), index: new Int32Array(0), side: new Int8Array(0), orderPrice: none, entryPrice: none, resting: new Uint8Array(0) },
-  { slMode: 'external', slPips: 1, tp1Pips: 1, pipSize: 1 },
-  undefined,
-);
 
 /** The first skipped entry: from then on trade t is no longer entry t, the entry columns are copied. */
 function ownEntryColumns(run: TableRun): void {

@@ -45,7 +45,7 @@ export interface FilterGate {
 export function filterGate(series: PriceSeries, filters: readonly FilterKind[], columns: FilterColumns): FilterGate | null {
   if (filters.length === 0) return null;
   let rsi: Float64Array | null = null;
-  let rsiBuyBelow = 0;
+  let rsiBuyBelow = NaN;
   let ema: Float64Array | null = null;
   let emaFast: Float64Array | null = null;
   let emaSlow: Float64Array | null = null;
@@ -64,22 +64,33 @@ export function filterGate(series: PriceSeries, filters: readonly FilterKind[], 
       throw new Error(`invalid filter: ${String(kind)}`);
     }
   }
-  return keep({ maskBuy: null, maskSell: null, rsi, rsiBuyBelow, rsiSellAbove: 100 - rsiBuyBelow, close: series.close, ema, emaFast, emaSlow });
-}
-
-// The last gate, kept so that a gate is always alive: V8 holds an object's map only weakly, and
-// when a full GC finds none, the entry kernels optimised for it are deoptimised.
-let lastGate: FilterGate | null = null;
-
-function keep(gate: FilterGate): FilterGate {
-  lastGate = gate;
-  return gate;
+  return newGate(null, null, rsi, rsiBuyBelow, series.close, ema, emaFast, emaSlow);
 }
 
 /** A gate reading precomputed masks (callers of the entry rules that built their own). */
 export function maskGate(series: PriceSeries, masks: FilterMasks): FilterGate {
-  return keep({ maskBuy: masks.buy, maskSell: masks.sell, rsi: null, rsiBuyBelow: 0, rsiSellAbove: 0, close: series.close, ema: null, emaFast: null, emaSlow: null });
+  return newGate(masks.buy, masks.sell, null, NaN, series.close, null, null, null);
 }
+
+/** The one place a gate is made, so that every gate has one map (kept alive by `shapeKeeper`). */
+function newGate(
+  maskBuy: Uint8Array | null,
+  maskSell: Uint8Array | null,
+  rsi: Float64Array | null,
+  rsiBuyBelow: number,
+  close: Float64Array,
+  ema: Float64Array | null,
+  emaFast: Float64Array | null,
+  emaSlow: Float64Array | null,
+): FilterGate {
+  return { maskBuy, maskSell, rsi, rsiBuyBelow, rsiSellAbove: 100 - rsiBuyBelow, close, ema, emaFast, emaSlow };
+}
+
+// An empty gate that stays alive: V8 holds maps only weakly, and when a full GC finds no gate,
+// the entry kernels optimised for its map are deoptimised. Its thresholds are NaN so that the
+// fields are doubles from the start (a small-integer field that later holds 37.5 changes map).
+const none = new Float64Array(0);
+export const shapeKeeper: FilterGate = newGate(new Uint8Array(0), new Uint8Array(0), none, NaN, none, none, none, none);
 
 /** Whether a buy read on candle f passes every filter (a NaN indicator refuses). */
 export function buyPasses(g: FilterGate, f: number): boolean {
