@@ -110,8 +110,3 @@ export class SetupBuilder {
 
 // An empty result kept alive for the same reason as `last`: the map of Setups objects.
 export const NO_SETUPS: Setups = new SetupBuilder('custom', 16).finish();
-
-/** Tolerance for size comparisons, so a gap of exactly `min_pips` is not lost to float rounding. */
-export function sizeTolerance(price: number): number {
-  return 1e-9 * Math.abs(price);
-}

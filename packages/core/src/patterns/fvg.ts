@@ -63,7 +63,7 @@ function keepFvg(out: SetupBuilder, open: Float64Array, high: Float64Array, low:
   const m = i - 1;
   const top = side > 0 ? low[i] : low[i - 2];
   const bottom = side > 0 ? high[i - 2] : high[i];
-  // Tolerance so a gap of exactly `min_pips` is not lost to float rounding (sizeTolerance).
+  // A relative tolerance of 1e-9, so that a gap of exactly `min_pips` is not lost to float rounding.
   if (minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top)) return;
   if (!impulsive) {
     out.push(side, top, bottom, side > 0 ? bottom : top, m, i);
