@@ -5,7 +5,7 @@ import type { LowerTimeframe } from '../simulate/ambiguity.js';
 import { pullbackEntries, signalEntries, type Entries } from '../simulate/entries.js';
 import { priceRounding, type ExitRules } from '../simulate/levels.js';
 import { simulateTable, tradesFromTable, type Simulation, type TableSimulation } from '../simulate/trades.js';
-import { filterMasks } from '../strategies/filters.js';
+import { filterGate } from '../strategies/filters.js';
 import { filterColumnNames, filterColumns, pullbackRulesFromParams } from '../strategies/params.js';
 import type { StrategyPlan } from '../strategies/registry.js';
 
@@ -38,12 +38,12 @@ export function runEngineTable(candles: Candles, run: EngineRun): EngineTableOut
   const { plan, params, exits } = run;
   const setups = plan.detect(candles, params, exits.pipSize);
   const names = filterColumnNames(plan.filters, params);
-  const masks = filterMasks(candles, plan.filters, filterColumns(candles, names, params, plan.filters));
+  const gate = filterGate(candles, plan.filters, filterColumns(candles, names, params, plan.filters));
   const start = run.startIndex ?? 0;
   const entries =
     plan.entryMode === 'pullback'
-      ? pullbackEntries(candles, setups, masks, pullbackRulesFromParams(params), start, priceRounding(exits.pipSize))
-      : signalEntries(candles, setups, masks, start);
+      ? pullbackEntries(candles, setups, gate, pullbackRulesFromParams(params), start, priceRounding(exits.pipSize))
+      : signalEntries(candles, setups, gate, start);
   const simulation = simulateTable(candles, setups, entries, exits, { ltf: run.ltf });
   return { setups, entries, simulation };
 }

@@ -53,14 +53,19 @@ function optionalPips(name: string, value: unknown): number | undefined {
 export function exitRules(request: BacktestRequest, pipSize: number): ExitRules {
   const slMode = request.slMode ?? 'external';
   if (slMode !== 'external' && slMode !== 'internal') throw new Error(`invalid sl_mode: ${JSON.stringify(slMode)} (expected external or internal)`);
-  return {
+  lastExitRules = {
     slMode,
     slPips: optionalPips('sl_pips', request.slPips),
     tp1Pips: optionalPips('tp1_pips', request.tp1Pips),
     tp2Pips: optionalPips('tp2_pips', request.tp2Pips),
     pipSize,
   };
+  return lastExitRules;
 }
+
+// The last exit rules, kept alive: V8 holds maps only weakly, and when a full GC finds no object
+// of a map, the simulation kernel optimised for it is deoptimised (recompiled in the next run).
+let lastExitRules: ExitRules | null = null;
 
 /** The modal step of a series' first candles (ms), for series without a named timeframe. */
 export function observedStep(time: Float64Array): number | undefined {

@@ -7,7 +7,7 @@ import { normalizeParams } from '../params/normalize.js';
 import { mitigationIndices } from '../patterns/refine.js';
 import type { PatternKind } from '../patterns/types.js';
 import { pullbackEntries, signalEntries } from '../simulate/entries.js';
-import { filterMasks } from '../strategies/filters.js';
+import { filterGate } from '../strategies/filters.js';
 import { columnList, filterColumnNames, filterColumns, pullbackRulesFromParams } from '../strategies/params.js';
 import { FAMILY_PATTERNS, numberParam, officialPlan, shapedSetups, type StrategyPlan } from '../strategies/registry.js';
 
@@ -77,7 +77,7 @@ export function listZones(candles: Candles, pattern: PatternKind | string, param
   const pip = options.pipSize ?? (needsPip ? catalogPipSize(symbol ?? '') : 1);
   const series = withIndicators(candles, columnList(filterColumnNames(plan.filters, canonical)));
   const setups = plan.detect(series, canonical, pip);
-  const masks = filterMasks(series, plan.filters, filterColumns(series, filterColumnNames(plan.filters, canonical), canonical, plan.filters));
+  const masks = filterGate(series, plan.filters, filterColumns(series, filterColumnNames(plan.filters, canonical), canonical, plan.filters));
   const entries =
     plan.entryMode === 'pullback' ? pullbackEntries(series, setups, masks, pullbackRulesFromParams(canonical)) : signalEntries(series, setups, masks);
   const filled = new Int32Array(setups.count).fill(-1);

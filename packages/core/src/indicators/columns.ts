@@ -27,9 +27,25 @@ export function indicatorColumn(name: string): IndicatorColumn | undefined {
   return period >= 1 ? { name, kind, period } : undefined;
 }
 
-/** The values of an indicator column computed from the closes. */
+// Candles are immutable once built, so an indicator computed from a close column stays valid
+// while that column lives: a series backtested with several strategies or runs computes each
+// column once.
+const computed = new WeakMap<Float64Array, Map<string, Float64Array>>();
+
+/** The values of an indicator column computed from the closes (cached per close column; do not modify). */
 export function computeIndicator(candles: Candles, column: IndicatorColumn): Float64Array {
-  return column.kind === 'rsi' ? rsi(candles.close, column.period) : ema(candles.close, column.period);
+  let columns = computed.get(candles.close);
+  if (columns === undefined) {
+    columns = new Map();
+    computed.set(candles.close, columns);
+  }
+  const key = `${column.kind}_${column.period}`;
+  let values = columns.get(key);
+  if (values === undefined) {
+    values = column.kind === 'rsi' ? rsi(candles.close, column.period) : ema(candles.close, column.period);
+    columns.set(key, values);
+  }
+  return values;
 }
 
 /**
@@ -39,8 +55,13 @@ export function computeIndicator(candles: Candles, column: IndicatorColumn): Flo
  * under the requested name. Returns the same object when nothing is missing.
  */
 export function withIndicators(candles: Candles, names: Iterable<string>): Candles {
+  const list = [...names];
+  const key = list.join('\u0000');
+  let byNames = enriched.get(candles);
+  const hit = byNames?.get(key);
+  if (hit !== undefined) return hit;
   const added: Record<string, Float64Array> = {};
-  for (const name of names) {
+  for (const name of list) {
     if (Object.hasOwn(candles.extra, name) || Object.hasOwn(added, name)) continue;
     if (name === 'RSI' && Object.hasOwn(candles.extra, `RSI_${DEFAULT_RSI_PERIOD}`)) {
       added[name] = candles.extra[`RSI_${DEFAULT_RSI_PERIOD}`];
@@ -52,8 +73,18 @@ export function withIndicators(candles: Candles, names: Iterable<string>): Candl
     }
     added[name] = computeIndicator(candles, column);
   }
-  return Object.keys(added).length === 0 ? candles : withExtraColumns(candles, added);
+  const out = Object.keys(added).length === 0 ? candles : withExtraColumns(candles, added);
+  if (byNames === undefined) {
+    byNames = new Map();
+    enriched.set(candles, byNames);
+  }
+  byNames.set(key, out);
+  return out;
 }
+
+// The series with its indicator columns, per series and list of names: a series backtested again
+// (another strategy, another run) skips building the Arrow table anew.
+const enriched = new WeakMap<Candles, Map<string, Candles>>();
 
 /** The indicator columns a strategy's filters read, from its normalised parameters, in filter order. */
 export function indicatorColumnsFor(strategyKey: string, params: StrategyParams): string[] {

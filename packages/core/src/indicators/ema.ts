@@ -8,7 +8,7 @@ import { checkPeriod, firstDefined } from './period.js';
  */
 export function ema(values: Float64Array, period: number): Float64Array {
   checkPeriod(period);
-  const n = values.length;
+  const n = values.length | 0;
   const out = new Float64Array(n).fill(NaN);
   const start = firstDefined(values);
   const seedAt = start + period - 1;

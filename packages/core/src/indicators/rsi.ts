@@ -12,7 +12,7 @@ export const DEFAULT_RSI_PERIOD = 14;
  */
 export function rsi(values: Float64Array, period = DEFAULT_RSI_PERIOD): Float64Array {
   checkPeriod(period);
-  const n = values.length;
+  const n = values.length | 0;
   const out = new Float64Array(n).fill(NaN);
   const start = firstDefined(values);
   if (start + period >= n) return out;

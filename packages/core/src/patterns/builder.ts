@@ -1,9 +1,42 @@
 import type { PatternKind, Setups } from './types.js';
 
+/** Growable columns a builder writes into; one set is kept between runs (see `SetupBuilder`). */
+interface SetupColumns {
+  capacity: number;
+  side: Int8Array;
+  top: Float64Array;
+  bottom: Float64Array;
+  stop: Float64Array;
+  formedAt: Int32Array;
+  confirmedAt: Int32Array;
+}
+
+function columns(capacity: number): SetupColumns {
+  return {
+    capacity,
+    side: new Int8Array(capacity),
+    top: new Float64Array(capacity),
+    bottom: new Float64Array(capacity),
+    stop: new Float64Array(capacity),
+    formedAt: new Int32Array(capacity),
+    confirmedAt: new Int32Array(capacity),
+  };
+}
+
+// Fresh memory costs a page fault per 4 KiB on first touch, which on a 1M-candle run weighed
+// as much as the detection itself: the working columns are reused from one run to the next and
+// only the exact-size result is allocated. A builder that is never finished just leaves the
+// spare set to the garbage collector.
+let spare: SetupColumns | null = null;
+// The last builder, kept so that one instance is always alive: V8 holds an instance's map only
+// weakly, and when a full GC finds no instance, the map dies and every kernel optimised for it
+// is deoptimised ("weak objects"), to be recompiled in the next run.
+let last: SetupBuilder | null = null;
+
 /** Append-only typed-array storage for detectors: doubles its capacity, trims at the end. */
 export class SetupBuilder {
-  private capacity: number;
   count = 0;
+  private cols: SetupColumns;
   side: Int8Array;
   top: Float64Array;
   bottom: Float64Array;
@@ -15,17 +48,21 @@ export class SetupBuilder {
     readonly kind: PatternKind,
     expected = 64,
   ) {
-    this.capacity = Math.max(16, expected | 0);
-    this.side = new Int8Array(this.capacity);
-    this.top = new Float64Array(this.capacity);
-    this.bottom = new Float64Array(this.capacity);
-    this.stop = new Float64Array(this.capacity);
-    this.formedAt = new Int32Array(this.capacity);
-    this.confirmedAt = new Int32Array(this.capacity);
+    const want = Math.max(16, expected | 0);
+    let cols = spare;
+    spare = null;
+    if (cols === null || cols.capacity < want) cols = columns(cols === null ? want : Math.max(want, cols.capacity));
+    this.cols = cols;
+    this.side = cols.side;
+    this.top = cols.top;
+    this.bottom = cols.bottom;
+    this.stop = cols.stop;
+    this.formedAt = cols.formedAt;
+    this.confirmedAt = cols.confirmedAt;
   }
 
   push(side: number, top: number, bottom: number, stop: number, formedAt: number, confirmedAt: number): void {
-    if (this.count === this.capacity) this.grow();
+    if (this.count === this.cols.capacity) this.grow();
     const i = this.count++;
     this.side[i] = side;
     this.top[i] = top;
@@ -36,20 +73,26 @@ export class SetupBuilder {
   }
 
   private grow(): void {
-    this.capacity *= 2;
-    const side = new Int8Array(this.capacity);
-    side.set(this.side);
-    this.side = side;
-    this.top = grownF64(this.top, this.capacity);
-    this.bottom = grownF64(this.bottom, this.capacity);
-    this.stop = grownF64(this.stop, this.capacity);
-    this.formedAt = grownI32(this.formedAt, this.capacity);
-    this.confirmedAt = grownI32(this.confirmedAt, this.capacity);
+    const n = this.count;
+    const cols = columns(this.cols.capacity * 2);
+    cols.side.set(this.side.subarray(0, n));
+    cols.top.set(this.top.subarray(0, n));
+    cols.bottom.set(this.bottom.subarray(0, n));
+    cols.stop.set(this.stop.subarray(0, n));
+    cols.formedAt.set(this.formedAt.subarray(0, n));
+    cols.confirmedAt.set(this.confirmedAt.subarray(0, n));
+    this.cols = cols;
+    this.side = cols.side;
+    this.top = cols.top;
+    this.bottom = cols.bottom;
+    this.stop = cols.stop;
+    this.formedAt = cols.formedAt;
+    this.confirmedAt = cols.confirmedAt;
   }
 
   finish(): Setups {
     const n = this.count;
-    return {
+    const out: Setups = {
       kind: this.kind,
       count: n,
       side: this.side.slice(0, n),
@@ -59,22 +102,11 @@ export class SetupBuilder {
       formedAt: this.formedAt.slice(0, n),
       confirmedAt: this.confirmedAt.slice(0, n),
     };
+    if (spare === null || spare.capacity < this.cols.capacity) spare = this.cols;
+    last = this;
+    return out;
   }
 }
 
-function grownF64(a: Float64Array, capacity: number): Float64Array {
-  const b = new Float64Array(capacity);
-  b.set(a);
-  return b;
-}
-
-function grownI32(a: Int32Array, capacity: number): Int32Array {
-  const b = new Int32Array(capacity);
-  b.set(a);
-  return b;
-}
-
-/** Tolerance for size comparisons, so a gap of exactly `min_pips` is not lost to float rounding. */
-export function sizeTolerance(price: number): number {
-  return 1e-9 * Math.abs(price);
-}
+// An empty result kept alive for the same reason as `last`: the map of Setups objects.
+export const NO_SETUPS: Setups = new SetupBuilder('custom', 16).finish();

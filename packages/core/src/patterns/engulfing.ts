@@ -1,4 +1,5 @@
 import { SetupBuilder } from './builder.js';
+import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
 /**
@@ -10,27 +11,43 @@ import type { PriceSeries, Setups } from './types.js';
  */
 export function detectEngulfing(series: PriceSeries): Setups {
   const { length: n, open, high, low, close } = series;
-  const out = new SetupBuilder('engulfing', n >> 5);
-  for (let i = 2; i < n; i++) {
+  const out = new SetupBuilder('engulfing', n >> 4);
+  for (let from = 2; from < n; from += CHUNK) {
+    const flagged = flagEngulfing(open, close, from, Math.min(n, from + CHUNK));
+    keepEngulfings(out, high, low, flagged);
+  }
+  return out.finish();
+}
+
+/** Setups from the flagged candles of one chunk: the pattern's range and extreme. */
+function keepEngulfings(out: SetupBuilder, high: Float64Array, low: Float64Array, flagged: number): void {
+  for (let c = 0; c < flagged; c++) {
+    const i = flaggedIndex[c];
+    const side = flaggedSide[c];
+    const top = Math.max(high[i - 2], high[i - 1], high[i]);
+    const bottom = Math.min(low[i - 2], low[i - 1], low[i]);
+    out.push(side, top, bottom, side > 0 ? bottom : top, i, i);
+  }
+}
+
+/**
+ * Flags engulfing candles i in [from, to). "Covers the lowest and highest body edge" is written
+ * as one compare per edge (the same verdicts as against Math.min/Math.max, NaN included).
+ */
+function flagEngulfing(open: Float64Array, close: Float64Array, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) {
     const o = open[i];
     const c = close[i];
     const o1 = open[i - 1];
     const c1 = close[i - 1];
     const o2 = open[i - 2];
     const c2 = close[i - 2];
-    // Containment first (rarely true, so well predicted), then the candle colours.
-    const lo = Math.min(o1, c1, o2, c2);
-    const hi = Math.max(o1, c1, o2, c2);
-    let side = 0;
-    if (o <= lo && c >= hi) {
-      if (c > o && c1 < o1) side = 1;
-    } else if (o >= hi && c <= lo) {
-      if (c < o && c1 > o1) side = -1;
-    }
-    if (side === 0) continue;
-    const top = Math.max(high[i - 2], high[i - 1], high[i]);
-    const bottom = Math.min(low[i - 2], low[i - 1], low[i]);
-    out.push(side, top, bottom, side > 0 ? bottom : top, i, i);
+    const up = +(o <= o1) & +(o <= c1) & +(o <= o2) & +(o <= c2) & +(c >= o1) & +(c >= c1) & +(c >= o2) & +(c >= c2) & +(c > o) & +(c1 < o1);
+    const down = +(o >= o1) & +(o >= c1) & +(o >= o2) & +(o >= c2) & +(c <= o1) & +(c <= c1) & +(c <= o2) & +(c <= c2) & +(c < o) & +(c1 > o1);
+    flaggedIndex[count] = i;
+    flaggedSide[count] = up - down;
+    count += up | down;
   }
-  return out.finish();
+  return count;
 }

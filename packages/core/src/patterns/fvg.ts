@@ -1,4 +1,5 @@
-import { SetupBuilder, sizeTolerance } from './builder.js';
+import { SetupBuilder } from './builder.js';
+import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
 export interface FvgOptions {
@@ -29,34 +30,50 @@ export function detectImpulsiveFvg(series: PriceSeries, options: FvgOptions = {}
 
 function scanFvg(series: PriceSeries, minSize: number, impulsive: boolean): Setups {
   const { length: n, open, high, low, close } = series;
-  const out = new SetupBuilder(impulsive ? 'fvg_impulsive' : 'fvg', n >> 4);
-  for (let i = 2; i < n; i++) {
-    const m = i - 1;
-    let side = 0;
-    let top = 0;
-    let bottom = 0;
-    const mo = open[m];
-    const mc = close[m];
-    // The gap test first: it is rarely true, so the branch predicts well on real data.
-    if (low[i] > high[i - 2] && mc > mo) {
-      side = 1;
-      top = low[i];
-      bottom = high[i - 2];
-    } else if (high[i] < low[i - 2] && mc < mo) {
-      side = -1;
-      top = low[i - 2];
-      bottom = high[i];
-    } else continue;
-    if (top - bottom < minSize - sizeTolerance(top)) continue;
-    if (impulsive) {
-      const body = side > 0 ? mc - mo : mo - mc;
-      if (body < 0.5 * (high[m] - low[m])) continue;
-      if (body < Math.abs(close[i - 2] - open[i - 2]) || body < Math.abs(close[i] - open[i])) continue;
-      const stop = side > 0 ? Math.min(low[i - 2], low[m], low[i]) : Math.max(high[i - 2], high[m], high[i]);
-      out.push(side, top, bottom, stop, m, i);
-    } else {
-      out.push(side, top, bottom, side > 0 ? bottom : top, m, i);
-    }
+  const out = new SetupBuilder(impulsive ? 'fvg_impulsive' : 'fvg', n >> 3);
+  for (let from = 2; from < n; from += CHUNK) {
+    const flagged = flagFvg(open, high, low, close, from, Math.min(n, from + CHUNK));
+    keepFvgs(out, open, high, low, close, flagged, minSize, impulsive);
   }
   return out.finish();
+}
+
+/** Flags candles i in [from, to) that complete a gap with a middle candle of the gap's colour. */
+function flagFvg(open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    const mo = open[i - 1];
+    const mc = close[i - 1];
+    const up = +(low[i] > high[i - 2]) & +(mc > mo);
+    const down = +(high[i] < low[i - 2]) & +(mc < mo);
+    flaggedIndex[count] = i;
+    // A candle can't gap both ways: low[i] > high[i-2] >= low[i-2] > high[i] is impossible.
+    flaggedSide[count] = up - down;
+    count += up | down;
+  }
+  return count;
+}
+
+/** Setups from the flagged candles of one chunk. */
+function keepFvgs(out: SetupBuilder, open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, flagged: number, minSize: number, impulsive: boolean): void {
+  for (let c = 0; c < flagged; c++) keepFvg(out, open, high, low, close, flaggedIndex[c], flaggedSide[c], minSize, impulsive);
+}
+
+function keepFvg(out: SetupBuilder, open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, i: number, side: number, minSize: number, impulsive: boolean): void {
+  const m = i - 1;
+  const top = side > 0 ? low[i] : low[i - 2];
+  const bottom = side > 0 ? high[i - 2] : high[i];
+  // A relative tolerance of 1e-9, so that a gap of exactly `min_pips` is not lost to float rounding.
+  if (minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top)) return;
+  if (!impulsive) {
+    out.push(side, top, bottom, side > 0 ? bottom : top, m, i);
+    return;
+  }
+  const mo = open[m];
+  const mc = close[m];
+  const body = side > 0 ? mc - mo : mo - mc;
+  if (body < 0.5 * (high[m] - low[m])) return;
+  if (body < Math.abs(close[i - 2] - open[i - 2]) || body < Math.abs(close[i] - open[i])) return;
+  const stop = side > 0 ? Math.min(low[i - 2], low[m], low[i]) : Math.max(high[i - 2], high[m], high[i]);
+  out.push(side, top, bottom, stop, m, i);
 }

@@ -1,4 +1,5 @@
-import { SetupBuilder, sizeTolerance } from './builder.js';
+import { SetupBuilder } from './builder.js';
+import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
 export interface OrderBlockOptions {
@@ -21,21 +22,44 @@ export function detectOrderBlocks(series: PriceSeries, options: OrderBlockOption
   const { length: n, open, high, low, close } = series;
   const gap = options.gap === true;
   const minSize = options.minSize ?? 0;
-  const out = new SetupBuilder(gap ? 'order_block_gap' : 'order_block', n >> 5);
+  const out = new SetupBuilder(gap ? 'order_block_gap' : 'order_block', n >> 3);
   const last = gap ? n - 2 : n - 1;
-  for (let k = 0; k < last; k++) {
-    const b = k + 1;
-    // The breakout test first: it is rarely true, so the branch predicts well on real data.
-    const cb = close[b];
-    const bullish = cb > high[k] && close[k] < open[k] && cb > open[b];
-    const bearish = !bullish && cb < low[k] && close[k] > open[k] && cb < open[b];
-    if (!bullish && !bearish) continue;
-    const top = high[k];
-    const bottom = low[k];
-    if (gap && (bullish ? low[k + 2] <= top : high[k + 2] >= bottom)) continue;
-    if (top - bottom < minSize - sizeTolerance(top)) continue;
-    if (bullish) out.push(1, top, bottom, bottom, k, gap ? k + 2 : b);
-    else out.push(-1, top, bottom, top, k, gap ? k + 2 : b);
+  for (let from = 0; from < last; from += CHUNK) {
+    const flagged = flagOrderBlocks(open, high, low, close, from, Math.min(last, from + CHUNK));
+    keepOrderBlocks(out, high, low, flagged, gap, minSize);
   }
   return out.finish();
+}
+
+/** Setups from the flagged candles of one chunk: the gap (ob_pullback_gap) and the minimum size. */
+function keepOrderBlocks(out: SetupBuilder, high: Float64Array, low: Float64Array, flagged: number, gap: boolean, minSize: number): void {
+  for (let c = 0; c < flagged; c++) {
+    const k = flaggedIndex[c];
+    const top = high[k];
+    const bottom = low[k];
+    const bullish = flaggedSide[c] > 0;
+    if (gap && (bullish ? low[k + 2] <= top : high[k + 2] >= bottom)) continue;
+    // A relative tolerance of 1e-9, so that a block of exactly `min_pips` is not lost to float rounding.
+    if (minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top)) continue;
+    if (bullish) out.push(1, top, bottom, bottom, k, gap ? k + 2 : k + 1);
+    else out.push(-1, top, bottom, top, k, gap ? k + 2 : k + 1);
+  }
+}
+
+/** Flags block candles k in [from, to): k against the breakout candle k+1, which closes beyond k. */
+function flagOrderBlocks(open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, from: number, to: number): number {
+  let count = 0;
+  for (let k = from; k < to; k++) {
+    const ok = open[k];
+    const ck = close[k];
+    const cb = close[k + 1];
+    const ob = open[k + 1];
+    const up = +(cb > high[k]) & +(ck < ok) & +(cb > ob);
+    // Both at once is impossible (k can't be bearish and bullish), so `up - down` is the side.
+    const down = +(cb < low[k]) & +(ck > ok) & +(cb < ob);
+    flaggedIndex[count] = k;
+    flaggedSide[count] = up - down;
+    count += up | down;
+  }
+  return count;
 }

@@ -1,5 +1,6 @@
+import { CHUNK } from '../patterns/candidates.js';
 import type { PriceSeries, Setups } from '../patterns/types.js';
-import type { FilterMasks } from '../strategies/filters.js';
+import { buyPasses, maskGate, sellPasses, type FilterGate, type FilterMasks } from '../strategies/filters.js';
 
 /** Pullback entry rules (DESIGN §2), already validated and defaulted. */
 export interface PullbackRules {
@@ -30,9 +31,36 @@ export interface Entries {
   readonly resting: Uint8Array;
 }
 
+interface EntryColumns {
+  cap: number;
+  setup: Int32Array;
+  index: Int32Array;
+  side: Int8Array;
+  orderPrice: Float64Array;
+  entryPrice: Float64Array;
+}
+
+function entryColumns(cap: number): EntryColumns {
+  return {
+    cap,
+    setup: new Int32Array(cap),
+    index: new Int32Array(cap),
+    side: new Int8Array(cap),
+    orderPrice: new Float64Array(cap),
+    entryPrice: new Float64Array(cap),
+  };
+}
+
+// Working columns reused between runs (fresh memory faults in page by page); only the
+// exact-size, ordered result is allocated. See SetupBuilder.
+let spare: EntryColumns | null = null;
+let spareOrder = new Int32Array(0);
+// One instance always alive, so that its map survives full GCs (see SetupBuilder).
+let last: EntryBuilder | null = null;
+
 class EntryBuilder {
   count = 0;
-  private cap: number;
+  private cols: EntryColumns;
   setup: Int32Array;
   index: Int32Array;
   side: Int8Array;
@@ -40,35 +68,36 @@ class EntryBuilder {
   entryPrice: Float64Array;
 
   constructor(expected: number) {
-    this.cap = Math.max(16, expected);
-    this.setup = new Int32Array(this.cap);
-    this.index = new Int32Array(this.cap);
-    this.side = new Int8Array(this.cap);
-    this.orderPrice = new Float64Array(this.cap);
-    this.entryPrice = new Float64Array(this.cap);
+    const want = Math.max(16, expected | 0);
+    let cols = spare;
+    spare = null;
+    if (cols === null || cols.cap < want) cols = entryColumns(cols === null ? want : Math.max(want, cols.cap));
+    this.cols = cols;
+    this.setup = cols.setup;
+    this.index = cols.index;
+    this.side = cols.side;
+    this.orderPrice = cols.orderPrice;
+    this.entryPrice = cols.entryPrice;
   }
 
   private grow(): void {
-    this.cap *= 2;
-    const setup = new Int32Array(this.cap);
-    setup.set(this.setup);
-    this.setup = setup;
-    const index = new Int32Array(this.cap);
-    index.set(this.index);
-    this.index = index;
-    const side = new Int8Array(this.cap);
-    side.set(this.side);
-    this.side = side;
-    const orderPrice = new Float64Array(this.cap);
-    orderPrice.set(this.orderPrice);
-    this.orderPrice = orderPrice;
-    const entryPrice = new Float64Array(this.cap);
-    entryPrice.set(this.entryPrice);
-    this.entryPrice = entryPrice;
+    const n = this.count;
+    const cols = entryColumns(this.cols.cap * 2);
+    cols.setup.set(this.setup.subarray(0, n));
+    cols.index.set(this.index.subarray(0, n));
+    cols.side.set(this.side.subarray(0, n));
+    cols.orderPrice.set(this.orderPrice.subarray(0, n));
+    cols.entryPrice.set(this.entryPrice.subarray(0, n));
+    this.cols = cols;
+    this.setup = cols.setup;
+    this.index = cols.index;
+    this.side = cols.side;
+    this.orderPrice = cols.orderPrice;
+    this.entryPrice = cols.entryPrice;
   }
 
   push(setup: number, index: number, side: number, orderPrice: number, entryPrice: number): void {
-    if (this.count === this.cap) this.grow();
+    if (this.count === this.cols.cap) this.grow();
     const k = this.count++;
     this.setup[k] = setup;
     this.index[k] = index;
@@ -84,47 +113,76 @@ class EntryBuilder {
    */
   finish(resting: boolean, candles: number): Entries {
     const n = this.count;
-    const order = stableOrder(this.index, n, candles);
-    // One gather per element type: a generic one would make every element access megamorphic.
-    const i32 = (a: Int32Array): Int32Array => {
-      if (!order) return a.slice(0, n);
-      const b = new Int32Array(n);
-      for (let k = 0; k < n; k++) b[k] = a[order[k]];
-      return b;
-    };
-    const f64 = (a: Float64Array): Float64Array => {
-      if (!order) return a.slice(0, n);
-      const b = new Float64Array(n);
-      for (let k = 0; k < n; k++) b[k] = a[order[k]];
-      return b;
-    };
-    const i8 = (a: Int8Array): Int8Array => {
-      if (!order) return a.slice(0, n);
-      const b = new Int8Array(n);
-      for (let k = 0; k < n; k++) b[k] = a[order[k]];
-      return b;
-    };
-    return {
+    if (spareOrder.length < n) spareOrder = new Int32Array(Math.max(n, 2 * spareOrder.length));
+    const order = stableOrder(this.index, n, candles, spareOrder);
+    const out: Entries = {
       count: n,
-      setup: i32(this.setup),
-      index: i32(this.index),
-      side: i8(this.side),
-      orderPrice: f64(this.orderPrice),
-      entryPrice: f64(this.entryPrice),
+      setup: order ? gatherI32(this.setup, order, n) : this.setup.slice(0, n),
+      index: order ? gatherI32(this.index, order, n) : this.index.slice(0, n),
+      side: order ? gatherI8(this.side, order, n) : this.side.slice(0, n),
+      orderPrice: order ? gatherF64(this.orderPrice, order, n) : this.orderPrice.slice(0, n),
+      entryPrice: order ? gatherF64(this.entryPrice, order, n) : this.entryPrice.slice(0, n),
       resting: new Uint8Array(n).fill(resting ? 1 : 0),
     };
+    if (spare === null || spare.cap < this.cols.cap) spare = this.cols;
+    last = this;
+    return out;
   }
 }
 
+// An empty result kept alive for the same reason as `last`: the map of Entries objects.
+export const NO_ENTRIES: Entries = new EntryBuilder(16).finish(true, 0);
+
+// One gather per element type: a generic one would make every element access megamorphic.
+// Each works by chunks (see CHUNK).
+function gatherI32(a: Int32Array, order: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(n);
+  for (let k = 0; k < n; k += CHUNK) gatherI32Range(a, order, b, k, Math.min(n, k + CHUNK));
+  return b;
+}
+
+function gatherI32Range(a: Int32Array, order: Int32Array, b: Int32Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) b[k] = a[order[k]];
+}
+
+function gatherI8(a: Int8Array, order: Int32Array, n: number): Int8Array {
+  const b = new Int8Array(n);
+  for (let k = 0; k < n; k += CHUNK) gatherI8Range(a, order, b, k, Math.min(n, k + CHUNK));
+  return b;
+}
+
+function gatherI8Range(a: Int8Array, order: Int32Array, b: Int8Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) b[k] = a[order[k]];
+}
+
+function gatherF64(a: Float64Array, order: Int32Array, n: number): Float64Array {
+  const b = new Float64Array(n);
+  for (let k = 0; k < n; k += CHUNK) gatherF64Range(a, order, b, k, Math.min(n, k + CHUNK));
+  return b;
+}
+
+function gatherF64Range(a: Float64Array, order: Int32Array, b: Float64Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) b[k] = a[order[k]];
+}
+
 /** Stable permutation sorting `keys[0..n)` ascending; null when already sorted. */
-export function stableOrder(keys: Int32Array, n: number, range: number): Int32Array | null {
+export function stableOrder(keys: Int32Array, n: number, range: number, scratch?: Int32Array): Int32Array | null {
   let k = 1;
   while (k < n && keys[k] >= keys[k - 1]) k++;
   if (k >= n) return null;
-  const order = new Int32Array(n);
+  const order = scratch && scratch.length >= n ? scratch : new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let budget = 16 * n;
-  for (; k < n; k++) {
+  for (; k < n; k += CHUNK) {
+    budget = insertionRange(keys, order, k, Math.min(n, k + CHUNK), budget);
+    if (budget < 0) return countingOrder(keys, n, range);
+  }
+  return order;
+}
+
+/** Insertion sort steps for items [from, to) of `order`; returns the budget of moves left (< 0: give up). */
+function insertionRange(keys: Int32Array, order: Int32Array, from: number, to: number, budget: number): number {
+  for (let k = from; k < to; k++) {
     const item = order[k];
     const key = keys[item];
     let i = k - 1;
@@ -134,9 +192,9 @@ export function stableOrder(keys: Int32Array, n: number, range: number): Int32Ar
     }
     order[i + 1] = item;
     budget -= k - 1 - i;
-    if (budget < 0) return countingOrder(keys, n, range);
+    if (budget < 0) return budget;
   }
-  return order;
+  return budget;
 }
 
 /** Stable permutation sorting `keys[0..n)` (integers in 0..range-1) ascending. */
@@ -149,22 +207,36 @@ function countingOrder(keys: Int32Array, n: number, range: number): Int32Array {
   return order;
 }
 
+/** The gate of masks or of a gate; null: no filter. */
+function toGate(series: PriceSeries, filters: FilterMasks | FilterGate | null): FilterGate | null {
+  if (filters === null) return null;
+  return 'buy' in filters ? maskGate(series, filters) : filters;
+}
+
 /**
  * Signal families: entry at the open of the candle after the signal, when the filters pass on
  * the signal candle. `startIndex`: entries before it are warm-up and are not emitted.
+ * `filters`: masks over every candle, or a gate reading the indicator columns (filterGate).
  */
-export function signalEntries(series: PriceSeries, setups: Setups, masks: FilterMasks | null, startIndex = 0): Entries {
-  const { length: n, open } = series;
+export function signalEntries(series: PriceSeries, setups: Setups, filters: FilterMasks | FilterGate | null, startIndex = 0): Entries {
+  const gate = toGate(series, filters);
   const out = new EntryBuilder(setups.count);
-  for (let z = 0; z < setups.count; z++) {
-    const s = setups.confirmedAt[z];
+  for (let z = 0; z < setups.count; z += CHUNK) signalRange(out, series, setups, gate, startIndex, z, Math.min(setups.count, z + CHUNK));
+  return out.finish(false, series.length);
+}
+
+/** signalEntries for setups [z0, z1) (a chunk, see CHUNK). */
+function signalRange(out: EntryBuilder, series: PriceSeries, setups: Setups, gate: FilterGate | null, startIndex: number, z0: number, z1: number): void {
+  const { length: n, open } = series;
+  const { confirmedAt, side: sides } = setups;
+  for (let z = z0; z < z1; z++) {
+    const s = confirmedAt[z];
     const j = s + 1;
     if (j >= n || j < startIndex) continue;
-    const side = setups.side[z];
-    if (masks && (side > 0 ? masks.buy[s] : masks.sell[s]) === 0) continue;
+    const side = sides[z];
+    if (gate !== null && !(side > 0 ? buyPasses(gate, s) : sellPasses(gate, s))) continue;
     out.push(z, j, side, open[j], open[j]);
   }
-  return out.finish(false, n);
 }
 
 /**
@@ -178,30 +250,47 @@ export function signalEntries(series: PriceSeries, setups: Setups, masks: Filter
  *  3. invalidation: a close beyond the far edge (`close[j] < bottom` for a buy) ends the zone.
  * Fills before `startIndex` consume zones like any other but are not emitted (warm-up).
  * `priceScale` rounds resting prices inside zones (see `priceRounding`); 0 leaves them as computed.
+ * `filters`: masks over every candle, or a gate reading the indicator columns (filterGate).
  */
 export function pullbackEntries(
   series: PriceSeries,
   setups: Setups,
-  masks: FilterMasks | null,
+  filters: FilterMasks | FilterGate | null,
   rules: PullbackRules,
   startIndex = 0,
   priceScale = 0,
 ): Entries {
+  const gate = toGate(series, filters);
+  const out = new EntryBuilder(setups.count >> 1);
+  for (let z = 0; z < setups.count; z += CHUNK) pullbackRange(out, series, setups, gate, rules, startIndex, priceScale, z, Math.min(setups.count, z + CHUNK));
+  return out.finish(true, series.length);
+}
+
+/** pullbackEntries for zones [z0, z1) (a chunk, see CHUNK). */
+function pullbackRange(
+  out: EntryBuilder,
+  series: PriceSeries,
+  setups: Setups,
+  gate: FilterGate | null,
+  rules: PullbackRules,
+  startIndex: number,
+  priceScale: number,
+  z0: number,
+  z1: number,
+): void {
   const { length: n, open, high, low, close } = series;
   const { minWait, maxWait, overlapRatio, maxTouch, allowMultiple } = rules;
   const ratio = overlapRatio ?? 0;
-  const buyMask = masks?.buy;
-  const sellMask = masks?.sell;
-  const out = new EntryBuilder(setups.count >> 1);
+  const { confirmedAt, side: sides, top: tops, bottom: bottoms } = setups;
   const firstOffset = Math.max(1, minWait);
-  for (let z = 0; z < setups.count; z++) {
-    const d = setups.confirmedAt[z];
-    const top = setups.top[z];
-    const bottom = setups.bottom[z];
+  for (let z = z0; z < z1; z++) {
+    const d = confirmedAt[z];
+    const top = tops[z];
+    const bottom = bottoms[z];
     const depth = ratio * (top - bottom);
     const last = Math.min(n - 1, d + maxWait);
     let touches = 0;
-    if (setups.side[z] > 0) {
+    if (sides[z] > 0) {
       const price = depth === 0 || priceScale === 0 ? top - depth : Math.round((top - depth) * priceScale) / priceScale;
       // Candles inside the waiting period can only invalidate the zone.
       let j = d + 1;
@@ -211,7 +300,7 @@ export function pullbackEntries(
       for (; j <= last; j++) {
         if (low[j] > top) continue;
         if (++touches > maxTouch) break;
-        if (low[j] <= price && (buyMask === undefined || buyMask[j - 1] === 1)) {
+        if (low[j] <= price && (gate === null || buyPasses(gate, j - 1))) {
           if (j >= startIndex) out.push(z, j, 1, price, open[j] < price ? open[j] : price);
           if (!allowMultiple) break;
         }
@@ -225,7 +314,7 @@ export function pullbackEntries(
       for (; j <= last; j++) {
         if (high[j] < bottom) continue;
         if (++touches > maxTouch) break;
-        if (high[j] >= price && (sellMask === undefined || sellMask[j - 1] === 1)) {
+        if (high[j] >= price && (gate === null || sellPasses(gate, j - 1))) {
           if (j >= startIndex) out.push(z, j, -1, price, open[j] > price ? open[j] : price);
           if (!allowMultiple) break;
         }
@@ -233,5 +322,4 @@ export function pullbackEntries(
       }
     }
   }
-  return out.finish(true, n);
 }

@@ -1,153 +1,173 @@
 /**
- * The conservative trade walk over the run's candles, fast. Candles are grouped in blocks of 16
- * and superblocks of 256 whose lowest low and highest high are known; a block that reaches
- * neither the stop nor the pending target is skipped whole, its extremes feeding the
- * excursions. Same rules and same results as `walk` (walk.ts states them; a test compares both
+ * The conservative trade walk over the run's candles, fast. A search for the first candle at or
+ * after `from` whose low or high reaches a level (and for the extremes passed before it) costs a
+ * handful of look-ups instead of a scan:
+ *  - candles are grouped in blocks of 16; per candle, where the highest high and the lowest low
+ *    are from it to the end of its block (suffix) and from the block's start to it (prefix), as
+ *    offsets in the block (one byte each, read back from the prices, so values stay exact);
+ *  - blocks are grouped in superblocks of 256 candles with their extremes, the suffix and prefix
+ *    extremes of blocks inside each superblock, and the extremes of 1, 2, 4 and 8 blocks from each;
+ *  - the rest of the first block is tested at once, the first block of the superblock that reaches
+ *    a level is found by binary lifting over 8, 4, 2, 1 blocks, whole superblocks are tested one
+ *    at a time, and inside the first block that reaches a level a branch-free binary search over
+ *    the prefix extremes (they only grow, so "reached by here" is monotone) finds the candle.
+ * What one step reads is stored side by side (one cache line per block and per window record):
+ * on a shared machine the walk's cost is mostly cache misses. The extremes passed on the way feed
+ * the excursions. Same rules and same results as `walk` (walk.ts states them; tests compare both
  * on random data).
  */
-const SHIFT = 4;
-const BLOCK = 1 << SHIFT;
-const SUPER_SHIFT = 8;
-const SUPER = 1 << SUPER_SHIFT;
+import { BLOCK, PER_SUPER, SHIFT, SUPER, SUPER_SHIFT, type PriceBlocks } from './price-blocks.js';
 
-/** Highs and lows with their block and superblock extremes. */
-export interface PriceBlocks {
-  readonly high: Float64Array;
-  readonly low: Float64Array;
-  readonly blockHigh: Float64Array;
-  readonly blockLow: Float64Array;
-  readonly superHigh: Float64Array;
-  readonly superLow: Float64Array;
-}
+export { priceBlocks, type PriceBlocks } from './price-blocks.js';
 
-function extremes(high: Float64Array, low: Float64Array, shift: number): [Float64Array, Float64Array] {
-  const n = high.length;
-  const count = (n + (1 << shift) - 1) >> shift;
-  const hi = new Float64Array(count);
-  const lo = new Float64Array(count);
-  for (let b = 0; b < count; b++) {
-    let h = -Infinity;
-    let l = Infinity;
-    const end = Math.min(n, (b + 1) << shift);
-    for (let k = b << shift; k < end; k++) {
-      if (high[k] > h) h = high[k];
-      if (low[k] < l) l = low[k];
-    }
-    hi[b] = h;
-    lo[b] = l;
-  }
-  return [hi, lo];
-}
-
-// Candles are immutable once built: the blocks of a price series are computed once and shared by
-// every strategy run on it.
-const cache = new WeakMap<Float64Array, { low: Float64Array; blocks: PriceBlocks }>();
-
-export function priceBlocks(high: Float64Array, low: Float64Array): PriceBlocks {
-  const hit = cache.get(high);
-  if (hit && hit.low === low) return hit.blocks;
-  const [blockHigh, blockLow] = extremes(high, low, SHIFT);
-  const [superHigh, superLow] = extremes(blockHigh, blockLow, SUPER_SHIFT - SHIFT);
-  const blocks = { high, low, blockHigh, blockLow, superHigh, superLow };
-  cache.set(high, { low, blocks });
-  return blocks;
-}
+// Lengths are read as `typedArray.length | 0` (price-blocks.ts says why).
 
 // Prices cross function boundaries through typed scratch, never as arguments or module `let`s:
 // V8 boxes a double passed to a call it does not inline, and one stored in a module variable,
-// which costs an allocation per trade. Slots: stop, target, passed high, passed low.
+// which costs an allocation per trade. Slots: lower level, upper level, passed high, passed low.
 const io = new Float64Array(4);
 
-/** First k in [from, n) with `low[k] <= io[0]` (stop) or `high[k] >= io[1]` (target), a buy; n when none. */
-function firstHitBuy(p: PriceBlocks, from: number): number {
-  const { high, low, blockHigh, blockLow, superHigh, superLow } = p;
-  const stop = io[0];
-  const target = io[1];
-  const n = high.length;
+/**
+ * First k in [from, n) with `low[k] <= io[0]` or `high[k] >= io[1]`; n when none. A buy passes
+ * (stop, target), a sell (target, stop). Also sets io[2]/io[3] to the highest high and lowest low
+ * of [from, k) (-Infinity/Infinity when empty).
+ */
+function firstExit(p: PriceBlocks, from: number): number {
+  const below = io[0];
+  const above = io[1];
+  const { high, low } = p;
+  const n = high.length | 0;
   let maxH = -Infinity;
   let minL = Infinity;
   let k = from;
+  // NaN levels are reached by no candle, and no group test can be trusted with them.
+  if (below !== below || above !== above || k >= n) return scanCandles(p, k, n);
+  if ((k & (BLOCK - 1)) !== 0) {
+    // The rest of from's block, in one test.
+    const start = k & ~(BLOCK - 1);
+    const h = high[start + p.candleAt[4 * k]];
+    const l = low[start + p.candleAt[4 * k + 1]];
+    if (l <= below || h >= above) return scanCandles(p, k, n);
+    if (h > maxH) maxH = h;
+    if (l < minL) minL = l;
+    k = start + BLOCK;
+    if (k >= n) {
+      io[2] = maxH;
+      io[3] = minL;
+      return n;
+    }
+  }
+  if ((k & (SUPER - 1)) !== 0) {
+    // The rest of the superblock, in one test.
+    const b = k >> SHIFT;
+    const inSuper = p.inSuper;
+    const sufHigh = inSuper[4 * b];
+    const sufLow = inSuper[4 * b + 1];
+    if (sufLow > below && sufHigh < above) {
+      if (sufHigh > maxH) maxH = sufHigh;
+      if (sufLow < minL) minL = sufLow;
+      k = ((k >> SUPER_SHIFT) + 1) << SUPER_SHIFT;
+    } else {
+      // One of its blocks reaches a level, at most 15 blocks on: binary lifting finds the first.
+      const w = p.windows;
+      let x = b;
+      x += 8 * (+(w[8 * x + 7] > below) & +(w[8 * x + 6] < above));
+      x += 4 * (+(w[8 * x + 5] > below) & +(w[8 * x + 4] < above));
+      x += 2 * (+(w[8 * x + 3] > below) & +(w[8 * x + 2] < above));
+      x += +(w[8 * x + 1] > below) & +(w[8 * x] < above);
+      if (x > b) {
+        // Extremes of blocks [b, x): two windows of a power of two that cover it.
+        const level = 31 - Math.clz32(x - b);
+        const c = 8 * (x - (1 << level)) + 2 * level;
+        const d = 8 * b + 2 * level;
+        if (w[d] > maxH) maxH = w[d];
+        if (w[c] > maxH) maxH = w[c];
+        if (w[d + 1] < minL) minL = w[d + 1];
+        if (w[c + 1] < minL) minL = w[c + 1];
+      }
+      io[2] = maxH;
+      io[3] = minL;
+      return firstInBlock(p, x);
+    }
+  }
+  const supers = p.supers;
   while (k < n) {
-    if ((k & (SUPER - 1)) === 0) {
-      const s = k >> SUPER_SHIFT;
-      if (superLow[s] > stop && superHigh[s] < target) {
-        if (superHigh[s] > maxH) maxH = superHigh[s];
-        if (superLow[s] < minL) minL = superLow[s];
-        k += SUPER;
-        continue;
-      }
-    }
-    if ((k & (BLOCK - 1)) === 0) {
-      const b = k >> SHIFT;
-      if (blockLow[b] > stop && blockHigh[b] < target) {
-        if (blockHigh[b] > maxH) maxH = blockHigh[b];
-        if (blockLow[b] < minL) minL = blockLow[b];
-        k += BLOCK;
-        continue;
-      }
-    }
-    const end = Math.min(n, ((k >> SHIFT) + 1) << SHIFT);
-    for (; k < end; k++) {
-      const l = low[k];
-      const h = high[k];
-      if (l <= stop || h >= target) {
-        io[2] = maxH;
-        io[3] = minL;
-        return k;
-      }
+    const s = k >> SUPER_SHIFT;
+    const h = supers[2 * s];
+    const l = supers[2 * s + 1];
+    if (l > below && h < above) {
       if (h > maxH) maxH = h;
       if (l < minL) minL = l;
+      k += SUPER;
+      continue;
     }
+    // The first block of the superblock that reaches a level: its prefix extremes reach it first.
+    const inSuper = p.inSuper;
+    const first = s * PER_SUPER;
+    let b = first;
+    b += 8 * (+(inSuper[4 * b + 31] > below) & +(inSuper[4 * b + 30] < above));
+    b += 4 * (+(inSuper[4 * b + 15] > below) & +(inSuper[4 * b + 14] < above));
+    b += 2 * (+(inSuper[4 * b + 7] > below) & +(inSuper[4 * b + 6] < above));
+    b += +(inSuper[4 * b + 3] > below) & +(inSuper[4 * b + 2] < above);
+    if (b > first) {
+      if (inSuper[4 * b - 2] > maxH) maxH = inSuper[4 * b - 2];
+      if (inSuper[4 * b - 1] < minL) minL = inSuper[4 * b - 1];
+    }
+    io[2] = maxH;
+    io[3] = minL;
+    return firstInBlock(p, b);
   }
   io[2] = maxH;
   io[3] = minL;
   return n;
 }
 
-/** First k in [from, n) with `high[k] >= io[0]` (stop) or `low[k] <= io[1]` (target), a sell; n when none. */
-function firstHitSell(p: PriceBlocks, from: number): number {
-  const { high, low, blockHigh, blockLow, superHigh, superLow } = p;
-  const stop = io[0];
-  const target = io[1];
-  const n = high.length;
-  let maxH = -Infinity;
-  let minL = Infinity;
-  let k = from;
-  while (k < n) {
-    if ((k & (SUPER - 1)) === 0) {
-      const s = k >> SUPER_SHIFT;
-      if (superHigh[s] < stop && superLow[s] > target) {
-        if (superHigh[s] > maxH) maxH = superHigh[s];
-        if (superLow[s] < minL) minL = superLow[s];
-        k += SUPER;
-        continue;
-      }
-    }
-    if ((k & (BLOCK - 1)) === 0) {
-      const b = k >> SHIFT;
-      if (blockHigh[b] < stop && blockLow[b] > target) {
-        if (blockHigh[b] > maxH) maxH = blockHigh[b];
-        if (blockLow[b] < minL) minL = blockLow[b];
-        k += BLOCK;
-        continue;
-      }
-    }
-    const end = Math.min(n, ((k >> SHIFT) + 1) << SHIFT);
-    for (; k < end; k++) {
-      const l = low[k];
-      const h = high[k];
-      if (h >= stop || l <= target) {
-        io[2] = maxH;
-        io[3] = minL;
-        return k;
-      }
-      if (h > maxH) maxH = h;
-      if (l < minL) minL = l;
-    }
+/**
+ * The first candle of block b that reaches a level (one does); io[2]/io[3] hold the extremes
+ * passed before the block and get those passed before the candle. Doubles go through `io`, not
+ * arguments: V8 boxes a double passed to a call it does not inline.
+ */
+function firstInBlock(p: PriceBlocks, b: number): number {
+  const below = io[0];
+  const above = io[1];
+  let maxH = io[2];
+  let minL = io[3];
+  const { high, low, candleAt } = p;
+  const first = b << SHIFT;
+  let k = first;
+  // "Not reached" written as !(reached), so that a candle without prices (NaN) never counts.
+  k += 8 * (+!(low[first + candleAt[4 * k + 31]] <= below) & +!(high[first + candleAt[4 * k + 30]] >= above));
+  k += 4 * (+!(low[first + candleAt[4 * k + 15]] <= below) & +!(high[first + candleAt[4 * k + 14]] >= above));
+  k += 2 * (+!(low[first + candleAt[4 * k + 7]] <= below) & +!(high[first + candleAt[4 * k + 6]] >= above));
+  k += +!(low[first + candleAt[4 * k + 3]] <= below) & +!(high[first + candleAt[4 * k + 2]] >= above);
+  if (k > first) {
+    const h = high[first + candleAt[4 * k - 2]];
+    const l = low[first + candleAt[4 * k - 1]];
+    if (h > maxH) maxH = h;
+    if (l < minL) minL = l;
   }
   io[2] = maxH;
   io[3] = minL;
-  return n;
+  return k;
+}
+
+/** The candles from k to the first that reaches a level, n when none; the extremes passed in io[2]/io[3]. */
+function scanCandles(p: PriceBlocks, k: number, n: number): number {
+  const { high, low } = p;
+  const below = io[0];
+  const above = io[1];
+  let maxH = -Infinity;
+  let minL = Infinity;
+  for (; k < n; k++) {
+    const l = low[k];
+    const h = high[k];
+    if (l <= below || h >= above) break;
+    if (h > maxH) maxH = h;
+    if (l < minL) minL = l;
+  }
+  io[2] = maxH;
+  io[3] = minL;
+  return k;
 }
 
 /** Inputs of `fastWalk`: fill, stop, TP1, TP2 (prices). */
@@ -164,7 +184,7 @@ export const walkOutCandles = new Int32Array(6);
  */
 export function fastWalk(p: PriceBlocks, dir: number, j: number, resting: boolean): void {
   const { high, low } = p;
-  const n = high.length;
+  const n = high.length | 0;
   const buy = dir > 0;
   // Direction-normalised: a = adverse extreme (lower is worse), f = favourable extreme.
   const sl = walkIn[1];
@@ -197,9 +217,10 @@ export function fastWalk(p: PriceBlocks, dir: number, j: number, resting: boolea
     k = j + 1;
   }
   // Until SL or TP1.
-  io[0] = sl;
-  io[1] = walkIn[2];
-  let h = buy ? firstHitBuy(p, k) : firstHitSell(p, k);
+  // firstExit looks for `low <= io[0]` or `high >= io[1]`: (stop, target) for a buy, (target, stop) for a sell.
+  io[0] = buy ? sl : walkIn[2];
+  io[1] = buy ? walkIn[2] : sl;
+  let h = firstExit(p, k);
   let passedF = buy ? io[2] : -io[3];
   let passedA = buy ? io[3] : -io[2];
   if (passedF - e > fav) fav = passedF - e;
@@ -224,8 +245,9 @@ export function fastWalk(p: PriceBlocks, dir: number, j: number, resting: boolea
       } else {
         if (f - e > fav) fav = f - e;
         // After TP1: until SL or TP2.
-        io[1] = walkIn[3];
-        h = buy ? firstHitBuy(p, h + 1) : firstHitSell(p, h + 1);
+        if (buy) io[1] = walkIn[3];
+        else io[0] = walkIn[3];
+        h = firstExit(p, h + 1);
         passedF = buy ? io[2] : -io[3];
         passedA = buy ? io[3] : -io[2];
         if (passedF - e > fav) fav = passedF - e;

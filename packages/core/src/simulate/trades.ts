@@ -1,8 +1,9 @@
+import { CHUNK } from '../patterns/candidates.js';
 import type { PriceSeries, Setups } from '../patterns/types.js';
 import { sessionForHour } from '../stats/buckets.js';
 import { resolveWithLowerTimeframe, type LowerTimeframe } from './ambiguity.js';
-import type { Entries } from './entries.js';
-import { fastWalk, priceBlocks, walkIn, walkOutCandles, walkOutPrices } from './fast-walk.js';
+import { NO_ENTRIES, type Entries } from './entries.js';
+import { fastWalk, priceBlocks, walkIn, walkOutCandles, walkOutPrices, type PriceBlocks } from './fast-walk.js';
 import { placeLevels, priceRounding, validateExitRules, type ExitRules, type Levels } from './levels.js';
 import type { Outcome, TargetResult, Trade } from './types.js';
 import { newWalkState } from './walk.js';
@@ -70,44 +71,191 @@ export interface Simulation extends TableSimulation {
  */
 export function simulateTable(series: PriceSeries, setups: Setups, entries: Entries, rules: ExitRules, options: SimulationOptions = {}): TableSimulation {
   validateExitRules(rules);
-  const { high, low } = series;
-  const ltf = options.ltf;
   const m = entries.count;
-  const scale = priceRounding(rules.pipSize);
-  const setup = new Int32Array(m);
-  const entryIndex = new Int32Array(m);
-  const side = new Int8Array(m);
-  const orderPrice = new Float64Array(m);
-  const entryPrice = new Float64Array(m);
-  const sl = new Float64Array(m);
-  const tp1 = new Float64Array(m);
-  const tp2 = new Float64Array(m);
-  const r1 = new Int8Array(m);
-  const r2 = new Int8Array(m);
-  const tp1At = new Int32Array(m);
-  const tp2At = new Int32Array(m);
-  const slAt = new Int32Array(m);
-  const fav = new Float64Array(m);
-  const adv = new Float64Array(m);
-  const ambiguous = new Uint8Array(m);
-  const resolved1 = new Int8Array(m).fill(NONE);
-  const resolved2 = new Int8Array(m).fill(NONE);
-  const blocks = priceBlocks(high, low);
-  const levels: Levels = { sl: 0, tp1: 0, tp2: 0 };
-  let t = 0;
-  let skippedNoRisk = 0;
-  let nAmbiguous = 0;
-  let resolved = 0;
-  let unresolved = 0;
-  for (let k = 0; k < m; k++) {
-    const z = entries.setup[k];
-    const dir = entries.side[k];
-    const p = entries.orderPrice[k];
-    const fill = entries.entryPrice[k];
-    const j = entries.index[k];
-    const resting = entries.resting[k] === 1;
-    if (!placeLevels(rules, dir, p, setups.stop[z], levels, scale)) {
-      skippedNoRisk++;
+  const run = newTableRun(series, priceBlocks(series.high, series.low), setups.stop, entries, rules, options.ltf);
+  for (let k = 0; k < m; k += CHUNK) simulateRange(run, k, Math.min(m, k + CHUNK));
+  const t = run.t;
+  // Typed-array `slice` is native, so one generic helper costs nothing here.
+  const cut = <T extends Int8Array | Uint8Array | Int32Array | Float64Array>(a: T): T => (t === m ? a : (a.slice(0, t) as T));
+  const table: TradeTable = {
+    count: t,
+    setup: cut(run.setup),
+    entryIndex: cut(run.entryIndex),
+    side: cut(run.side),
+    orderPrice: cut(run.orderPrice),
+    entryPrice: cut(run.entryPrice),
+    sl: cut(run.sl),
+    tp1: cut(run.tp1),
+    tp2: cut(run.tp2),
+    r1: cut(run.r1),
+    r2: cut(run.r2),
+    tp1At: cut(run.tp1At),
+    tp2At: cut(run.tp2At),
+    slAt: cut(run.slAt),
+    fav: cut(run.fav),
+    adv: cut(run.adv),
+    ambiguous: cut(run.ambiguousFlag),
+    resolved1: cut(run.resolved1),
+    resolved2: cut(run.resolved2),
+  };
+  const result: TableSimulation = { table, skippedNoRisk: run.skippedNoRisk, ambiguity: { count: run.ambiguous, resolved: run.resolved, unresolved: run.unresolved } };
+  release(run);
+  return result;
+}
+
+// The last run's state stays alive, emptied: V8 holds maps only weakly, and when a full GC finds
+// no TableRun, simulateRange (optimised for its map) is deoptimised and recompiled next run.
+let lastRun: TableRun | null = null;
+const none = new Float64Array(0);
+const noSeries: PriceSeries = { length: 0, time: none, open: none, high: none, low: none, close: none };
+
+/** Drops the run's references to candles, entries and columns (the table has its own) and keeps the run. */
+function release(run: TableRun): void {
+  run.series = noSeries;
+  run.ltf = undefined;
+  run.blocks = priceBlocks(none, none);
+  run.stops = none;
+  run.entries = NO_ENTRIES;
+  run.setup = NO_ENTRIES.setup;
+  run.entryIndex = NO_ENTRIES.index;
+  run.side = NO_ENTRIES.side;
+  run.orderPrice = none;
+  run.entryPrice = none;
+  run.sl = none;
+  run.tp1 = none;
+  run.tp2 = none;
+  run.r1 = NO_ENTRIES.side;
+  run.r2 = NO_ENTRIES.side;
+  run.tp1At = NO_ENTRIES.index;
+  run.tp2At = NO_ENTRIES.index;
+  run.slAt = NO_ENTRIES.index;
+  run.fav = none;
+  run.adv = none;
+  run.ambiguousFlag = NO_ENTRIES.resting;
+  run.resolved1 = NO_ENTRIES.side;
+  run.resolved2 = NO_ENTRIES.side;
+  lastRun = run;
+}
+
+/** The state of one simulateTable call, passed to its chunks. */
+interface TableRun {
+  series: PriceSeries;
+  blocks: PriceBlocks;
+  stops: Float64Array;
+  entries: Entries;
+  readonly rules: ExitRules;
+  readonly scale: number;
+  ltf: LowerTimeframe | undefined;
+  readonly levels: Levels;
+  t: number;
+  skippedNoRisk: number;
+  ambiguous: number;
+  resolved: number;
+  unresolved: number;
+  setup: Int32Array;
+  entryIndex: Int32Array;
+  side: Int8Array;
+  orderPrice: Float64Array;
+  entryPrice: Float64Array;
+  sl: Float64Array;
+  tp1: Float64Array;
+  tp2: Float64Array;
+  r1: Int8Array;
+  r2: Int8Array;
+  tp1At: Int32Array;
+  tp2At: Int32Array;
+  slAt: Int32Array;
+  fav: Float64Array;
+  adv: Float64Array;
+  ambiguousFlag: Uint8Array;
+  resolved1: Int8Array;
+  resolved2: Int8Array;
+}
+
+/** The one place a TableRun is made (one map for every run, kept alive by `lastRun`). */
+function newTableRun(series: PriceSeries, blocks: PriceBlocks, stops: Float64Array, entries: Entries, rules: ExitRules, ltf: LowerTimeframe | undefined): TableRun {
+  const m = entries.count;
+  return {
+    series,
+    blocks,
+    stops,
+    entries,
+    rules,
+    scale: priceRounding(rules.pipSize),
+    ltf,
+    // Doubles from the start: a field that goes from small integer to double changes map.
+    levels: { sl: NaN, tp1: NaN, tp2: NaN },
+    t: 0,
+    skippedNoRisk: 0,
+    ambiguous: 0,
+    resolved: 0,
+    unresolved: 0,
+    // While no entry is skipped, trade t is entry t: the entry columns are the table's too.
+    setup: entries.setup,
+    entryIndex: entries.index,
+    side: entries.side,
+    orderPrice: entries.orderPrice,
+    entryPrice: entries.entryPrice,
+    sl: new Float64Array(m),
+    tp1: new Float64Array(m),
+    tp2: new Float64Array(m),
+    r1: new Int8Array(m),
+    r2: new Int8Array(m),
+    tp1At: new Int32Array(m),
+    tp2At: new Int32Array(m),
+    slAt: new Int32Array(m),
+    fav: new Float64Array(m),
+    adv: new Float64Array(m),
+    ambiguousFlag: new Uint8Array(m),
+    resolved1: new Int8Array(m).fill(NONE),
+    resolved2: new Int8Array(m).fill(NONE),
+  };
+}
+
+/** The first skipped entry: from then on trade t is no longer entry t, the entry columns are copied. */
+function ownEntryColumns(run: TableRun): void {
+  const m = run.entries.count;
+  const copy = <T extends Int8Array | Int32Array | Float64Array>(a: T): T => {
+    const b = new (a.constructor as new (n: number) => T)(m);
+    b.set(a.subarray(0, run.t));
+    return b;
+  };
+  run.setup = copy(run.setup);
+  run.entryIndex = copy(run.entryIndex);
+  run.side = copy(run.side);
+  run.orderPrice = copy(run.orderPrice);
+  run.entryPrice = copy(run.entryPrice);
+}
+
+/** Entries [k0, k1) of a simulateTable run (a chunk, see CHUNK). */
+function simulateRange(run: TableRun, k0: number, k1: number): void {
+  const { entries, rules, scale, levels, blocks, stops, ltf, series } = run;
+  const external = rules.slMode === 'external';
+  const pip = rules.pipSize;
+  const slOffset = external ? rules.slPips! * pip : 0;
+  const tp1Offset = external ? rules.tp1Pips! * pip : 0;
+  const tp2Offset = external ? (rules.tp2Pips ?? 2 * rules.tp1Pips!) * pip : 0;
+  const { setup: eSetup, side: eSide, orderPrice: eOrder, entryPrice: eFill, index: eIndex, resting: eResting } = entries;
+  const { sl, tp1, tp2, r1, r2, tp1At, tp2At, slAt, fav, adv, ambiguousFlag, resolved1, resolved2 } = run;
+  let t = run.t;
+  for (let k = k0; k < k1; k++) {
+    const z = eSetup[k];
+    const dir = eSide[k];
+    const p = eOrder[k];
+    const fill = eFill[k];
+    const j = eIndex[k];
+    const resting = eResting[k] === 1;
+    if (external) {
+      // placeLevels' external branch, inlined: `dir * (pips * pip)` is `(dir * pips) * pip` exactly.
+      levels.sl = Math.round((p - dir * slOffset) * scale) / scale;
+      levels.tp1 = Math.round((p + dir * tp1Offset) * scale) / scale;
+      levels.tp2 = Math.round((p + dir * tp2Offset) * scale) / scale;
+    } else if (!placeLevels(rules, dir, p, stops[z], levels, scale)) {
+      if (run.setup === eSetup) {
+        run.t = t;
+        ownEntryColumns(run);
+      }
+      run.skippedNoRisk++;
       continue;
     }
     walkIn[0] = fill;
@@ -116,11 +264,13 @@ export function simulateTable(series: PriceSeries, setups: Setups, entries: Entr
     walkIn[3] = levels.tp2;
     fastWalk(blocks, dir, j, resting);
     const o = walkOutCandles;
-    setup[t] = z;
-    entryIndex[t] = j;
-    side[t] = dir;
-    orderPrice[t] = p;
-    entryPrice[t] = fill;
+    if (run.setup !== eSetup) {
+      run.setup[t] = z;
+      run.entryIndex[t] = j;
+      run.side[t] = dir;
+      run.orderPrice[t] = p;
+      run.entryPrice[t] = fill;
+    }
     sl[t] = levels.sl;
     tp1[t] = levels.tp1;
     tp2[t] = levels.tp2;
@@ -132,43 +282,20 @@ export function simulateTable(series: PriceSeries, setups: Setups, entries: Entr
     fav[t] = walkOutPrices[0];
     adv[t] = walkOutPrices[1];
     if (o[5] === 1) {
-      ambiguous[t] = 1;
-      nAmbiguous++;
+      ambiguousFlag[t] = 1;
+      run.ambiguous++;
       if (ltf) {
         const { sl: s, tp1: a, tp2: b } = levels;
         const r = resolveWithLowerTimeframe(series, ltf, () => newWalkState(dir, fill, s, a, b), j, resting, p);
         if (r.decided1) resolved1[t] = r.r1;
         if (r.decided2) resolved2[t] = r.r2;
-        if (r.decided1 && r.decided2) resolved++;
-        else unresolved++;
+        if (r.decided1 && r.decided2) run.resolved++;
+        else run.unresolved++;
       }
     }
     t++;
   }
-  // Typed-array `slice` is native, so one generic helper costs nothing here.
-  const cut = <T extends Int8Array | Uint8Array | Int32Array | Float64Array>(a: T): T => (t === m ? a : (a.slice(0, t) as T));
-  const table: TradeTable = {
-    count: t,
-    setup: cut(setup),
-    entryIndex: cut(entryIndex),
-    side: cut(side),
-    orderPrice: cut(orderPrice),
-    entryPrice: cut(entryPrice),
-    sl: cut(sl),
-    tp1: cut(tp1),
-    tp2: cut(tp2),
-    r1: cut(r1),
-    r2: cut(r2),
-    tp1At: cut(tp1At),
-    tp2At: cut(tp2At),
-    slAt: cut(slAt),
-    fav: cut(fav),
-    adv: cut(adv),
-    ambiguous: cut(ambiguous),
-    resolved1: cut(resolved1),
-    resolved2: cut(resolved2),
-  };
-  return { table, skippedNoRisk, ambiguity: { count: nAmbiguous, resolved, unresolved } };
+  run.t = t;
 }
 
 const RESULT: readonly TargetResult[] = ['loss', 'open', 'win'];
@@ -184,9 +311,15 @@ const SESSION_BY_HOUR = Array.from({ length: 24 }, (_, h) => sessionForHour(h));
  * 1e-6 pip), R multiples (rounded to 1e-9), entry hour, weekday (0 = Monday) and session in UTC.
  */
 export function tradesFromTable(series: PriceSeries, setups: Setups, table: TradeTable, pipSize: number): Trade[] {
-  const time = series.time;
-  const trades: Trade[] = new Array(table.count);
-  for (let t = 0; t < table.count; t++) {
+  // Pushed in order: `new Array(n)` of 100,000 or more is a dictionary in V8, slow to fill and to read.
+  const trades: Trade[] = [];
+  for (let t = 0; t < table.count; t += CHUNK) tradeRecords(trades, series.time, setups.confirmedAt, table, pipSize, t, Math.min(table.count, t + CHUNK));
+  return trades;
+}
+
+/** tradesFromTable for trades [t0, t1) (a chunk, see CHUNK). */
+function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Array, table: TradeTable, pipSize: number, t0: number, t1: number): void {
+  for (let t = t0; t < t1; t++) {
     const p = table.orderPrice[t];
     const sl = table.sl[t];
     const tp1 = table.tp1[t];
@@ -197,10 +330,10 @@ export function tradesFromTable(series: PriceSeries, setups: Setups, table: Trad
     const entryTime = time[table.entryIndex[t]];
     const hour = ((Math.floor(entryTime / HOUR_MS) % 24) + 24) % 24;
     const outcome: Outcome = r2 === 1 ? 'tp2' : r1 === 1 ? 'tp1' : r1 === -1 ? 'sl' : 'open';
-    trades[t] = {
+    trades.push({
       id: t + 1,
       side: table.side[t] > 0 ? 'buy' : 'sell',
-      signalTime: time[setups.confirmedAt[table.setup[t]]],
+      signalTime: time[confirmedAt[table.setup[t]]],
       entryTime,
       entryIndex: table.entryIndex[t],
       orderPrice: p,
@@ -225,9 +358,8 @@ export function tradesFromTable(series: PriceSeries, setups: Setups, table: Trad
       hour,
       weekday: (((Math.floor(entryTime / DAY_MS) + 3) % 7) + 7) % 7,
       session: SESSION_BY_HOUR[hour],
-    };
+    });
   }
-  return trades;
 }
 
 /** simulateTable, then the `Trade` records. */

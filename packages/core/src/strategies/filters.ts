@@ -23,44 +23,105 @@ export interface FilterMasks {
   readonly sell: Uint8Array;
 }
 
-/** Builds the combined masks once per run; `null` when there is no filter (everything passes). */
-export function filterMasks(series: PriceSeries, filters: readonly FilterKind[], columns: FilterColumns): FilterMasks | null {
+/**
+ * The filters of a run as the entry rules read them: the indicator columns themselves, checked
+ * only on the candles an entry asks about (a few per setup), instead of two masks over every
+ * candle. Unused filters are null. Masks given by a caller fit in too (`maskBuy`/`maskSell`).
+ */
+export interface FilterGate {
+  readonly maskBuy: Uint8Array | null;
+  readonly maskSell: Uint8Array | null;
+  readonly rsi: Float64Array | null;
+  /** Buy when RSI is below it; sell when above `rsiSellAbove` (100 minus it). */
+  readonly rsiBuyBelow: number;
+  readonly rsiSellAbove: number;
+  readonly close: Float64Array;
+  readonly ema: Float64Array | null;
+  readonly emaFast: Float64Array | null;
+  readonly emaSlow: Float64Array | null;
+}
+
+/** The gate of a list of filters; `null` when there is no filter (everything passes). Checks like filterMasks. */
+export function filterGate(series: PriceSeries, filters: readonly FilterKind[], columns: FilterColumns): FilterGate | null {
   if (filters.length === 0) return null;
-  const n = series.length;
-  const buy = new Uint8Array(n).fill(1);
-  const sell = new Uint8Array(n).fill(1);
+  let rsi: Float64Array | null = null;
+  let rsiBuyBelow = NaN;
+  let ema: Float64Array | null = null;
+  let emaFast: Float64Array | null = null;
+  let emaSlow: Float64Array | null = null;
   for (const kind of filters) {
     if (kind === 'rsi') {
-      const rsi = need(columns.rsi, 'rsi column');
+      rsi = need(columns.rsi, 'rsi column');
       const th = columns.rsiThreshold;
       if (typeof th !== 'number' || !Number.isFinite(th)) throw new Error(`invalid rsi_threshold: ${String(th)}`);
-      const sellAbove = 100 - th;
-      for (let f = 0; f < n; f++) {
-        const v = rsi[f];
-        if (!(v < th)) buy[f] = 0;
-        if (!(v > sellAbove)) sell[f] = 0;
-      }
+      rsiBuyBelow = th;
     } else if (kind === 'ema_simple') {
-      const ema = need(columns.ema, 'ema column');
-      const close = series.close;
-      for (let f = 0; f < n; f++) {
-        const e = ema[f];
-        const c = close[f];
-        if (!(c > e)) buy[f] = 0;
-        if (!(c < e)) sell[f] = 0;
-      }
+      ema = need(columns.ema, 'ema column');
     } else if (kind === 'tendance_ema') {
-      const fast = need(columns.emaFast, 'ema_fast column');
-      const slow = need(columns.emaSlow, 'ema_slow column');
-      for (let f = 0; f < n; f++) {
-        const a = fast[f];
-        const b = slow[f];
-        if (!(a > b)) buy[f] = 0;
-        if (!(a < b)) sell[f] = 0;
-      }
+      emaFast = need(columns.emaFast, 'ema_fast column');
+      emaSlow = need(columns.emaSlow, 'ema_slow column');
     } else {
       throw new Error(`invalid filter: ${String(kind)}`);
     }
+  }
+  return newGate(null, null, rsi, rsiBuyBelow, series.close, ema, emaFast, emaSlow);
+}
+
+/** A gate reading precomputed masks (callers of the entry rules that built their own). */
+export function maskGate(series: PriceSeries, masks: FilterMasks): FilterGate {
+  return newGate(masks.buy, masks.sell, null, NaN, series.close, null, null, null);
+}
+
+/** The one place a gate is made, so that every gate has one map (kept alive by `shapeKeeper`). */
+function newGate(
+  maskBuy: Uint8Array | null,
+  maskSell: Uint8Array | null,
+  rsi: Float64Array | null,
+  rsiBuyBelow: number,
+  close: Float64Array,
+  ema: Float64Array | null,
+  emaFast: Float64Array | null,
+  emaSlow: Float64Array | null,
+): FilterGate {
+  return { maskBuy, maskSell, rsi, rsiBuyBelow, rsiSellAbove: 100 - rsiBuyBelow, close, ema, emaFast, emaSlow };
+}
+
+// An empty gate that stays alive: V8 holds maps only weakly, and when a full GC finds no gate,
+// the entry kernels optimised for its map are deoptimised. Its thresholds are NaN so that the
+// fields are doubles from the start (a small-integer field that later holds 37.5 changes map).
+const none = new Float64Array(0);
+export const shapeKeeper: FilterGate = newGate(new Uint8Array(0), new Uint8Array(0), none, NaN, none, none, none, none);
+
+/** Whether a buy read on candle f passes every filter (a NaN indicator refuses). */
+export function buyPasses(g: FilterGate, f: number): boolean {
+  return (
+    (g.maskBuy === null || g.maskBuy[f] === 1) &&
+    (g.rsi === null || g.rsi[f] < g.rsiBuyBelow) &&
+    (g.ema === null || g.close[f] > g.ema[f]) &&
+    (g.emaFast === null || g.emaFast[f] > g.emaSlow![f])
+  );
+}
+
+/** Whether a sell read on candle f passes every filter (a NaN indicator refuses). */
+export function sellPasses(g: FilterGate, f: number): boolean {
+  return (
+    (g.maskSell === null || g.maskSell[f] === 1) &&
+    (g.rsi === null || g.rsi[f] > g.rsiSellAbove) &&
+    (g.ema === null || g.close[f] < g.ema[f]) &&
+    (g.emaFast === null || g.emaFast[f] < g.emaSlow![f])
+  );
+}
+
+/** Builds the combined masks over every candle; `null` when there is no filter (everything passes). */
+export function filterMasks(series: PriceSeries, filters: readonly FilterKind[], columns: FilterColumns): FilterMasks | null {
+  const gate = filterGate(series, filters, columns);
+  if (gate === null) return null;
+  const n = series.length;
+  const buy = new Uint8Array(n);
+  const sell = new Uint8Array(n);
+  for (let f = 0; f < n; f++) {
+    if (buyPasses(gate, f)) buy[f] = 1;
+    if (sellPasses(gate, f)) sell[f] = 1;
   }
   return { buy, sell };
 }

@@ -24,8 +24,13 @@ export function pullbackRulesFromParams(params: StrategyParams): PullbackRules {
   }
   if (maxTouch !== undefined && (!isInt(maxTouch) || maxTouch < 0)) throw new Error(`invalid max_touch: ${JSON.stringify(maxTouch)} (expected an integer >= 0)`);
   if (typeof allow !== 'boolean') throw new Error(`invalid allow_multiple_entries: ${JSON.stringify(allow)}`);
-  return { minWait, maxWait, overlapRatio: ratio, maxTouch: maxTouch ?? Infinity, allowMultiple: allow };
+  lastRules = { minWait, maxWait, overlapRatio: ratio, maxTouch: maxTouch ?? Infinity, allowMultiple: allow };
+  return lastRules;
 }
+
+// The last rules, kept alive: V8 holds maps only weakly, and when a full GC finds no object of a
+// map, the entry kernels optimised for it are deoptimised (recompiled in the next run).
+let lastRules: PullbackRules | null = null;
 
 /** A column parameter: a name as given (EMA_50, RSI_14, RSI), or a bare period (50 -> EMA_50). */
 export function columnName(value: unknown, prefix: 'EMA' | 'RSI', param: string): string {
