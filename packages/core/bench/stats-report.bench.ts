@@ -11,21 +11,11 @@ import { computeStatistics, sessionForHour, utcWeekday } from '@bt/core/stats';
 import { buildReport, compressionStreamDeflater, openWorkbook, readWorkbookMeta, readWorkbookSheet, reportSheets, type SheetSpec } from '@bt/core/report';
 import { forexYearM5 } from './lib/forex-year.js';
 import { writeSection } from './lib/performance-doc.js';
+import { seededRandom as prng } from '@bt/core/candles';
 
 const RUNS = 7;
 const FULL_RUNS = 5;
 const TARGET_MS = 250;
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `n` trades spread over a year of M5 entries, with realistic proportions of each outcome. */
 function syntheticTrades(n: number): Trade[] {

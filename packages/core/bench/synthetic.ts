@@ -1,18 +1,7 @@
 // Deterministic synthetic candles for benchmarks: a seeded random walk with EURUSD-like M1
 // volatility (about 1.2 pips per minute), so pattern and trade counts resemble real data.
 import { candlesFromColumns, type Candles } from '@bt/core';
-
-/** mulberry32: small, fast, seedable. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '@bt/core/candles';
 
 export function syntheticCandles(n: number, options: { seed?: number; stepMs?: number; start?: number; sigma?: number; price?: number } = {}): Candles {
   const rand = prng(options.seed ?? 42);

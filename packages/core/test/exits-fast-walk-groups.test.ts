@@ -1,18 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { priceBlocks, fastWalk, newWalkState, walk, walkIn, walkOutCandles, walkOutPrices } from '@bt/core/simulate';
-
-/** mulberry32 */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '@bt/core/candles';
 
 // Series whose length is not a whole number of blocks (16) or superblocks (256), trades of every
 // width from every kind of start (inside a block, on a block or superblock boundary, near the

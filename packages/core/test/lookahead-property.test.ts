@@ -7,21 +7,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { STRATEGIES, candlesFromColumns, headCandles, prepareRun, runEngine, withIndicators, columnList, filterColumnNames, type Candles, type BacktestRequest } from '@bt/core';
 import { readCandlesFile } from '@bt/core/node';
+import { seededRandom as prng } from '@bt/core/candles';
 
 const fixtures = join(import.meta.dirname, '../../../fixtures');
 const CUTS = 20;
-
-/** mulberry32, seeded: the same cuts on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const entryKey = (t: { entryTime: number; side: string; entryPrice: number; orderPrice: number }) => `${t.entryTime} ${t.side} ${t.entryPrice} ${t.orderPrice}`;
 

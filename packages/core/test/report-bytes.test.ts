@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AsciiSink } from '../src/report/bytes.js';
+import { seededRandom as prng } from '@bt/core/candles';
 
 const decoder = new TextDecoder();
 
@@ -8,18 +9,6 @@ function written(write: (sink: AsciiSink) => void): string {
   const sink = new AsciiSink(4);
   write(sink);
   return decoder.decode(sink.bytes());
-}
-
-/** mulberry32: the same numbers on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 test('number() prints exactly what String() prints: prices, pips, R, ratios, integers, edge magnitudes', () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as aq from 'arquero';
 import { computeStatistics, sessionForHour, SESSION_BUCKETS, wilsonInterval } from '@bt/core/stats';
 import { makeTrades, type Path } from './trade-factory.js';
+import { seededRandom as random } from '@bt/core/candles';
 
 test('session buckets by UTC entry hour, boundaries included', () => {
   const expected: Record<number, string> = {
@@ -46,18 +47,6 @@ test('sessions, hours and weekdays of a hand-made run', () => {
   assert.deepEqual(s.byWeekday[0].tp1.winrateCi95, wilsonInterval(2, 3));
   assert.equal(s.byWeekday[0].tp2.winrate, 1 / 3);
 });
-
-/** Deterministic pseudo-random numbers (mulberry32) so the cross-check is reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('grouped counts agree with an independent Arquero group-by on 3,000 random trades', () => {
   const next = random(20240101);

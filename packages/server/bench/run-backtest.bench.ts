@@ -13,7 +13,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { candlesFromColumns, type Candles } from '@bt/core/candles';
+import { candlesFromColumns, seededRandom, type Candles } from '@bt/core/candles';
 import { STRATEGY_KEYS } from '@bt/core/catalogue';
 import { appConfig } from '../src/app/config.js';
 import { createApp } from '../src/app/createApp.js';
@@ -33,14 +33,7 @@ const CONNECTIONS = 20;
 
 /** mulberry32 and Box-Muller: a reproducible M5 random walk (about 2.7 pips of noise per candle). */
 function syntheticM5(from: number, to: number, seed = 7): Candles {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = seededRandom(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
   const n = Math.floor((to - from) / M5);
   const cols = { time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };

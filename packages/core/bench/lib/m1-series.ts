@@ -2,18 +2,7 @@
 // weekends (Friday 22:00 to Sunday 22:00 UTC closed), five-decimal prices.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-
-/** mulberry32: tiny, fast, good enough for test data; same seed, same file. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as mulberry32 } from '@bt/core/candles';
 
 const MINUTE = 60_000;
 

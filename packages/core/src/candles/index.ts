@@ -16,3 +16,4 @@ export { readCandles, detectCandleContainer, type CandleContainer } from './read
 export { validateCandles } from './validate.js';
 export { parseDecimal } from './number.js';
 export { daysFromCivil, civilFromDays, formatCandleTime } from './datetime.js';
+export { seededRandom } from './random.js';

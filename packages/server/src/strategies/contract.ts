@@ -1,4 +1,4 @@
-import { candlesFromColumns, type Candles } from '@bt/core/candles';
+import { candlesFromColumns, seededRandom, type Candles } from '@bt/core/candles';
 import { findParam, isStrategyKey, type FilterKind, type StrategyParams } from '@bt/core/catalogue';
 import { rsi } from '@bt/core/indicators';
 import { coerceBool, coerceFloat, coerceInt, coerceString, isEmptyValue, normalizeParams } from '@bt/core/params';
@@ -142,13 +142,7 @@ export function signalStrategyOf(shape: StrategyShape, label: string, signals: r
  * with RSI_14, so every import is tried on the same data without depending on the library.
  */
 export function sampleCandles(n = 600): Candles {
-  let seed = 0x9e3779b9;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(0x9e3779b9);
   const time = new Float64Array(n);
   const open = new Float64Array(n);
   const high = new Float64Array(n);
