@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeCandlesFile } from '@bt/core/node';
 import { syntheticCandles } from '../../core/bench/synthetic.js';
+import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -154,23 +155,12 @@ async function main(): Promise<void> {
       '`--concurrency` sets the number of workers (default: the available cores).',
     ];
     const body = lines.join('\n');
-    writeSection(body);
+    writeSection('cli', body);
     console.log(body);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-function writeSection(body: string): void {
-  const file = join(root, 'docs/PERFORMANCE.md');
-  const begin = '<!-- bench:cli -->';
-  const end = '<!-- /bench:cli -->';
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n';
-  const section = `${begin}\n${body}\n${end}`;
-  const from = current.indexOf(begin);
-  const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + end.length) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-}
 
 await main();

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { candlesToIpc } from '@bt/core/candles';
 import { readCandlesFile } from '@bt/core/node';
 import { writeM1Csv } from './lib/m1-series.js';
-import { writeSection } from './lib/performance-doc.js';
+import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const ROWS = 1_000_000;
 const RUNS = Number(process.env.BT_BENCH_RUNS ?? 5);

@@ -3,16 +3,15 @@
 // and full runs with the workbook on one year of M5 (74,880 candles). Owns the `engine` section
 // of docs/PERFORMANCE.md. Run (in packages/core):
 //   node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts   (or: npm run bench -- engine)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
-  STRATEGIES, candlesFromColumns, columnList, filterColumnNames, prepareRun, priceBlocks, runBacktest, runEngineTable, tradesFromTable, withIndicators, ema, rsi, type Candles,
+  STRATEGIES, columnList, filterColumnNames, prepareRun, priceBlocks, runBacktest, runEngineTable, tradesFromTable, withIndicators, ema, rsi,
 } from '@bt/core';
 import { syntheticCandles } from './synthetic.js';
+import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { forexYearM5 } from './lib/forex-year.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 // `npm run bench` starts this script without --expose-gc: the flag is then set at run time, so that
@@ -74,22 +73,6 @@ async function buildTime(high: Float64Array, low: Float64Array): Promise<number>
     if (r > 0) times.push(performance.now() - t0);
   }
   return times.sort((x, y) => x - y)[times.length >> 1];
-}
-
-/** A forex year of M5: 52 weeks of Monday..Friday, 288 candles a day. */
-function forexYearM5(): Candles {
-  const all = syntheticCandles(52 * 7 * 288, { seed: 7, stepMs: 300_000, start: Date.UTC(2024, 0, 1), sigma: 0.00027 });
-  const keep: number[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const weekday = (Math.floor(all.time[i] / 86_400_000) + 3) % 7;
-    if (weekday < 5) keep.push(i);
-  }
-  const pick = (a: Float64Array) => Float64Array.from(keep, (i) => a[i]);
-  // The weekend leaves a time gap (and a price gap), as in real data.
-  return candlesFromColumns(
-    { time: pick(all.time), open: pick(all.open), high: pick(all.high), low: pick(all.low), close: pick(all.close), volume: pick(all.volume) },
-    { symbol: 'EURUSD', timeframe: 'M5' },
-  );
 }
 
 const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -187,21 +170,9 @@ async function main() {
     '',
     `Slowest full run: ${worst.key}, ${fmt(worst.wall)} ms (target: at most 250 ms). Peak resident memory of the whole benchmark: ${mib(peak)}.`,
   ].join('\n');
-  writeSection(body);
+  writeSection('engine', body);
   console.log(body);
 }
 
-/** Replaces (or appends) this benchmark's section of docs/PERFORMANCE.md. */
-function writeSection(body: string): void {
-  const file = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/PERFORMANCE.md');
-  const begin = '<!-- bench:engine -->';
-  const end = '<!-- /bench:engine -->';
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n';
-  const section = `${begin}\n${body}\n${end}`;
-  const from = current.indexOf(begin);
-  const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + end.length) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-}
 
 await main();

@@ -10,7 +10,7 @@ import { runBacktest, STRATEGIES, type Outcome, type TargetResult, type Trade } 
 import { computeStatistics, sessionForHour, utcWeekday } from '@bt/core/stats';
 import { buildReport, compressionStreamDeflater, openWorkbook, readWorkbookMeta, readWorkbookSheet, reportSheets, type SheetSpec } from '@bt/core/report';
 import { forexYearM5 } from './lib/forex-year.js';
-import { writeSection } from './lib/performance-doc.js';
+import { writeSection } from '../../../scripts/performance-doc.mjs';
 import { seededRandom as prng } from '@bt/core/candles';
 
 const RUNS = 7;

@@ -6,12 +6,11 @@
 // server-side time per call (the Server-Timing header: validation, data loading, the credit
 // charge, the engine, the workbook, its storage and the run's row), then throughput with 20
 // concurrent clients (autocannon).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { candlesFromColumns, seededRandom, type Candles } from '@bt/core/candles';
 import { STRATEGY_KEYS } from '@bt/core/catalogue';
@@ -23,6 +22,7 @@ import { DisabledMailer } from '../src/mail/index.js';
 import { MemoryRateLimiter } from '../src/ratelimit/limiter.js';
 import { LocalStorage } from '../src/storage/index.js';
 import { PythonSandbox } from '../src/strategies/sandbox/sandbox.js';
+import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const SECTION = 'server';
 const M5 = 300_000;
@@ -184,19 +184,7 @@ async function bench(): Promise<string> {
   ].join('\n');
 }
 
-function writeSection(body: string): string {
-  const file = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/PERFORMANCE.md');
-  const begin = `<!-- bench:${SECTION} -->`;
-  const end = `<!-- /bench:${SECTION} -->`;
-  const section = `${begin}\n${body}\n${end}`;
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n';
-  const from = current.indexOf(begin);
-  const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + end.length) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-  return file;
-}
 
 const body = await bench();
 console.log(body);
-console.log(`\nwritten to ${writeSection(body)}`);
+console.log(`\nwritten to ${writeSection(SECTION, body)}`);

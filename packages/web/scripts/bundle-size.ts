@@ -5,11 +5,12 @@
  * `<!-- bench:web -->` section of docs/PERFORMANCE.md. Target: at most 250 KB per page.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const webDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = join(webDir, '..', '..');
@@ -76,19 +77,6 @@ function sizes(file: string): { raw: number; gzip: number } {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-function writeSection(markdown: string): string {
-  const path = join(repoDir, 'docs', 'PERFORMANCE.md');
-  const start = '<!-- bench:web -->';
-  const end = '<!-- /bench:web -->';
-  const section = `${start}\n${markdown.trim()}\n${end}`;
-  let text = existsSync(path) ? readFileSync(path, 'utf8') : '# Performance\n';
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from >= 0 && to > from) text = text.slice(0, from) + section + text.slice(to + end.length);
-  else text = `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(path, text);
-  return path;
-}
 
 const buildTimes: number[] = [];
 for (let i = 0; i < BUILD_RUNS; i++) buildTimes.push(build());
@@ -128,7 +116,7 @@ Largest chunks (gzip KB): ${largest.map((c) => `\`${c.file.replace(/^assets\//, 
 Production build (\`vite build\`): median ${(median(buildTimes) / 1000).toFixed(2)} s over ${buildTimes.length} runs (${buildTimes.map((t) => (t / 1000).toFixed(2)).join(', ')} s).
 `;
 
-const path = writeSection(markdown);
+const path = writeSection('web', markdown);
 console.log(markdown);
 console.log(`bt web bench: wrote ${path}`);
 if (!ok) process.exitCode = 1;

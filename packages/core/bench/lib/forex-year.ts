@@ -1,5 +1,5 @@
 // One synthetic forex year of M5 candles (52 weeks, Monday to Friday: 74,880 candles), the
-// fixture of the "full run with workbook" target. The same series as engine.bench.ts's.
+// fixture of the "full run with workbook" target (engine.bench.ts and stats-report.bench.ts).
 import { candlesFromColumns, type Candles } from '@bt/core';
 import { syntheticCandles } from '../synthetic.js';
 
