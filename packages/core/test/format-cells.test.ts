@@ -24,7 +24,10 @@ test('cells by label: percent labels formatted, other numbers without binary noi
   assert.equal(formatCell(0.1 + 0.2, 'Espérance TP1 (R)'), '0.3');
   assert.equal(formatCell(true, 'value'), 'Oui');
   assert.equal(formatCell(null, 'Winrate TP1'), '');
-  assert.equal(formatCell('2024-01-08T08:00:00.000Z', 'Premier trade (UTC)'), '2024-01-08T08:00:00.000Z');
+  assert.equal(formatCell('2024-01-08T08:00:00.000Z', 'Premier trade (UTC)'), '2024-01-08 08:00'); // as the workbook shows it
+  assert.equal(formatCell('2024-01-08T08:00:30Z', 'Entrée (UTC)'), '2024-01-08 08:00:30');
+  assert.equal(formatCell('2024-01-08', 'start_date'), '2024-01-08');
+  assert.equal(formatCell('2024-01-08T08:00:00+02:00', 'texte'), '2024-01-08T08:00:00+02:00'); // not UTC: left as written
   assert.equal(isPercentLabel('Trades'), false);
   assert.equal(isPercentLabel(3), false);
 });

@@ -12,13 +12,21 @@ export function formatPercentCell(value: unknown): string {
   return `${percent.toFixed(2)}%`;
 }
 
+const ISO_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::(\d{2})(?:\.\d+)?)?Z$/;
+
 /**
  * Any cell of a result sheet, given its column header (tabular sheets) or its row label
  * (metric/value sheets): percentages by the rule above, other numbers without binary noise
- * (at most 6 decimals), booleans in French, empty for null.
+ * (at most 6 decimals), booleans in French, empty for null, and times (the reader gives date
+ * cells as ISO strings in UTC) as the workbook shows them, `yyyy-mm-dd hh:mm` (seconds only when
+ * there are some): the headers already say the zone.
  */
 export function formatCell(value: unknown, label: unknown): string {
   if (value == null) return '';
+  if (typeof value === 'string') {
+    const time = ISO_UTC.exec(value);
+    if (time) return time[3] && time[3] !== '00' ? `${time[1]} ${time[2]}:${time[3]}` : `${time[1]} ${time[2]}`;
+  }
   if (typeof value === 'number' && isPercentLabel(label)) return formatPercentCell(value);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
   if (typeof value === 'boolean') return value ? 'Oui' : 'Non';
