@@ -40,8 +40,10 @@ function screenshotsDir(): string {
   const chosen = process.env.BT_SCREENSHOTS;
   const dir = chosen ?? join(repoDir, 'test-results', 'web-e2e');
   mkdirSync(dir, { recursive: true });
-  // The default folder only holds this run's steps; a folder the caller names is left as it is.
-  if (!chosen) for (const file of readdirSync(dir)) if (file.endsWith('.png')) rmSync(join(dir, file));
+  // The default folder only holds this run's steps: this file's own (NN-step.png) are cleared, not
+  // those the other e2e files wrote before it in the same run; a folder the caller names is left
+  // as it is.
+  if (!chosen) for (const file of readdirSync(dir)) if (/^\d{2}-.*\.png$/.test(file)) rmSync(join(dir, file));
   return dir;
 }
 
