@@ -22,24 +22,32 @@ function colorRange(model: CompareChartModel) {
   return { domain: model.series.map((s) => s.label), range: model.series.map((s) => s.color) };
 }
 
-/** The value axis of bars and lines: from 0, the model's ticks, percent shown as such. */
-function valueAxis(model: CompareChartModel) {
+/**
+ * What bars and lines share: size, margins, palette, and the value axis from 0 with the model's
+ * ticks, percent shown as such.
+ */
+function valueChartOptions(model: CompareChartModel, width: number, height: number) {
   const { max, ticks } = valueScale(model);
-  return { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${v} %` : String(v)) };
-}
-
-/** Grouped bars: one facet per bucket (fx), the series side by side inside it (x). */
-function drawBars(model: CompareChartModel, width: number, height: number) {
-  return Plot.plot({
+  return {
     width,
     height,
     marginLeft: 48,
     marginBottom: 40,
     style: STYLE,
     color: colorRange(model),
-    fx: { domain: model.buckets, label: null, tickRotate: model.buckets.length > 12 ? -45 : 0, padding: 0.15 },
+    y: { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${v} %` : String(v)) },
+  };
+}
+
+/** Bucket labels turn when there are many (24 hours). */
+const bucketTickRotate = (model: CompareChartModel) => (model.buckets.length > 12 ? -45 : 0);
+
+/** Grouped bars: one facet per bucket (fx), the series side by side inside it (x). */
+function drawBars(model: CompareChartModel, width: number, height: number) {
+  return Plot.plot({
+    ...valueChartOptions(model, width, height),
+    fx: { domain: model.buckets, label: null, tickRotate: bucketTickRotate(model), padding: 0.15 },
     x: { domain: model.series.map((s) => s.label), axis: null, padding: 0.08 },
-    y: valueAxis(model),
     marks: [
       Plot.barY(chartPoints(model), {
         fx: 'bucket',
@@ -56,14 +64,8 @@ function drawBars(model: CompareChartModel, width: number, height: number) {
 function drawLine(model: CompareChartModel, width: number, height: number) {
   const points = chartPoints(model);
   return Plot.plot({
-    width,
-    height,
-    marginLeft: 48,
-    marginBottom: 40,
-    style: STYLE,
-    color: colorRange(model),
-    x: { domain: model.buckets, label: null, tickRotate: model.buckets.length > 12 ? -45 : 0, type: 'point', padding: 0.5 },
-    y: valueAxis(model),
+    ...valueChartOptions(model, width, height),
+    x: { domain: model.buckets, label: null, tickRotate: bucketTickRotate(model), type: 'point', padding: 0.5 },
     marks: [
       // One line per series through its buckets; Plot breaks the line at a null (missing) value.
       ...model.series.map((s) =>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { calls } from '../../runtime.js';
 import { PERSONAL_MESSAGES, generationFailure, generationResult, saveBlob, type GenerationResult } from './personal.js';
+import { StopModeSelect } from './StopModeSelect.js';
 
 interface Props {
   loggedIn: boolean;
@@ -56,13 +57,7 @@ export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
         Décris ta logique d’entrée
         <textarea rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="Ex. : FVG haussier en M15, RSI sous 35, entrée au retour dans la zone, 3 bougies d’attente minimum" />
       </label>
-      <label>
-        Stop-loss
-        <select value={slMode} onChange={(e) => setSlMode(e.target.value as 'external' | 'internal')}>
-          <option value="external">Externe (SL/TP en pips)</option>
-          <option value="internal">Interne (bord de zone)</option>
-        </select>
-      </label>
+      <StopModeSelect value={slMode} onChange={setSlMode} />
       <button type="button" className="btn btn-primary" onClick={generate} disabled={state === 'generating'}>
         {state === 'generating' ? 'Génération…' : 'Générer'}
       </button>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { calls } from '../../runtime.js';
 import { PERSONAL_MESSAGES, importFailureMessage, importedStrategyId } from './personal.js';
+import { StopModeSelect } from './StopModeSelect.js';
 
 interface Props {
   loggedIn: boolean;
@@ -45,13 +46,7 @@ export function ImportPanel({ loggedIn, onNeedLogin, onImported, heading = true 
         Un fichier Python qui définit <code>detect_&lt;id&gt;</code>. Le code est vérifié (contrôle de sécurité et exécution à blanc) ; aucun crédit n’est consommé.
       </p>
       <input type="file" accept=".py,text/x-python" onChange={(e) => setFile(e.target.files?.[0] ?? null)} data-testid="import-file" />
-      <label>
-        Stop-loss
-        <select value={slMode} onChange={(e) => setSlMode(e.target.value as 'external' | 'internal')}>
-          <option value="external">Externe (SL/TP en pips)</option>
-          <option value="internal">Interne (bord de zone)</option>
-        </select>
-      </label>
+      <StopModeSelect value={slMode} onChange={setSlMode} />
       <label>
         Note (facultative)
         <input value={note} onChange={(e) => setNote(e.target.value)} />
