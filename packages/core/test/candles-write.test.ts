@@ -76,6 +76,20 @@ test('validateCandles checks a series built in code; keep-first works on copies'
   assert.deepEqual([...time], [0, 60_000, 60_000, 120_000], 'the caller’s arrays are untouched');
 });
 
+test('validateCandles refuses an infinite High or Volume that is otherwise in order', () => {
+  const ones = () => new Float64Array(5).fill(1);
+  const high = ones();
+  const volume = ones();
+  high[2] = Infinity;
+  volume[3] = Infinity;
+  const candles = candlesFromColumns({ time: Float64Array.from([0, 1, 2, 3, 4], (i) => i * 60_000), open: ones(), high, low: ones(), close: ones(), volume });
+  assert.throws(() => validateCandles(candles), (e: unknown) => {
+    assert.ok(e instanceof CandleFileError);
+    assert.deepEqual(e.problems.map((p) => [p.code, p.line, p.column]), [['non_numeric', 3, 'High'], ['non_numeric', 4, 'Volume']]);
+    return true;
+  });
+});
+
 test('XLSX: text dates and Excel date cells both read back identically', async () => {
   const slice = candlesFromColumns({
     time: series.time.slice(0, 300), open: series.open.slice(0, 300), high: series.high.slice(0, 300), low: series.low.slice(0, 300),

@@ -62,8 +62,9 @@ function notFinite(builder: CandleBuilder, k: number, row: number, columns: Floa
 }
 
 /**
- * One tight pass over the columns: true order, finite times, Low <= Open, Close <= High, no
- * negative Low or Volume (so no negative price either). Returns the step runs when every row
+ * One tight pass over the columns: true order, finite times, High and Volume (a finite High
+ * bounds every price), Low <= Open, Close <= High, no negative Low or Volume (so no negative price
+ * either). Returns the step runs when every row
  * passes, undefined at the first row that does not (the caller then takes the detailed path,
  * which names every problem).
  */
@@ -77,8 +78,9 @@ function quickScan(candles: Candles): StepRuns | undefined {
     const l = low[i];
     const h = high[i];
     const t = time[i];
-    // Written so that NaN anywhere fails a comparison.
-    if (!(l <= o && l <= c && h >= o && h >= c && l >= 0 && volume[i] >= 0 && t - t === 0)) return undefined;
+    // Written so that NaN anywhere fails a comparison; x - x is NaN for an infinite x.
+    const v = volume[i];
+    if (!(l <= o && l <= c && h >= o && h >= c && l >= 0 && v >= 0 && t - t === 0 && h - h === 0 && v - v === 0)) return undefined;
     if (i > 0) {
       const step = t - time[i - 1];
       if (!(step > 0)) return undefined;
