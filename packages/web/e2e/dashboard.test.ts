@@ -130,7 +130,10 @@ describe('dashboard against the bt server', () => {
     // Note.
     await card.getByRole('button', { name: 'Options' }).click();
     await page.getByRole('menuitem', { name: 'Éditer la note' }).click();
-    await page.getByTestId('note-input').fill('Note modifiée : marche mieux le matin.');
+    // Typed key by key into whatever has focus: the dialog must keep it in the field.
+    await page.getByTestId('note-input').fill('');
+    await page.getByTestId('note-input').click();
+    await page.keyboard.type('Note modifiée : marche mieux le matin.');
     await page.getByTestId('save-note').click();
     await card.getByTestId('strategy-note').getByText('Note modifiée : marche mieux le matin.').waitFor();
 

@@ -14,12 +14,16 @@ interface ModalProps {
 export function Modal({ title, onClose, children, wide, footer, className }: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement | null>(null);
+  // Callers pass inline closures: the effect below must run once per opening, not on every
+  // render, else each keystroke in a field of the dialog would move focus back to the panel.
+  const close = useRef(onClose);
+  close.current = onClose;
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     panel.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') close.current();
     };
     document.addEventListener('keydown', onKey);
     const overflow = document.body.style.overflow;
@@ -29,7 +33,7 @@ export function Modal({ title, onClose, children, wide, footer, className }: Mod
       document.body.style.overflow = overflow;
       previous?.focus?.();
     };
-  }, [onClose]);
+  }, []);
 
   return createPortal(
     <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
