@@ -11,8 +11,8 @@ ensureInstall();
 ensureChromium();
 run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
 run('npm', ['run', 'test', '--workspaces', '--if-present']);
-// The golden results through the installed command, as CI users run it (exit 1 on any drift).
-run('npm', ['run', 'build', '-w', '@bt/cli']);
+// The golden results through the installed command, as CI users run it (exit 1 on any drift);
+// the CLI's pretest above built packages/cli/dist.
 run('node', ['packages/cli/dist/bin.js', 'regress']);
 // The web app as users get it: the built bundle, served by the server, driven in Chromium.
 run('npm', ['run', 'build', '-w', '@bt/web']);

@@ -17,12 +17,9 @@ interface SheetLike {
   readonly rowFormats?: readonly (string | null)[];
 }
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
-
-/** One cell as text: dates `YYYY-MM-DD HH:MM` (UTC), a number format when the sheet gives one, else core's rules. */
+/** One cell as text: a number format when the sheet gives one, else core's rules (times `YYYY-MM-DD HH:MM`, UTC). */
 export function cellText(value: unknown, label: unknown, format?: string | null): string {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 16).replace('T', ' ');
-  if (typeof value === 'string' && ISO_TIME.test(value)) return value.slice(0, 16).replace('T', ' ');
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : formatCell(value.toISOString(), label);
   if (typeof value === 'number' && format) {
     if (format.endsWith('%')) return formatPercentCell(value);
     const decimals = /^0\.(0+)$/.exec(format)?.[1].length;

@@ -12,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { candlesFromColumns, seededRandom, type Candles } from '@bt/core/candles';
 import { STRATEGY_KEYS } from '@bt/core/catalogue';
 import { appConfig } from '../src/app/config.js';
 import { createApp } from '../src/app/createApp.js';
@@ -23,6 +22,7 @@ import { MemoryRateLimiter } from '../src/ratelimit/limiter.js';
 import { LocalStorage } from '../src/storage/index.js';
 import { PythonSandbox } from '../src/strategies/sandbox/sandbox.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { syntheticCandles } from '../../core/bench/synthetic.js';
 
 const SECTION = 'server';
 const M5 = 300_000;
@@ -30,29 +30,6 @@ const SEQUENTIAL_ROUNDS = 2; // every official strategy, twice
 const AUTOCANNON_RUNS = 3;
 const AUTOCANNON_SECONDS = 10;
 const CONNECTIONS = 20;
-
-/** mulberry32 and Box-Muller: a reproducible M5 random walk (about 2.7 pips of noise per candle). */
-function syntheticM5(from: number, to: number, seed = 7): Candles {
-  const rand = seededRandom(seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
-  const n = Math.floor((to - from) / M5);
-  const cols = { time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
-  const sigma = 0.00027;
-  const round = (x: number) => Math.round(x * 1e5) / 1e5;
-  let price = 1.1;
-  for (let i = 0; i < n; i++) {
-    const o = round(price);
-    const c = round(o + gauss() * sigma);
-    cols.time[i] = from + i * M5;
-    cols.open[i] = o;
-    cols.close[i] = c;
-    cols.high[i] = round(Math.max(o, c) + Math.abs(gauss()) * sigma * 0.5);
-    cols.low[i] = round(Math.min(o, c) - Math.abs(gauss()) * sigma * 0.5);
-    cols.volume[i] = 1 + Math.floor(rand() * 100);
-    price = c;
-  }
-  return candlesFromColumns(cols, { symbol: 'EURUSD', timeframe: 'M5' });
-}
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((x, y) => x - y);
@@ -83,7 +60,9 @@ async function bench(): Promise<string> {
     config: appConfig({ publicUrl: 'http://bench.local', rateLimits: { login: null, register: null, reset: null, verify: null, support: null, api: null } }),
   });
   // Two months of M5 (the period and its warm-up), through the store's import path.
-  const candles = syntheticM5(Date.UTC(2025, 11, 1), Date.UTC(2026, 1, 1));
+  // A reproducible M5 random walk (about 2.7 pips of noise per candle), the benchmarks' generator.
+  const from = Date.UTC(2025, 11, 1);
+  const candles = syntheticCandles(Math.floor((Date.UTC(2026, 1, 1) - from) / M5), { seed: 7, stepMs: M5, start: from, sigma: 0.00027 });
   await app.services.datasets.importSeries(candles, { symbol: 'EURUSD', timeframe: 'M5', source: 'bench: generated' });
 
   // Count requests in flight, so the database is closed only once the last queued backtest ends.

@@ -5,6 +5,7 @@ import { SIGNUP_CREDITS } from '@bt/core/catalogue';
 import { hashPassword } from '../src/auth/secrets.js';
 import { newPerson, register, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
+import { makeAdmin } from './support/work.js';
 
 const t = useTestApp();
 
@@ -164,8 +165,7 @@ describe(`keys and /api/me (${TEST_DIALECT})`, () => {
 
 describe(`admin ping (${TEST_DIALECT})`, () => {
   it('answers 200 to an admin, 403 to a user, 401 to nobody', async () => {
-    const admin = await register(t);
-    await t.db.models.User.update({ role: 'admin' }, { where: { id: admin.id } });
+    const admin = await makeAdmin(t);
     const ok = await t.request('GET', '/api/admin/ping', { key: admin.key });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.admin, true);

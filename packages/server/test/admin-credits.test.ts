@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { describe, it } from 'node:test';
+import { register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { makeAdmin } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db);
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
+const t = useTestApp();
 
 describe(`POST /api/admin/add_credit (${TEST_DIALECT})`, () => {
   it('an admin adds credits through the ledger; the user sees them in /api/me and its history', async () => {

@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { CREDIT_COSTS } from '@bt/core/catalogue';
 import { CreditLedger, InsufficientCreditsError, LedgerError } from '../src/credits/index.js';
-import { register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
+import { ledgerRows as ledgerRowsOf } from './support/work.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
+const t = useTestApp();
 let ledger: CreditLedger;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db);
-  ledger = t.app.services.ledger;
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
-});
-
-async function ledgerRows(userId: number) {
-  return tdb.db.models.CreditEntry.findAll({ where: { userId }, order: [['id', 'ASC']] });
-}
+const ledgerRows = (userId: number) => ledgerRowsOf(t, userId);
 
 /** The balance always equals the sum of the ledger. */
 async function assertConsistent(userId: number) {
@@ -32,6 +19,11 @@ async function assertConsistent(userId: number) {
 }
 
 describe(`credit ledger (${TEST_DIALECT})`, () => {
+  // Inside the suite: the file's app is started by then.
+  before(() => {
+    ledger = t.app.services.ledger;
+  });
+
   it('grants, spends at the catalogue price, refunds once; every change has its row', async () => {
     const { id } = await register(t);
     const granted = await ledger.grant(id, 5, 'admin');

@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseRateRule, readEnv } from '../src/config/env.js';
-import { NO_LIMITS, newPerson, register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { NO_LIMITS, newPerson, register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 
-let tdb: TestDatabase;
-let t: TestApp;
 const rule = (limit: number, windowSeconds = 60) => ({ limit, windowSeconds });
-
-before(async () => {
-  tdb = await openTestDatabase();
-  t = await startTestApp(tdb.db, {
-    config: { rateLimits: { ...NO_LIMITS, login: rule(3), register: rule(2), reset: rule(2), support: rule(2), verify: rule(1), api: rule(5) } },
-  });
-});
-after(async () => {
-  await t.close();
-  await tdb.drop();
+const t = useTestApp({
+  config: { rateLimits: { ...NO_LIMITS, login: rule(3), register: rule(2), reset: rule(2), support: rule(2), verify: rule(1), api: rule(5) } },
 });
 
 function assertLimited(res: { status: number; body: any; headers: Headers }) {

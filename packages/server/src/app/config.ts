@@ -50,7 +50,9 @@ export interface AppConfig {
 }
 
 /** Upload routes: they read their own multipart bodies (app/multipart.ts). */
-export const UPLOAD_ROUTE_PATHS = ['/api/upload_csv_and_backtest', '/api/user/strategies/import'];
+export const UPLOAD_PATH = '/api/upload_csv_and_backtest';
+export const IMPORT_PATH = '/api/user/strategies/import';
+export const UPLOAD_ROUTE_PATHS = [UPLOAD_PATH, IMPORT_PATH];
 
 export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicUrl'>): AppConfig {
   return {

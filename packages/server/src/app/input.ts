@@ -1,5 +1,3 @@
-import { badRequest } from './errors.js';
-
 /** A request body as a plain record (JSON, form or multipart fields). */
 export type Body = Record<string, unknown>;
 
@@ -24,9 +22,4 @@ export function textOf(body: Body, names: string[], options?: { trim?: boolean }
     if (value !== '') return value;
   }
   return '';
-}
-
-export function requireLength(value: string, max: number, message: string): string {
-  if (value.length > max) throw badRequest(message);
-  return value;
 }

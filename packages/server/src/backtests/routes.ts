@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { readCandles, CandleFileError, type Candles } from '@bt/core/candles';
 import { MIN_CREDITS_FOR_BACKTEST, findStrategy, findSymbol, normalizeSymbol, pipSize } from '@bt/core/catalogue';
+import { UPLOAD_PATH } from '../app/config.js';
 import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { badRequest, HttpError, notFound } from '../app/errors.js';
@@ -15,7 +16,6 @@ import { listStrategiesAnswer, officialParamsAnswer, presentOutcome, userParamsA
 import { anyTimeframe, BACKTEST_MESSAGES, dayOf, exitsOf, libraryTimeframe, officialSymbol, periodOf, strategyRef } from './request.js';
 import type { BacktestOutcome } from './service.js';
 
-export const UPLOAD_PATH = '/api/upload_csv_and_backtest';
 const SYMBOL_SHAPE = /^[A-Z0-9]+(?:[-.][A-Z0-9]+)*$/;
 
 export const UPLOAD_MESSAGES = {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { runBacktest, type BacktestResult } from '@bt/core';
+import { headCandles, runBacktest, type BacktestResult } from '@bt/core';
 import type { Candles } from '@bt/core/candles';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { ParamError, normalizeParams } from '@bt/core/params';
 import { resultFolderName, workbookFileName } from '@bt/core/report';
+import { lowerBound } from '@bt/core/simulate';
 import type { SignalStrategy } from '@bt/core/strategies';
 import { UniqueConstraintError, literal } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
@@ -11,7 +12,6 @@ import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
-import { lowerBound, sliceCandles } from '../datasets/series.js';
 import type { DatasetStore } from '../datasets/store.js';
 import { runSummary } from '../results/summary.js';
 import type { Storage } from '../storage/types.js';
@@ -252,7 +252,6 @@ const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Nothing after `to`: the engine would not use it, the sandbox must not see it. */
 function cutAfter(candles: Candles, to: number): Candles {
-  const end = lowerBound(candles.time, to + 1);
-  return end === candles.length ? candles : sliceCandles(candles, 0, end);
+  return headCandles(candles, lowerBound(candles.time, to + 1));
 }
 

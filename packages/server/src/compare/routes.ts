@@ -8,11 +8,12 @@ import { labelOf } from './service.js';
 
 /** The comparator (spec 2 §7 "Comparator"): only the user's own analyses. */
 export function compareRoutes(services: Services, _deps: AppDeps): Router<AppState> {
-  const { comparator } = services;
+  const { comparator, results } = services;
   const router = new Router<AppState>();
 
   router.get('/api/compare/options', requireUser, async (ctx) => {
-    const runs = await comparator.options(currentUser(ctx).user.id);
+    // The analyses a user may compare are their finished results.
+    const runs = await results.list(currentUser(ctx).user.id);
     ctx.body = {
       items: runs.map((r) => ({
         id: r.id,

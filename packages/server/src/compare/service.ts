@@ -40,10 +40,6 @@ export interface CompareData {
 export class Comparator {
   constructor(private readonly db: Database) {}
 
-  options(userId: number): Promise<BacktestRun[]> {
-    return this.db.models.BacktestRun.findAll({ where: { userId, status: 'done' }, order: [['id', 'DESC']] });
-  }
-
   async data(userId: number, ids: unknown, metricValue: unknown, normalizeValue: unknown): Promise<CompareData> {
     const list = (Array.isArray(ids) ? ids : typeof ids === 'string' ? ids.split(',') : ids === undefined || ids === null ? [] : [ids]).map((v) => Number(String(v).trim()));
     const unique = [...new Set(list)];

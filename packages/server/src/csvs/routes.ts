@@ -3,14 +3,13 @@ import { findSymbol, parseTimeframe } from '@bt/core/catalogue';
 import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { badRequest } from '../app/errors.js';
+import { text, textOf } from '../app/input.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { Dataset, UserCsv } from '../db/models.js';
 import { relativeSegments } from '../storage/index.js';
-import type { CsvFile } from './service.js';
-
-const one = (v: unknown) => String((Array.isArray(v) ? v[0] : v) ?? '').trim();
+import { CSV_MESSAGES, type CsvFile } from './service.js';
 
 /** A library month as the shop lists it (spec 2 §3 "CSV library file"). */
 export function presentDataset(d: Dataset, owned: Set<string> | null) {
@@ -93,10 +92,10 @@ export function csvRoutes(services: Services, _deps: AppDeps): Router<AppState> 
   const router = new Router<AppState>();
 
   router.get('/api/list_csv_library', async (ctx) => {
-    const symbol = one(ctx.query.symbol) || one(ctx.query.pair);
-    const tf = one(ctx.query.timeframe) || one(ctx.query.tf);
-    const month = one(ctx.query.month);
-    const year = one(ctx.query.year);
+    const symbol = textOf(ctx.query, ['symbol', 'pair']);
+    const tf = textOf(ctx.query, ['timeframe', 'tf']);
+    const month = text(ctx.query, 'month');
+    const year = text(ctx.query, 'year');
     let timeframe: string | undefined;
     if (tf && tf.toUpperCase() !== 'ALL') {
       try {
@@ -129,16 +128,16 @@ export function csvRoutes(services: Services, _deps: AppDeps): Router<AppState> 
   router.get('/api/extract_to_output_live', requireUser, async (ctx) => {
     const q = ctx.query;
     const { file, charged, balance } = await csvShop.extract(currentUser(ctx).user, {
-      symbol: one(q.symbol) || one(q.pair),
-      timeframe: one(q.timeframe) || one(q.tf),
-      startDate: one(q.start_date),
-      endDate: one(q.end_date),
+      symbol: textOf(q, ['symbol', 'pair']),
+      timeframe: textOf(q, ['timeframe', 'tf']),
+      startDate: text(q, 'start_date'),
+      endDate: text(q, 'end_date'),
     });
-    ctx.body = { status: 'success', message: charged ? 'Extraction prête.' : 'Extraction déjà disponible dans tes CSV (aucun crédit débité).', files: [presentUserCsv(file)], charged, credits_remaining: balance };
+    ctx.body = { status: 'success', message: charged ? CSV_MESSAGES.extracted : CSV_MESSAGES.alreadyExtracted, files: [presentUserCsv(file)], charged, credits_remaining: balance };
   });
 
   router.get('/api/my_recent_extractions', requireUser, async (ctx) => {
-    const limit = Math.min(50, Math.max(1, Number(one(ctx.query.limit)) || 10));
+    const limit = Math.min(50, Math.max(1, Number(text(ctx.query, 'limit')) || 10));
     ctx.body = { files: (await csvShop.recentExtractions(currentUser(ctx).user.id, limit)).map(presentUserCsv) };
   });
 

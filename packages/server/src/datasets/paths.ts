@@ -9,7 +9,6 @@ import { parseTimeframe, TIMEFRAMES } from '@bt/core/catalogue';
 const SYMBOL = '[A-Z0-9]+(?:[-.][A-Z0-9]+)*';
 const TF = TIMEFRAMES.map((t) => t.key).join('|');
 const MONTH_FILE = new RegExp(`^(${SYMBOL})_(${TF})_(\\d{4})-(0[1-9]|1[0-2])\\.csv$`);
-const RANGE_FILE = new RegExp(`^(${SYMBOL})_(${TF})_(\\d{8})_to_(\\d{8})\\.csv$`);
 
 export function monthFileName(symbol: string, timeframe: string, month: string): string {
   return `${symbol}_${timeframe}_${month}.csv`;
@@ -38,9 +37,6 @@ export function rangeFileName(symbol: string, timeframe: string, startDay: strin
   return `${symbol}_${timeframe}_${compactDay(startDay)}_to_${compactDay(endDay)}.csv`;
 }
 
-export function isRangeFileName(name: string): boolean {
-  return RANGE_FILE.test(name);
-}
 
 /** Path of an extraction as the API names it (the owner's storage folder is implied). */
 export const EXTRACTION_PREFIX = 'live/';

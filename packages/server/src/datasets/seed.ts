@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Candles } from '@bt/core/candles';
-import { LIBRARY_TIMEFRAMES, type TimeframeKey } from '@bt/core/catalogue';
+import { LIBRARY_TIMEFRAMES, TIMEFRAMES, type TimeframeKey } from '@bt/core/catalogue';
 import { readCandlesFile } from '@bt/core/node';
 import { resampleCandles } from './series.js';
 import type { DatasetStore } from './store.js';
@@ -56,7 +56,7 @@ export function defaultFixturesDir(): string {
 
 /** The library timeframes strictly above `timeframe` (resampling only goes up). */
 export function higherLibraryTimeframes(timeframe: TimeframeKey): TimeframeKey[] {
-  const order: TimeframeKey[] = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1'];
+  const order = TIMEFRAMES.map((t) => t.key);
   const rank = order.indexOf(timeframe);
   return order.filter((tf, i) => i > rank && LIBRARY_TIMEFRAMES.includes(tf));
 }

@@ -1,6 +1,7 @@
 import { candlesFromColumns, type Candles } from '@bt/core/candles';
 import { timeframeStepMs, type TimeframeKey } from '@bt/core/catalogue';
 import { rsi } from '@bt/core/indicators';
+import { lowerBound } from '@bt/core/simulate';
 
 /**
  * Column surgery on candle series, over the typed arrays: cut a window, join months, resample to
@@ -76,18 +77,6 @@ export function resampleCandles(candles: Candles, target: TimeframeKey): Candles
     { time: time.slice(0, k), open: open.slice(0, k), high: high.slice(0, k), low: low.slice(0, k), close: close.slice(0, k), volume: volume.slice(0, k) },
     { symbol: candles.symbol, timeframe: target },
   );
-}
-
-/** First index with time >= t (binary search on ascending times). */
-export function lowerBound(time: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = time.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (time[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** YYYY-MM of an instant (UTC). */

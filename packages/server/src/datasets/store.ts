@@ -8,7 +8,8 @@ import type { Database } from '../db/database.js';
 import type { Dataset } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
-import { concatCandles, lowerBound, monthOf, sliceCandles, splitByMonth, withRsi14 } from './series.js';
+import { lowerBound } from '@bt/core/simulate';
+import { concatCandles, monthOf, sliceCandles, splitByMonth, withRsi14 } from './series.js';
 
 /** Candles before the period a backtest loads to warm up indicators and zones (EMA_200 needs ~200). */
 export const WARMUP_CANDLES = 500;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import type { Services } from '../app/services.js';
+import { text } from '../app/input.js';
 import { sheetOptions } from '../results/routes.js';
 import { Results } from '../results/service.js';
 
@@ -19,7 +20,7 @@ export function publicRoutes(services: Services, _deps: AppDeps): Router<AppStat
   });
 
   router.get('/api/public/xlsx/sheet', async (ctx) => {
-    const sheet = String((Array.isArray(ctx.query.sheet) ? ctx.query.sheet[0] : ctx.query.sheet) ?? '').trim();
+    const sheet = text(ctx.query, 'sheet');
     ctx.body = await topStrategies.sheet(Results.folderParam(ctx.query.folder), sheet, sheetOptions(ctx.query));
   });
 

@@ -4,6 +4,7 @@ import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { notFound } from '../app/errors.js';
 import type { Services } from '../app/services.js';
+import { text } from '../app/input.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { BacktestRun } from '../db/models.js';
 import { parseSummary } from './summary.js';
@@ -81,7 +82,7 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
 
   router.get('/api/user/backtests/xlsx/sheet', requireUser, async (ctx) => {
     const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
-    const sheet = String((Array.isArray(ctx.query.sheet) ? ctx.query.sheet[0] : ctx.query.sheet) ?? '').trim();
+    const sheet = text(ctx.query, 'sheet');
     const page = await results.sheet(run, sheet, sheetOptions(ctx.query));
     ctx.body = { folder: run.folder, ...page };
   });

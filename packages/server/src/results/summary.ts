@@ -1,4 +1,5 @@
 import type { BacktestStatistics, GroupStatistics } from '@bt/core/stats';
+import { parseStoredJson } from '../db/json.js';
 
 /** One bucket's figures as the comparator reads them (fractions 0..1, null without a verdict). */
 export interface BucketFigures {
@@ -34,10 +35,5 @@ export function runSummary(statistics: BacktestStatistics): RunSummary {
 }
 
 export function parseSummary(text: string | null): RunSummary | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as RunSummary;
-  } catch {
-    return null;
-  }
+  return parseStoredJson<RunSummary | null>(text, null);
 }

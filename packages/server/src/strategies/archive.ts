@@ -3,6 +3,7 @@ import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { ArchivedStrategy, StrategySource } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
+import { parseStoredObject } from '../db/json.js';
 
 /**
  * What the archive keeps about each import or generation, success or failure: the admin console's
@@ -88,7 +89,7 @@ export class StrategyArchive {
   /** The admin overview of one type over the entries not deleted. */
   async overview(type: StrategySource): Promise<ArchiveOverview> {
     const rows = await this.db.models.ArchivedStrategy.findAll({ where: { type, deletedAt: null }, attributes: ['meta'] });
-    const metas = rows.map((r) => parseMeta(r.meta));
+    const metas = rows.map((r) => parseStoredObject<ArchiveMeta>(r.meta));
     const mean = (values: number[]) => (values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000 : null);
     return {
       total_archived: rows.length,
@@ -100,15 +101,6 @@ export class StrategyArchive {
   }
 }
 
-export function parseMeta(text: string | null): Partial<ArchiveMeta> {
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' ? value : {};
-  } catch {
-    return {};
-  }
-}
 
 /** A file name safe as one storage segment. */
 export function safeName(name: string): string {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { IMPORT_PATH } from '../app/config.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { bodyOf, text, textOf } from '../app/input.js';
@@ -9,7 +10,6 @@ import type { UserStrategy } from '../db/models.js';
 import { signatureOf, uiOf } from './contract.js';
 import { STRATEGY_MESSAGES, type UserStrategies } from './service.js';
 
-export const IMPORT_PATH = '/api/user/strategies/import';
 
 /** A personal strategy as spec 2 §3 "User strategy" describes it (created_at in seconds). */
 export function presentStrategy(row: UserStrategy, strategies: UserStrategies) {

@@ -11,6 +11,7 @@ import { safeName } from './archive.js';
 import { LOOKAHEAD_CUTS, SAMPLE_META, normalizeUserParams, sampleCandles, shapeFromInfo, type StrategyShape } from './contract.js';
 import { sandboxHttpError } from './messages.js';
 import { SandboxError, type SandboxResult, type StrategySandbox } from './sandbox/sandbox.js';
+import { parseStoredJson } from '../db/json.js';
 
 export const STRATEGY_MESSAGES = {
   notFound: 'Stratégie introuvable.',
@@ -199,8 +200,8 @@ export class UserStrategies {
       detectId: row.detectName.replace(/^detect_/, ''),
       key: row.strategyKey,
       entryMode: row.entryMode,
-      filters: parseJson(row.filters, []),
-      params: parseJson(row.params, {}),
+      filters: parseStoredJson(row.filters, []),
+      params: parseStoredJson(row.params, {}),
       description: row.description ?? '',
       name: row.displayName,
     };
@@ -223,13 +224,5 @@ function displayFilename(displayName: string, detectName: string): string {
   return `${base || detectName}.py`;
 }
 
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (!text) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 const seconds = (started: number) => Math.round(performance.now() - started) / 1000;

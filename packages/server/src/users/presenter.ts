@@ -1,5 +1,6 @@
 import { OFFERS, isSubscriber } from '@bt/core/catalogue';
 import type { CreditEntry, User } from '../db/models.js';
+import { parseStoredObject } from '../db/json.js';
 
 /** The plan a user has now: a subscription past its renewal date without renewal is over. */
 export function effectivePlan(user: User, now: Date): string {
@@ -19,19 +20,10 @@ const REASON_LABELS: Record<string, string> = {
   extraction: 'Extraction de données',
 };
 
-function parseMeta(entry: CreditEntry): Record<string, unknown> {
-  if (!entry.meta) return {};
-  try {
-    const value = JSON.parse(entry.meta);
-    return value && typeof value === 'object' ? value : {};
-  } catch {
-    return {};
-  }
-}
 
 /** One ledger row as the profile's purchase history shows it (spec 2 §3). */
 export function presentHistoryEntry(entry: CreditEntry) {
-  const meta = parseMeta(entry);
+  const meta = parseStoredObject<Record<string, unknown>>(entry.meta);
   const offerId = typeof meta.offer_id === 'string' ? meta.offer_id : null;
   const offer = offerId ? OFFERS.find((o) => o.id === offerId) : undefined;
   const base = offer?.label ?? REASON_LABELS[entry.reason] ?? entry.reason;

@@ -5,6 +5,7 @@ import { bodyOf, text, textOf } from '../app/input.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
+import type { User } from '../db/models.js';
 import { presentUser } from './presenter.js';
 
 const HISTORY_LIMIT = 50;
@@ -14,13 +15,11 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   const { profiles, ledger } = services;
   const router = new Router<AppState>();
 
-  const me = async (userId: number) => {
-    const user = (await deps.db.models.User.findByPk(userId))!;
-    return presentUser(user, await ledger.history(userId, HISTORY_LIMIT), deps.clock.now());
-  };
+  // The request's user is already loaded (authentication, or the update's own re-read).
+  const me = async (user: User) => presentUser(user, await ledger.history(user.id, HISTORY_LIMIT), deps.clock.now());
 
   router.get('/api/me', requireUser, async (ctx) => {
-    ctx.body = await me(currentUser(ctx).user.id);
+    ctx.body = await me(currentUser(ctx).user);
   });
 
   router.post('/api/profile/update', requireUser, async (ctx) => {
@@ -33,7 +32,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
     ctx.body = {
       status: 'success',
       message: MSG.profileUpdated,
-      user: await me(user.id),
+      user: await me(user),
       ...(verification ? { emailed: verification.emailed, ...(verification.verifyUrl ? { verifyUrl: verification.verifyUrl } : {}) } : {}),
     };
   });

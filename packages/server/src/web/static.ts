@@ -12,7 +12,6 @@ import send from 'koa-send';
  * route table (spec 3 §2), including its redirect of unknown paths to /home.
  */
 export function webApp(distDir: string): Middleware {
-  const index = join(distDir, 'index.html');
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path === '/api' || ctx.path.startsWith('/api/')) return next();
     if (ctx.path !== '/' && !ctx.path.endsWith('/')) {

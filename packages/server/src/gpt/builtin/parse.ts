@@ -50,7 +50,6 @@ export function normalizePrompt(prompt: string): string {
 
 const NUM = '(\\d+(?:\\.\\d+)?)';
 const has = (text: string, pattern: RegExp) => pattern.test(text);
-const num = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
 function pattern(text: string): PatternKind | null {
   const ob = has(text, /\b(ob|obs|order ?blocks?|orderblocks?|blocs? d ?ordres?|blocs? d ordres?|zones? d ordres?)\b/);
