@@ -4,24 +4,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ENGINE_VERSION } from '@bt/core';
-import { SCENARIOS, computeGolden, formatGolden, goldenDir, type GoldenFile } from './golden-cases.js';
+import { goldenFilePath, updateGoldenFile } from '@bt/core/node';
+import { SCENARIOS, computeGolden, formatGolden, plan, type GoldenFile } from './golden-cases.js';
 
 const update = process.env.UPDATE_GOLDEN === '1';
 
 for (const scenario of SCENARIOS) {
   test(`golden results: ${scenario.name} (every strategy on ${scenario.file})`, async () => {
-    const path = join(goldenDir, `${scenario.name}.json`);
+    const path = goldenFilePath(plan, scenario);
     const now = await computeGolden(scenario);
     const stored: GoldenFile | null = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
     if (update) {
       const note = process.env.GOLDEN_NOTE?.trim();
       if (!note) throw new Error('UPDATE_GOLDEN=1 needs GOLDEN_NOTE="why the results moved" (it is kept in the file)');
-      const changed = !stored || JSON.stringify(stored.strategies) !== JSON.stringify(now.strategies);
-      const history = [...(stored?.history ?? [])];
-      if (changed) history.push({ engineVersion: ENGINE_VERSION, note });
-      writeFileSync(path, formatGolden({ ...now, history }));
+      writeFileSync(path, formatGolden(updateGoldenFile(stored, now, note).file));
       return;
     }
     assert.ok(stored, `missing ${path}: create it with UPDATE_GOLDEN=1 GOLDEN_NOTE="..."`);

@@ -77,9 +77,9 @@ export function listZones(candles: Candles, pattern: PatternKind | string, param
   const pip = options.pipSize ?? (needsPip ? catalogPipSize(symbol ?? '') : 1);
   const series = withIndicators(candles, columnList(filterColumnNames(plan.filters, canonical)));
   const setups = plan.detect(series, canonical, pip);
-  const masks = filterGate(series, plan.filters, filterColumns(series, filterColumnNames(plan.filters, canonical), canonical, plan.filters));
+  const gate = filterGate(series, plan.filters, filterColumns(series, filterColumnNames(plan.filters, canonical), canonical, plan.filters));
   const entries =
-    plan.entryMode === 'pullback' ? pullbackEntries(series, setups, masks, pullbackRulesFromParams(canonical)) : signalEntries(series, setups, masks);
+    plan.entryMode === 'pullback' ? pullbackEntries(series, setups, gate, pullbackRulesFromParams(canonical)) : signalEntries(series, setups, gate);
   const filled = new Int32Array(setups.count).fill(-1);
   for (let k = 0; k < entries.count; k++) if (filled[entries.setup[k]] < 0) filled[entries.setup[k]] = entries.index[k];
   const mitigated = mitigationIndices(setups, series);

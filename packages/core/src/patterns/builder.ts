@@ -51,7 +51,7 @@ export class SetupBuilder {
     const want = Math.max(16, expected | 0);
     let cols = spare;
     spare = null;
-    if (cols === null || cols.capacity < want) cols = columns(cols === null ? want : Math.max(want, cols.capacity));
+    if (cols === null || cols.capacity < want) cols = columns(want);
     this.cols = cols;
     this.side = cols.side;
     this.top = cols.top;
@@ -110,3 +110,11 @@ export class SetupBuilder {
 
 // An empty result kept alive for the same reason as `last`: the map of Setups objects.
 export const NO_SETUPS: Setups = new SetupBuilder('custom', 16).finish();
+
+/**
+ * A zone narrower than `minSize` (price units; 0 = no minimum), with a relative tolerance of 1e-9
+ * so that a zone of exactly `min_pips` is not lost to float rounding.
+ */
+export function tooSmall(top: number, bottom: number, minSize: number): boolean {
+  return minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top);
+}

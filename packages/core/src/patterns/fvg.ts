@@ -1,4 +1,4 @@
-import { SetupBuilder } from './builder.js';
+import { SetupBuilder, tooSmall } from './builder.js';
 import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
@@ -63,8 +63,7 @@ function keepFvg(out: SetupBuilder, open: Float64Array, high: Float64Array, low:
   const m = i - 1;
   const top = side > 0 ? low[i] : low[i - 2];
   const bottom = side > 0 ? high[i - 2] : high[i];
-  // A relative tolerance of 1e-9, so that a gap of exactly `min_pips` is not lost to float rounding.
-  if (minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top)) return;
+  if (tooSmall(top, bottom, minSize)) return;
   if (!impulsive) {
     out.push(side, top, bottom, side > 0 ? bottom : top, m, i);
     return;

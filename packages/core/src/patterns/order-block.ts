@@ -1,4 +1,4 @@
-import { SetupBuilder } from './builder.js';
+import { SetupBuilder, tooSmall } from './builder.js';
 import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
@@ -39,8 +39,7 @@ function keepOrderBlocks(out: SetupBuilder, high: Float64Array, low: Float64Arra
     const bottom = low[k];
     const bullish = flaggedSide[c] > 0;
     if (gap && (bullish ? low[k + 2] <= top : high[k + 2] >= bottom)) continue;
-    // A relative tolerance of 1e-9, so that a block of exactly `min_pips` is not lost to float rounding.
-    if (minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top)) continue;
+    if (tooSmall(top, bottom, minSize)) continue;
     if (bullish) out.push(1, top, bottom, bottom, k, gap ? k + 2 : k + 1);
     else out.push(-1, top, bottom, top, k, gap ? k + 2 : k + 1);
   }

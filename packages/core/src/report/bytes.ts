@@ -105,14 +105,19 @@ export class AsciiSink {
   private decimal(integer: number, fraction: number, decimals: number): void {
     this.uint(integer);
     if (fraction === 0) return;
-    let f = fraction | 0;
-    while (f % 10 === 0) {
-      f = (f / 10) | 0;
-      decimals--;
-    }
     this.reserve(1);
     this.buffer[this.length++] = 46; // .
-    this.padded(f, decimals);
+    this.trimmed(fraction | 0, decimals);
+  }
+
+  /** Appends a non-zero fraction of `width` digits, zero-padded on the left, its trailing zeros dropped. */
+  private trimmed(fraction: number, width: number): void {
+    let f = fraction;
+    while (f % 10 === 0) {
+      f = (f / 10) | 0;
+      width--;
+    }
+    this.padded(f, width);
   }
 
   /**
@@ -158,23 +163,10 @@ export class AsciiSink {
     const low = fraction - high * 1e6;
     this.reserve(1);
     this.buffer[this.length++] = 46; // .
-    if (low === 0) {
-      let f = high;
-      let width = 5;
-      while (f % 10 === 0) {
-        f = (f / 10) | 0;
-        width--;
-      }
-      this.padded(f, width);
-    } else {
+    if (low === 0) this.trimmed(high, 5);
+    else {
       this.padded(high, 5);
-      let f = low;
-      let width = 6;
-      while (f % 10 === 0) {
-        f = (f / 10) | 0;
-        width--;
-      }
-      this.padded(f, width);
+      this.trimmed(low, 6);
     }
   }
 

@@ -1,5 +1,5 @@
 export { buildReport, type ReportInput } from './workbook.js';
-export { compressionStreamDeflater, nodeDeflater, defaultDeflater, NODE_DEFLATE_LEVEL, type Deflater, type DeflatedPart, type PieceDeflater } from './deflate.js';
+export { compressionStreamDeflater, nodeDeflater, defaultDeflater, type Deflater, type DeflatedPart, type PieceDeflater } from './deflate.js';
 export {
   readWorkbookMeta,
   readWorkbookSheet,
@@ -19,7 +19,6 @@ export {
   sessionsSheet,
   hoursSheet,
   weekdaysSheet,
-  tp2GlobalSheet,
   priceFormat,
   PERCENT_FORMAT,
   DATE_FORMAT,

@@ -217,10 +217,10 @@ class SheetWriter {
  */
 let lastWriter: SheetWriter | null = null;
 
-/** Columns, and data rows below the header. *//** Columns, and data rows below the header. */
+/** Columns, and data rows below the header. */
 export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } {
-  const rows = sheet.rows ?? [];
   if (sheet.records) return { columns: Math.max(sheet.headers.length, sheet.records.columns.length), count: sheet.records.items.length };
+  const rows = sheet.rows ?? [];
   return { columns: rows.reduce((n, row) => Math.max(n, row.length), sheet.headers.length), count: rows.length };
 }
 

@@ -71,7 +71,7 @@ class EntryBuilder {
     const want = Math.max(16, expected | 0);
     let cols = spare;
     spare = null;
-    if (cols === null || cols.cap < want) cols = entryColumns(cols === null ? want : Math.max(want, cols.cap));
+    if (cols === null || cols.cap < want) cols = entryColumns(want);
     this.cols = cols;
     this.setup = cols.setup;
     this.index = cols.index;
