@@ -4,7 +4,7 @@
  * window, localStorage, fetch and the build-time settings.
  */
 import { createApiClient } from './api/client.js';
-import { makeCalls } from './api/calls.js';
+import { makeCalls, makeWorkAreaCalls } from './api/calls.js';
 import { normalizeApiHost } from './api/url.js';
 import { Analytics, MemorySink } from './analytics/analytics.js';
 import { browserStorage, readStoredKey } from './session/keyStorage.js';
@@ -30,6 +30,8 @@ export const api = createApiClient({
 });
 
 export const calls = makeCalls(api);
+/** Comparator, CSV shop and profile calls. */
+export const work = makeWorkAreaCalls(api);
 
 export const session = new SessionStore({
   storage,

@@ -112,7 +112,7 @@ export function makeCalls(api: ApiClient) {
     userCsvs: () => api.get<unknown>('/api/user/csvs'),
     /** GET /api/download_owned_csv_by_path/{path}?token: a free re-download link of an owned CSV. */
     ownedCsvUrl: (path: string, key: string | null) =>
-      api.url(`/api/download_owned_csv_by_path/${path.split('/').map(encodeURIComponent).join('/')}`, { token: key ?? undefined }),
+      api.url(`/api/download_owned_csv_by_path/${encodePath(path)}`, { token: key ?? undefined }),
   };
 }
 

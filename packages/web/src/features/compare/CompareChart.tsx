@@ -39,6 +39,9 @@ function valueChartOptions(model: CompareChartModel, width: number, height: numb
   };
 }
 
+/** A point's tooltip: its series, bucket and value. */
+const pointTitle = (model: CompareChartModel) => (d: Pick<ChartPoint, 'series' | 'bucket' | 'value'>) => `${d.series}\n${d.bucket} : ${formatValue(d.value, model)}`;
+
 /** Bucket labels turn when there are many (24 hours). */
 const bucketTickRotate = (model: CompareChartModel) => (model.buckets.length > 12 ? -45 : 0);
 
@@ -54,7 +57,7 @@ function drawBars(model: CompareChartModel, width: number, height: number) {
         x: 'series',
         y: 'value',
         fill: 'series',
-        title: (d: ChartPoint) => `${d.series}\n${d.bucket} : ${formatValue(d.value, model)}`,
+        title: pointTitle(model),
       }),
       Plot.ruleY([0], { stroke: GRID }),
     ],
@@ -74,7 +77,7 @@ function drawLine(model: CompareChartModel, width: number, height: number) {
           { x: 'bucket', y: 'value', stroke: s.color, strokeWidth: 2 },
         ),
       ),
-      Plot.dot(points, { x: 'bucket', y: 'value', fill: 'series', r: 3.5, title: (d: ChartPoint) => `${d.series}\n${d.bucket} : ${formatValue(d.value, model)}` }),
+      Plot.dot(points, { x: 'bucket', y: 'value', fill: 'series', r: 3.5, title: pointTitle(model) }),
     ],
   });
 }
@@ -113,7 +116,7 @@ function drawRadar(model: CompareChartModel, width: number, height: number) {
         y: (d: RadarVertex) => -d.y,
         fill: 'series',
         r: 3.5,
-        title: (d: RadarVertex) => `${d.series}\n${d.bucket} : ${formatValue(d.value, model)}`,
+        title: pointTitle(model),
       }),
     ],
   });

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { useSearchParams } from 'react-router-dom';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { PageMeta } from '../../components/PageMeta.js';
-import { symbolsByLabel } from '../../lib/catalogue.js';
+import { SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
 import { calls, session } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { creditBalance } from '../../shell/credits.js';
@@ -194,7 +194,7 @@ export default function BacktestPage() {
                 Paire
                 <select value={form.symbol} onChange={(e) => patch({ symbol: e.target.value })} data-testid="symbol">
                   <option value="">— Choisir —</option>
-                  {symbolsByLabel().map((s) => (
+                  {SYMBOLS_BY_LABEL.map((s) => (
                     <option key={s.symbol} value={s.symbol}>
                       {s.label === s.symbol ? s.symbol : `${s.label} (${s.symbol})`}
                     </option>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { calls } from '../../runtime.js';
-import { PERSONAL_MESSAGES, generationFailure, generationResult, saveBlob, type GenerationResult } from './personal.js';
-import { StopModeSelect } from './StopModeSelect.js';
+import { PERSONAL_MESSAGES, generationFailure, generationResult, type GenerationResult } from './personal.js';
+import { saveBlob } from '../../lib/saveBlob.js';
+import { StopModeSelect, type StopMode } from './StopModeSelect.js';
 
 interface Props {
   loggedIn: boolean;
@@ -13,7 +14,7 @@ interface Props {
 /** "Generate with AI" (spec 2 §2, §4): idle, generating, done with 'use' and 'download .py'. */
 export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
   const [prompt, setPrompt] = useState('');
-  const [slMode, setSlMode] = useState<'external' | 'internal'>('external');
+  const [slMode, setSlMode] = useState<StopMode>('external');
   const [state, setState] = useState<'idle' | 'generating' | 'done'>('idle');
   const [result, setResult] = useState<GenerationResult | null>(null);
   const [note, setNote] = useState<string | null>(null);

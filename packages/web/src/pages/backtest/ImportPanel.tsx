@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { calls } from '../../runtime.js';
 import { PERSONAL_MESSAGES, importFailureMessage, importedStrategyId } from './personal.js';
-import { StopModeSelect } from './StopModeSelect.js';
+import { StopModeSelect, type StopMode } from './StopModeSelect.js';
 
 interface Props {
   loggedIn: boolean;
@@ -14,7 +14,7 @@ interface Props {
 /** Import a .py strategy (spec 2 §5): checked on the server, no credit consumed. */
 export function ImportPanel({ loggedIn, onNeedLogin, onImported, heading = true }: Props) {
   const [file, setFile] = useState<File | null>(null);
-  const [slMode, setSlMode] = useState<'external' | 'internal'>('external');
+  const [slMode, setSlMode] = useState<StopMode>('external');
   const [note, setNote] = useState('');
   const [state, setState] = useState<'idle' | 'importing'>('idle');
   const [error, setError] = useState<string | null>(null);

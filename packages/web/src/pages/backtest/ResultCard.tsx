@@ -2,17 +2,11 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { hourLabel } from '../../lib/format.js';
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
-import { PIN_ROW_ACTION } from '../../features/pins/PinRowAction.js';
-import { SheetsModal } from '../stats/SheetsModal.js';
-import { RESULT_SHEETS } from '../stats/sheets.js';
+import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
 import { chartSeries, hasChartData } from './chartData.js';
 import type { BacktestOutcome } from './result.js';
 
 const WinrateCharts = lazy(() => import('./WinrateCharts.js'));
-
-const MODAL_SHEET_LIMIT = 500;
-const loadMeta = (folder: string) => calls.userSheetMeta(folder);
-const loadSheet = (folder: string, sheet: string) => calls.userSheet(folder, sheet, 0, MODAL_SHEET_LIMIT);
 
 function pct(value: number | null): string {
   return value === null ? '—' : `${(value * 100).toFixed(2)}%`;
@@ -61,14 +55,10 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
         </Suspense>
       ) : null}
       {open ? (
-        <SheetsModal
+        <ResultsOverlay
           title="Statistiques du backtest"
           folder={outcome.folder}
-          loadMeta={loadMeta}
-          loadSheet={loadSheet}
-          allowed={RESULT_SHEETS}
           onClose={() => setOpen(false)}
-          rowAction={PIN_ROW_ACTION}
           footer={
             <a className="btn" href={downloadHref} download={outcome.file}>
               Télécharger .xlsx

@@ -1,4 +1,4 @@
-import { officialStrategies } from '../../lib/catalogue.js';
+import { OFFICIAL_STRATEGIES } from '../../lib/catalogue.js';
 import type { BacktestFormState } from './form.js';
 import type { UserStrategy } from './userStrategies.js';
 
@@ -31,7 +31,7 @@ export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Pr
           data-testid="official-strategy"
         >
           <option value="">— Choisir —</option>
-          {officialStrategies().map((s) => (
+          {OFFICIAL_STRATEGIES.map((s) => (
             <option key={s.key} value={s.key} title={s.short}>
               {s.label}
             </option>

@@ -45,15 +45,3 @@ export function importFailureMessage(error: unknown): string {
   if (error instanceof HttpError && error.detail) return `${PERSONAL_MESSAGES.importFailed} ${error.detail}`;
   return PERSONAL_MESSAGES.importFailed;
 }
-
-/** Saves a blob under a file name through a temporary link. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

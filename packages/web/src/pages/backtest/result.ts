@@ -5,6 +5,7 @@
 import { isNonJsonAnswer } from '../../api/client.js';
 import { HttpError, errorDetail } from '../../api/errors.js';
 import { usableNumber } from '../../shell/credits.js';
+import { fieldNumber as num } from '../../api/fields.js';
 
 export const RESULT_MESSAGES = {
   nonJson: 'Erreur serveur (réponse non-JSON)',
@@ -42,9 +43,6 @@ export function splitResultPath(path: unknown): { folder: string; file: string }
   return { folder: parts[parts.length - 2], file: parts[parts.length - 1] };
 }
 
-function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
 
 function goldenHoursOf(answer: Record<string, unknown>): { winrateGlobal: BacktestOutcome['winrateGlobal']; goldenHours: GoldenHourEntry[] } {
   const block = (answer.golden_hours ?? {}) as Record<string, unknown>;

@@ -34,14 +34,15 @@ export function parseUserStrategy(item: unknown): UserStrategy | null {
   };
 }
 
-/** An array, or {items} / {strategies}. */
+/** The items of GET /api/user/strategies: an array, or {items} / {strategies}. */
+export function strategyItems(answer: unknown): unknown[] {
+  const record = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+  const list = Array.isArray(answer) ? answer : (record?.items ?? record?.strategies);
+  return Array.isArray(list) ? list : [];
+}
+
 export function parseUserStrategies(answer: unknown): UserStrategy[] {
-  const list = Array.isArray(answer)
-    ? answer
-    : answer && typeof answer === 'object'
-      ? ((answer as Record<string, unknown>).items ?? (answer as Record<string, unknown>).strategies)
-      : [];
-  return Array.isArray(list) ? list.map(parseUserStrategy).filter((s): s is UserStrategy => s !== null) : [];
+  return strategyItems(answer).map(parseUserStrategy).filter((s): s is UserStrategy => s !== null);
 }
 
 /** The server signature, when /api/strategy_params answers a list of names (spec 2 §5). */

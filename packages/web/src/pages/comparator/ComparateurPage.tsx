@@ -1,6 +1,5 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { makeWorkAreaCalls } from '../../api/calls.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import {
   MAX_COMPARED,
@@ -24,11 +23,10 @@ import {
   type CompareChartModel,
   type Metric,
 } from '../../features/compare/chartModel.js';
-import { api } from '../../runtime.js';
+import { work } from '../../runtime.js';
 import './comparator.css';
 
 const CompareChart = lazy(() => import('../../features/compare/CompareChart.js'));
-const work = makeWorkAreaCalls(api);
 
 export const COMPARATOR_MESSAGES = {
   loading: 'Chargement…',

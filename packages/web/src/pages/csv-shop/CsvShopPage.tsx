@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { makeWorkAreaCalls } from '../../api/calls.js';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import {
@@ -24,15 +23,14 @@ import {
   type LibraryFilter,
   type OwnedCsv,
 } from '../../features/csv/library.js';
-import { saveBlob } from '../../features/csv/saveBlob.js';
-import { api, session } from '../../runtime.js';
+import { saveBlob } from '../../lib/saveBlob.js';
+import { session, work } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { ColumnsInfo } from './ColumnsInfo.js';
 import { ExtractionPanel } from './ExtractionPanel.js';
 import './csv-shop.css';
 import { SelectOptions } from '../../components/SelectOptions.js';
 
-const work = makeWorkAreaCalls(api);
 const PAIRS = pairOptions();
 const TIMEFRAMES = timeframeOptions();
 

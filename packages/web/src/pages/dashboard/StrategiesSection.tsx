@@ -8,7 +8,7 @@ import { Link } from 'react-router-dom';
 import { Modal } from '../../components/Modal.js';
 import { calls } from '../../runtime.js';
 import { ImportPanel } from '../backtest/ImportPanel.js';
-import { saveBlob } from '../backtest/personal.js';
+import { saveBlob } from '../../lib/saveBlob.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { DASHBOARD_MESSAGES, STRATEGY_SORTS, frenchDate, renameTarget, sortStrategies, type StrategySort } from './items.js';
 import { parseStrategyCards, slModeLabel, sourceLabel, type StrategyCardData } from './strategies.js';

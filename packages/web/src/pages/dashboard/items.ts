@@ -17,7 +17,6 @@ export const DASHBOARD_MESSAGES = {
   renameFailed: 'Renommage impossible.',
   deleteFailed: 'Suppression impossible.',
   noteFailed: 'Sauvegarde de la note impossible.',
-  importFailed: 'Import impossible. Vérifie le .py.',
   noBacktests: "Aucun backtest pour l'instant.",
   noCsvs: "Aucun CSV téléchargé pour l'instant.",
   noStrategies: 'Aucune stratégie pour le moment.',

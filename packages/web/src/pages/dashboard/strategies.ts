@@ -1,5 +1,5 @@
 /** Strategy cards of the dashboard (spec 2 §3 "User strategy"): the fields the card and its modals show. */
-import { parseUserStrategy, type UserStrategy } from '../backtest/userStrategies.js';
+import { parseUserStrategy, strategyItems, type UserStrategy } from '../backtest/userStrategies.js';
 
 export interface StrategyCardData extends UserStrategy {
   fileName: string;
@@ -26,11 +26,8 @@ export function parseStrategyCard(entry: unknown): StrategyCardData | null {
   };
 }
 
-/** GET /api/user/strategies: an array, or {items} / {strategies}. */
 export function parseStrategyCards(answer: unknown): StrategyCardData[] {
-  const record = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
-  const list = Array.isArray(answer) ? answer : (record?.items ?? record?.strategies);
-  return Array.isArray(list) ? list.map(parseStrategyCard).filter((s): s is StrategyCardData => s !== null) : [];
+  return strategyItems(answer).map(parseStrategyCard).filter((s): s is StrategyCardData => s !== null);
 }
 
 export function sourceLabel(source: string): string {

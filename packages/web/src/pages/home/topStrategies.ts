@@ -5,6 +5,7 @@
  */
 import { HttpError } from '../../api/errors.js';
 import { homeWinrateClass as coreHomeClass, isHotWinrate, parseWinrate } from '../../lib/format.js';
+import { fieldText as str } from '../../api/fields.js';
 
 export const TOP_STRATEGIES = { maxCards: 6, skeletons: 3, timeoutMs: 6000, loaderMs: 450 } as const;
 
@@ -30,9 +31,6 @@ export interface TopStrategyCard {
   folder: string | null;
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
-}
 
 /** A folder name, or the folder of a workbook path (…/{folder}/{folder}.xlsx). */
 export function folderFromValue(value: unknown): string | null {

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { makeWorkAreaCalls } from '../../api/calls.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import {
   PROFILE_MESSAGES,
@@ -11,7 +10,7 @@ import {
   renewDate,
   verifiedBanner,
 } from '../../features/profile/profile.js';
-import { analytics, api, calls, session } from '../../runtime.js';
+import { analytics, calls, session, work } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import type { UserProfile } from '../../session/types.js';
 import { creditsBadgeText } from '../../shell/credits.js';
@@ -19,7 +18,6 @@ import { AvatarPicker, ConfirmDialog, PurchaseHistory, SupportCard, Verification
 import { PasswordForm, PersonalInfoForm } from './ProfileForms.js';
 import './profile.css';
 
-const work = makeWorkAreaCalls(api);
 
 type Action = 'logout' | 'unsubscribe' | 'delete';
 

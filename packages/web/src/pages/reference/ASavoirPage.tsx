@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { findParam } from '@bt/core/catalogue';
 import { PageMeta } from '../../components/PageMeta.js';
-import { officialStrategies, symbolsByLabel } from '../../lib/catalogue.js';
+import { OFFICIAL_STRATEGIES, SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
 import { loadingBar } from '../../runtime.js';
 
 /** Reference page (spec 3 §2). Scroll offset under the header and the load bar duration. */
@@ -42,7 +42,7 @@ function scrollToHash(hash: string) {
 }
 
 function Techniques() {
-  const strategies = useMemo(() => officialStrategies(), []);
+  const strategies = OFFICIAL_STRATEGIES;
   const [selected, setSelected] = useState(strategies[0]?.key ?? '');
   const strategy = strategies.find((s) => s.key === selected);
   return (
@@ -94,7 +94,7 @@ function Techniques() {
 
 function PairSheets() {
   const [params, setParams] = useSearchParams();
-  const symbols = useMemo(() => symbolsByLabel(), []);
+  const symbols = SYMBOLS_BY_LABEL;
   const current = symbols.find((s) => s.symbol === params.get('pair')) ?? symbols[0];
   if (!current) return null;
   return (
