@@ -1,17 +1,12 @@
 /**
- * API-side setup for the dashboard and pins browser tests: a verified user (the verification
- * link comes back in the answer without SMTP: 2 credits), a real backtest on the official
- * EURUSD M15 data, an imported .py strategy, a bought library CSV; and a signed-in browser
+ * API-side setup for the dashboard and pins browser tests (users come from work-area-support's
+ * newUser): a real backtest on the official EURUSD M15 data, an imported .py strategy, a bought library CSV; and a signed-in browser
  * context (the key stored as the app stores it).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+/** What the calls below need of a user (e2e/work-area-support.ts's newUser makes them). */
 export interface TestUser {
-  email: string;
-  username: string;
-  password: string;
   key: string;
 }
 
@@ -21,22 +16,6 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   return body;
 }
 
-export async function verifiedUser(server: string, name: string): Promise<TestUser> {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const user = { email: `${name}.${stamp}@bt.test`, username: `${name}${stamp}`, password: 'motdepasse-123' };
-  const answer = await json(
-    await fetch(`${server}/api/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ first_name: name, last_name: 'Test', ...user }),
-    }),
-  );
-  const verifyUrl = String(answer.verifyUrl ?? '');
-  if (!verifyUrl) throw new Error('no verifyUrl in the registration answer (SMTP configured?)');
-  const verified = await fetch(verifyUrl, { redirect: 'manual' });
-  if (!/verified=1/.test(verified.headers.get('location') ?? '')) throw new Error(`verification failed: ${verified.status} ${verified.headers.get('location')}`);
-  return { ...user, key: String(answer.token) };
-}
 
 export function api(server: string, user: TestUser) {
   const headers = { 'X-API-Key': user.key };
@@ -98,12 +77,4 @@ export async function newPage(context: BrowserContext): Promise<Page> {
     throw error;
   });
   return page;
-}
-
-export function screenshots(repoDir: string): (page: Page, name: string, fullPage?: boolean) => Promise<void> {
-  const dir = process.env.BT_SCREENSHOTS ?? join(repoDir, 'test-results', 'web-e2e');
-  mkdirSync(dir, { recursive: true });
-  return async (page, name, fullPage = true) => {
-    await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
-  };
 }

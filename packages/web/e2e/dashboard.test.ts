@@ -7,16 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
 import { startBtServer, type RunningServer } from './bt-server.js';
-import { BREAKOUT_PY, api, newPage, screenshots, signedInContext, verifiedUser, type TestUser } from './dashboard-setup.js';
+import { BREAKOUT_PY, api, newPage, signedInContext } from './dashboard-setup.js';
+import { newUser, repoDir, shot, type TestUser } from './work-area-support.js';
 
-const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const shot = screenshots(repoDir);
 
 let browser: Browser;
 let server: RunningServer;
@@ -26,7 +23,7 @@ let setup: Promise<[Record<string, unknown>, Record<string, unknown>]>;
 
 before(async () => {
   [server, browser] = await Promise.all([startBtServer(repoDir), launchBrowser()]);
-  user = await verifiedUser(server.url, 'dash');
+  user = await newUser(server, { verified: true, first: 'dash', last: 'Test' });
   const calls = api(server.url, user);
   setup = Promise.all([calls.runBacktest(), calls.importStrategy('breakout.py', BREAKOUT_PY, 'première note')]);
   setup.catch(() => {});
@@ -44,7 +41,7 @@ async function openDashboard(page: Page, query = ''): Promise<void> {
 
 describe('dashboard against the bt server', () => {
   it("a new user sees every empty state; 'Mes CSV' then lists a bought file, whose re-download costs nothing", async () => {
-    const buyer = await verifiedUser(server.url, 'csv');
+    const buyer = await newUser(server, { verified: true, first: 'csv', last: 'Test' });
     const calls = api(server.url, buyer);
     const context = await signedInContext(browser, buyer);
     const page = await newPage(context);
@@ -184,19 +181,19 @@ describe('dashboard against the bt server', () => {
 
     await page.route('**/api/user/backtests/delete/*', (route) => route.fulfill({ status: 404, json: { detail: 'Dossier inconnu' } }));
     await backtest.getByRole('button', { name: 'Supprimer' }).click();
-    await page.getByTestId('confirm-yes').click();
+    await page.getByTestId('confirm-action').click();
     await page.getByTestId('backtests-error').getByText('Suppression impossible : Dossier inconnu').waitFor();
     assert.equal(await backtest.count(), 1);
     await page.unroute('**/api/user/backtests/delete/*');
 
     await backtest.getByRole('button', { name: 'Supprimer' }).click();
-    await page.getByTestId('confirm-yes').click();
+    await page.getByTestId('confirm-action').click();
     await page.getByTestId('backtests-empty').waitFor();
 
     const card = page.getByTestId('strategy-card');
     await card.getByRole('button', { name: 'Options' }).click();
     await page.getByRole('menuitem', { name: 'Supprimer' }).click();
-    await page.getByTestId('confirm-yes').click();
+    await page.getByTestId('confirm-action').click();
     await page.getByTestId('strategies-empty').waitFor();
 
     await page.reload();

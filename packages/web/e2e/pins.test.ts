@@ -6,16 +6,13 @@
  * `npx tsx --conditions=@bt/source --test e2e/pins.test.ts`.
  */
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
 import { startBtServer, type RunningServer } from './bt-server.js';
-import { api, newPage, screenshots, signedInContext, verifiedUser, type TestUser } from './dashboard-setup.js';
+import { api, newPage, signedInContext } from './dashboard-setup.js';
+import { newUser, repoDir, shot, type TestUser } from './work-area-support.js';
 
-const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const shot = screenshots(repoDir);
 
 let browser: Browser;
 let server: RunningServer;
@@ -26,7 +23,7 @@ let wall: Page;
 
 before(async () => {
   [server, browser] = await Promise.all([startBtServer(repoDir), launchBrowser()]);
-  user = await verifiedUser(server.url, 'pins');
+  user = await newUser(server, { verified: true, first: 'pins', last: 'Test' });
   await api(server.url, user).runBacktest();
   context = await signedInContext(browser, user);
 });

@@ -10,7 +10,7 @@ import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
 import { winrateClass } from '../../lib/format.js';
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import {
   BACKTESTS_PAGE,
   BACKTEST_SORTS,
@@ -168,11 +168,12 @@ export function BacktestsSection() {
       {confirm ? (
         <ConfirmDialog
           title="Supprimer ce backtest ?"
-          message="Cette action est irréversible."
+          text="Cette action est irréversible."
           confirmLabel="Supprimer"
+          danger
           busy={busy}
           onConfirm={() => void remove(confirm)}
-          onCancel={() => setConfirm(null)}
+          onClose={() => setConfirm(null)}
         />
       ) : null}
     </section>

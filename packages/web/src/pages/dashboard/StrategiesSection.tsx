@@ -9,7 +9,7 @@ import { Modal } from '../../components/Modal.js';
 import { calls } from '../../runtime.js';
 import { ImportPanel } from '../backtest/ImportPanel.js';
 import { saveBlob } from '../../lib/saveBlob.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { DASHBOARD_MESSAGES, STRATEGY_SORTS, frenchDate, renameTarget, sortStrategies, type StrategySort } from './items.js';
 import { parseStrategyCards, slModeLabel, sourceLabel, type StrategyCardData } from './strategies.js';
 
@@ -232,11 +232,12 @@ function StrategyCard({
       {confirm ? (
         <ConfirmDialog
           title="Supprimer cette stratégie ?"
-          message="Cette action est irréversible."
+          text="Cette action est irréversible."
           confirmLabel="Supprimer"
+          danger
           busy={busy}
           onConfirm={() => void remove()}
-          onCancel={() => setConfirm(false)}
+          onClose={() => setConfirm(false)}
         />
       ) : null}
     </article>

@@ -14,7 +14,8 @@ import { analytics, calls, session, work } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import type { UserProfile } from '../../session/types.js';
 import { creditsBadgeText } from '../../shell/credits.js';
-import { AvatarPicker, ConfirmDialog, PurchaseHistory, SupportCard, VerificationCard } from './ProfileCards.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { AvatarPicker, PurchaseHistory, SupportCard, VerificationCard } from './ProfileCards.js';
 import { PasswordForm, PersonalInfoForm } from './ProfileForms.js';
 import './profile.css';
 

@@ -1,0 +1,49 @@
+import { Modal } from './Modal.js';
+
+/**
+ * A yes/no dialog: the dashboard's deletions (spec 2 §2: 'Supprimer ce backtest ?' / 'Cette
+ * action est irréversible.') and the profile's quick actions, with the action's error below.
+ */
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  danger,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  error?: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Annuler
+          </button>
+          <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={busy} data-testid="confirm-action">
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      <p>{text}</p>
+      {error ? (
+        <p className="error-text small" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}
