@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { readEnv } from '../src/config/env.js';
 import { ManualClock } from '../src/clock/index.js';
 import { migrator, openDatabase, parseDatabaseUrl, type Database } from '../src/db/index.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { verifyPassword } from '../src/auth/secrets.js';
 import { ensureAdmin } from '../src/users/bootstrap.js';
 import { TEST_DIALECT, createTestDatabaseUrl } from './support/db.js';
@@ -31,7 +32,8 @@ async function tables(): Promise<string[]> {
 describe(`migrations and first start (${TEST_DIALECT})`, () => {
   it('creates every table from an empty database, and rolls back and forth', async () => {
     const m = migrator(db.sequelize);
-    assert.deepEqual((await m.pending()).map((x) => x.name), ['0001-accounts', '0002-working-area']);
+    assert.deepEqual((await m.pending()).map((x) => x.name), migrations.map((x) => x.name));
+    assert.deepEqual(migrations.slice(0, 3).map((x) => x.name), ['0001-accounts', '0002-working-area', '0003-sessions']);
     await m.up();
     assert.deepEqual(await tables(), TABLES);
     assert.deepEqual(await m.pending(), []);

@@ -1,19 +1,22 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { Next } from 'koa';
 import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { badRequest, notFound } from '../app/errors.js';
 import { bodyOf, text } from '../app/input.js';
+import { guardPath, isUnder } from '../app/paths.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireAdmin } from '../auth/middleware.js';
 import { LedgerError } from '../credits/ledger.js';
 
 /**
- * Every path under /api/admin is refused to non-admins before routing, so an unknown admin
- * path answers 401/403 like a known one (nothing to probe).
+ * Every path under /api/admin, in any letter case, spelling or trailing slash, is refused to
+ * non-admins before routing, so an unknown admin path answers 401/403 like a known one (nothing
+ * to probe) and no variant the router might still match slips past.
  */
 export async function adminGate(ctx: AppContext, next: Next): Promise<void> {
-  if (ctx.path === '/api/admin' || ctx.path.startsWith('/api/admin/')) return requireAdmin(ctx, next);
+  if (isUnder(guardPath(ctx), '/api/admin')) return requireAdmin(ctx, next);
   await next();
 }
 
@@ -30,7 +33,7 @@ function creditChange(ctx: AppContext): { userId: number; amount: number } {
 
 /** /api/admin/* (spec 3 grows it); adminGate already checked the role, the router checks again. */
 export function adminRoutes(services: Services, _deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/api/admin' });
+  const router = apiRouter({ prefix: '/api/admin' });
   router.use(requireAdmin);
   router.get('/ping', async (ctx) => {
     ctx.body = { status: 'ok', admin: true, user_id: currentUser(ctx).user.id };

@@ -7,6 +7,8 @@ export interface AppState {
   auth?: { user: User; keyId: number };
   /** Whether a key was sent at all (to tell "no key" from "bad key"). */
   keySent?: boolean;
+  /** The path as every guard compares it (app/paths.ts), set before any guard runs. */
+  guardPath?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

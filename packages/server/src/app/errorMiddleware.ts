@@ -5,6 +5,7 @@ import { StoragePathError } from '../storage/local.js';
 import type { AppContext } from './context.js';
 import { HttpError } from './errors.js';
 import { MSG } from './messages.js';
+import { isApiPath } from './paths.js';
 import { frenchParamMessage } from './param-messages.js';
 
 const GENERIC: Record<number, string> = {
@@ -26,7 +27,7 @@ export function errorMiddleware(log: (message: string) => void) {
   return async (ctx: AppContext, next: Next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
+      if (ctx.status === 404 && ctx.body === undefined && isApiPath(ctx)) {
         ctx.status = 404;
         ctx.body = { detail: MSG.notFound };
       }

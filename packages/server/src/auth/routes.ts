@@ -1,5 +1,6 @@
 import { SIGNUP_CREDITS } from '@bt/core/catalogue';
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { badRequest } from '../app/errors.js';
@@ -17,7 +18,7 @@ export function authRoutes(services: Services, deps: AppDeps): Router<AppState> 
     const rule = rateLimits[bucket];
     return rule ? rateLimit(deps.rateLimiter, bucket, rule) : async (_: unknown, next: () => Promise<unknown>) => next();
   };
-  const router = new Router<AppState>();
+  const router = apiRouter();
 
   router.post('/api/register', limited('register'), async (ctx) => {
     const body = bodyOf(ctx);
@@ -33,7 +34,7 @@ export function authRoutes(services: Services, deps: AppDeps): Router<AppState> 
       status: 'success',
       token: key,
       apiKey: key,
-      message: MSG.registered(SIGNUP_CREDITS),
+      message: verification.verifyUrl && deps.config.screenVerification !== 'credits' ? MSG.registeredScreenLink : MSG.registered(SIGNUP_CREDITS),
       emailed: verification.emailed,
       ...(verification.verifyUrl ? { verifyUrl: verification.verifyUrl } : {}),
     };
@@ -43,6 +44,12 @@ export function authRoutes(services: Services, deps: AppDeps): Router<AppState> 
     const body = bodyOf(ctx);
     const { key } = await accounts.login(textOf(body, ['identifier', 'email', 'username']), text(body, 'password', { trim: false }));
     ctx.body = { status: 'success', token: key, apiKey: key, message: MSG.loggedIn };
+  });
+
+  // Ends this session on the server: the key stops working at once, whoever holds a copy.
+  router.post('/api/logout', requireUser, async (ctx) => {
+    await services.sessions.revoke(currentUser(ctx).keyId);
+    ctx.body = { status: 'success', message: MSG.loggedOut };
   });
 
   router.post('/api/auth/resend-verification', requireUser, async (ctx) => {

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { bodyOf } from '../app/input.js';
@@ -9,7 +10,7 @@ import { labelOf } from './service.js';
 /** The comparator (spec 2 §7 "Comparator"): only the user's own analyses. */
 export function compareRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { comparator, results } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
 
   router.get('/api/compare/options', requireUser, async (ctx) => {
     // The analyses a user may compare are their finished results.

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import { findSymbol, parseTimeframe } from '@bt/core/catalogue';
 import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
@@ -89,7 +90,7 @@ function sendCsv(ctx: AppContext, file: CsvFile): void {
 /** The CSV shop (spec 2 §7 "CSV shop") and 'Mes CSV'. */
 export function csvRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { csvShop } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
 
   router.get('/api/list_csv_library', async (ctx) => {
     const symbol = textOf(ctx.query, ['symbol', 'pair']);

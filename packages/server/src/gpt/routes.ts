@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { bodyOf, text } from '../app/input.js';
@@ -10,7 +11,7 @@ import { GPT_MESSAGES } from './service.js';
 /** AI generation of a personal strategy (spec 2 §7): a configured chat model, or the built-in generator. */
 export function gptRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { generator, strategies } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
   const present = (row: Parameters<typeof presentStrategy>[0]) => presentStrategy(row, strategies);
 
   router.post('/api/gpt/generate-strategy', requireUser, async (ctx) => {

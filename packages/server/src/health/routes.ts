@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { MSG } from '../app/messages.js';
@@ -7,7 +8,7 @@ export const SERVER_VERSION = '0.1.0';
 
 /** Liveness and database reachability, for load balancers and the start script. */
 export function healthRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = apiRouter();
   const started = Date.now();
   router.get('/api/health', async (ctx) => {
     let database = 'ok';

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState, RouteContext } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { notFound, serviceUnavailable } from '../app/errors.js';
@@ -14,7 +15,7 @@ const BINDING_COOKIE = 'bt_oidc';
  * redirects to /login?provider=...&apiKey=... (or &error=...).
  */
 export function oidcRoutes(services: Services, deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = apiRouter();
   const known = new Set(['google']);
 
   const providerOf = (ctx: RouteContext): IdentityProvider => {

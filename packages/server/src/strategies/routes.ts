@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import { IMPORT_PATH } from '../app/config.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
@@ -37,7 +38,7 @@ export function presentStrategy(row: UserStrategy, strategies: UserStrategies) {
 /** Personal strategies (spec 2 §7): import, list, download, rename, note, delete. */
 export function strategyRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { strategies } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
   const present = (row: UserStrategy) => presentStrategy(row, strategies);
 
   router.post(IMPORT_PATH, requireUser, async (ctx) => {

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { bodyOf, text, textOf } from '../app/input.js';
@@ -7,7 +8,7 @@ import type { Services } from '../app/services.js';
 import { rateLimit } from '../ratelimit/middleware.js';
 
 export function supportRoutes(services: Services, deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = apiRouter();
   const rule = deps.config.rateLimits.support;
   const limit = rule ? rateLimit(deps.rateLimiter, 'support', rule) : async (_: unknown, next: () => Promise<unknown>) => next();
 

@@ -1,7 +1,9 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { bodyOf, text, textOf } from '../app/input.js';
+import { fieldsOf } from '../app/multipart.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
@@ -13,7 +15,7 @@ const HISTORY_LIMIT = 50;
 /** The signed-in user's own account (spec 1 §7, spec 2 §7 "Profile"). */
 export function userRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { profiles, ledger } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
 
   // The request's user is already loaded (authentication, or the update's own re-read).
   const me = async (user: User) => presentUser(user, await ledger.history(user.id, HISTORY_LIMIT), deps.clock.now());
@@ -23,7 +25,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   });
 
   router.post('/api/profile/update', requireUser, async (ctx) => {
-    const body = bodyOf(ctx);
+    const body = await fieldsOf(ctx, deps.config.bodyLimitBytes);
     const { user, verification } = await profiles.update(currentUser(ctx).user, {
       email: text(body, 'email'),
       fullName: textOf(body, ['full_name', 'name']),

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import send from 'koa-send';
+import type { AppContext } from '../app/context.js';
+import { isApiPath } from '../app/paths.js';
 
 /**
  * Serves the built web app (packages/web/dist) beside the API, so one process and one origin give
@@ -13,7 +15,7 @@ import send from 'koa-send';
  */
 export function webApp(distDir: string): Middleware {
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path === '/api' || ctx.path.startsWith('/api/')) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isApiPath(ctx as AppContext)) return next();
     if (ctx.path !== '/' && !ctx.path.endsWith('/')) {
       try {
         const immutable = ctx.path.startsWith('/assets/');
