@@ -48,7 +48,6 @@ async function main(command: string): Promise<void> {
   await ensureAdmin(db, systemClock, env.admin, log);
 
   const mailer = env.smtpUrl ? new SmtpMailer(env.smtpUrl, env.mailFrom) : new DisabledMailer();
-  if (!env.smtpUrl) log('bt: SMTP_URL is not set: verification links are returned in API answers instead of mailed');
   const identityProviders = env.google
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
@@ -83,10 +82,24 @@ async function main(command: string): Promise<void> {
       uploadLimitBytes: env.uploadLimitBytes,
       topMinTrades: env.topMinTrades,
       webDist,
+      sessionIdleMs: env.sessionIdleMs,
+      passwordCost: env.passwordCost,
+      screenVerification: env.screenVerification,
+      cspConnectSrc: env.cspConnectSrc,
+      uploads: env.uploads,
     }),
   });
+  if (!env.smtpUrl) {
+    const screen = { credits: 'shown in API answers, and they grant the sign-up credits (VERIFY_ON_SCREEN=credits)', 'no-credits': 'shown in API answers; they verify the address but grant no credits (VERIFY_ON_SCREEN=no-credits)', off: 'not available (VERIFY_ON_SCREEN=off)' };
+    log(`bt: verification links: ${screen[env.screenVerification]}`);
+  }
 
   const server = createServer(app.callback());
+  // Idle keep-alive connections outlive the clients' own idle limits (browsers, undici: 4 s; load
+  // balancers: 60 s), so it is the client that closes one, never the server under a request the
+  // client is starting to write (which the client would see as a broken pipe).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.port, env.host, () => resolve());
@@ -103,7 +116,7 @@ async function main(command: string): Promise<void> {
     stopping = true;
     log(`bt: ${signal} received, stopping`);
     server.close(() => {
-      db.close().finally(() => process.exit(0));
+      Promise.allSettled([app.services.uploads.close(), db.close()]).finally(() => process.exit(0));
     });
     server.closeAllConnections?.();
     setTimeout(() => process.exit(0), 5000).unref?.();

@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { HttpError, badRequest } from './errors.js';
-import type { Body } from './input.js';
+import { bodyOf, type Body } from './input.js';
+import { MSG } from './messages.js';
 
 export interface UploadedFile {
   filename: string;
@@ -14,29 +15,52 @@ export interface UploadedFile {
  * length already says so); the form is then parsed by the web-standard Response.formData(), so no
  * temporary file is written and the same code runs under Deno.
  */
-export async function readForm(ctx: AppContext, maxBytes: number, tooLarge: string): Promise<{ fields: Body; files: Record<string, UploadedFile> }> {
+export async function readForm(
+  ctx: AppContext,
+  maxBytes: number,
+  tooLarge: string,
+  timeout?: { ms: number; message: string },
+): Promise<{ fields: Body; files: Record<string, UploadedFile> }> {
   const type = ctx.get('content-type');
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw badRequest('Formulaire attendu (multipart/form-data).');
   const declared = Number(ctx.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    ctx.req.resume();
+    await discard(ctx, declared <= 2 * maxBytes ? declared : 0);
     throw new HttpError(413, tooLarge);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      ctx.req.resume();
-      throw new HttpError(413, tooLarge);
+  let timedOut = false;
+  const timer = timeout
+    ? setTimeout(() => {
+        timedOut = true;
+        ctx.req.destroy();
+      }, timeout.ms)
+    : undefined;
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        await discard(ctx, 2 * maxBytes - size);
+        throw new HttpError(413, tooLarge);
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if (timedOut) throw new HttpError(408, timeout!.message);
+    // The client went away mid-body (aborted, reset): nothing to parse, nobody to answer.
+    throw badRequest(MSG.bodyInvalid);
+  } finally {
+    clearTimeout(timer);
   }
+  if (timedOut) throw new HttpError(408, timeout!.message);
   let form: FormData;
   try {
     form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': type } }).formData();
   } catch {
-    throw badRequest('Corps de requête invalide.');
+    // Truncated or malformed multipart (a missing closing boundary, a bad header).
+    throw badRequest(MSG.bodyInvalid);
   }
   const fields: Body = {};
   const files: Record<string, UploadedFile> = {};
@@ -45,4 +69,44 @@ export async function readForm(ctx: AppContext, maxBytes: number, tooLarge: stri
     else if (!files[name]) files[name] = { filename: value.name || name, bytes: new Uint8Array(await value.arrayBuffer()) };
   }
   return { fields, files };
+}
+
+/**
+ * Reads and drops the rest of a refused body, up to `budget` more bytes, so a client that sent up
+ * to twice the limit reads its 413 (a client still writing when the server closes sees a broken
+ * pipe instead of the answer). Past the budget the connection is cut: nobody gets to make the
+ * server read gigabytes for nothing.
+ */
+async function discard(ctx: AppContext, budget: number): Promise<void> {
+  const req = ctx.req;
+  if (req.readableEnded) return;
+  await new Promise<void>((resolve) => {
+    let left = Math.max(0, budget);
+    const done = () => {
+      req.off('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) {
+        ctx.set('Connection', 'close');
+        req.destroy();
+        done();
+      }
+    };
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
+}
+
+/**
+ * The fields of a route that takes JSON, a url-encoded form or a multipart form (the profile
+ * form is sent as multipart): multipart is read here, bounded, and its file parts dropped.
+ */
+export async function fieldsOf(ctx: AppContext, maxBytes: number): Promise<Body> {
+  if (!ctx.is('multipart')) return bodyOf(ctx);
+  return (await readForm(ctx, maxBytes, MSG.bodyTooLarge)).fields;
 }

@@ -1,5 +1,5 @@
-import Router from '@koa/router';
-import { readCandles, CandleFileError, type Candles } from '@bt/core/candles';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import { MIN_CREDITS_FOR_BACKTEST, findStrategy, findSymbol, normalizeSymbol, pipSize } from '@bt/core/catalogue';
 import { UPLOAD_PATH } from '../app/config.js';
 import type { AppContext, AppState } from '../app/context.js';
@@ -11,7 +11,7 @@ import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import { InsufficientCreditsError } from '../credits/ledger.js';
 import type { User } from '../db/models.js';
-import { candleFileHttpError } from './candle-messages.js';
+import { UPLOAD_LIMIT_MESSAGES } from '../uploads/messages.js';
 import { listStrategiesAnswer, officialParamsAnswer, presentOutcome, userParamsAnswer } from './presenter.js';
 import { anyTimeframe, BACKTEST_MESSAGES, dayOf, exitsOf, libraryTimeframe, officialSymbol, periodOf, strategyRef } from './request.js';
 import type { BacktestOutcome } from './service.js';
@@ -32,7 +32,7 @@ export const UPLOAD_MESSAGES = {
 /** Backtests on official data or an uploaded file, the strategy catalogue, pip sizes (spec 2 §7). */
 export function backtestRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { backtests, strategies } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
 
   router.get('/api/list_strategies', async (ctx) => {
     const auth = ctx.state.auth;
@@ -52,7 +52,7 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
   });
 
   router.get('/api/pip', async (ctx) => {
-    const symbol = String(ctx.query.symbol ?? '').trim();
+    const symbol = text(ctx.query, 'symbol');
     if (!symbol) throw badRequest(BACKTEST_MESSAGES.noSymbol);
     const found = findSymbol(symbol);
     if (!found) throw notFound(BACKTEST_MESSAGES.unknownSymbol(symbol.slice(0, 40)));
@@ -80,38 +80,37 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
   router.post(UPLOAD_PATH, requireUser, async (ctx) => {
     const started = performance.now();
     const { user } = currentUser(ctx);
-    const limit = deps.config.uploadLimitBytes;
-    const { fields, files } = await readForm(ctx, limit + 256 * 1024, UPLOAD_MESSAGES.tooLarge(limit));
-    const file = files.csv_file ?? files.file ?? Object.values(files)[0];
-    if (!file || file.bytes.byteLength === 0) throw badRequest(UPLOAD_MESSAGES.noFile);
-    if (file.bytes.byteLength > limit) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge(limit));
-    const kind = /\.xlsx$/i.test(file.filename) ? 'xlsx' : /\.csv$/i.test(file.filename) ? 'csv' : null;
-    if (!kind) throw badRequest(UPLOAD_MESSAGES.badFormat);
-    const ref = strategyRef(textOf(fields, ['strategy', 'strategy_name']));
-    const symbol = customSymbol(text(fields, 'symbol'));
-    const pip = customPip(symbol, text(fields, 'pip_size'));
-    const wantedTf = text(fields, 'timeframe') ? anyTimeframe(text(fields, 'timeframe')) : undefined;
-    const strategy = await backtests.choose(user, ref);
-    const exits = exitsOf(fields, strategy.kind === 'user' ? strategy.row.slMode : null);
-    let candles: Candles;
-    let timeframe = wantedTf;
-    try {
-      const loaded = await readCandles(file.bytes, { symbol, timeframe: wantedTf, file: file.filename });
-      candles = loaded.candles;
-      timeframe = loaded.timeframe ?? wantedTf;
-    } catch (err) {
-      if (err instanceof CandleFileError) throw candleFileHttpError(err, kind);
-      throw err;
-    }
-    if (!timeframe) throw badRequest(UPLOAD_MESSAGES.noTimeframe);
-    const isAdmin = user.role === 'admin';
-    const startDay = text(fields, 'start_date');
-    const endDay = text(fields, 'end_date');
-    const period = startDay || endDay
-      ? periodOf(startDay, endDay, isAdmin)
-      : periodOf(dayOf(candles.time[0]), dayOf(candles.time[candles.length - 1]), isAdmin);
-    if (!candles.time.some((t) => t >= period.from && t <= period.to)) throw badRequest(UPLOAD_MESSAGES.noCandleInPeriod(period.startDay, period.endDay));
+    // Key and credits first: nobody without the means to run a backtest gets a file parsed.
     requireCredits(user);
+    const limit = deps.config.uploadLimitBytes;
+    const { uploads } = services;
+    const isAdmin = user.role === 'admin';
+    const { fields, strategy, exits, symbol, pip, candles, timeframe, given } = await uploads.inSlot(async () => {
+      const { fields, files } = await readForm(ctx, limit + 256 * 1024, UPLOAD_MESSAGES.tooLarge(limit), {
+        ms: uploads.limits.bodyTimeoutMs,
+        message: UPLOAD_LIMIT_MESSAGES.bodyTimeout,
+      });
+      const file = files.csv_file ?? files.file ?? Object.values(files)[0];
+      if (!file || file.bytes.byteLength === 0) throw badRequest(UPLOAD_MESSAGES.noFile);
+      if (file.bytes.byteLength > limit) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge(limit));
+      const kind = /\.xlsx$/i.test(file.filename) ? 'xlsx' : /\.csv$/i.test(file.filename) ? 'csv' : null;
+      if (!kind) throw badRequest(UPLOAD_MESSAGES.badFormat);
+      const ref = strategyRef(textOf(fields, ['strategy', 'strategy_name']));
+      const symbol = customSymbol(text(fields, 'symbol'));
+      const pip = customPip(symbol, text(fields, 'pip_size'));
+      const wantedTf = text(fields, 'timeframe') ? anyTimeframe(text(fields, 'timeframe')) : undefined;
+      const strategy = await backtests.choose(user, ref);
+      const exits = exitsOf(fields, strategy.kind === 'user' ? strategy.row.slMode : null);
+      // Every field is checked before the file is parsed: a bad form costs no parse.
+      const startDay = text(fields, 'start_date');
+      const endDay = text(fields, 'end_date');
+      const given = startDay || endDay ? periodOf(startDay, endDay, isAdmin) : null;
+      const loaded = await uploads.readCandles(file, kind, symbol, wantedTf);
+      return { fields, strategy, exits, symbol, pip, candles: loaded.candles, timeframe: loaded.timeframe ?? wantedTf, given };
+    });
+    if (!timeframe) throw badRequest(UPLOAD_MESSAGES.noTimeframe);
+    const period = given ?? periodOf(dayOf(candles.time[0]), dayOf(candles.time[candles.length - 1]), isAdmin);
+    if (!candles.time.some((t) => t >= period.from && t <= period.to)) throw badRequest(UPLOAD_MESSAGES.noCandleInPeriod(period.startDay, period.endDay));
     const outcome = await backtests.run({ user, source: 'custom', strategy, rawParams: paramsOf(fields), exits, symbol, timeframe, pipSize: pip, candles, from: period.from, to: period.to });
     answer(ctx, outcome, started, 0);
   });

@@ -1,0 +1,47 @@
+import { candlesToIpc, CandleFileError, detectCandleContainer, readCandles, type CandleProblem } from '@bt/core/candles';
+import type { TimeframeKey } from '@bt/core/catalogue';
+import { checkXlsx, XlsxTooManyRows, ZipRefusal } from './xlsx-guard.js';
+
+/** What the upload route asks a parse worker to read. */
+export interface CandleTask {
+  bytes: Uint8Array;
+  kind: 'csv' | 'xlsx';
+  filename: string;
+  symbol: string;
+  timeframe?: TimeframeKey;
+  xlsx: { maxInflatedBytes: number; maxRows: number };
+}
+
+/** The answer: the candles as Arrow IPC (one transferable buffer), or why the file was refused. */
+export type CandleTaskResult =
+  | { ok: true; ipc: Uint8Array; timeframe: TimeframeKey | undefined }
+  | { ok: false; reason: 'problems'; problems: CandleProblem[]; omitted: number; file?: string }
+  | { ok: false; reason: 'container'; found: string }
+  | { ok: false; reason: 'not_zip' | 'xlsx_too_large' | 'xlsx_too_many_rows' };
+
+/**
+ * Reads an uploaded candle file; runs inside a parse worker (uploads/parse-pool.ts), so a slow or
+ * huge file never holds the server's event loop and a file that exhausts memory only ends its
+ * worker. The file's content must match its extension: a .csv that is really a zip, an Arrow or
+ * a JSON file is refused before any reader sees it.
+ */
+export async function readCandleTask(task: CandleTask): Promise<CandleTaskResult> {
+  const container = detectCandleContainer(task.bytes);
+  if (container !== task.kind) return { ok: false, reason: 'container', found: container };
+  if (task.kind === 'xlsx') {
+    try {
+      await checkXlsx(task.bytes, task.xlsx);
+    } catch (err) {
+      if (err instanceof XlsxTooManyRows) return { ok: false, reason: 'xlsx_too_many_rows' };
+      if (err instanceof ZipRefusal) return { ok: false, reason: err.code === 'not_zip' ? 'not_zip' : 'xlsx_too_large' };
+      throw err;
+    }
+  }
+  try {
+    const loaded = await readCandles(task.bytes, { symbol: task.symbol, timeframe: task.timeframe, file: task.filename });
+    return { ok: true, ipc: candlesToIpc(loaded.candles), timeframe: loaded.timeframe };
+  } catch (err) {
+    if (err instanceof CandleFileError) return { ok: false, reason: 'problems', problems: [...err.problems], omitted: err.omitted, file: err.file };
+    throw err;
+  }
+}

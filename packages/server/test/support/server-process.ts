@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  dataDir: string;
+  /** The private TMPDIR the process was given (tests check that nothing is left in it). */
+  tmpDir: string;
+  output(): string;
+  /** Peak resident memory of the process so far (VmHWM), in bytes. */
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real server as its own process (`node --import tsx src/main.ts`: one process, so its memory
+ * can be read from /proc), on SQLite in a fresh data directory, with a private TMPDIR, no library
+ * seeding and no web app, on a free port.
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bt-proc-data-'));
+  const tmpDir = mkdtempSync(join(tmpdir(), 'bt-proc-tmp-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TMPDIR: tmpDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SEED_DIR: 'off',
+      WEB_DIST: 'off',
+      SMTP_URL: '',
+      VERIFY_ON_SCREEN: 'credits',
+      PASSWORD_HASH_COST: '14',
+      ADMIN_PASSWORD: 'admin-password-123',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  let url = '';
+  while (!url) {
+    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+    if (match) url = match[1];
+    else if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    else if (Date.now() > deadline) throw new Error(`the server did not start within 60 s:\n${output}`);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    dataDir,
+    tmpDir,
+    output: () => output,
+    peakRss() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+      return kb * 1024;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+}
