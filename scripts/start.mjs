@@ -7,6 +7,13 @@ import { ensureInstall, root, run } from './ensure-install.mjs';
 ensureInstall();
 run('npm', ['run', 'build']);
 process.env.DATA_DIR ??= join(root, 'data');
+// A local install without a mail server: the on-screen verification link also grants the sign-up
+// credits, so whoever runs `npm start` can try a backtest. The server's own default is stricter
+// (no credits for a link that was not mailed: docs/security.md).
+if (!process.env.SMTP_URL && !process.env.VERIFY_ON_SCREEN) {
+  process.env.VERIFY_ON_SCREEN = 'credits';
+  console.log('bt: no SMTP_URL: the on-screen verification link grants the sign-up credits (VERIFY_ON_SCREEN=credits, for a local install)');
+}
 const main = join(root, 'packages', 'server', 'dist', 'main.js');
 run(process.execPath, [main, 'migrate']);
 console.log(`bt: starting the server (data in ${process.env.DATA_DIR}; stop it with Ctrl+C)`);

@@ -99,3 +99,16 @@ test('ob_side keeps bullish or bearish order blocks; confirm_candle shifts every
   assert.throws(() => plan.detect(bars(ob), { ob_side: 'up' }, 0.1), /invalid ob_side: "up"/);
   assert.deepEqual(Array.from(plan.detect(bars(ob), { confirm_candle: true }, 0.1).confirmedAt), [3, 5]);
 });
+
+test('a filter column that is neither in the data nor computable is refused naming its parameter, before any work', async () => {
+  const { checkFilterColumns, filterColumnNames } = await import('../src/strategies/params.js');
+  const { ParamError } = await import('../src/params/errors.js');
+  const candles = { extra: { RSI_14: new Float64Array(0), Tickvol: new Float64Array(0) } } as never;
+  const names = (params: Record<string, string>) => filterColumnNames(['rsi', 'tendance_ema'], params);
+  assert.doesNotThrow(() => checkFilterColumns(candles, names({}), {}));
+  assert.doesNotThrow(() => checkFilterColumns(candles, names({ rsi_key: 'Tickvol', ema_fast: 'EMA_9' }), { rsi_key: 'Tickvol', ema_fast: 'EMA_9' }));
+  for (const [param, value] of [['rsi_key', '1e+308'], ['ema_fast', 'close_x'], ['ema_slow', 'RSI14']] as const) {
+    const params = { [param]: value };
+    assert.throws(() => checkFilterColumns(candles, names(params), params), (err: unknown) => err instanceof ParamError && err.param === param && err.value === value);
+  }
+});

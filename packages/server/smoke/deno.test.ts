@@ -48,6 +48,8 @@ before(async () => {
       ADMIN_PASSWORD: ADMIN.password,
       SMTP_URL: '',
       NO_COLOR: '1',
+      // The local-install setting of `npm start`: the on-screen link grants the sign-up credits.
+      VERIFY_ON_SCREEN: 'credits',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

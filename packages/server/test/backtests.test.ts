@@ -115,7 +115,7 @@ describe(`backtests (${TEST_DIALECT})`, () => {
       [{ sl_pips: '' }, 400, 'Renseigne un stop-loss en pips (sl_pips > 0, ou 0 pour un SL interne).'],
       [{ tp1_pips: 0 }, 400, 'Renseigne un take-profit TP1 en pips (tp1_pips > 0).'],
       [{ tp2_pips: 5 }, 400, 'Le TP2 doit être supérieur ou égal au TP1.'],
-      [{ sl_pips: 'dix' }, 400, 'Valeur invalide pour sl_pips : « dix » (un nombre de pips ≥ 0).'],
+      [{ sl_pips: 'dix' }, 400, `Valeur invalide pour sl_pips : « dix » (un nombre de pips de 0 à ${(1_000_000).toLocaleString('fr-FR')}).`],
       [{ params: { min_wait_candles: 30 } }, 400, 'Paramètre « min_wait_candles » invalide : 30 (attendu : au plus max_wait_candles (20)).'],
       [{ params: { rsi_threshold: 'haut' }, strategy: 'fvg_pullback_multi_rsi' }, 400, 'Paramètre « rsi_threshold » invalide : "haut" (attendu : un nombre).'],
       [{ start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD M15 du 2019-01-01 au 2019-01-31.'],

@@ -4,7 +4,8 @@ import { RECREATE_ACCOUNT_LIMIT, SIGNUP_CREDITS } from '@bt/core/catalogue';
 import { newPerson, register, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 
-const t = useTestApp();
+// The e-mail change flow verifies through the on-screen link and expects the sign-up credits.
+const t = useTestApp({ config: { screenVerification: 'credits' } });
 
 async function verify(key: string) {
   const res = await t.request('POST', '/api/auth/resend-verification', { key });

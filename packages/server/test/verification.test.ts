@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SIGNUP_CREDITS } from '@bt/core/catalogue';
+import { MSG } from '../src/app/messages.js';
 import { register, newPerson, startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { recipients, startSmtp, type Inbox } from './support/smtp.js';
@@ -120,7 +121,7 @@ describe(`e-mail verification through SMTP (${TEST_DIALECT})`, () => {
 });
 
 describe(`e-mail verification without SMTP (${TEST_DIALECT})`, () => {
-  it('returns verifyUrl from resend-verification, and the link works', async () => {
+  it('returns verifyUrl from resend-verification; the link verifies the address but mints no credits (the default)', async () => {
     const user = await register(noMail);
     const res = await noMail.request('POST', '/api/auth/resend-verification', { key: user.key });
     assert.equal(res.status, 200);
@@ -129,6 +130,44 @@ describe(`e-mail verification without SMTP (${TEST_DIALECT})`, () => {
     assert.match(res.body.message, /pas configuré/);
     const follow = await fetch(res.body.verifyUrl, { redirect: 'manual' });
     assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1');
+    const me = await noMail.request('GET', '/api/me', { key: user.key });
+    assert.equal(me.body.email_verified, true);
+    assert.equal(me.body.credits, 0, 'a link shown on screen proves nothing about the address');
+    const rows = await tdb.db.models.UserToken.findAll({ where: { userId: user.id, purpose: 'verify_email' } });
+    assert.ok(rows.length >= 2 && rows.every((r) => r.delivery === 'screen'));
+  });
+
+  it('grants the sign-up credits through the on-screen link when the server is set to (VERIFY_ON_SCREEN=credits)', async () => {
+    const local = await startTestApp(tdb.db, { config: { screenVerification: 'credits' } });
+    try {
+      const user = await register(local);
+      assert.equal(user.response.message, `Compte créé. Vérifie ton adresse e-mail pour recevoir tes ${SIGNUP_CREDITS} crédits offerts.`);
+      await fetch(user.response.verifyUrl, { redirect: 'manual' });
+      const me = await local.request('GET', '/api/me', { key: user.key });
+      assert.equal(me.body.credits, SIGNUP_CREDITS);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('shows no link at all when set off (VERIFY_ON_SCREEN=off): registration works, resend answers 503', async () => {
+    const off = await startTestApp(tdb.db, { config: { screenVerification: 'off' } });
+    try {
+      const user = await register(off);
+      assert.equal(user.response.verifyUrl, undefined);
+      const res = await off.request('POST', '/api/auth/resend-verification', { key: user.key });
+      assert.equal(res.status, 503);
+      assert.deepEqual(res.body, { detail: MSG.verificationUnavailable });
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('a link that was mailed still grants the credits once mail is off again (delivery is recorded per link)', async () => {
+    const user = await register(t);
+    const mail = await inbox.waitFor((m) => recipients(m).includes(user.email));
+    const link = linkIn(mail.text ?? '', verifyLink);
+    await fetch(link, { redirect: 'manual' });
     const me = await noMail.request('GET', '/api/me', { key: user.key });
     assert.equal(me.body.credits, SIGNUP_CREDITS);
   });

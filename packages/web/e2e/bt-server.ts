@@ -57,6 +57,8 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
       ADMIN_PASSWORD: admin.password,
       SMTP_URL: '',
       DATABASE_URL: '',
+      // As `npm start` does: the on-screen verification link grants the sign-up credits.
+      VERIFY_ON_SCREEN: 'credits',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -37,6 +37,7 @@ export const session = new SessionStore({
   storage,
   fetchProfile: (key) => calls.me(key),
   pingAdmin: (key) => calls.adminPing(key),
+  revokeKey: (key) => calls.logout(key),
 });
 
 export const loadingBar = new LoadingBarController({

@@ -45,6 +45,28 @@ describe('key storage', () => {
 });
 
 describe('session store', () => {
+  it('logout forgets the key here and asks the server to end it; a failing call changes nothing', async () => {
+    const storage = memoryStorage({ apiKey: 'k1' });
+    const revoked: string[] = [];
+    const store = new SessionStore({
+      storage,
+      fetchProfile: async () => ({ email: 'a@b.fr' }),
+      pingAdmin: async () => undefined,
+      revokeKey: async (key) => {
+        revoked.push(key);
+        throw new Error('HTTP 401');
+      },
+    });
+    await store.start(null);
+    store.logout();
+    await flush();
+    assert.deepEqual(revoked, ['k1']);
+    assert.equal(store.getState().status, 'anonymous');
+    assert.equal(storage.getItem('apiKey'), null);
+    store.logout();
+    assert.deepEqual(revoked, ['k1'], 'no key, nothing to revoke');
+  });
+
   it('a key from the address is stored, shown as consuming, then ready with the profile', async () => {
     const storage = memoryStorage();
     const profile = deferred<Record<string, unknown>>();

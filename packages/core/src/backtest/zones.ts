@@ -8,7 +8,7 @@ import { mitigationIndices } from '../patterns/refine.js';
 import type { PatternKind } from '../patterns/types.js';
 import { pullbackEntries, signalEntries } from '../simulate/entries.js';
 import { filterGate } from '../strategies/filters.js';
-import { columnList, filterColumnNames, filterColumns, pullbackRulesFromParams } from '../strategies/params.js';
+import { checkFilterColumns, columnList, filterColumnNames, filterColumns, pullbackRulesFromParams } from '../strategies/params.js';
 import { FAMILY_PATTERNS, numberParam, officialPlan, shapedSetups, type StrategyPlan } from '../strategies/registry.js';
 
 /** One zone (or signal) as the engine saw it; indices into the candles and their opening times (ms UTC). */
@@ -75,7 +75,9 @@ export function listZones(candles: Candles, pattern: PatternKind | string, param
   const needsPip = minPipsUnit === 'pips' && numberParam(canonical, 'min_pips', 0) > 0;
   const symbol = options.symbol ?? candles.symbol;
   const pip = options.pipSize ?? (needsPip ? catalogPipSize(symbol ?? '') : 1);
-  const series = withIndicators(candles, columnList(filterColumnNames(plan.filters, canonical)));
+  const columns = filterColumnNames(plan.filters, canonical);
+  checkFilterColumns(candles, columns, canonical);
+  const series = withIndicators(candles, columnList(columns));
   const setups = plan.detect(series, canonical, pip);
   const gate = filterGate(series, plan.filters, filterColumns(series, filterColumnNames(plan.filters, canonical), canonical, plan.filters));
   const entries =

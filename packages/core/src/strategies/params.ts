@@ -2,6 +2,8 @@ import type { Candles } from '../candles/types.js';
 import type { FilterKind, StrategyParams } from '../catalogue/types.js';
 import type { PullbackRules } from '../simulate/entries.js';
 import type { FilterColumns } from './filters.js';
+import { indicatorColumn } from '../indicators/columns.js';
+import { ParamError } from '../params/errors.js';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
@@ -17,13 +19,13 @@ export function pullbackRulesFromParams(params: StrategyParams): PullbackRules {
   const ratio = params.min_overlap_ratio;
   const maxTouch = params.max_touch;
   const allow = params.allow_multiple_entries ?? false;
-  if (!isInt(minWait) || minWait < 0) throw new Error(`invalid min_wait_candles: ${JSON.stringify(minWait)} (expected an integer >= 0)`);
-  if (!isInt(maxWait) || maxWait < 0) throw new Error(`invalid max_wait_candles: ${JSON.stringify(maxWait)} (expected an integer >= 0)`);
+  if (!isInt(minWait) || minWait < 0) throw new ParamError('min_wait_candles', minWait, 'an integer ≥ 0');
+  if (!isInt(maxWait) || maxWait < 0) throw new ParamError('max_wait_candles', maxWait, 'an integer ≥ 0');
   if (ratio !== undefined && (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1))) {
-    throw new Error(`invalid min_overlap_ratio: ${JSON.stringify(ratio)} (expected a fraction 0..1, e.g. 0.25 for 25 %)`);
+    throw new ParamError('min_overlap_ratio', ratio, 'a fraction 0..1, e.g. 0.25 for 25 %');
   }
-  if (maxTouch !== undefined && (!isInt(maxTouch) || maxTouch < 0)) throw new Error(`invalid max_touch: ${JSON.stringify(maxTouch)} (expected an integer >= 0)`);
-  if (typeof allow !== 'boolean') throw new Error(`invalid allow_multiple_entries: ${JSON.stringify(allow)}`);
+  if (maxTouch !== undefined && (!isInt(maxTouch) || maxTouch < 0)) throw new ParamError('max_touch', maxTouch, 'an integer ≥ 0');
+  if (typeof allow !== 'boolean') throw new ParamError('allow_multiple_entries', allow, 'a boolean: true/false, 1/0 or oui/non');
   lastRules = { minWait, maxWait, overlapRatio: ratio, maxTouch: maxTouch ?? Infinity, allowMultiple: allow };
   return lastRules;
 }
@@ -39,7 +41,7 @@ export function columnName(value: unknown, prefix: 'EMA' | 'RSI', param: string)
     const v = value.trim();
     return /^\d+$/.test(v) ? `${prefix}_${Number(v)}` : v;
   }
-  throw new Error(`invalid ${param}: ${JSON.stringify(value)} (expected a column name such as ${prefix}_50 or a period)`);
+  throw new ParamError(param, value, `a column name such as ${prefix}_50, or a whole period ≥ 1`);
 }
 
 export interface FilterColumnNames {
@@ -76,9 +78,26 @@ export function filterColumns(candles: Candles, names: FilterColumnNames, params
   };
   const threshold = filters.includes('rsi') ? params.rsi_threshold ?? 40 : undefined;
   if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 100))) {
-    throw new Error(`invalid rsi_threshold: ${JSON.stringify(threshold)} (expected a number 0..100)`);
+    throw new ParamError('rsi_threshold', threshold, 'a number from 0 to 100');
   }
   return { rsi: get(names.rsi), rsiThreshold: threshold as number | undefined, ema: get(names.ema), emaFast: get(names.emaFast), emaSlow: get(names.emaSlow) };
+}
+
+export const UNKNOWN_COLUMN_EXPECTED = 'a column of the data, or one bt computes: RSI, RSI_n or EMA_n';
+
+/**
+ * Refuses, naming the parameter, a filter column that is neither in the data nor one bt can
+ * compute (a user's typo such as `rsi_key: "RSI14"`), before anything is computed.
+ */
+export function checkFilterColumns(candles: Candles, names: FilterColumnNames, params: StrategyParams): void {
+  const check = (name: string | undefined, param: 'rsi_key' | 'ema_key' | 'ema_fast' | 'ema_slow') => {
+    if (name === undefined || Object.hasOwn(candles.extra, name) || indicatorColumn(name)) return;
+    throw new ParamError(param, params[param] ?? name, UNKNOWN_COLUMN_EXPECTED);
+  };
+  check(names.rsi, 'rsi_key');
+  check(names.ema, 'ema_key');
+  check(names.emaFast, 'ema_fast');
+  check(names.emaSlow, 'ema_slow');
 }
 
 /** The column names as a list, for withIndicators. */

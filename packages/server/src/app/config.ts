@@ -1,4 +1,6 @@
+import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import type { RateRule } from '../ratelimit/limiter.js';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 
 export interface RateLimits {
   /** Per client IP. */
@@ -33,6 +35,16 @@ export interface AppConfig {
   rateLimits: RateLimits;
   verifyTokenTtlMs: number;
   resetTokenTtlMs: number;
+  /** A session key unused this long is refused and deleted. */
+  sessionIdleMs: number;
+  /** The scrypt cost of new password hashes (weaker ones are upgraded at the next login). */
+  passwordCost: ScryptCost;
+  /**
+   * What a verification link shown on screen (no mail transport configured) does: 'credits'
+   * verifies and grants the sign-up credits (a local single-user install), 'no-credits' verifies
+   * without credits (proves nothing, mints nothing: the default), 'off' shows no link at all.
+   */
+  screenVerification: ScreenVerification;
   /** Trust X-Forwarded-* (behind a reverse proxy): the client IP for rate limits. */
   trustProxy: boolean;
   /** JSON / form body limit. */
@@ -41,13 +53,19 @@ export interface AppConfig {
   rawBodyPaths: string[];
   /** CSV/XLSX upload of a custom backtest (413 past it). */
   uploadLimitBytes: number;
+  /** How many uploads are read and parsed at once, and the bounds of each parse. */
+  uploads: UploadLimits;
   /** A .py strategy file. */
   strategyLimitBytes: number;
   /** Resolved trades a result needs to appear in the public top strategies. */
   topMinTrades: number;
+  /** Extra origins the web app may call (the CSP's connect-src), e.g. an API on another host. */
+  cspConnectSrc: string[];
   /** A built web app to serve on every non-API GET (null: API only). */
   webDist: string | null;
 }
+
+export type ScreenVerification = 'credits' | 'no-credits' | 'off';
 
 /** Upload routes: they read their own multipart bodies (app/multipart.ts). */
 export const UPLOAD_PATH = '/api/upload_csv_and_backtest';
@@ -61,13 +79,18 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     rateLimits: DEFAULT_RATE_LIMITS,
     verifyTokenTtlMs: 48 * 3600_000,
     resetTokenTtlMs: 60 * 60_000,
+    sessionIdleMs: 30 * 24 * 3600_000,
+    passwordCost: OWASP_SCRYPT,
+    screenVerification: 'no-credits',
     trustProxy: false,
     bodyLimitBytes: 1024 * 1024,
     rawBodyPaths: UPLOAD_ROUTE_PATHS,
     uploadLimitBytes: 20 * 1024 * 1024,
+    uploads: DEFAULT_UPLOAD_LIMITS,
     strategyLimitBytes: 256 * 1024,
     topMinTrades: 20,
     webDist: null,
+    cspConnectSrc: [],
     ...partial,
   };
 }

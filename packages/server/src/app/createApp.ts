@@ -18,6 +18,8 @@ import { webApp } from '../web/static.js';
 import type { AppState } from './context.js';
 import type { AppDeps } from './deps.js';
 import { errorMiddleware } from './errorMiddleware.js';
+import { securityHeaders } from './security-headers.js';
+import { guardPath, guardPathOf, isApiPath, isUnder, normalizePath } from './paths.js';
 import { createServices, type Services } from './services.js';
 
 export type App = Koa<AppState> & { services: Services; deps: AppDeps };
@@ -38,23 +40,28 @@ export function createApp(deps: AppDeps): App {
   app.silent = true;
 
   app.use(errorMiddleware(deps.log));
+  app.use(securityHeaders({ connectSrc: deps.config.cspConnectSrc, hsts: deps.config.publicUrl.startsWith('https://') }));
+  app.use(normalizePath);
   app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
+    if (isApiPath(ctx)) ctx.set('Cache-Control', 'no-store');
     await next();
   });
   if (deps.config.webDist) app.use(webApp(deps.config.webDist));
+  // JSON and url-encoded forms only: multipart bodies are read by the routes that take them
+  // (app/multipart.ts, in memory and bounded), so no route ever writes a temporary file and a
+  // multipart body sent anywhere else is never parsed at all.
   const parseBody = koaBody({
     json: true,
     urlencoded: true,
     text: false,
-    multipart: true,
+    multipart: false,
     jsonLimit: deps.config.bodyLimitBytes,
     formLimit: deps.config.bodyLimitBytes,
-    formidable: { maxFileSize: deps.config.bodyLimitBytes, maxFiles: 1, maxFields: 50 },
   });
+  const rawBodyPaths = deps.config.rawBodyPaths.map((path) => guardPathOf(path));
   app.use(async (ctx, next) => {
-    if (deps.config.rawBodyPaths.some((prefix) => ctx.path.startsWith(prefix))) return next();
+    const path = guardPath(ctx);
+    if (rawBodyPaths.some((prefix) => isUnder(path, prefix))) return next();
     return parseBody(ctx, next);
   });
   app.use(authenticate(services.sessions, deps));

@@ -1,3 +1,6 @@
+import { badRequest } from './errors.js';
+import { MSG } from './messages.js';
+
 /** A request body as a plain record (JSON, form or multipart fields). */
 export type Body = Record<string, unknown>;
 
@@ -6,13 +9,25 @@ export function bodyOf(ctx: { request: { body?: unknown } }): Body {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
 }
 
-/** A string field, trimmed; '' when absent. Numbers are accepted as their text. */
+/**
+ * A string field, trimmed; '' when absent or null. Numbers and booleans are accepted as their
+ * text. A list or an object where one value is expected (`?symbol=a&symbol=b`, `{"symbol":
+ * ["a"]}`) is refused with a 400 naming the field, never quietly cut to its first element.
+ */
 export function text(body: Body, name: string, { trim = true } = {}): string {
-  let value = body[name];
-  if (Array.isArray(value)) value = value[0];
-  if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
-  if (typeof value !== 'string') return '';
+  const value = scalar(body, name);
+  if (value === undefined) return '';
   return trim ? value.trim() : value;
+}
+
+/** The field as text, undefined when absent/null/empty-valued; throws 400 for a list or an object. */
+export function scalar(body: Body, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return String(value);
+  throw badRequest(MSG.singleValueExpected(name));
 }
 
 /** The first non-empty field among aliases. */

@@ -27,6 +27,7 @@ export const MSG = {
   methodNotAllowed: 'Méthode non autorisée.',
   bodyTooLarge: 'Requête trop volumineuse.',
   bodyInvalid: 'Corps de requête invalide.',
+  singleValueExpected: (field: string) => `Champ « ${field.slice(0, 40)} » : une seule valeur attendue (pas une liste ni un objet).`,
   invalidPath: 'Chemin de fichier invalide.',
   allFieldsRequired: 'Tous les champs sont obligatoires.',
   emailInvalid: 'Adresse e-mail invalide.',
@@ -38,6 +39,9 @@ export const MSG = {
   loggedIn: 'Connexion réussie.',
   identifierRequired: 'Identifiant et mot de passe obligatoires.',
   emailRequired: 'Adresse e-mail obligatoire.',
+  verificationUnavailable: "L'envoi d'e-mails n'est pas configuré sur ce serveur : la vérification de l'adresse est indisponible pour le moment.",
+  registeredScreenLink: "Compte créé. L'envoi d'e-mails n'est pas configuré sur ce serveur : le lien ci-dessous vérifie ton adresse, mais les crédits offerts ne sont accordés que par un lien reçu par e-mail.",
+  loggedOut: 'Déconnexion réussie.',
   mailNotConfigured:
     "L'envoi d'e-mails n'est pas configuré sur ce serveur : utilise le lien de vérification ci-dessous.",
   passwordReset: 'Mot de passe modifié. Tu peux te connecter.',

@@ -24,6 +24,7 @@ const PHRASES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^a different column from (\S+)$/, (a) => `une colonne différente de ${a}`],
   [/^a column name such as (\S+), or a whole period ≥ 1$/, (a) => `un nom de colonne comme ${a}, ou une période entière ≥ 1`],
   [/^an object of name: value$/, 'un objet { nom: valeur }'],
+  [/^a column of the data, or one bt computes: RSI, RSI_n or EMA_n$/, 'une colonne du fichier, ou une que bt calcule : RSI, RSI_n ou EMA_n'],
   [/^a JSON object \((.+)\)$/, (a) => `un objet JSON (${a})`],
 ];
 

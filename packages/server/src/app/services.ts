@@ -16,12 +16,13 @@ import { TopStrategies, TOP_LIMIT } from '../public/service.js';
 import { Results } from '../results/service.js';
 import { StrategyArchive } from '../strategies/archive.js';
 import { UserStrategies } from '../strategies/service.js';
+import { CandleUploads } from '../uploads/candle-uploads.js';
 import type { AppDeps } from './deps.js';
 
 /** The business rules, built once per app from its dependencies; route handlers call these. */
 export function createServices(deps: AppDeps) {
   const { db, clock, mailer, config, log } = deps;
-  const sessions = new Sessions(db);
+  const sessions = new Sessions(db, clock, config.sessionIdleMs);
   const tokens = new OneTimeTokens(db, clock);
   const ledger = new CreditLedger(db);
   const recreations = new Recreations(db);
@@ -36,7 +37,7 @@ export function createServices(deps: AppDeps) {
     log,
     config, // by reference: the URLs can be set once the server listens
   });
-  const profiles = new Profiles({ db, clock, accounts, sessions, recreations });
+  const profiles = new Profiles({ db, clock, accounts, sessions, recreations, passwordCost: config.passwordCost });
   const linking = new IdentityLinking(db, accounts, sessions);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
@@ -52,10 +53,11 @@ export function createServices(deps: AppDeps) {
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
   const comparator = new Comparator(db);
+  const uploads = new CandleUploads(config.uploads);
   const generator = new StrategyGenerator({ strategies, archive, llm, log });
   return {
     sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support,
-    datasets, archive, strategies, results, backtests, topStrategies, csvShop, comparator, generator,
+    datasets, archive, strategies, results, backtests, topStrategies, csvShop, comparator, generator, uploads,
   };
 }
 

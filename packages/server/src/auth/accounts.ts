@@ -9,7 +9,8 @@ import type { User } from '../db/models.js';
 import { resetMail, verificationMail, type Mailer } from '../mail/index.js';
 import { RecreateLimitError, type Recreations } from '../users/recreations.js';
 import { checkEmail, checkName, checkNewPassword, checkUsername, isEmail, normalizeEmail, normalizeUsername } from './rules.js';
-import { hashPassword, verifyPassword } from './secrets.js';
+import type { ScreenVerification } from '../app/config.js';
+import { hashPassword, needsRehash, verifyPassword, type ScryptCost } from './secrets.js';
 import type { Sessions } from './sessions.js';
 import type { OneTimeTokens } from './tokens.js';
 
@@ -20,6 +21,8 @@ export interface AccountsConfig {
   publicUrl: string;
   verifyTokenTtlMs: number;
   resetTokenTtlMs: number;
+  passwordCost: ScryptCost;
+  screenVerification: ScreenVerification;
 }
 
 export interface AccountsDeps {
@@ -66,11 +69,11 @@ export class Accounts {
     checkName(input.firstName);
     checkName(input.lastName);
     checkNewPassword(input.password);
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.deps.config.passwordCost);
     const { user, key, token } = await this.deps.db.transaction(async (t) => {
       const user = await this.createUser({ email, username, firstName: input.firstName, lastName: input.lastName, passwordHash, emailVerified: false }, t);
       const { key } = await this.deps.sessions.issue(user.id, t);
-      const token = await this.deps.tokens.issue(user.id, 'verify_email', this.deps.config.verifyTokenTtlMs, t);
+      const token = await this.issueVerificationToken(user.id, t);
       return { user, key, token };
     }).catch(translateCreateError);
     const verification = await this.deliverVerification(user, token).catch((err) => {
@@ -105,8 +108,14 @@ export class Accounts {
     const user = id.includes('@')
       ? await User.findOne({ where: { email: normalizeEmail(id) } })
       : await User.findOne({ where: { username: normalizeUsername(id) } });
-    const ok = await verifyPassword(password.slice(0, 1024), user?.passwordHash);
+    const cost = this.deps.config.passwordCost;
+    const ok = await verifyPassword(password.slice(0, 1024), user?.passwordHash, cost);
     if (!user || !ok || user.deletedAt) throw unauthorized(MSG.invalidCredentials);
+    if (needsRehash(user.passwordHash!, cost)) {
+      // The clear password is only ever here: the moment to move an old hash to today's cost.
+      const passwordHash = await hashPassword(password.slice(0, 1024), cost);
+      await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id, passwordHash: user.passwordHash } });
+    }
     const { key } = await this.deps.db.transaction((t) => this.deps.sessions.issue(user.id, t));
     return { user, key };
   }
@@ -115,7 +124,8 @@ export class Accounts {
   async resendVerification(user: User): Promise<VerificationDelivery> {
     if (user.emailVerified) throw conflict(MSG.alreadyVerified);
     if (!user.email) throw badRequest(MSG.emailInvalid);
-    const token = await this.deps.db.transaction((t) => this.deps.tokens.issue(user.id, 'verify_email', this.deps.config.verifyTokenTtlMs, t));
+    if (!this.deps.mailer.configured && this.deps.config.screenVerification === 'off') throw new HttpError(503, MSG.verificationUnavailable);
+    const token = await this.deps.db.transaction((t) => this.issueVerificationToken(user.id, t));
     try {
       return await this.deliverVerification(user, token);
     } catch (err) {
@@ -124,12 +134,26 @@ export class Accounts {
     }
   }
 
-  /** The link itself: true when the address is (now or already) verified by this token. */
+  /**
+   * A verification token, marked with how it will reach the user: by e-mail when a transport is
+   * configured, else on screen (docs/security.md, "Verification without e-mail").
+   */
+  private issueVerificationToken(userId: number, t: Transaction): Promise<string> {
+    const delivery = this.deps.mailer.configured ? 'mail' : 'screen';
+    return this.deps.tokens.issue(userId, 'verify_email', this.deps.config.verifyTokenTtlMs, t, delivery);
+  }
+
+  /**
+   * The link itself: true when the address is (now or already) verified by this token. A link
+   * shown on screen proves nothing about the address, so it grants the sign-up credits only when
+   * the server is set to (`screenVerification: 'credits'`, a local single-user install).
+   */
   async verifyEmail(token: string): Promise<boolean> {
     const verified = await this.deps.db.transaction(async (t) => {
       const row = await this.deps.tokens.consume(token, 'verify_email', t);
       if (!row) return false;
-      await this.markEmailVerified(row.userId, t);
+      const proves = row.delivery !== 'screen' || this.deps.config.screenVerification === 'credits';
+      await this.markEmailVerified(row.userId, t, proves);
       return true;
     });
     if (verified) return true;
@@ -140,11 +164,11 @@ export class Accounts {
     return !!user && user.emailVerified && !user.deletedAt && used.expiresAt > this.deps.clock.now();
   }
 
-  /** Marks the address verified and grants the sign-up credits (once per account). */
-  async markEmailVerified(userId: number, t: Transaction): Promise<void> {
+  /** Marks the address verified and grants the sign-up credits (once per account) unless told not to. */
+  async markEmailVerified(userId: number, t: Transaction, grantCredits = true): Promise<void> {
     const { User } = this.deps.db.models;
     await User.update({ emailVerified: true, emailVerifiedAt: this.deps.clock.now() }, { where: { id: userId, emailVerified: false }, transaction: t });
-    await this.grantSignupCredits(userId, t);
+    if (grantCredits) await this.grantSignupCredits(userId, t);
   }
 
   private grantSignupCredits(userId: number, t: Transaction) {
@@ -171,7 +195,7 @@ export class Accounts {
 
   async resetPassword(token: string, newPassword: string): Promise<void> {
     checkNewPassword(newPassword);
-    const passwordHash = await hashPassword(newPassword);
+    const passwordHash = await hashPassword(newPassword, this.deps.config.passwordCost);
     const ok = await this.deps.db.transaction(async (t) => {
       const row = await this.deps.tokens.consume(token, 'reset_password', t);
       if (!row) return false;
@@ -187,7 +211,9 @@ export class Accounts {
 
   private async deliverVerification(user: User, token: string): Promise<VerificationDelivery> {
     const verifyUrl = `${this.deps.config.apiUrl}/api/auth/verify-email/${token}`;
-    if (!this.deps.mailer.configured) return { emailed: false, verifyUrl };
+    if (!this.deps.mailer.configured) {
+      return this.deps.config.screenVerification === 'off' ? { emailed: false } : { emailed: false, verifyUrl };
+    }
     await this.deps.mailer.send(verificationMail(user.email!, user.firstName, verifyUrl, SIGNUP_CREDITS));
     return { emailed: true };
   }

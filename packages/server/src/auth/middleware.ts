@@ -3,24 +3,35 @@ import type { AppContext } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { forbidden, unauthorized } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
+import { guardPath } from '../app/paths.js';
 import type { User } from '../db/models.js';
 import { enforce } from '../ratelimit/middleware.js';
 import type { Sessions } from './sessions.js';
 
 /**
- * The key of a request (spec 1 §7, DESIGN §3): `X-API-Key`, then `Authorization: Bearer`, then
- * the `token` or `apiKey` query parameter (download links cannot set headers).
+ * Download links: the only routes where the key may come in the query string (`token` or
+ * `apiKey`), since a plain link cannot send a header. Matched on the normalised path
+ * (app/paths.ts). Anywhere else a key in the address is ignored: addresses end up in logs,
+ * browser history and Referer headers.
  */
+export const QUERY_KEY_ROUTES: readonly RegExp[] = [
+  /^\/api\/download\/[^/]+$/,
+  /^\/api\/download_csv_by_path\/.+$/,
+  /^\/api\/download_owned_csv_by_path\/.+$/,
+];
+
+/** The key of a request: `X-API-Key`, then `Authorization: Bearer`, then (download links only) the query string. */
 export function keyOf(ctx: AppContext): string | null {
   const header = ctx.get('X-API-Key').trim();
   if (header) return header;
   const authorization = ctx.get('Authorization').trim();
   const bearer = /^Bearer\s+(.+)$/i.exec(authorization);
   if (bearer) return bearer[1].trim();
+  const path = guardPath(ctx);
+  if (!QUERY_KEY_ROUTES.some((route) => route.test(path))) return null;
   for (const name of ['token', 'apiKey']) {
     const value = ctx.query[name];
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string' && first.trim()) return first.trim();
+    if (typeof value === 'string' && value.trim()) return value.trim();
   }
   return null;
 }

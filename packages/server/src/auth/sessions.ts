@@ -1,31 +1,55 @@
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
+import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models.js';
 import { hashSecret, newSecret } from './secrets.js';
 
+/** How often the last-use time of a key is written: enough for an idle limit counted in days. */
+const TOUCH_INTERVAL_MS = 3600_000;
+
 /**
  * Session keys: one random key per sign-in, given to the client once, stored as its SHA-256.
- * A key lives until the account is deleted or its password is reset.
+ * A key ends at logout, after `idleMs` without a request, on a password reset or change, and
+ * when the account is deleted (docs/security.md, "Sessions").
  */
 export class Sessions {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly idleMs: number,
+  ) {}
 
   /** Creates a key for the user; returns the clear key (shown once) and its row id. */
   async issue(userId: number, transaction?: Transaction): Promise<{ key: string; keyId: number }> {
     const key = newSecret();
-    const row = await this.db.models.ApiKey.create({ userId, keyHash: hashSecret(key) }, { transaction });
+    const row = await this.db.models.ApiKey.create({ userId, keyHash: hashSecret(key), lastUsedAt: this.clock.now() }, { transaction });
     return { key, keyId: row.id };
   }
 
-  /** The live user behind a key, or null. */
+  /** The live user behind a key, or null (unknown, idle too long — then deleted —, or a deleted account). */
   async authenticate(key: string): Promise<{ user: User; keyId: number } | null> {
     if (!key || key.length > 200) return null;
     const { ApiKey, User } = this.db.models;
     const row = await ApiKey.findOne({ where: { keyHash: hashSecret(key) } });
     if (!row) return null;
+    const now = this.clock.now().getTime();
+    const lastUsed = (row.lastUsedAt ?? row.createdAt).getTime();
+    if (now - lastUsed > this.idleMs) {
+      await ApiKey.destroy({ where: { id: row.id } });
+      return null;
+    }
     const user = await User.findByPk(row.userId);
     if (!user || user.deletedAt) return null;
+    if (now - lastUsed > TOUCH_INTERVAL_MS) {
+      // Guarded on the old value: of two concurrent requests one writes, and none waits on the other.
+      await ApiKey.update({ lastUsedAt: new Date(now) }, { where: { id: row.id, lastUsedAt: row.lastUsedAt ?? { [Op.is]: null } } });
+    }
     return { user, keyId: row.id };
+  }
+
+  /** Ends one session (logout). */
+  async revoke(keyId: number): Promise<void> {
+    await this.db.models.ApiKey.destroy({ where: { id: keyId } });
   }
 
   /** Revokes every key of the user, except `keepKeyId` when given. */

@@ -1,7 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
-import type { UserToken, UserTokenPurpose } from '../db/models.js';
+import type { TokenDelivery, UserToken, UserTokenPurpose } from '../db/models.js';
 import { hashSecret, newSecret } from './secrets.js';
 
 /** Single-use, expiring tokens sent by e-mail (verification, password reset). */
@@ -9,12 +9,12 @@ export class OneTimeTokens {
   constructor(private readonly db: Database, private readonly clock: Clock) {}
 
   /** A new token for the purpose; earlier unused ones of the same purpose stop working. */
-  async issue(userId: number, purpose: UserTokenPurpose, ttlMs: number, transaction: Transaction): Promise<string> {
+  async issue(userId: number, purpose: UserTokenPurpose, ttlMs: number, transaction: Transaction, delivery: TokenDelivery = 'mail'): Promise<string> {
     const { UserToken } = this.db.models;
     const now = this.clock.now();
     await UserToken.update({ usedAt: now }, { where: { userId, purpose, usedAt: null }, transaction });
     const token = newSecret();
-    await UserToken.create({ userId, purpose, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + ttlMs) }, { transaction });
+    await UserToken.create({ userId, purpose, tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + ttlMs), delivery }, { transaction });
     return token;
   }
 

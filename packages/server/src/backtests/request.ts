@@ -18,7 +18,7 @@ export const BACKTEST_MESSAGES = {
   slRequired: 'Renseigne un stop-loss en pips (sl_pips > 0, ou 0 pour un SL interne).',
   tp1Required: 'Renseigne un take-profit TP1 en pips (tp1_pips > 0).',
   tp2BelowTp1: 'Le TP2 doit être supérieur ou égal au TP1.',
-  badPips: (name: string, value: unknown) => `Valeur invalide pour ${name} : « ${String(value)} » (un nombre de pips ≥ 0).`,
+  badPips: (name: string, value: unknown) => `Valeur invalide pour ${name} : « ${String(value).slice(0, 40)} » (un nombre de pips de 0 à ${MAX_PIPS.toLocaleString('fr-FR')}).`,
   slModeInvalid: 'sl_mode invalide (internal ou external).',
   noOfficialData: (symbol: string, tf: string, start: string, end: string) => `Aucune donnée officielle pour ${symbol} ${tf} du ${start} au ${end}.`,
   failed: 'Le backtest a échoué : aucun crédit n’a été débité.',
@@ -92,13 +92,18 @@ export function libraryTimeframe(value: string): TimeframeKey {
   return tf;
 }
 
-/** A pips field: absent/empty → undefined; else a finite number ≥ 0 (JSON number or text, comma accepted). */
+/**
+ * The largest stop or target accepted, in pips: far beyond any real distance (a million pips of
+ * an index is a million points), and small enough that prices built from it stay finite.
+ */
+export const MAX_PIPS = 1_000_000;
+
+/** A pips field: absent/empty → undefined; else a number from 0 to MAX_PIPS (JSON number or text, comma accepted). */
 export function pipsField(body: Body, name: string): number | undefined {
-  let value = body[name];
-  if (Array.isArray(value)) value = value[0];
+  const value = body[name];
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
   const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim().replace(',', '.')) : NaN;
-  if (!Number.isFinite(number) || number < 0) throw badRequest(BACKTEST_MESSAGES.badPips(name, typeof value === 'object' ? JSON.stringify(value) : value));
+  if (!Number.isFinite(number) || number < 0 || number > MAX_PIPS) throw badRequest(BACKTEST_MESSAGES.badPips(name, typeof value === 'object' ? JSON.stringify(value) : value));
   return number;
 }
 

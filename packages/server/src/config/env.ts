@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { defaultFixturesDir } from '../datasets/seed.js';
 import { defaultWebDist } from '../web/static.js';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from '../app/config.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits, type ScreenVerification } from '../app/config.js';
+import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import type { RateRule } from '../ratelimit/limiter.js';
 
 /** Everything main.ts reads from the environment (documented in docs/server.md). */
@@ -32,6 +34,11 @@ export interface ServerEnv {
   llm: { baseUrl: string; apiKey: string; model: string } | null;
   /** The built web app served beside the API (null: API only). */
   webDist: string | null;
+  sessionIdleMs: number;
+  passwordCost: ScryptCost;
+  screenVerification: ScreenVerification;
+  cspConnectSrc: string[];
+  uploads: UploadLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,6 +57,28 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new Error(`invalid ${name}: ${env[name]} (expected true or false)`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`invalid ${name}: ${env[name]} (expected ${values.join(', ')})`);
+  return raw as T;
+}
+
+/** Space- or comma-separated http(s) origins. */
+function origins(env: Env, name: string): string[] {
+  const list = (env[name] ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/+$/, '')) throw new Error(`invalid ${name}: ${origin} (expected origins such as https://api.example.com)`);
+  }
+  return list.map((o) => o.replace(/\/+$/, ''));
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -126,5 +155,18 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     },
     webDist: webDist === 'off' ? null : webDist ? resolve(cwd, webDist) : defaultWebDist(),
     llm: llmUrl ? { baseUrl: url(env, 'LLM_BASE_URL', llmUrl), apiKey: llmKey, model: llmModel } : null,
+    sessionIdleMs: int(env, 'SESSION_IDLE_DAYS', 30, 1, 3650) * 24 * 3600_000,
+    passwordCost: { ...OWASP_SCRYPT, logN: int(env, 'PASSWORD_HASH_COST', OWASP_SCRYPT.logN, 14, 20) },
+    screenVerification: oneOf(env, 'VERIFY_ON_SCREEN', ['credits', 'no-credits', 'off'] as const, 'no-credits'),
+    cspConnectSrc: origins(env, 'CSP_CONNECT_SRC'),
+    uploads: {
+      ...DEFAULT_UPLOAD_LIMITS,
+      concurrency: int(env, 'UPLOAD_CONCURRENCY', DEFAULT_UPLOAD_LIMITS.concurrency, 1, 64),
+      maxQueue: int(env, 'UPLOAD_QUEUE', DEFAULT_UPLOAD_LIMITS.maxQueue, 0, 10_000),
+      parseMemoryMb: int(env, 'UPLOAD_PARSE_MEMORY_MB', DEFAULT_UPLOAD_LIMITS.parseMemoryMb, 64, 65_536),
+      parseTimeoutMs: int(env, 'UPLOAD_PARSE_TIMEOUT_SECONDS', DEFAULT_UPLOAD_LIMITS.parseTimeoutMs / 1000, 1, 3600) * 1000,
+      xlsxMaxRows: int(env, 'XLSX_MAX_ROWS', DEFAULT_UPLOAD_LIMITS.xlsxMaxRows, 100, 10_000_000),
+      xlsxMaxInflatedBytes: int(env, 'XLSX_MAX_INFLATED_MB', DEFAULT_UPLOAD_LIMITS.xlsxMaxInflatedBytes / 1024 / 1024, 1, 4096) * 1024 * 1024,
+    },
   };
 }

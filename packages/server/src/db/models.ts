@@ -41,10 +41,14 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   declare id: CreationOptional<number>;
   declare userId: ForeignKey<User['id']>;
   declare keyHash: string;
+  /** Last request made with the key, refreshed at most hourly (null: not used since issued). */
+  declare lastUsedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
 }
 
 export type UserTokenPurpose = 'verify_email' | 'reset_password';
+/** How a token reached its user: by e-mail, or shown on screen because no mail transport is configured. */
+export type TokenDelivery = 'mail' | 'screen';
 
 export class UserToken extends Model<InferAttributes<UserToken>, InferCreationAttributes<UserToken>> {
   declare id: CreationOptional<number>;
@@ -53,6 +57,7 @@ export class UserToken extends Model<InferAttributes<UserToken>, InferCreationAt
   declare tokenHash: string;
   declare expiresAt: Date;
   declare usedAt: CreationOptional<Date | null>;
+  declare delivery: CreationOptional<TokenDelivery | null>;
   declare createdAt: CreationOptional<Date>;
 }
 
@@ -156,7 +161,13 @@ export function initModels(sequelize: Sequelize): Models {
   );
   const K = class extends ApiKey {};
   K.init(
-    { id, userId: { type: DataTypes.INTEGER, allowNull: false }, keyHash: { type: DataTypes.STRING(64), allowNull: false }, createdAt: DataTypes.DATE },
+    {
+      id,
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      keyHash: { type: DataTypes.STRING(64), allowNull: false },
+      lastUsedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+    },
     { sequelize, tableName: 'api_keys', modelName: 'ApiKey', ...created },
   );
   const T = class extends UserToken {};
@@ -168,6 +179,7 @@ export function initModels(sequelize: Sequelize): Models {
       tokenHash: { type: DataTypes.STRING(64), allowNull: false },
       expiresAt: { type: DataTypes.DATE, allowNull: false },
       usedAt: { type: DataTypes.DATE, allowNull: true },
+      delivery: { type: DataTypes.STRING(8), allowNull: true },
       createdAt: DataTypes.DATE,
     },
     { sequelize, tableName: 'user_tokens', modelName: 'UserToken', ...created },

@@ -1,10 +1,11 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../app/router.js';
 import { workbookFileName } from '@bt/core/report';
 import type { AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { notFound } from '../app/errors.js';
 import type { Services } from '../app/services.js';
-import { text } from '../app/input.js';
+import { scalar, text, type Body } from '../app/input.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { BacktestRun } from '../db/models.js';
 import { parseSummary } from './summary.js';
@@ -55,20 +56,21 @@ export function presentRun(run: BacktestRun) {
   };
 }
 
-export function sheetOptions(query: Record<string, unknown>) {
-  const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+export function sheetOptions(query: Body) {
   const options: { offset?: string; limit?: string; useHeader?: string } = {};
-  if (one(query.offset) !== undefined) options.offset = String(one(query.offset));
-  if (one(query.limit) !== undefined) options.limit = String(one(query.limit));
-  const header = one(query.use_header) ?? one(query.useHeader);
-  if (header !== undefined) options.useHeader = String(header);
+  const offset = scalar(query, 'offset');
+  const limit = scalar(query, 'limit');
+  const header = scalar(query, 'use_header') ?? scalar(query, 'useHeader');
+  if (offset !== undefined) options.offset = offset;
+  if (limit !== undefined) options.limit = limit;
+  if (header !== undefined) options.useHeader = header;
   return options;
 }
 
 /** The signed-in user's own results (spec 2 §7 "User results"); another user's folder is a 404. */
 export function resultRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { results } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
 
   router.get('/api/user/backtests', requireUser, async (ctx) => {
     const runs = await results.list(currentUser(ctx).user.id);
@@ -76,12 +78,12 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
   });
 
   router.get('/api/user/backtests/xlsx/meta', requireUser, async (ctx) => {
-    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
+    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query));
     ctx.body = await results.meta(run);
   });
 
   router.get('/api/user/backtests/xlsx/sheet', requireUser, async (ctx) => {
-    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
+    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query));
     const sheet = text(ctx.query, 'sheet');
     const page = await results.sheet(run, sheet, sheetOptions(ctx.query));
     ctx.body = { folder: run.folder, ...page };
@@ -96,8 +98,7 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
   // The workbook download link (spec 2 §7): GET /api/download/{file}?folder&apiKey.
   router.get('/api/download/:file', requireUser, async (ctx) => {
     const file = String(ctx.params.file ?? '');
-    const given = ctx.query.folder;
-    const folder = given === undefined || given === '' ? file.replace(/\.xlsx$/i, '') : Results.folderParam(given);
+    const folder = text(ctx.query, 'folder') || file.replace(/\.xlsx$/i, '');
     const run = await results.owned(currentUser(ctx).user.id, folder);
     if (file !== workbookFileName(run.folder)) throw notFound(RESULT_MESSAGES.unknownFolder);
     const bytes = await results.workbookBytes(run);

@@ -1,4 +1,5 @@
 import { isSafeFolderName, openWorkbook, parseResultFolderName, WorkbookSheetNotFoundError, type SheetPage, type SheetPageOptions, type WorkbookReader } from '@bt/core/report';
+import { text, type Body } from '../app/input.js';
 import { badRequest, notFound } from '../app/errors.js';
 import { Lru } from '../app/lru.js';
 import type { Database } from '../db/database.js';
@@ -35,10 +36,10 @@ export class Results {
   }
 
   /** The folder query parameter: missing → the spec's sentence (400). */
-  static folderParam(value: unknown): string {
-    const folder = Array.isArray(value) ? value[0] : value;
-    if (typeof folder !== 'string' || folder.trim() === '') throw badRequest(RESULT_MESSAGES.folderMissing);
-    return folder.trim();
+  static folderParam(query: Body): string {
+    const folder = text(query, 'folder');
+    if (folder === '') throw badRequest(RESULT_MESSAGES.folderMissing);
+    return folder;
   }
 
   /** The user's finished run with this folder, or 404 'Dossier inconnu' (whoever else owns one). */

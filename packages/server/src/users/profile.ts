@@ -2,7 +2,7 @@ import { badRequest, conflict } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
 import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
 import { checkEmail, checkNewPassword, normalizeEmail } from '../auth/rules.js';
-import { hashPassword, verifyPassword } from '../auth/secrets.js';
+import { hashPassword, verifyPassword, type ScryptCost } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
@@ -16,6 +16,7 @@ export interface ProfileDeps {
   accounts: Accounts;
   sessions: Sessions;
   recreations: Recreations;
+  passwordCost: ScryptCost;
 }
 
 /** The signed-in user's own account: profile, password, subscription, deletion. */
@@ -41,7 +42,7 @@ export class Profiles {
       checkEmail(email);
       if (user.passwordHash) {
         if (!input.password) throw badRequest(MSG.currentPasswordRequired);
-        if (!(await verifyPassword(input.password, user.passwordHash))) throw badRequest(MSG.currentPasswordWrong);
+        if (!(await verifyPassword(input.password, user.passwordHash, this.deps.passwordCost))) throw badRequest(MSG.currentPasswordWrong);
       }
       Object.assign(changes, { email, emailVerified: false, emailVerifiedAt: null });
     }
@@ -68,9 +69,9 @@ export class Profiles {
     checkNewPassword(input.newPassword);
     if (user.passwordHash) {
       if (!input.currentPassword) throw badRequest(MSG.currentPasswordRequired);
-      if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw badRequest(MSG.currentPasswordWrong);
+      if (!(await verifyPassword(input.currentPassword, user.passwordHash, this.deps.passwordCost))) throw badRequest(MSG.currentPasswordWrong);
     }
-    const passwordHash = await hashPassword(input.newPassword);
+    const passwordHash = await hashPassword(input.newPassword, this.deps.passwordCost);
     await this.deps.db.transaction(async (t) => {
       await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id }, transaction: t });
       // Other sessions end; the one that changed the password stays.

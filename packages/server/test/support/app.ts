@@ -27,6 +27,13 @@ export function testPython(): string | null {
 /** Short limits so the hostile files (endless loop, memory bomb) are stopped quickly. */
 export const TEST_SANDBOX_LIMITS: Partial<SandboxLimits> = { cpuSeconds: 2, wallMs: 6000, memoryBytes: 512 * 1024 * 1024 };
 
+/**
+ * Tests hash passwords at scrypt N = 2^14 (44 ms here, against 380 ms at the production 2^17) so
+ * the many registrations stay quick; test/security-sessions.test.ts checks the production cost
+ * and the upgrade of weaker hashes at login.
+ */
+export const TEST_PASSWORD_COST = { logN: 14, r: 8, p: 1 };
+
 export const NO_LIMITS: RateLimits = { login: null, register: null, reset: null, verify: null, support: null, api: null };
 
 export interface TestApp {
@@ -82,7 +89,7 @@ export async function startTestApp(
   const logs: string[] = [];
   const mailer = options.mailer ?? (options.smtpUrl ? new SmtpMailer(options.smtpUrl, 'bt <no-reply@bt.test>') : new DisabledMailer());
   let server: Server | undefined;
-  const config = appConfig({ publicUrl: 'http://web.bt.test', apiUrl: 'http://placeholder', rateLimits: NO_LIMITS, ...options.config });
+  const config = appConfig({ publicUrl: 'http://web.bt.test', apiUrl: 'http://placeholder', rateLimits: NO_LIMITS, passwordCost: TEST_PASSWORD_COST, ...options.config });
   const app = createApp({
     db,
     storage: new LocalStorage(storageDir),
@@ -155,6 +162,7 @@ export async function startTestApp(
       server!.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
       if (mailer instanceof SmtpMailer) mailer.close();
+      await app.services.uploads.close();
       rmSync(storageDir, { recursive: true, force: true });
       rmSync(libraryDir, { recursive: true, force: true });
     },

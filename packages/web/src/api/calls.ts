@@ -73,6 +73,8 @@ export function makeCalls(api: ApiClient) {
     register: (payload: RegisterPayload) => api.post<RegisterAnswer>('/api/register', payload, { auth: false }),
     /** The profile of a given key; no login redirect: a refused key is simply forgotten (spec 1 §8). */
     me: (key: string) => api.get<Record<string, unknown>>('/api/me', { auth: false, headers: keyHeader(key) }),
+    /** Ends a session on the server; its failure changes nothing for the user (the key is forgotten anyway). */
+    logout: (key: string) => api.post('/api/logout', undefined, { auth: false, headers: keyHeader(key) }),
     /** Admin probe: its refusal is an answer, never a redirect. */
     adminPing: (key: string) => api.get('/api/admin/ping', { auth: false, headers: keyHeader(key) }),
     resendVerification: () => api.post<ResendAnswer>('/api/auth/resend-verification', undefined, { redirectOnAuthError: false }),

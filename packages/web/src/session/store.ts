@@ -22,6 +22,8 @@ export interface SessionDeps {
   storage: KeyValueStorage;
   fetchProfile: (key: string) => Promise<UserProfile>;
   pingAdmin: (key: string) => Promise<unknown>;
+  /** Ends the key on the server (POST /api/logout); optional so plain stores can be tested without it. */
+  revokeKey?: (key: string) => Promise<unknown>;
 }
 
 export class SessionStore {
@@ -63,7 +65,10 @@ export class SessionStore {
     return this.loadProfile(key);
   }
 
+  /** Forgets the key here at once, and asks the server to end it (a copy elsewhere stops working too). */
   logout(): void {
+    const key = this.state.key;
+    if (key) void this.deps.revokeKey?.(key).catch(() => undefined);
     this.generation++;
     clearStoredKey(this.deps.storage);
     this.admin.reset();

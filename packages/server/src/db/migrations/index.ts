@@ -1,6 +1,7 @@
 import type { QueryInterface } from 'sequelize';
 import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-working-area.js';
+import * as m0003 from './0003-sessions.js';
 
 export interface Migration {
   name: string;
@@ -15,4 +16,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { name: '0001-accounts', ...m0001 },
   { name: '0002-working-area', ...m0002 },
+  { name: '0003-sessions', ...m0003 },
 ];
