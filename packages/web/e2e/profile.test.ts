@@ -125,17 +125,32 @@ describe('profile against the bt server', () => {
     await page.waitForURL(/\/home$/);
     await page.getByTestId('credits-badge').getByText('—').waitFor();
     assert.equal(await page.getByRole('link', { name: 'Connexion' }).count(), 1);
-    assert.equal((await api(running.server, 'GET', '/api/me', { key: user.key })).status, 200, 'logging out forgets the key in this browser only');
+    // The web app also ends the session on the server (POST /api/logout): the key is dead everywhere.
+    await waitForStatus(() => api(running.server, 'GET', '/api/me', { key: user.key }), 401, 'logging out ends the key on the server');
     await page.context().close();
 
-    const other = await signedInPage(running.browser, running.server, user.key, '/profile');
+    const relogged = await api(running.server, 'POST', '/api/login', { json: { identifier: user.email, password: user.password } });
+    assert.equal(relogged.status, 200);
+    const fresh = relogged.body.token as string;
+    const other = await signedInPage(running.browser, running.server, fresh, '/profile');
     await other.getByTestId('action-delete').click();
     const dialog = other.getByRole('dialog', { name: 'Supprimer ton compte ?' });
     assert.match(await dialog.innerText(), /irréversible/);
     await shot(other, 'profile-03-delete-confirm', false);
     await other.getByTestId('confirm-action').click();
     await other.waitForURL(/\/home$/);
-    assert.equal((await api(running.server, 'GET', '/api/me', { key: user.key })).status, 401, 'the key stops working');
+    assert.equal((await api(running.server, 'GET', '/api/me', { key: fresh })).status, 401, 'the key stops working');
     await other.context().close();
   });
 });
+
+/** The logout call is sent without waiting for its answer: poll briefly until the server agrees. */
+async function waitForStatus(call: () => Promise<{ status: number }>, status: number, message: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const answer = await call();
+    if (answer.status === status) return;
+    if (Date.now() > deadline) assert.equal(answer.status, status, message);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
