@@ -49,7 +49,7 @@ async function bench(): Promise<string> {
     db,
     storage: new LocalStorage(join(dir, 'files')),
     library: new LocalStorage(join(dir, 'library')),
-    sandbox: new PythonSandbox(null),
+    sandbox: new PythonSandbox({ ready: false, missing: 'python', reason: 'not used by this benchmark' }),
     llm: null,
     clock: systemClock,
     mailer: new DisabledMailer(),

@@ -20,7 +20,7 @@ import { LocalStorage } from './storage/index.js';
 import { ensureAdmin } from './users/bootstrap.js';
 import { bootstrapLibrary } from './datasets/bootstrap.js';
 import { OpenAiCompatibleClient } from './gpt/llm.js';
-import { PythonSandbox, resolvePython } from './strategies/sandbox/sandbox.js';
+import { openSandbox } from './strategies/sandbox/sandbox.js';
 import { builtWebDist } from './web/static.js';
 
 const log = (message: string) => console.log(message);
@@ -53,9 +53,9 @@ async function main(command: string): Promise<void> {
     : [];
   const library = new LocalStorage(join(env.dataDir, 'library'));
   await bootstrapLibrary(db, library, env.seedDir, log);
-  const python = resolvePython(env.python);
-  if (!python) log(`bt: ${env.python} not found: personal strategies (.py import, AI generation) are unavailable`);
-  const sandbox = new PythonSandbox(python, { limits: env.strategy, concurrency: env.strategy.concurrency });
+  const { sandbox, setup } = await openSandbox({ python: env.python, ...env.isolation, limits: env.strategy, concurrency: env.strategy.concurrency });
+  if (setup.ready) log(`bt: strategy sandbox: ${setup.launcher.description}`);
+  else log(`bt: personal strategies (.py import, AI generation, their backtests) are refused: ${setup.reason}`);
   const llm = env.llm ? new OpenAiCompatibleClient(env.llm) : null;
   log(`bt: AI generation: ${llm ? `chat model ${env.llm!.model} at ${env.llm!.baseUrl}` : 'built-in generator (LLM_BASE_URL not set)'}`);
   const webDist = env.webDist ? builtWebDist(env.webDist) : null;

@@ -5,9 +5,9 @@ import { readCandlesFile } from '@bt/core/node';
 import { emitPython } from '../src/gpt/builtin/emit.js';
 import { parsePrompt, type PatternKind, type StrategySpec } from '../src/gpt/builtin/parse.js';
 import { OpenAiCompatibleClient } from '../src/gpt/llm.js';
-import { PythonSandbox } from '../src/strategies/sandbox/sandbox.js';
 import { sliceCandles } from '../src/datasets/series.js';
-import { startTestApp, TEST_SANDBOX_LIMITS, type TestApp, testPython, useTestApp } from './support/app.js';
+import { startTestApp, TEST_SANDBOX_LIMITS, type TestApp, useTestApp } from './support/app.js';
+import { testSandbox } from './support/sandbox.js';
 import { TEST_DIALECT } from './support/db.js';
 import { startLlmServer } from './support/llm-server.js';
 import { BREAKOUT_PY, FIXTURES, balance, funded, runBacktest } from './support/work.js';
@@ -44,7 +44,7 @@ describe('built-in generator: reading prompts', () => {
   });
 
   it('the emitted detection matches the engine’s own zones, pattern by pattern, on real EURUSD H1 data', async () => {
-    const sandbox = new PythonSandbox(testPython(), { limits: TEST_SANDBOX_LIMITS });
+    const sandbox = await testSandbox({ limits: TEST_SANDBOX_LIMITS });
     const { candles: all } = await readCandlesFile(FIXTURES + 'official/EURUSD_H1_2017-2018.csv');
     const candles = sliceCandles(all, 0, 1500);
     const patterns: PatternKind[] = ['fvg', 'order_block', 'order_block_gap', 'fvg_impulsive', 'engulfing'];

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { PythonSandbox, SandboxError } from '../src/strategies/sandbox/sandbox.js';
+import { SandboxError } from '../src/strategies/sandbox/sandbox.js';
 import { sampleCandles } from '../src/strategies/contract.js';
-import { TEST_SANDBOX_LIMITS, startTestApp, testPython, type TestApp } from './support/app.js';
+import { TEST_SANDBOX_LIMITS, startTestApp, type TestApp } from './support/app.js';
+import { testSandbox } from './support/sandbox.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { funded, importStrategy } from './support/work.js';
 
@@ -67,9 +68,9 @@ const HOSTILE: [string, string, string | string[]][] = [
   ['endless loop at import', `while True:\n    pass\n${fn('return []')}`, STOPPED],
   ['memory bomb', fn('x = [0] * (10 ** 10)\nreturn []'), 'Mémoire dépassée (512 Mo maximum) : le script a été arrêté.'],
   ['growing memory bomb', fn('x = []\nwhile True:\n    x.append(bytearray(10 ** 7))'), 'Mémoire dépassée (512 Mo maximum) : le script a été arrêté.'],
-  ['huge output', fn('while True:\n    print("x" * 100000)'), STOPPED],
+  ['huge output', fn('while True:\n    print("x" * 100000)'), 'Sortie trop volumineuse : le script a été arrêté.'],
   ['too many signals', fn('return [(i % 600, "buy") for i in range(300000)]'), 'Trop de signaux (200000 au maximum).'],
-  ['dynamic attribute through operator', `import operator\n${fn('return operator.attrgetter("_" + "_class_" + "_")(candles)')}`, "Erreur à l'exécution ligne 3 : AttributeError: module 'operator' has no attribute 'attrgetter'."],
+  ['dynamic attribute through operator', `import operator\n${fn('return operator.attrgetter("_" + "_class_" + "_")(candles)')}`, `Accès interdit ligne 3 : attribut « attrgetter » ${NO_ATTR}.`],
   ['recursion', fn('return detect_x(candles, params)'), "Erreur à l'exécution ligne 2 : RecursionError: maximum recursion depth exceeded."],
   ['look-ahead', fn('c = candles["close"]\nreturn [(i, "buy") for i in range(len(c) - 1) if c[i + 1] > c[i]]'), 'La stratégie regarde dans le futur : le signal de la bougie 299 change quand les bougies suivantes sont retirées. Un signal à l\'index i ne doit utiliser que les bougies 0 à i.'],
   ['no detect function', 'def strategy(candles, params):\n    return []\n', 'Aucune fonction detect_<id>(candles, params) trouvée : le fichier doit en définir une.'],
@@ -109,11 +110,11 @@ describe(`python sandbox: hostile files (${TEST_DIALECT})`, () => {
 });
 
 describe('python sandbox: the runtime layers without the static check', () => {
-  const sandbox = new PythonSandbox(testPython(), { limits: TEST_SANDBOX_LIMITS });
   const candles = sampleCandles(100);
   const refusal = async (source: string) => {
     try {
-      await sandbox.run({ source, mode: 'run', candles, meta: { symbol: 'EURUSD', timeframe: 'H1', pip_size: 0.0001 }, staticCheck: false });
+      const sandbox = await testSandbox({ limits: TEST_SANDBOX_LIMITS });
+      await sandbox.run({ source, mode: 'run', candles, meta: { symbol: 'EURUSD', timeframe: 'H1', pip_size: 0.0001 }, pythonChecks: 'runtime' });
     } catch (err) {
       if (err instanceof SandboxError) return [err.code, err.detail];
       throw err;

@@ -78,8 +78,9 @@ export class Backtests {
   async choose(user: User, ref: { kind: 'official'; key: string } | { kind: 'user'; id: string }): Promise<StrategyChoice> {
     if (ref.kind === 'official') return { kind: 'official', key: ref.key, label: getStrategy(ref.key).label };
     const row = await this.deps.strategies.owned(user.id, ref.id);
-    // Refused before the charge: without Python the run could only fail.
-    if (!this.deps.strategies.sandboxAvailable) throw sandboxHttpError(new SandboxError('unavailable', 'python3'), this.deps.sandboxLimits);
+    // Refused before the charge: without Python or its isolation the run could only fail.
+    const unavailable = this.deps.strategies.unavailableError();
+    if (unavailable) throw unavailable;
     return { kind: 'user', row, shape: this.deps.strategies.shapeOf(row) };
   }
 

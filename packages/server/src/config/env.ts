@@ -31,6 +31,8 @@ export interface ServerEnv {
   topMinTrades: number;
   python: string;
   strategy: { cpuSeconds: number; memoryBytes: number; wallMs: number; concurrency: number };
+  /** bubblewrap, and the ids its children get when the server runs as root (docs/security.md). */
+  isolation: { bwrap: string; uid: number; gid: number };
   llm: { baseUrl: string; apiKey: string; model: string } | null;
   /** The built web app served beside the API (null: API only). */
   webDist: string | null;
@@ -146,12 +148,18 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     seedDir: seed === 'off' ? null : seed ? resolve(cwd, seed) : defaultFixturesDir(),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
     topMinTrades: int(env, 'TOP_MIN_TRADES', 20, 1, 100_000),
-    python: env.PYTHON?.trim() || 'python3',
+    python: env.PYTHON?.trim() || '/usr/bin/python3',
     strategy: {
       cpuSeconds: int(env, 'STRATEGY_CPU_SECONDS', 10, 1, 600),
       memoryBytes: int(env, 'STRATEGY_MEMORY_MB', 768, 64, 65536) * 1024 * 1024,
       wallMs: int(env, 'STRATEGY_TIMEOUT_SECONDS', 20, 1, 3600) * 1000,
       concurrency: int(env, 'STRATEGY_CONCURRENCY', 2, 1, 64),
+    },
+    isolation: {
+      bwrap: env.STRATEGY_BWRAP?.trim() || '/usr/bin/bwrap',
+      // Not 0: the kernel ignores the process limit for root, and the point is to leave it.
+      uid: int(env, 'STRATEGY_SANDBOX_UID', 65534, 1, 2 ** 32 - 2),
+      gid: int(env, 'STRATEGY_SANDBOX_GID', 65534, 1, 2 ** 32 - 2),
     },
     webDist: webDist === 'off' ? null : webDist ? resolve(cwd, webDist) : defaultWebDist(),
     llm: llmUrl ? { baseUrl: url(env, 'LLM_BASE_URL', llmUrl), apiKey: llmKey, model: llmModel } : null,

@@ -47,6 +47,9 @@ export class StrategyGenerator {
     if (!prompt) throw badRequest(GPT_MESSAGES.promptRequired);
     if (prompt.length > MAX_PROMPT) throw badRequest(GPT_MESSAGES.promptTooLong(MAX_PROMPT));
     const slMode = parseSlMode(slModeValue);
+    // Nothing is asked of the chat model for a file that could not be validated.
+    const unavailable = this.deps.strategies.unavailableError();
+    if (unavailable) throw unavailable;
     // One generation at a time per user: a second click while the first runs gets the spec's
     // "not yet available" sentence instead of a second strategy.
     if (this.running.has(user.id)) throw new HttpError(409, GPT_MESSAGES.notReady);

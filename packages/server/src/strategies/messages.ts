@@ -18,6 +18,8 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
       return `Fonction interdite${at} : « ${err.detail} » (pas d'accès aux fichiers, au réseau, ni d'exécution de code).`;
     case 'forbidden_attribute':
       return `Accès interdit${at} : attribut « ${err.detail} » (les attributs commençant par _ et les attributs internes de Python sont refusés).`;
+    case 'forbidden_pattern':
+      return `Motif interdit${at} : « case ${err.detail}(…) » avec des sous-motifs positionnels lit des attributs par leur nom ; écris ${err.detail}(attribut=valeur).`;
     case 'forbidden_string':
       return `Texte interdit${at} : les chaînes contenant « __ » sont refusées.`;
     case 'no_detect':
@@ -64,7 +66,9 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
           return `${signal()} invalide : attendu {"index": i, "side": "buy" ou "sell"} ou (index, side).`;
       }
     case 'unavailable':
-      return "L'exécution des stratégies Python n'est pas disponible sur ce serveur.";
+      return err.detail === 'isolation'
+        ? "L'exécution des stratégies Python est désactivée sur ce serveur : le bac à sable qui les isole (bubblewrap) n'est pas disponible."
+        : "L'exécution des stratégies Python n'est pas disponible sur ce serveur.";
     case 'busy':
       return "Trop de stratégies en cours d'exécution : réessaie dans quelques secondes.";
     default:
@@ -72,7 +76,7 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
   }
 }
 
-/** The HTTP error of a sandbox refusal: 503 when Python is missing or saturated, else 400. */
+/** The HTTP error of a sandbox refusal: 503 when Python or its isolation is missing, or the sandbox saturated; else 400. */
 export function sandboxHttpError(err: SandboxError, limits: Pick<SandboxLimits, 'memoryBytes' | 'cpuSeconds'>, prefix = ''): HttpError {
   const status = err.code === 'unavailable' || err.code === 'busy' ? 503 : 400;
   return new HttpError(status, `${prefix}${sandboxMessage(err, limits)}`);

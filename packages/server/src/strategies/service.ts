@@ -61,6 +61,12 @@ export class UserStrategies {
     return this.deps.sandbox.available;
   }
 
+  /** 503 with the reason when strategies cannot run isolated (never run without it); null when they can. */
+  unavailableError(): HttpError | null {
+    const refusal = this.deps.sandbox.unavailable;
+    return refusal ? sandboxHttpError(refusal, this.deps.limits) : null;
+  }
+
   /** Static check, dry run on the sample candles, look-ahead check, declared shape. */
   async validate(source: string): Promise<Validated> {
     const probe = await this.deps.sandbox.run({ source, mode: 'check' });
@@ -79,6 +85,8 @@ export class UserStrategies {
 
   async import(user: User, input: { filename: string; bytes: Uint8Array | null; slMode: string; commentUser: string }): Promise<UserStrategy> {
     const { bytes, filename } = input;
+    const unavailable = this.unavailableError();
+    if (unavailable) throw unavailable;
     if (!bytes || !filename) throw badRequest(STRATEGY_MESSAGES.noFile);
     if (!/\.py$/i.test(filename)) throw badRequest(STRATEGY_MESSAGES.notPython);
     if (bytes.byteLength > this.deps.maxBytes) throw new HttpError(413, STRATEGY_MESSAGES.tooLarge(this.deps.maxBytes));

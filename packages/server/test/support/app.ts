@@ -13,16 +13,10 @@ import type { IdentityProvider } from '../../src/oidc/provider.js';
 import { MemoryRateLimiter } from '../../src/ratelimit/limiter.js';
 import { LocalStorage } from '../../src/storage/index.js';
 import type { LlmClient } from '../../src/gpt/llm.js';
-import { PythonSandbox, resolvePython, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
+import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
+import { testSandboxSetup } from './sandbox.js';
 import { copySeededLibrary } from './library.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
-
-let python: string | null | undefined;
-/** The interpreter of the sandbox tests, resolved once per process. */
-export function testPython(): string | null {
-  if (python === undefined) python = resolvePython(process.env.BT_TEST_PYTHON ?? 'python3');
-  return python;
-}
 
 /** Short limits so the hostile files (endless loop, memory bomb) are stopped quickly. */
 export const TEST_SANDBOX_LIMITS: Partial<SandboxLimits> = { cpuSeconds: 2, wallMs: 6000, memoryBytes: 512 * 1024 * 1024 };
@@ -80,6 +74,7 @@ export async function startTestApp(
     library?: boolean;
     llm?: LlmClient | null;
     sandboxLimits?: Partial<SandboxLimits>;
+    sandboxConcurrency?: number;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -94,7 +89,7 @@ export async function startTestApp(
     db,
     storage: new LocalStorage(storageDir),
     library: new LocalStorage(libraryDir),
-    sandbox: new PythonSandbox(testPython(), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits } }),
+    sandbox: new PythonSandbox(await testSandboxSetup(), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits }, concurrency: options.sandboxConcurrency }),
     llm: options.llm ?? null,
     clock,
     mailer,

@@ -1,23 +1,28 @@
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Candles } from '@bt/core/candles';
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import process from 'node:process';
+import { candlesFromColumns, type Candles } from '@bt/core/candles';
 import type { StrategySignal } from '@bt/core/strategies';
-import { RUNNER_SOURCE } from './runner-source.js';
+import { prepareSandbox, type SandboxCommand, type SandboxLauncher, type SandboxSetup } from './isolation.js';
 
 export interface SandboxLimits {
   /** RLIMIT_CPU of the Python process (soft; hard one second more). */
   cpuSeconds: number;
   /** RLIMIT_AS: the whole address space. */
   memoryBytes: number;
-  /** Wall-clock limit; the process group is killed past it. */
+  /** Wall-clock limit; the sandbox (its process group and pid namespace) is killed past it. */
   wallMs: number;
-  /** stdout past this is refused and the process killed. */
+  /** The answer (stdout) or the prints (stderr) past this: the sandbox is killed. */
   maxOutputBytes: number;
   maxSignals: number;
-  /** What print() may write (kept for the logs, the rest dropped). */
+  /** What print() writes that is kept for the logs (the rest is counted and dropped). */
   logBytes: number;
+  /**
+   * RLIMIT_NPROC of the strategy: processes its user may have (counted outside the sandbox, for
+   * the unprivileged user it runs as). 0: it cannot fork at all; tests raise it to show the pid
+   * namespace kills what a strategy started.
+   */
+  processes: number;
   /** AST nodes a file may have. */
   maxNodes: number;
 }
@@ -30,6 +35,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxSignals: 200_000,
   logBytes: 64 * 1024,
   maxNodes: 50_000,
+  processes: 0,
 };
 
 /** What the static reading of a file found (docs/strategies-python.md). */
@@ -40,11 +46,14 @@ export interface StrategyInfo {
   meta: { PARAMS?: unknown; ENTRY_MODE?: unknown; FILTERS?: unknown; DESCRIPTION?: unknown; NAME?: unknown };
 }
 
-export type SandboxErrorCode =
-  | 'syntax' | 'too_complex' | 'forbidden_import' | 'forbidden_name' | 'forbidden_attribute' | 'forbidden_string'
-  | 'no_detect' | 'several_detect' | 'bad_signature' | 'bad_detect_name' | 'bad_meta'
-  | 'runtime_error' | 'refused_operation' | 'memory' | 'bad_output' | 'lookahead'
-  | 'cpu_limit' | 'wall_timeout' | 'output_too_large' | 'killed' | 'protocol' | 'unavailable' | 'busy';
+const CODES = [
+  'syntax', 'too_complex', 'forbidden_import', 'forbidden_name', 'forbidden_attribute', 'forbidden_string', 'forbidden_pattern',
+  'no_detect', 'several_detect', 'bad_signature', 'bad_detect_name', 'bad_meta',
+  'runtime_error', 'refused_operation', 'memory', 'bad_output', 'lookahead',
+  'cpu_limit', 'wall_timeout', 'output_too_large', 'killed', 'protocol', 'unavailable', 'busy',
+] as const;
+export type SandboxErrorCode = (typeof CODES)[number];
+const SANDBOX_ERROR_CODES: ReadonlySet<string> = new Set(CODES);
 
 /** A refusal of the sandbox, with what the user needs to fix it (French text from strategies/messages.ts). */
 export class SandboxError extends Error {
@@ -70,14 +79,19 @@ export interface SandboxRequest {
   params?: Record<string, unknown>;
   /** dry_run: also run on the first `cut` candles for each cut and compare (the look-ahead check). */
   lookaheadCuts?: number[];
-  /** Tests only: run without the static check, to exercise the runtime layers. */
-  staticCheck?: boolean;
+  /**
+   * Tests only, to show each layer holds alone (docs/security.md): 'runtime' skips the static
+   * check; 'none' skips every Python-level check (reduced builtins, rewritten imports, audit hook),
+   * leaving the OS layer (bubblewrap, rlimits). Never set by a route.
+   */
+  pythonChecks?: 'all' | 'runtime' | 'none';
   limits?: Partial<SandboxLimits>;
 }
 
 export interface SandboxResult {
   info: StrategyInfo;
   signals: StrategySignal[];
+  /** What the strategy printed (the first `logBytes`). */
   logs: string;
   /** Time inside Python (check and calls). */
   elapsedMs: number;
@@ -85,10 +99,12 @@ export interface SandboxResult {
   wallMs: number;
 }
 
-/** Runs strategies in `python3 -I -S`; `available` is false (and every call refused) without Python. */
+/** Runs strategies in an isolated `python3 -I -S -B`; `available` is false (and every call refused) without isolation. */
 export interface StrategySandbox {
   readonly available: boolean;
   readonly limits: SandboxLimits;
+  /** The refusal every call gets when the sandbox is not available (null when it is). */
+  readonly unavailable: SandboxError | null;
   run(request: SandboxRequest): Promise<SandboxResult>;
 }
 
@@ -111,20 +127,6 @@ class Semaphore {
   }
 }
 
-/**
- * The real interpreter's path (a pyenv shim or /usr/bin/python3 resolved to the binary), found
- * once with the server's environment, since the sandboxed process gets an empty one. null when
- * Python 3 cannot be run.
- */
-export function resolvePython(command = 'python3'): string | null {
-  try {
-    const path = execFileSync(command, ['-c', 'import sys; assert sys.version_info >= (3, 8); print(sys.executable)'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    return path || null;
-  } catch {
-    return null;
-  }
-}
-
 function columnsOf(candles: Candles, meta: Record<string, string | number>): Record<string, unknown> {
   const data: Record<string, unknown> = {
     time: Array.from(candles.time),
@@ -142,104 +144,205 @@ function columnsOf(candles: Candles, meta: Record<string, string | number>): Rec
 
 export class PythonSandbox implements StrategySandbox {
   readonly limits: SandboxLimits;
+  readonly unavailable: SandboxError | null;
   private readonly gate: Semaphore;
+  private readonly maxQueue: number;
+  private readonly launcher: SandboxLauncher | null;
 
-  constructor(
-    private readonly python: string | null,
-    options: { limits?: Partial<SandboxLimits>; concurrency?: number; maxQueue?: number } = {},
-  ) {
+  constructor(setup: SandboxSetup, options: { limits?: Partial<SandboxLimits>; concurrency?: number; maxQueue?: number } = {}) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
     this.gate = new Semaphore(options.concurrency ?? 2);
     this.maxQueue = options.maxQueue ?? 32;
+    this.launcher = setup.ready ? setup.launcher : null;
+    this.unavailable = setup.ready ? null : new SandboxError('unavailable', setup.missing);
   }
 
-  private readonly maxQueue: number;
-
   get available(): boolean {
-    return this.python !== null;
+    return this.launcher !== null;
   }
 
   async run(request: SandboxRequest): Promise<SandboxResult> {
-    if (!this.python) throw new SandboxError('unavailable', 'python3');
+    if (!this.launcher) throw this.unavailable!;
     if (this.gate.queued >= this.maxQueue) throw new SandboxError('busy', String(this.maxQueue));
     const limits = { ...this.limits, ...request.limits };
     const input = JSON.stringify({
       source: request.source,
       mode: request.mode,
-      static_check: request.staticCheck ?? true,
+      checks: request.pythonChecks ?? 'all',
       limits: {
         cpu_seconds: Math.max(1, Math.ceil(limits.cpuSeconds)),
         memory_bytes: limits.memoryBytes,
+        processes: limits.processes,
         max_signals: limits.maxSignals,
-        log_bytes: limits.logBytes,
         max_nodes: limits.maxNodes,
       },
       candles: request.candles ? columnsOf(request.candles, request.meta ?? {}) : undefined,
       params: request.params ?? {},
       lookahead_cuts: request.lookaheadCuts,
     });
-    return this.gate.use(() => this.spawnRunner(this.python!, input, limits));
+    const candleCount = request.candles?.close.length ?? 0;
+    const command = this.launcher.command();
+    return this.gate.use(() => this.spawnRunner(command, input, limits, candleCount));
   }
 
-  private async spawnRunner(python: string, input: string, limits: SandboxLimits): Promise<SandboxResult> {
-    const cwd = await mkdtemp(join(tmpdir(), 'bt-sandbox-'));
+  private async spawnRunner(command: SandboxCommand, input: string, limits: SandboxLimits, candleCount: number): Promise<SandboxResult> {
     const started = performance.now();
-    try {
-      const outcome = await new Promise<{ stdout: Buffer; code: number | null; signal: string | null; reason: 'wall' | 'output' | null }>((resolve, reject) => {
-        // -I: isolated (no PYTHON* variables, no user site, no script directory on sys.path);
-        // -S: no site module; -B: no .pyc written. Empty environment, empty working directory,
-        // its own process group so a timeout kills everything it could have started.
-        const child = spawn(python, ['-I', '-S', '-B', '-c', RUNNER_SOURCE], { cwd, env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let reason: 'wall' | 'output' | null = null;
-        const kill = (why: 'wall' | 'output') => {
-          if (reason) return;
-          reason = why;
-          try {
-            process.kill(-child.pid!, 'SIGKILL');
-          } catch {
-            child.kill('SIGKILL');
-          }
-        };
-        const timer = setTimeout(() => kill('wall'), limits.wallMs);
-        child.stdout.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limits.maxOutputBytes) kill('output');
-          else chunks.push(chunk);
-        });
-        child.stderr.on('data', () => {});
-        child.on('error', (err) => {
-          clearTimeout(timer);
-          reject(err);
-        });
-        child.on('close', (code, signal) => {
-          clearTimeout(timer);
-          resolve({ stdout: Buffer.concat(chunks), code, signal, reason });
-        });
-        child.stdin.on('error', () => {});
-        child.stdin.end(input);
+    const outcome = await new Promise<ChildOutcome>((resolve, reject) => {
+      // Empty environment; its own process group, killed whole past the wall-clock limit (inside
+      // bubblewrap, the sandbox's pid namespace dies with it: --die-with-parent).
+      const child = spawn(command.file, command.args, {
+        cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true, uid: command.uid, gid: command.gid,
       });
-      const wallMs = performance.now() - started;
-      if (outcome.reason === 'wall') throw new SandboxError('wall_timeout', String(Math.round(limits.wallMs / 1000)));
-      if (outcome.reason === 'output') throw new SandboxError('output_too_large', String(limits.maxOutputBytes));
-      if (outcome.signal === 'SIGXCPU' || outcome.signal === 'SIGKILL') throw new SandboxError('cpu_limit', String(limits.cpuSeconds));
-      if (outcome.signal) throw new SandboxError('killed', outcome.signal);
-      let response: { ok: boolean; info?: StrategyInfo; signals?: StrategySignal[]; logs?: string; elapsed_ms?: number; error?: { code: SandboxErrorCode; message: string; line: number | null } & Record<string, unknown> };
-      try {
-        response = JSON.parse(outcome.stdout.toString('utf8'));
-      } catch {
-        // Python died before answering (a MemoryError while starting, an interpreter abort).
-        if (outcome.code !== 0) throw new SandboxError('memory', `exit ${outcome.code}`);
-        throw new SandboxError('protocol', 'no JSON answer');
-      }
-      if (!response.ok) {
-        const { code, message, line, ...extra } = response.error ?? { code: 'protocol' as const, message: '', line: null };
-        throw new SandboxError(code, message ?? '', line ?? null, extra);
-      }
-      return { info: response.info!, signals: response.signals ?? [], logs: response.logs ?? '', elapsedMs: response.elapsed_ms ?? 0, wallMs };
-    } finally {
-      await rm(cwd, { recursive: true, force: true });
+      const stdout = new CappedStream(limits.maxOutputBytes);
+      const stderr = new CappedStream(limits.logBytes);
+      let reason: 'wall' | 'output' | null = null;
+      const kill = (why: 'wall' | 'output') => {
+        if (reason) return;
+        reason = why;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      };
+      const timer = setTimeout(() => kill('wall'), limits.wallMs);
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (!stdout.push(chunk)) kill('output');
+      });
+      // print() goes here: the first logBytes are kept, a flood past maxOutputBytes is stopped.
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr.push(chunk);
+        if (stderr.total > limits.maxOutputBytes) kill('output');
+      });
+      child.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ stdout: stdout.bytes(), stderr: stderr.bytes(), code, signal: signal ?? signalOfExitCode(code), reason });
+      });
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    });
+    const wallMs = performance.now() - started;
+    if (outcome.reason === 'wall') throw new SandboxError('wall_timeout', String(Math.round(limits.wallMs / 1000)));
+    if (outcome.reason === 'output') throw new SandboxError('output_too_large', String(limits.maxOutputBytes));
+    if (outcome.signal === 'SIGXCPU' || outcome.signal === 'SIGKILL') throw new SandboxError('cpu_limit', String(limits.cpuSeconds));
+    if (outcome.signal) throw new SandboxError('killed', outcome.signal);
+    const logs = outcome.stderr.toString('utf8');
+    let response: RunnerAnswer;
+    try {
+      response = JSON.parse(outcome.stdout.toString('utf8'));
+    } catch {
+      // Python died before answering (a MemoryError while starting, an interpreter abort), or
+      // bubblewrap could not start it (its reason is on stderr).
+      if (outcome.code !== 0 && /^bwrap: /m.test(logs)) throw new SandboxError('protocol', logs.trim().split('\n').at(-1)!.slice(0, 300));
+      if (outcome.code !== 0) throw new SandboxError('memory', `exit ${outcome.code}`);
+      throw new SandboxError('protocol', 'no JSON answer');
     }
+    if (!response || typeof response !== 'object') throw new SandboxError('protocol', 'not an object');
+    if (!response.ok) {
+      const { code, message, line, ...extra } = response.error ?? { code: 'protocol' as const, message: '', line: null };
+      throw new SandboxError(SANDBOX_ERROR_CODES.has(code) ? code : 'protocol', String(message ?? ''), typeof line === 'number' ? line : null, extra);
+    }
+    return { info: response.info!, signals: checkedSignals(response.signals, candleCount), logs, elapsedMs: Number(response.elapsed_ms) || 0, wallMs };
   }
+}
+
+interface ChildOutcome {
+  stdout: Buffer;
+  stderr: Buffer;
+  code: number | null;
+  signal: string | null;
+  reason: 'wall' | 'output' | null;
+}
+
+interface RunnerAnswer {
+  ok: boolean;
+  info?: StrategyInfo;
+  signals?: unknown;
+  elapsed_ms?: number;
+  error?: { code: SandboxErrorCode; message: string; line: number | null } & Record<string, unknown>;
+}
+
+/** Keeps the first `keep` bytes of a stream and counts the rest. */
+class CappedStream {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  total = 0;
+  constructor(private readonly keep: number) {}
+  /** false once more than `keep` bytes came. */
+  push(chunk: Buffer): boolean {
+    this.total += chunk.length;
+    const room = this.keep - this.kept;
+    if (room > 0) {
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      this.chunks.push(part);
+      this.kept += part.length;
+    }
+    return this.total <= this.keep;
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+/** bubblewrap exits with 128 + N when the sandboxed process was killed by signal N. */
+function signalOfExitCode(code: number | null): string | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const number = code - 128;
+  return Object.entries(osConstants.signals).find(([, n]) => n === number)?.[0] ?? null;
+}
+
+/**
+ * The runner checks the signals, but its answer comes through a pipe the strategy could write to
+ * if every Python-level check failed: checked again here, so the engine only ever gets valid ones.
+ */
+function checkedSignals(raw: unknown, candleCount: number): StrategySignal[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new SandboxError('protocol', 'signals');
+  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  for (const s of raw as Record<string, unknown>[]) {
+    const ok = s && typeof s === 'object'
+      && Number.isInteger(s.index) && (s.index as number) >= 0 && (s.index as number) < candleCount
+      && (s.side === 'buy' || s.side === 'sell')
+      && (s.stop === undefined || finite(s.stop))
+      && (s.zone === undefined || (typeof s.zone === 'object' && s.zone !== null && finite((s.zone as { top: unknown }).top) && finite((s.zone as { bottom: unknown }).bottom)
+        && (s.zone as { top: number }).top > (s.zone as { bottom: number }).bottom));
+    if (!ok) throw new SandboxError('protocol', 'signals');
+  }
+  return raw as StrategySignal[];
+}
+
+const SELF_TEST_SOURCE = 'import math\n\ndef detect_self_test(candles, params):\n    return [(0, "buy", math.floor(candles["low"][0]))]\n';
+
+/** One trivial strategy through the launcher: null when the sandbox answers as it should, else why not. */
+export async function sandboxSelfTest(launcher: SandboxLauncher): Promise<string | null> {
+  const sandbox = new PythonSandbox({ ready: true, launcher });
+  const n = 3;
+  const column = () => Float64Array.from({ length: n }, (_, i) => 1 + i / 100);
+  const candles = candlesFromColumns({ time: Float64Array.from({ length: n }, (_, i) => i * 60_000), open: column(), high: column(), low: column(), close: column(), volume: column() });
+  try {
+    const result = await sandbox.run({ source: SELF_TEST_SOURCE, mode: 'dry_run', candles, lookaheadCuts: [2], limits: { wallMs: 20_000 } });
+    return result.signals.length === 1 && result.signals[0].stop === 1 ? null : `unexpected answer ${JSON.stringify(result.signals)}`;
+  } catch (err) {
+    return err instanceof SandboxError ? `${err.code}: ${err.detail}` : (err as Error).message;
+  }
+}
+
+/**
+ * The server's sandbox: bubblewrap checked by a self-test, or every call refused with the reason
+ * (docs/security.md, "When isolation is missing"): strategies never run unisolated.
+ */
+export async function openSandbox(options: {
+  python: string;
+  bwrap?: string;
+  uid?: number;
+  gid?: number;
+  limits?: Partial<SandboxLimits>;
+  concurrency?: number;
+}): Promise<{ sandbox: PythonSandbox; setup: SandboxSetup }> {
+  const setup = await prepareSandbox({ ...options, selfTest: sandboxSelfTest });
+  return { sandbox: new PythonSandbox(setup, { limits: options.limits, concurrency: options.concurrency }), setup };
 }

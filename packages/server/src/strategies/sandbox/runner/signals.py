@@ -1,0 +1,74 @@
+"""The signals a detect_<id> function returns, checked and normalised (docs/strategies-python.md).
+
+Only exact built-in types are read, through their own C methods (`dict.get(item, ...)`, never
+`item.get`), so no method of an object the user made runs here.
+"""
+import math
+
+from refusal import fail
+
+SIDES = {'buy': 'buy', 'sell': 'sell', 'long': 'buy', 'short': 'sell', 'achat': 'buy', 'vente': 'sell', 1: 'buy', -1: 'sell'}
+
+
+def number(value):
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def normalize(result, n, max_signals):
+    if result is None:
+        return []
+    if type(result) is dict and 'signals' in result:
+        result = dict.get(result, 'signals')
+    if type(result) in (str, bytes, dict) or result is None:
+        fail('bad_output', 'type', None, detail=type(result).__name__)
+    try:
+        items = iter(result)
+    except TypeError:
+        fail('bad_output', 'type', None, detail=type(result).__name__)
+    out = []
+    for position, item in enumerate(items):
+        if position >= max_signals:
+            fail('bad_output', 'too_many', None, detail=str(max_signals))
+        stop, zone = None, None
+        if type(item) is dict:
+            index, side, stop, zone = (dict.get(item, key) for key in ('index', 'side', 'stop', 'zone'))
+        elif type(item) in (list, tuple) and 2 <= len(item) <= 3:
+            index, side = item[0], item[1]
+            stop = item[2] if len(item) == 3 else None
+        else:
+            fail('bad_output', 'item', None, position=position)
+        if type(index) is not int or index < 0 or index >= n:
+            fail('bad_output', 'index', None, position=position, detail=safe_repr(index), n=n)
+        key = str.lower(side) if type(side) is str else side
+        if type(key) not in (str, int) or key not in SIDES:
+            fail('bad_output', 'side', None, position=position, detail=safe_repr(side))
+        signal = {'index': index, 'side': SIDES[key]}
+        if stop is not None:
+            if not number(stop):
+                fail('bad_output', 'stop', None, position=position, detail=safe_repr(stop))
+            signal['stop'] = float(stop)
+        if zone is not None:
+            top = dict.get(zone, 'top') if type(zone) is dict else None
+            bottom = dict.get(zone, 'bottom') if type(zone) is dict else None
+            if not number(top) or not number(bottom) or not top > bottom:
+                fail('bad_output', 'zone', None, position=position, detail=safe_repr(zone, 80))
+            signal['zone'] = {'top': float(top), 'bottom': float(bottom)}
+        out.append(signal)
+    return out
+
+
+def safe_repr(value, size=40):
+    """repr() of plain values only: an object of the user's class would run its own __repr__."""
+    if type(value) in (int, float, str, bool, type(None)):
+        return repr(value)[:size]
+    if type(value) is dict and all(type(v) in (int, float, str, bool, type(None)) for v in dict.values(value)):
+        return repr(value)[:size]
+    return '<' + type(value).__name__[:size] + '>'
+
+
+def columns(data, length=None):
+    """The candles handed to the function: fresh lists each call, cut to `length` for the look-ahead check."""
+    result = {}
+    for key, value in data.items():
+        result[key] = list(value[:length] if length is not None else value) if isinstance(value, list) else value
+    return result
