@@ -2,9 +2,11 @@
 // the embedded default (SQLite under DATA_DIR, ./data unless set). Environment: docs/server.md.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureBubblewrap } from './ensure-bubblewrap.mjs';
 import { ensureInstall, root, run } from './ensure-install.mjs';
 
 ensureInstall();
+ensureBubblewrap({ required: false });
 run('npm', ['run', 'build']);
 process.env.DATA_DIR ??= join(root, 'data');
 // A local install without a mail server: the on-screen verification link also grants the sign-up

@@ -3,12 +3,14 @@
 // (built app served by the real server, Debian Chromium), then the server's suite again on
 // MariaDB and the Deno smoke suite (both need MariaDB on 127.0.0.1:3306, root without password,
 // or BT_TEST_MYSQL_URL).
+import { ensureBubblewrap } from './ensure-bubblewrap.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, run } from './ensure-install.mjs';
 
 ensureInstall();
-// Checked first: a missing browser should stop the run before minutes of other suites.
+// Checked first: a missing browser or sandbox should stop the run before minutes of other suites.
 ensureChromium();
+ensureBubblewrap({ required: true });
 run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
 run('npm', ['run', 'test', '--workspaces', '--if-present']);
 // The golden results through the installed command, as CI users run it (exit 1 on any drift);
