@@ -13,6 +13,7 @@ import type { IdentityProvider } from '../../src/oidc/provider.js';
 import { MemoryRateLimiter } from '../../src/ratelimit/limiter.js';
 import { LocalStorage } from '../../src/storage/index.js';
 import type { LlmClient } from '../../src/gpt/llm.js';
+import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { testSandboxSetup } from './sandbox.js';
 import { copySeededLibrary } from './library.js';
@@ -75,6 +76,8 @@ export async function startTestApp(
     llm?: LlmClient | null;
     sandboxLimits?: Partial<SandboxLimits>;
     sandboxConcurrency?: number;
+    /** Another sandbox setup than the tests' shared one (a private user id, or none at all). */
+    sandboxSetup?: SandboxSetup;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -89,7 +92,7 @@ export async function startTestApp(
     db,
     storage: new LocalStorage(storageDir),
     library: new LocalStorage(libraryDir),
-    sandbox: new PythonSandbox(await testSandboxSetup(), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits }, concurrency: options.sandboxConcurrency }),
+    sandbox: new PythonSandbox(options.sandboxSetup ?? (await testSandboxSetup()), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits }, concurrency: options.sandboxConcurrency }),
     llm: options.llm ?? null,
     clock,
     mailer,

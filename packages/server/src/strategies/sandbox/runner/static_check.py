@@ -80,11 +80,14 @@ def check_attribute(name, line):
 
 def check(tree, max_nodes):
     docs = docstring_nodes(tree)
-    count = 0
+    nodes = []
     for node in ast.walk(tree):
-        count += 1
-        if count > max_nodes:
+        nodes.append(node)
+        if len(nodes) > max_nodes:
             fail('too_complex', str(max_nodes))
+    # In reading order, so the refusal names what comes first (`a.b.c`: a.b before .c).
+    nodes.sort(key=lambda n: (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0), getattr(n, 'end_lineno', 0), getattr(n, 'end_col_offset', 0)))
+    for node in nodes:
         line = getattr(node, 'lineno', None)
         if isinstance(node, ast.Import):
             for alias in node.names:
