@@ -128,7 +128,7 @@ describe('environment', () => {
     assert.match(env.seedDir ?? '', /fixtures$/);
     assert.equal(env.uploadLimitBytes, 20 * 1024 * 1024);
     assert.equal(env.topMinTrades, 20);
-    assert.equal(env.python, 'python3');
+    assert.equal(env.python, '/usr/bin/python3');
     assert.deepEqual(env.strategy, { cpuSeconds: 10, memoryBytes: 768 * 1024 * 1024, wallMs: 20_000, concurrency: 2 });
     assert.equal(env.llm, null);
     const set = readEnv({ SEED_DIR: 'off', UPLOAD_LIMIT_MB: '50', PYTHON: '/usr/bin/python3', STRATEGY_CPU_SECONDS: '5', LLM_BASE_URL: 'https://api.example/v1/', LLM_API_KEY: 'k', LLM_MODEL: 'm' }, '/');
@@ -136,5 +136,12 @@ describe('environment', () => {
     assert.equal(set.uploadLimitBytes, 50 * 1024 * 1024);
     assert.equal(set.strategy.cpuSeconds, 5);
     assert.deepEqual(set.llm, { baseUrl: 'https://api.example/v1', apiKey: 'k', model: 'm' });
+  });
+
+  it('reads the sandbox isolation variables (bubblewrap, the unprivileged ids), never uid 0', () => {
+    assert.deepEqual(readEnv({}, '/').isolation, { bwrap: '/usr/bin/bwrap', uid: 65534, gid: 65534 });
+    assert.deepEqual(readEnv({ STRATEGY_BWRAP: '/opt/bwrap', STRATEGY_SANDBOX_UID: '60000', STRATEGY_SANDBOX_GID: '60001' }, '/').isolation, { bwrap: '/opt/bwrap', uid: 60000, gid: 60001 });
+    assert.throws(() => readEnv({ STRATEGY_SANDBOX_UID: '0' }), /invalid STRATEGY_SANDBOX_UID: 0/);
+    assert.throws(() => readEnv({ STRATEGY_SANDBOX_GID: 'nobody' }), /invalid STRATEGY_SANDBOX_GID: nobody/);
   });
 });

@@ -218,9 +218,22 @@ export class PythonSandbox implements StrategySandbox {
         clearTimeout(timer);
         reject(err);
       });
-      child.on('close', (code, signal) => {
+      let settled = false;
+      const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve({ stdout: stdout.bytes(), stderr: stderr.bytes(), code, signal: signal ?? signalOfExitCode(code), reason });
+      };
+      child.on('close', settle);
+      // A process that escaped the kill could hold the pipes open for ever: once the child has
+      // exited, its answer gets a short grace, then the pipes are closed on our side.
+      child.on('exit', (code, signal) => {
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          settle(code, signal);
+        }, 1000).unref();
       });
       child.stdin.on('error', () => {});
       child.stdin.end(input);

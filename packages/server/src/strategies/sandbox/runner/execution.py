@@ -161,12 +161,15 @@ class Program:
             return
         code = self.code
         allowance = itertools.repeat(code, runs)
+        # Everything the hook uses is bound here, in its closure: a global or a builtin it looked
+        # up when called could be rebound by code that reached this module.
+        harmless, take, refused, refusal = HARMLESS_EVENTS, next, REFUSED, RuntimeError
 
         def guard(event, args):
-            if event == 'exec' and args and args[0] is code and next(allowance, None) is code:
+            if event == 'exec' and args and args[0] is code and take(allowance, None) is code:
                 return
-            if event not in HARMLESS_EVENTS:
-                raise RuntimeError(REFUSED + event)
+            if event not in harmless:
+                raise refusal(refused + event)
 
         sys.addaudithook(guard)
 
