@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { SandboxError } from '../src/strategies/sandbox/sandbox.js';
+import { SandboxError, sandboxSelfTest } from '../src/strategies/sandbox/sandbox.js';
 import { sampleCandles } from '../src/strategies/contract.js';
 import { TEST_SANDBOX_LIMITS, startTestApp, type TestApp } from './support/app.js';
-import { testSandbox } from './support/sandbox.js';
+import { TEST_PYTHON, testSandbox } from './support/sandbox.js';
+import { prepareSandbox } from '../src/strategies/sandbox/isolation.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
-import { funded, importStrategy } from './support/work.js';
+import { balance, funded, importStrategy, runBacktest } from './support/work.js';
 
 let tdb: TestDatabase;
 let t: TestApp;
@@ -58,11 +59,14 @@ const HOSTILE: [string, string, string | string[]][] = [
   ['globals', fn('globals()\nreturn []'), `Fonction interdite ligne 2 : « globals » ${NO_IO}.`],
   ['getattr', fn('getattr(candles, "keys")\nreturn []'), `Fonction interdite ligne 2 : « getattr » ${NO_IO}.`],
   ['__builtins__', fn('__builtins__["open"]\nreturn []'), `Fonction interdite ligne 2 : « __builtins__ » ${NO_IO}.`],
-  ['subclasses escape', fn('return ().__class__.__bases__[0].__subclasses__()'), `Accès interdit ligne 2 : attribut « __subclasses__ » ${NO_ATTR}.`],
+  ['subclasses escape', fn('return ().__class__.__bases__[0].__subclasses__()'), `Accès interdit ligne 2 : attribut « __class__ » ${NO_ATTR}.`],
   ['function globals', fn('return detect_x.__globals__'), `Accès interdit ligne 2 : attribut « __globals__ » ${NO_ATTR}.`],
-  ['generator frame', fn('g = (i for i in [1])\nreturn g.gi_frame.f_back'), `Accès interdit ligne 3 : attribut « f_back » ${NO_ATTR}.`],
+  ['generator frame', fn('g = (i for i in [1])\nreturn g.gi_frame.f_back'), `Accès interdit ligne 3 : attribut « gi_frame » ${NO_ATTR}.`],
+  ['match class pattern', fn('match print:\n    case object(__globals__=g):\n        return g'), `Accès interdit ligne 3 : attribut « __globals__ » ${NO_ATTR}.`],
+  ['positional class pattern', fn('match params:\n    case dict(x):\n        return x'), 'Motif interdit ligne 3 : « case dict(…) » avec des sous-motifs positionnels lit des attributs par leur nom ; écris dict(attribut=valeur).'],
+  ['format string', fn('return ("{0._" + "_class_" + "_}").format(1)'), `Accès interdit ligne 2 : attribut « format » ${NO_ATTR}.`],
   ['private attribute', `import collections\n${fn('return collections._sys')}`, `Accès interdit ligne 3 : attribut « _sys » ${NO_ATTR}.`],
-  ['module attribute sys', `import typing\n${fn('return typing.sys.modules')}`, `Accès interdit ligne 3 : attribut « modules » ${NO_ATTR}.`],
+  ['module attribute sys', `import typing\n${fn('return typing.sys.modules')}`, `Accès interdit ligne 3 : attribut « sys » ${NO_ATTR}.`],
   ['dunder in a string', fn('name = "__cla" + "ss__"\nreturn []'), 'Texte interdit ligne 2 : les chaînes contenant « __ » sont refusées.'],
   ['endless loop', fn('while True:\n    pass'), STOPPED],
   ['endless loop at import', `while True:\n    pass\n${fn('return []')}`, STOPPED],
@@ -147,5 +151,47 @@ describe('python sandbox: the runtime layers without the static check', () => {
     const [code, detail] = await refusal(source);
     assert.equal(code, 'runtime_error');
     assert.ok(['ValueError: []', "ValueError: ['PWD']", "ValueError: ['LC_CTYPE', 'PWD']"].includes(detail), detail);
+  });
+});
+
+describe(`without isolation, strategies are refused, never run unisolated (${TEST_DIALECT})`, () => {
+  const ISOLATION = "L'exécution des stratégies Python est désactivée sur ce serveur : le bac à sable qui les isole (bubblewrap) n'est pas disponible.";
+  const PYTHON = "L'exécution des stratégies Python n'est pas disponible sur ce serveur.";
+
+  it('answers 503 with the reason to imports, generation and backtests of personal strategies, before any charge', async () => {
+    const owner = await funded(t, 0);
+    const imported = await importStrategy(t, owner.key, fn('return [{"index": 5, "side": "sell"}]'), 'ok.py');
+    assert.equal(imported.status, 201, imported.text);
+    const down = await startTestApp(tdb.db, { library: true, sandboxSetup: { ready: false, missing: 'isolation', reason: 'bubblewrap not found at /nowhere/bwrap' } });
+    try {
+      await t.app.services.ledger.grant(owner.id, 4, 'admin');
+      const refusedImport = await importStrategy(down, owner.key, fn('return []'), 'x.py');
+      assert.deepEqual([refusedImport.status, refusedImport.body], [503, { detail: ISOLATION }]);
+      const generation = await down.request('POST', '/api/gpt/generate-strategy', { key: owner.key, json: { prompt: 'FVG haussier avec RSI sous 35' } });
+      assert.deepEqual([generation.status, generation.body], [503, { detail: ISOLATION }]);
+      const backtest = await runBacktest(down, owner.key, { strategy: imported.body.strategy_id });
+      assert.deepEqual([backtest.status, backtest.body], [503, { detail: ISOLATION }]);
+      assert.equal(await balance(t, owner.id), 4, 'nothing charged');
+      assert.equal((await down.request('GET', '/api/health')).status, 200, 'the rest of the server works');
+    } finally {
+      await down.close();
+    }
+    const noPython = await startTestApp(tdb.db, { sandboxSetup: { ready: false, missing: 'python', reason: 'python3 could not be run' } });
+    try {
+      const refused = await importStrategy(noPython, owner.key, fn('return []'), 'x.py');
+      assert.deepEqual([refused.status, refused.body], [503, { detail: PYTHON }]);
+    } finally {
+      await noPython.close();
+    }
+  });
+
+  it('the start-up check refuses a missing bubblewrap, one that fails its self-test, and a missing Python', async () => {
+    const missing = await prepareSandbox({ python: TEST_PYTHON, bwrap: '/nowhere/bwrap', selfTest: sandboxSelfTest });
+    assert.deepEqual(missing, { ready: false, missing: 'isolation', reason: 'bubblewrap not found at /nowhere/bwrap (apt-get install bubblewrap)' });
+    const broken = await prepareSandbox({ python: TEST_PYTHON, bwrap: '/bin/false', selfTest: sandboxSelfTest });
+    assert.equal(broken.ready, false);
+    assert.match(broken.ready ? '' : broken.reason, /^the bubblewrap self-test failed: /);
+    const noPython = await prepareSandbox({ python: '/nowhere/python3', selfTest: sandboxSelfTest });
+    assert.equal(noPython.ready ? '' : noPython.missing, 'python');
   });
 });
