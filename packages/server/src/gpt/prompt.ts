@@ -26,7 +26,9 @@ Contrat du fichier :
 Règles du bac à sable :
 - Imports autorisés uniquement : ${ALLOWED_MODULES_TEXT}.
 - Interdits : open, eval, exec, compile, __import__, globals, locals, vars, getattr, setattr, input,
-  tout attribut commençant par _, toute chaîne contenant "__", l'accès aux fichiers, au réseau, aux processus.
+  tout attribut commençant par _, toute chaîne contenant "__", l'accès aux fichiers, au réseau, aux processus ;
+  str.format et format_map (utilise les f-strings), les motifs match positionnels case X(a, b),
+  collections.namedtuple, operator.attrgetter et methodcaller, functools.wraps.
 - Pas de print nécessaire ; le calcul doit rester rapide (quelques secondes pour 10 000 bougies).
 `;
 
