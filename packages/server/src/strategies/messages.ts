@@ -11,7 +11,9 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
     case 'syntax':
       return `Erreur de syntaxe${at} : ${err.detail}.`;
     case 'too_complex':
-      return `Fichier trop complexe (plus de ${err.detail} nœuds de syntaxe).`;
+      return err.detail
+        ? `Fichier trop complexe (plus de ${err.detail} nœuds de syntaxe).`
+        : 'Fichier trop complexe : des expressions imbriquées trop profondément.';
     case 'forbidden_import':
       return `Import interdit${at} : « ${err.detail} ». Modules autorisés : ${ALLOWED_MODULES_TEXT}.`;
     case 'forbidden_name':

@@ -86,6 +86,11 @@ def main():
         answer = {'ok': False, 'error': r.as_answer()}
     except MemoryError:
         answer = {'ok': False, 'error': {'code': 'memory', 'message': '', 'line': None}}
+    except RecursionError:
+        # A syntax tree too deep for the compiler or the import rewriting (`1+1+...+1`).
+        answer = {'ok': False, 'error': {'code': 'too_complex', 'message': '', 'line': None}}
+    except Exception as e:
+        answer = {'ok': False, 'error': {'code': 'protocol', 'message': type(e).__name__, 'line': None}}
     answer['elapsed_ms'] = round((time.perf_counter() - started) * 1000, 3)
     try:
         log.flush()

@@ -58,9 +58,12 @@ def parse(source):
         return ast.parse(source, filename='<strategy>')
     except SyntaxError as e:
         fail('syntax', str(e.msg), e.lineno)
-    except (ValueError, MemoryError, RecursionError) as e:
-        # A NUL byte, or nesting too deep for the parser.
-        fail('syntax', type(e).__name__ + ': ' + str(e)[:200])
+    except (RecursionError, MemoryError):
+        # Nesting too deep for the parser (`1+1+...+1`).
+        fail('too_complex', '')
+    except ValueError as e:
+        # A NUL byte.
+        fail('syntax', str(e)[:200])
 
 
 def docstring_nodes(tree):
@@ -89,6 +92,13 @@ def check(tree, max_nodes):
     nodes.sort(key=lambda n: (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0), getattr(n, 'end_lineno', 0), getattr(n, 'end_col_offset', 0)))
     for node in nodes:
         line = getattr(node, 'lineno', None)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.asname and alias.asname.startswith('__'):
+                    fail('forbidden_name', alias.asname, line)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node in tree.body and node.name.startswith('__'):
+            # A module-level `def __builtins__` or `class __import__` would shadow the interpreter's own.
+            fail('forbidden_name', node.name, line)
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split('.')[0] not in ALLOWED_MODULES:
