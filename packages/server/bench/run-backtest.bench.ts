@@ -22,6 +22,7 @@ import { MemoryRateLimiter } from '../src/ratelimit/limiter.js';
 import { LocalStorage } from '../src/storage/index.js';
 import { PythonSandbox } from '../src/strategies/sandbox/sandbox.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { quantile } from './quantile.js';
 import { syntheticCandles } from '../../core/bench/synthetic.js';
 
 const SECTION = 'server';
@@ -31,12 +32,6 @@ const AUTOCANNON_RUNS = 3;
 const AUTOCANNON_SECONDS = 10;
 const CONNECTIONS = 20;
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const at = (sorted.length - 1) * q;
-  const lo = Math.floor(at);
-  return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
-};
 const median = (values: number[]) => quantile(values, 0.5);
 const timing = (header: string | null, name: string) => Number(new RegExp(`${name};dur=([\\d.]+)`).exec(header ?? '')?.[1] ?? NaN);
 

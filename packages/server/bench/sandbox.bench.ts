@@ -8,18 +8,13 @@ import { cpus, loadavg } from 'node:os';
 import { LOOKAHEAD_CUTS, SAMPLE_META, sampleCandles } from '../src/strategies/contract.js';
 import { PythonSandbox, type SandboxRequest } from '../src/strategies/sandbox/sandbox.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { quantile } from './quantile.js';
 import { testSandboxSetup, unisolatedLauncher } from '../test/support/sandbox.js';
 import { BREAKOUT_PY } from '../test/support/work.js';
 
 const SECTION = 'sandbox';
 const ROUNDS = 30;
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const at = (sorted.length - 1) * q;
-  const lo = Math.floor(at);
-  return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
-};
 
 async function bench(): Promise<string> {
   const load = loadavg()[0];

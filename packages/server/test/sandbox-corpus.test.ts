@@ -6,7 +6,7 @@ import type { SandboxSetup } from '../src/strategies/sandbox/isolation.js';
 import { BREAKOUT_PY, balance, funded, importStrategy, runBacktest } from './support/work.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
-import { privateSandboxSetup, privateSandboxUid, survivorsOf } from './support/sandbox.js';
+import { privateSandbox, survivorsOf } from './support/sandbox.js';
 
 /**
  * The hostile corpus (docs/security.md, "The strategy sandbox"): one attack per file in
@@ -100,9 +100,7 @@ let uid: number;
 let setup: SandboxSetup;
 
 before(async () => {
-  uid = privateSandboxUid();
-  setup = await privateSandboxSetup(uid);
-  assert.ok(setup.ready, `the strategy sandbox is not available: ${setup.ready ? '' : setup.reason}`);
+  ({ uid, setup } = await privateSandbox());
   tdb = await openTestDatabase();
   // Short limits, as in every sandbox test; the concurrency the corpus runs at.
   t = await startTestApp(tdb.db, {

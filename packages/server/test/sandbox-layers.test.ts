@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sampleCandles } from '../src/strategies/contract.js';
-import { RUNNER_DIR, type SandboxSetup } from '../src/strategies/sandbox/isolation.js';
+import { RUNNER_DIR } from '../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, SandboxError, type SandboxLimits, type SandboxRequest } from '../src/strategies/sandbox/sandbox.js';
-import { privateSandboxSetup, privateSandboxUid, survivorsOf, TEST_PYTHON, unisolatedLauncher } from './support/sandbox.js';
+import { privateSandbox, survivorsOf, TEST_PYTHON, unisolatedLauncher } from './support/sandbox.js';
 
 /**
  * Each layer of the sandbox alone (docs/security.md, "The strategy sandbox"): bubblewrap with every
@@ -30,9 +30,8 @@ let unisolated: PythonSandbox;
 let scratch: string;
 
 before(async () => {
-  uid = privateSandboxUid();
-  const setup: SandboxSetup = await privateSandboxSetup(uid);
-  assert.ok(setup.ready, `the strategy sandbox is not available: ${setup.ready ? '' : setup.reason}`);
+  const { uid: id, setup } = await privateSandbox();
+  uid = id;
   isolated = new PythonSandbox(setup, { limits: LIMITS, concurrency: 4 });
   unisolated = new PythonSandbox({ ready: true, launcher: unisolatedLauncher() }, { limits: LIMITS, concurrency: 4 });
   scratch = mkdtempSync(join(tmpdir(), 'bt-sandbox-layers-'));

@@ -37,9 +37,12 @@ export function privateSandboxUid(): number {
   return 200_000 + Math.floor(Math.random() * 100_000);
 }
 
-/** The sandbox as the server opens it, its children run as `uid`/`gid` outside. */
-export function privateSandboxSetup(uid: number): Promise<SandboxSetup> {
-  return prepareSandbox({ python: TEST_PYTHON, bwrap: process.env.BT_TEST_BWRAP, uid, gid: uid, selfTest: sandboxSelfTest });
+/** The sandbox as the server opens it, its children run as a user id of the test's own (it must be ready). */
+export async function privateSandbox(): Promise<{ uid: number; setup: SandboxSetup }> {
+  const uid = privateSandboxUid();
+  const setup = await prepareSandbox({ python: TEST_PYTHON, bwrap: process.env.BT_TEST_BWRAP, uid, gid: uid, selfTest: sandboxSelfTest });
+  if (!setup.ready) throw new Error(`the strategy sandbox is not available: ${setup.reason}`);
+  return { uid, setup };
 }
 
 /** Every live process (zombies are dead) whose real user id is `uid`, with its command line (from /proc). */
