@@ -289,6 +289,6 @@ it('the runner files compile as Python with warnings as errors (no Python linter
   const { execFileSync } = await import('node:child_process');
   const files = readdirSync(RUNNER_DIR).filter((name) => name.endsWith('.py')).map((name) => join(RUNNER_DIR, name));
   assert.ok(files.length >= 5);
-  const script = 'import sys\nfor f in sys.argv[1:]:\n    compile(open(f).read(), f, "exec")\n';
+  const script = 'import sys\nfor f in sys.argv[1:]:\n    with open(f) as h:\n        compile(h.read(), f, "exec")\n';
   execFileSync(TEST_PYTHON, ['-I', '-W', 'error', '-c', script, ...files]);
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { SandboxError, sandboxSelfTest } from '../src/strategies/sandbox/sandbox.js';
+import { PythonSandbox, SandboxError, sandboxSelfTest } from '../src/strategies/sandbox/sandbox.js';
 import { sampleCandles } from '../src/strategies/contract.js';
 import { TEST_SANDBOX_LIMITS, startTestApp, type TestApp } from './support/app.js';
 import { TEST_PYTHON, testSandbox } from './support/sandbox.js';
@@ -193,5 +193,8 @@ describe(`without isolation, strategies are refused, never run unisolated (${TES
     assert.match(broken.ready ? '' : broken.reason, /^the bubblewrap self-test failed: /);
     const noPython = await prepareSandbox({ python: '/nowhere/python3', selfTest: sandboxSelfTest });
     assert.equal(noPython.ready ? '' : noPython.missing, 'python');
+    // bubblewrap removed after the start: the call is refused as unavailable (503), not a 500.
+    const gone = new PythonSandbox({ ready: true, launcher: { description: 'gone', command: () => ({ file: '/nowhere/bwrap', args: [] }) } });
+    await assert.rejects(gone.run({ source: fn('return []'), mode: 'check' }), (err: SandboxError) => err.code === 'unavailable' && err.detail === 'isolation');
   });
 });

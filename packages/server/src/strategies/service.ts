@@ -57,10 +57,6 @@ export class UserStrategies {
     private readonly deps: { db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number; limits: { memoryBytes: number; cpuSeconds: number } },
   ) {}
 
-  get sandboxAvailable(): boolean {
-    return this.deps.sandbox.available;
-  }
-
   /** 503 with the reason when strategies cannot run isolated (never run without it); null when they can. */
   unavailableError(): HttpError | null {
     const refusal = this.deps.sandbox.unavailable;

@@ -214,9 +214,10 @@ export class PythonSandbox implements StrategySandbox {
         stderr.push(chunk);
         if (stderr.total > limits.maxOutputBytes) kill('output');
       });
-      child.on('error', (err) => {
+      // bubblewrap or Python gone since the start-up check: refused like a missing sandbox (503).
+      child.on('error', () => {
         clearTimeout(timer);
-        reject(err);
+        reject(new SandboxError('unavailable', 'isolation'));
       });
       let settled = false;
       const settle = (code: number | null, signal: NodeJS.Signals | null) => {
