@@ -1,5 +1,5 @@
 // The browser tests drive Debian's Chromium through playwright-core, never a downloaded browser
-// (docs/web.md, "Browser tests"). Missing and running as root with apt-get: install the
+// (docs/development.md, "Services the tests use"). Missing and running as root with apt-get: install the
 // distribution's package; otherwise stop with what to do. BT_CHROMIUM names another binary.
 import { fileURLToPath } from 'node:url';
 import { ensureAptPackage } from './apt-package.mjs';
