@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PythonSandbox, SandboxError, sandboxSelfTest } from '../src/strategies/sandbox/sandbox.js';
 import { sampleCandles } from '../src/strategies/contract.js';
 import { TEST_SANDBOX_LIMITS, startTestApp, type TestApp } from './support/app.js';
 import { TEST_PYTHON, testSandbox } from './support/sandbox.js';
-import { prepareSandbox } from '../src/strategies/sandbox/isolation.js';
+import { RUNNER_DIR, prepareSandbox } from '../src/strategies/sandbox/isolation.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { balance, funded, importStrategy, runBacktest } from './support/work.js';
 
@@ -193,6 +195,17 @@ describe(`without isolation, strategies are refused, never run unisolated (${TES
     assert.match(broken.ready ? '' : broken.reason, /^the bubblewrap self-test failed: /);
     const noPython = await prepareSandbox({ python: '/nowhere/python3', selfTest: sandboxSelfTest });
     assert.equal(noPython.ready ? '' : noPython.missing, 'python');
+    // A checkout the sandbox's user cannot read (a clone under /root): the runner is copied where it can.
+    const locked = mkdtempSync(join(tmpdir(), 'bt-locked-'));
+    try {
+      cpSync(RUNNER_DIR, join(locked, 'runner'), { recursive: true });
+      chmodSync(locked, 0o700);
+      const staged = await prepareSandbox({ python: TEST_PYTHON, runnerDir: join(locked, 'runner'), selfTest: sandboxSelfTest });
+      assert.ok(staged.ready, staged.ready ? '' : staged.reason);
+      assert.match(staged.launcher.description, /runner copied to .*bt-runner-/);
+    } finally {
+      rmSync(locked, { recursive: true, force: true });
+    }
     // bubblewrap removed after the start: the call is refused as unavailable (503), not a 500.
     const gone = new PythonSandbox({ ready: true, launcher: { description: 'gone', command: () => ({ file: '/nowhere/bwrap', args: [] }) } });
     await assert.rejects(gone.run({ source: fn('return []'), mode: 'check' }), (err: SandboxError) => err.code === 'unavailable' && err.detail === 'isolation');

@@ -114,7 +114,8 @@ export class BwrapLauncher implements SandboxLauncher {
 
   get description(): string {
     const who = this.ids.uid !== undefined ? `uid ${this.ids.uid}` : 'the server\'s user';
-    return `bubblewrap ${this.options.bwrap}, Python ${this.runtime.version.join('.')} (${this.runtime.executable}) as ${who}`;
+    const runner = this.options.runnerDir === RUNNER_DIR ? '' : `, runner copied to ${this.options.runnerDir}`;
+    return `bubblewrap ${this.options.bwrap}, Python ${this.runtime.version.join('.')} (${this.runtime.executable}) as ${who}${runner}`;
   }
 
   command(): SandboxCommand {
@@ -143,6 +144,8 @@ export interface PrepareOptions {
   bwrap?: string;
   uid?: number;
   gid?: number;
+  /** The runner's folder (the package's own unless a test says otherwise). */
+  runnerDir?: string;
   /** Runs one trivial strategy through the launcher: null when the sandbox answers, else why not. */
   selfTest: (launcher: SandboxLauncher) => Promise<string | null>;
 }
@@ -158,10 +161,11 @@ export async function prepareSandbox(options: PrepareOptions): Promise<SandboxSe
   const bwrap = options.bwrap ?? DEFAULT_BWRAP;
   if (!existsSync(bwrap)) return { ready: false, missing: 'isolation', reason: `bubblewrap not found at ${bwrap} (apt-get install bubblewrap)` };
   const ids = { uid: options.uid ?? DEFAULT_SANDBOX_ID, gid: options.gid ?? DEFAULT_SANDBOX_ID };
-  let launcher = new BwrapLauncher(runtime, { bwrap, ...ids, runnerDir: RUNNER_DIR });
+  const runnerDir = options.runnerDir ?? RUNNER_DIR;
+  let launcher = new BwrapLauncher(runtime, { bwrap, ...ids, runnerDir });
   let failure = await options.selfTest(launcher);
   if (failure && /Can't find source path|Permission denied/i.test(failure)) {
-    launcher = new BwrapLauncher(runtime, { bwrap, ...ids, runnerDir: await stageRunner() });
+    launcher = new BwrapLauncher(runtime, { bwrap, ...ids, runnerDir: await stageRunner(runnerDir) });
     failure = await options.selfTest(launcher);
   }
   if (failure) return { ready: false, missing: 'isolation', reason: `the bubblewrap self-test failed: ${failure}` };
