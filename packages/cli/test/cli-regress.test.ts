@@ -27,7 +27,8 @@ test('the repository golden plan passes from any folder (found beside the instal
     assert.match(r.stdout, /^ok {5}eurusd-h1 \(official\/EURUSD_H1_2017-2018\.csv\): 24 strategies, 4,417 trades, [\d.]+ s$/m);
     assert.match(r.stdout, /^ok {5}eurusd-h1-internal-confirm /m);
     assert.match(r.stdout, /^ok {5}eurusd-m15-2023q1 \(smc\/EURUSD_15M\.csv\)/m);
-    assert.ok(r.stdout.endsWith(`\n3 scenarios, engine ${ENGINE_VERSION}: no drift\n`));
+    assert.match(r.stdout, /^ok {5}eurusd-m15-2023q1-costs \(smc\/EURUSD_15M\.csv\)/m);
+    assert.ok(r.stdout.endsWith(`\n4 scenarios, engine ${ENGINE_VERSION}: no drift\n`));
   } finally {
     tmp.remove();
   }
@@ -82,7 +83,7 @@ test('bad input: plans, scenarios, notes', async () => {
     const cases: [string[], number, string][] = [
       [[join(tmp.dir, 'none.json')], 1, `bt: cannot read ${join(tmp.dir, 'none.json')}: no such file\n`],
       [[broken], 2, `bt: invalid plan ${broken}: line 3, column 20: Expected double-quoted property name (not valid JSON)\n`],
-      [[wrongField], 2, `bt: invalid golden plan ${wrongField}: scenarios[0].request.stop: unknown field (expected symbol, slMode, slPips, tp1Pips, tp2Pips, timeframe, pipSize, from, to)\n`],
+      [[wrongField], 2, `bt: invalid golden plan ${wrongField}: scenarios[0].request.stop: unknown field (expected symbol, slMode, slPips, tp1Pips, tp2Pips, timeframe, pipSize, from, to, costs)\n`],
       [[plan, '--scenario', 'eurusd-h4'], 2, 'bt: invalid --scenario: "eurusd-h4" (the plan has eurusd-h1)\n'],
       [[plan, '--update'], 2, 'bt: --update needs --note "why the results moved" (it is kept in each changed file\'s history)\n'],
       [[plan, '--note', 'why'], 2, 'bt: --note goes with --update\n'],

@@ -62,6 +62,9 @@ function syntheticTrades(n: number): Trade[] {
       hour,
       weekday: utcWeekday(entryTime),
       session: sessionForHour(hour),
+      spreadPips: 0,
+      costPips: 0,
+      stopCostPips: 0,
     });
   }
   return trades;

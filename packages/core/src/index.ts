@@ -12,3 +12,4 @@ export * from './patterns/index.js';
 export * from './strategies/index.js';
 export * from './simulate/index.js';
 export * from './backtest/index.js';
+export * from './costs/index.js';

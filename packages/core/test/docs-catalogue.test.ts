@@ -15,6 +15,16 @@ test('docs/catalogue.md lists every symbol with its label, class and pip size, a
   }
 });
 
+test('docs/catalogue.md gives every symbol’s typical spread (null: none published)', () => {
+  const text = docs('catalogue.md');
+  for (const s of SYMBOLS) {
+    assert.ok(text.includes(`| ${s.symbol} | ${s.typicalSpreadPips ?? ''} | `), s.symbol);
+    assert.ok(s.typicalSpreadPips === null || (s.typicalSpreadPips > 0 && s.typicalSpreadPips < 100), s.symbol);
+  }
+  assert.equal(SYMBOLS.find((s) => s.symbol === 'EURUSD')!.typicalSpreadPips, 1.3);
+  assert.equal(SYMBOLS.find((s) => s.symbol === 'XAUUSD')!.typicalSpreadPips, 4.1, '0.41 USD at a 0.1 pip');
+});
+
 test('docs/parameters.md lists every parameter with its label', () => {
   const text = docs('parameters.md');
   for (const p of PARAMS) {

@@ -76,6 +76,9 @@ export function makeTrade(spec: TradeSpec): Trade {
     hour,
     weekday: utcWeekday(entryTime),
     session: sessionForHour(hour),
+    spreadPips: 0,
+    costPips: 0,
+    stopCostPips: 0,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Candles } from '../candles/types.js';
+import type { RunCosts } from '../costs/quotes.js';
 import type { StrategyParams } from '../catalogue/types.js';
 import type { Setups } from '../patterns/types.js';
 import type { LowerTimeframe } from '../simulate/ambiguity.js';
@@ -17,6 +18,8 @@ export interface EngineRun {
   /** First candle at which an entry is reported; earlier candles are warm-up. Default 0. */
   readonly startIndex?: number;
   readonly ltf?: LowerTimeframe;
+  /** Trading costs (runCosts); none when absent. */
+  readonly costs?: RunCosts;
 }
 
 export interface EngineTableOutput {
@@ -40,11 +43,13 @@ export function runEngineTable(candles: Candles, run: EngineRun): EngineTableOut
   const names = filterColumnNames(plan.filters, params);
   const gate = filterGate(candles, plan.filters, filterColumns(candles, names, params, plan.filters));
   const start = run.startIndex ?? 0;
+  const scale = priceRounding(exits.pipSize);
+  const costs = run.costs;
   const entries =
     plan.entryMode === 'pullback'
-      ? pullbackEntries(candles, setups, gate, pullbackRulesFromParams(params), start, priceRounding(exits.pipSize))
-      : signalEntries(candles, setups, gate, start);
-  const simulation = simulateTable(candles, setups, entries, exits, { ltf: run.ltf });
+      ? pullbackEntries(candles, setups, gate, pullbackRulesFromParams(params), start, scale, costs ? costs.ask : candles)
+      : signalEntries(candles, setups, gate, start, costs ? { ask: costs.ask, slippage: costs.slippage, priceScale: scale } : undefined);
+  const simulation = simulateTable(candles, setups, entries, exits, { ltf: run.ltf, costs });
   return { setups, entries, simulation };
 }
 

@@ -1,4 +1,6 @@
 import type { Candles } from '../candles/types.js';
+import { normalizeCosts } from '../costs/settings.js';
+import type { CostSettings } from '../costs/types.js';
 import type { FilterKind, StrategyParams } from '../catalogue/types.js';
 import { getStrategy } from '../catalogue/strategies.js';
 import { pipSize as catalogPipSize } from '../catalogue/symbols.js';
@@ -20,6 +22,7 @@ export interface PreparedRun {
   readonly plan: StrategyPlan;
   readonly params: StrategyParams;
   readonly exits: ExitRules;
+  readonly costs: CostSettings;
   readonly timeframe: string;
   readonly stepMs: number | undefined;
   readonly warnings: string[];
@@ -100,8 +103,9 @@ export function prepareRun(candles: Candles, request: BacktestRequest): Prepared
   const { plan, params, warnings } = resolveStrategy(request);
   const pip = catalogPipSize(request.symbol, request.pipSize);
   const exits = exitRules(request, pip);
+  const costs = normalizeCosts(request.costs, request.symbol);
   const { timeframe, stepMs } = runTimeframe(candles, request);
-  return { plan, params, exits, timeframe, stepMs, warnings };
+  return { plan, params, exits, costs, timeframe, stepMs, warnings };
 }
 
 /** Candle indices of the period: `start` (first at or after `from`) and `end` (past the last at or before `to`). */

@@ -1,4 +1,8 @@
 import type { Candles } from '../candles/types.js';
+import { inferPointSize, runCosts } from '../costs/quotes.js';
+import { hasCosts } from '../costs/settings.js';
+import type { CostSettings } from '../costs/types.js';
+import { priceRounding } from '../simulate/levels.js';
 import { withIndicators } from '../indicators/columns.js';
 import { resultFolderName, workbookFileName } from '../report/folder.js';
 import type { ConfigEntry } from '../report/sheets.js';
@@ -30,7 +34,17 @@ export async function runBacktest(candles: Candles, request: BacktestRequest, op
   const series = withIndicators(headCandles(candles, end), columnList(columns));
   const ltf = lowerTimeframe(request.ltf, stepMs, timeframe, request.symbol);
   if (start >= end) warnings.push(`no candle in the period: no trade (${candles.length} candles in the data)`);
-  const engine = runEngine(series, { plan, params, exits, startIndex: start, ltf: ltf.ltf });
+  const scale = priceRounding(exits.pipSize);
+  const costs = hasCosts(prepared.costs) ? runCosts(series, prepared.costs, exits.pipSize, scale) : undefined;
+  if (costs && ltf.ltf && costs.spread) ltf.ltf = { ...ltf.ltf, ask: runCosts(request.ltf!, prepared.costs, exits.pipSize, scale).ask };
+  if (prepared.costs.spreadFromData && costs) {
+    if (costs.dataSpreadCandles === 0) warnings.push('spread_from_data: the data has no Spread column with values; the spread given (or 0) applies to every candle');
+    else if (prepared.costs.spreadPointSize === null) {
+      const quoted = inferPointSize(series);
+      if (quoted !== costs.pointSize) warnings.push(`spread_from_data: the Spread column is read in points of ${costs.pointSize} (a tenth of a pip), but the prices are quoted to ${quoted}; if the broker's point is ${quoted}, give spread_point_size`);
+    }
+  }
+  const engine = runEngine(series, { plan, params, exits, startIndex: start, ltf: ltf.ltf, costs });
   const { trades, skippedNoRisk, ambiguity } = engine.simulation;
   if (skippedNoRisk > 0) warnings.push(`${skippedNoRisk} entries skipped: the internal stop left no positive risk (order price at or beyond the stop)`);
   if (ambiguity.count > 0) {
@@ -43,7 +57,8 @@ export async function runBacktest(candles: Candles, request: BacktestRequest, op
   const to = request.to ?? (end > start ? candles.time[end - 1] : from);
   const folder = resultFolderName({ symbol: request.symbol, timeframe, strategy: plan.key, from, to, slPips: exits.slPips, slMode: exits.slMode });
   const workbookName = workbookFileName(folder);
-  const config = configRows(request, { strategy: plan.key, label: plan.label, timeframe, from, to, params, exits, ltfName: ltf.name, warmup: start });
+  const costSummary = { ...prepared.costs, spreadPointSizeUsed: costs?.pointSize ?? null, spreadDataCandles: costs?.dataSpreadCandles ?? 0 };
+  const config = configRows(request, { strategy: plan.key, label: plan.label, timeframe, from, to, params, exits, ltfName: ltf.name, warmup: start, costs: costSummary, costsOn: costs !== undefined });
   const t1 = now();
 
   let workbook: Uint8Array | undefined;
@@ -68,6 +83,7 @@ export async function runBacktest(candles: Candles, request: BacktestRequest, op
     statistics,
     trades,
     ambiguity: { ...ambiguity, lowerTimeframe: ltf.name },
+    costs: costSummary,
     counts: {
       candles: series.length,
       warmupCandles: Math.min(start, series.length),
@@ -96,6 +112,8 @@ interface ConfigContext {
   exits: { slMode: string; slPips?: number; tp1Pips?: number; tp2Pips?: number; pipSize: number };
   ltfName: string | null;
   warmup: number;
+  costs: CostSettings & { spreadPointSizeUsed: number | null; spreadDataCandles: number };
+  costsOn: boolean;
 }
 
 /** Config sheet rows (docs/report.md metric names): every input, the rules, the run's identity. */
@@ -116,6 +134,7 @@ function configRows(request: BacktestRequest, c: ConfigContext): ConfigEntry[] {
     { metric: 'tp2_pips', value: c.exits.tp2Pips ?? (internal ? '2R' : c.exits.tp1Pips !== undefined ? 2 * c.exits.tp1Pips : null) },
     { metric: 'pip_size', value: c.exits.pipSize },
   ];
+  rows.push(...costRows(c.costs, c.costsOn));
   for (const [name, v] of Object.entries(c.params)) rows.push({ metric: name, value: value(v) });
   rows.push(
     { metric: 'warmup_candles', value: c.warmup },
@@ -128,6 +147,23 @@ function configRows(request: BacktestRequest, c: ConfigContext): ConfigEntry[] {
     { metric: 'user_id', value: value(request.run?.userId) },
     { metric: 'run_seq', value: value(request.run?.runSeq) },
   );
+  return rows;
+}
+
+/** Config rows of the trading costs (docs/report.md): every cost, zero included, and the price rule when any applies. */
+function costRows(c: CostSettings & { spreadPointSizeUsed: number | null; spreadDataCandles: number }, on: boolean): ConfigEntry[] {
+  const rows: ConfigEntry[] = [
+    { metric: 'spread_pips', value: c.spreadPips },
+    { metric: 'spread_by_hour_pips', value: c.spreadByHour ? c.spreadByHour.join(' ') : null },
+    { metric: 'spread_from_data', value: c.spreadFromData },
+  ];
+  if (c.spreadFromData) {
+    rows.push({ metric: 'spread_point_size', value: c.spreadPointSizeUsed }, { metric: 'spread_data_candles', value: c.spreadDataCandles });
+  }
+  rows.push({ metric: 'commission_pips', value: c.commissionPips });
+  if (c.commissionPerLot > 0) rows.push({ metric: 'commission_per_lot', value: c.commissionPerLot }, { metric: 'account_currency', value: c.accountCurrency });
+  rows.push({ metric: 'slippage_pips', value: c.slippagePips });
+  if (on) rows.push({ metric: 'price_rule', value: 'Bougies au bid ; achat au ask (bid + spread), SL/TP d’un achat jugés au bid ; vente au bid, SL/TP d’une vente jugés au ask' });
   return rows;
 }
 

@@ -1,4 +1,5 @@
 import type { Candles } from '../candles/types.js';
+import type { CostSettings, TradingCostsInput } from '../costs/types.js';
 import type { StrategyParams } from '../catalogue/types.js';
 import type { ConfigEntry } from '../report/sheets.js';
 import type { AmbiguitySummary } from '../simulate/trades.js';
@@ -41,7 +42,17 @@ export interface BacktestRequest {
   readonly to?: number;
   /** Lower-timeframe candles of the same symbol (e.g. M1 under M15) to resolve ambiguous candles. */
   readonly ltf?: Candles;
+  /** Spread, commission and slippage (docs/engine.md §13); absent: none. */
+  readonly costs?: TradingCostsInput;
   readonly run?: RunMeta;
+}
+
+/** The costs a run applied: the checked settings, and what the data's Spread column gave. */
+export interface CostSummary extends CostSettings {
+  /** Price of one point of the Spread column, when it was read. */
+  readonly spreadPointSizeUsed: number | null;
+  /** Candles whose spread came from the data's Spread column. */
+  readonly spreadDataCandles: number;
 }
 
 export interface BacktestOptions {
@@ -89,6 +100,8 @@ export interface BacktestResult {
     /** Entries without a positive internal risk (no trade). */
     readonly skippedNoRisk: number;
   };
+  /** The trading costs applied (all zero without). */
+  readonly costs: CostSummary;
   /** Config sheet rows: every input, sl_mode, engine version, run meta, rules. */
   readonly config: readonly ConfigEntry[];
   readonly warnings: readonly string[];

@@ -5,41 +5,46 @@ import type { AssetClass, SymbolDefinition } from './types.js';
  * gives one (0.0001 forex, 0.01 JPY pairs, 0.1 gold, 1 indices); for the other commodities the
  * pip is one minimum tick of the reference futures contract, and crypto uses a pip close to
  * gold's relative size. docs/catalogue.md gives the reason line by line.
+ *
+ * Typical spreads: FXCM UK's published average spreads (docs/catalogue.md "Typical spreads" gives
+ * the page); forex in pips, the other instruments in price units (converted to bt's pips).
  */
-function fx(base: string, quote: string): SymbolDefinition {
+function fx(base: string, quote: string, typicalSpreadPips: number): SymbolDefinition {
   return {
     symbol: base + quote,
     label: `${base}/${quote}`,
     assetClass: 'forex',
     pipSize: base === 'JPY' || quote === 'JPY' ? 0.01 : 0.0001,
+    typicalSpreadPips,
   };
 }
 
-function sym(symbol: string, label: string, assetClass: AssetClass, pipSize: number): SymbolDefinition {
-  return { symbol, label, assetClass, pipSize };
+/** `spread` in price units as the source publishes it (converted to pips here), null when unknown. */
+function sym(symbol: string, label: string, assetClass: AssetClass, pipSize: number, spread: number | null = null): SymbolDefinition {
+  return { symbol, label, assetClass, pipSize, typicalSpreadPips: spread === null ? null : Math.round((spread / pipSize) * 100) / 100 };
 }
 
 export const SYMBOLS: readonly SymbolDefinition[] = [
   // Forex majors
-  fx('EUR', 'USD'), fx('GBP', 'USD'), fx('USD', 'JPY'), fx('USD', 'CHF'),
-  fx('AUD', 'USD'), fx('USD', 'CAD'), fx('NZD', 'USD'),
+  fx('EUR', 'USD', 1.3), fx('GBP', 'USD', 1.8), fx('USD', 'JPY', 1.4), fx('USD', 'CHF', 1.7),
+  fx('AUD', 'USD', 1.8), fx('USD', 'CAD', 2.2), fx('NZD', 'USD', 2.0),
   // Forex minors (crosses without the dollar or the yen)
-  fx('EUR', 'GBP'), fx('EUR', 'CHF'), fx('EUR', 'AUD'), fx('EUR', 'CAD'), fx('EUR', 'NZD'),
-  fx('GBP', 'CHF'), fx('GBP', 'AUD'), fx('GBP', 'CAD'), fx('GBP', 'NZD'),
-  fx('AUD', 'CAD'), fx('AUD', 'CHF'), fx('AUD', 'NZD'), fx('CAD', 'CHF'),
-  fx('NZD', 'CAD'), fx('NZD', 'CHF'),
+  fx('EUR', 'GBP', 2.3), fx('EUR', 'CHF', 2.5), fx('EUR', 'AUD', 2.6), fx('EUR', 'CAD', 3.0), fx('EUR', 'NZD', 4.1),
+  fx('GBP', 'CHF', 3.5), fx('GBP', 'AUD', 4.4), fx('GBP', 'CAD', 4.3), fx('GBP', 'NZD', 5.8),
+  fx('AUD', 'CAD', 2.8), fx('AUD', 'CHF', 3.4), fx('AUD', 'NZD', 3.6), fx('CAD', 'CHF', 3.4),
+  fx('NZD', 'CAD', 4.6), fx('NZD', 'CHF', 4.5),
   // JPY crosses
-  fx('EUR', 'JPY'), fx('GBP', 'JPY'), fx('AUD', 'JPY'), fx('CAD', 'JPY'), fx('CHF', 'JPY'), fx('NZD', 'JPY'),
+  fx('EUR', 'JPY', 2.1), fx('GBP', 'JPY', 2.8), fx('AUD', 'JPY', 2.2), fx('CAD', 'JPY', 2.5), fx('CHF', 'JPY', 3.0), fx('NZD', 'JPY', 2.3),
   // Metals (USD per troy ounce; copper USD per pound)
-  sym('XAUUSD', 'Or', 'metal', 0.1),
-  sym('XAGUSD', 'Argent', 'metal', 0.005),
+  sym('XAUUSD', 'Or', 'metal', 0.1, 0.41),
+  sym('XAGUSD', 'Argent', 'metal', 0.005, 0.05),
   sym('XPTUSD', 'Platine', 'metal', 0.1),
   sym('XPDUSD', 'Palladium', 'metal', 0.1),
-  sym('COPPER', 'Cuivre', 'metal', 0.0005),
+  sym('COPPER', 'Cuivre', 'metal', 0.0005, 0.003),
   // Energy
-  sym('WTI', 'Pétrole WTI', 'energy', 0.01),
-  sym('BRENT', 'Pétrole Brent', 'energy', 0.01),
-  sym('NATGAS', 'Gaz naturel', 'energy', 0.001),
+  sym('WTI', 'Pétrole WTI', 'energy', 0.01, 0.04),
+  sym('BRENT', 'Pétrole Brent', 'energy', 0.01, 0.04),
+  sym('NATGAS', 'Gaz naturel', 'energy', 0.001, 0.01),
   sym('GASOLINE', 'Essence RBOB', 'energy', 0.0001),
   // Agricultural futures (grains in US cents per bushel, softs in cents per pound, cocoa in USD per tonne)
   sym('CORN', 'Maïs', 'agriculture', 0.25),
@@ -50,18 +55,18 @@ export const SYMBOLS: readonly SymbolDefinition[] = [
   sym('COCOA', 'Cacao', 'agriculture', 1),
   sym('COTTON', 'Coton', 'agriculture', 0.01),
   // World indices (index points)
-  sym('US500', 'S&P 500', 'index', 1),
-  sym('US30', 'Dow Jones 30', 'index', 1),
-  sym('NAS100', 'Nasdaq 100', 'index', 1),
-  sym('GER40', 'DAX 40', 'index', 1),
-  sym('UK100', 'FTSE 100', 'index', 1),
-  sym('FRA40', 'CAC 40', 'index', 1),
-  sym('EU50', 'Euro Stoxx 50', 'index', 1),
-  sym('JPN225', 'Nikkei 225', 'index', 1),
-  sym('AUS200', 'ASX 200', 'index', 1),
+  sym('US500', 'S&P 500', 'index', 1, 0.52),
+  sym('US30', 'Dow Jones 30', 'index', 1, 2.26),
+  sym('NAS100', 'Nasdaq 100', 'index', 1, 1.3),
+  sym('GER40', 'DAX 40', 'index', 1, 2.11),
+  sym('UK100', 'FTSE 100', 'index', 1, 1.05),
+  sym('FRA40', 'CAC 40', 'index', 1, 1.09),
+  sym('EU50', 'Euro Stoxx 50', 'index', 1, 1.74),
+  sym('JPN225', 'Nikkei 225', 'index', 1, 8.66),
+  sym('AUS200', 'ASX 200', 'index', 1, 1.76),
   // Crypto (USD)
-  sym('BTC-USD', 'Bitcoin', 'crypto', 1),
-  sym('ETH-USD', 'Ethereum', 'crypto', 0.1),
+  sym('BTC-USD', 'Bitcoin', 'crypto', 1, 35.12),
+  sym('ETH-USD', 'Ethereum', 'crypto', 0.1, 1.21),
 ];
 
 /** Other names brokers and data vendors use for the same instruments (compact form, see compactSymbol). */

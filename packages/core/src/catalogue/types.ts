@@ -11,6 +11,11 @@ export interface SymbolDefinition {
   readonly assetClass: AssetClass;
   /** Price distance of one pip. */
   readonly pipSize: number;
+  /**
+   * A typical spread in pips (a broker's published average, docs/catalogue.md "Typical spreads"
+   * gives the source); null where bt knows no published figure. The backtest form pre-fills it.
+   */
+  readonly typicalSpreadPips: number | null;
 }
 
 /** The five pattern families behind the 24 official strategies (spec 2 §3, DESIGN §2). */

@@ -95,6 +95,9 @@ export const TRADE_HEADERS = {
   weekday: 'Jour',
   session: 'Session',
   entryIndex: 'Index entrée',
+  spreadPips: 'Spread (pips)',
+  costPips: 'Coûts entrée (pips)',
+  stopCostPips: 'Coût au SL (pips)',
 } as const;
 
 /** French words for the trade record's codes, as written in the Trades sheet. */

@@ -59,7 +59,7 @@ export interface GoldenFile {
   readonly history: readonly { engineVersion: string; note: string }[];
 }
 
-const REQUEST_KEYS = new Set(['symbol', 'slMode', 'slPips', 'tp1Pips', 'tp2Pips', 'timeframe', 'pipSize', 'from', 'to']);
+const REQUEST_KEYS = new Set(['symbol', 'slMode', 'slPips', 'tp1Pips', 'tp2Pips', 'timeframe', 'pipSize', 'from', 'to', 'costs']);
 
 function planError(path: string, where: string, message: string): Error {
   return new Error(`invalid golden plan ${path}: ${where}${where ? ': ' : ''}${message}`);

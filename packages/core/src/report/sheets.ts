@@ -231,8 +231,23 @@ const TRADE_COLUMNS: readonly TradeColumn[] = [
   column(TRADE_HEADERS.entryIndex, (t) => t.entryIndex),
 ];
 
+/** Runs with trading costs (docs/engine.md §13) add what each trade paid; runs without keep the sheet as it was. */
+const COST_COLUMNS: readonly TradeColumn[] = [
+  ...TRADE_COLUMNS,
+  column(TRADE_HEADERS.spreadPips, (t) => t.spreadPips, '0.0'),
+  column(TRADE_HEADERS.costPips, (t) => t.costPips, '0.0'),
+  column(TRADE_HEADERS.stopCostPips, (t) => t.stopCostPips, '0.0'),
+];
+
 /** The workbook writer's view of TRADE_COLUMNS, made once (objects that live across runs keep V8's optimized writer valid). */
 const TRADE_RECORD_COLUMNS = TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true }));
+const COST_RECORD_COLUMNS = COST_COLUMNS.map((c) => ({ value: c.value, date: c.date === true }));
+
+/** Whether any trade carries a cost (then the sheet has the cost columns). */
+function paidCosts(trades: readonly Trade[]): boolean {
+  for (const t of trades) if (t.spreadPips > 0 || t.costPips > 0 || t.stopCostPips > 0) return true;
+  return false;
+}
 
 const byEntry = (a: Trade, b: Trade) => a.entryTime - b.entryTime || a.id - b.id;
 
@@ -250,12 +265,14 @@ function entryOrdered(trades: readonly Trade[]): readonly Trade[] {
 export function tradesTable(trades: readonly Trade[], pipSize: number) {
   const price = priceFormat(pipSize);
   const ordered = entryOrdered(trades);
+  const costs = paidCosts(ordered);
+  const columns = costs ? COST_COLUMNS : TRADE_COLUMNS;
   return {
     name: 'Trades' as const,
-    headers: TRADE_COLUMNS.map((c) => c.label),
-    columnFormats: TRADE_COLUMNS.map((c) => (c.format === 'price' ? price : c.format)),
+    headers: columns.map((c) => c.label),
+    columnFormats: columns.map((c) => (c.format === 'price' ? price : c.format)),
     items: ordered,
-    columns: TRADE_RECORD_COLUMNS,
+    columns: costs ? COST_RECORD_COLUMNS : TRADE_RECORD_COLUMNS,
   };
 }
 

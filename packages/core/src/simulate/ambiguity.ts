@@ -6,6 +6,8 @@ export interface LowerTimeframe {
   readonly series: PriceSeries;
   /** Duration of one candle of the run's timeframe, in ms. */
   readonly stepMs: number;
+  /** Ask prices of the smaller candles (bid + spread) when costs apply; default: `series`. */
+  readonly ask?: PriceSeries;
 }
 
 export interface ResolvedResult {
@@ -45,9 +47,13 @@ export function resolveWithLowerTimeframe(
   entryIndex: number,
   resting: boolean,
   orderPrice: number,
+  sides?: { readonly small: PriceSeries; readonly fillSmall: PriceSeries },
 ): ResolvedResult {
   const n = htf.length;
-  const small = ltf.series;
+  // With costs the trade is walked on the prices it exits at (a buy's bid, a sell's ask: `htf`
+  // and `small`) and its resting order fills on the prices it enters at (`fillSmall`).
+  const small = sides ? sides.small : ltf.series;
+  const fillSmall = sides ? sides.fillSmall : small;
   let decided1 = true;
   let decided2 = true;
   let s = fresh();
@@ -78,7 +84,7 @@ export function resolveWithLowerTimeframe(
       let from = lo;
       if (fillCandle) {
         const p = s.dir * orderPrice;
-        while (from < hi && (s.dir > 0 ? small.low[from] : -small.high[from]) > p) from++;
+        while (from < hi && (s.dir > 0 ? fillSmall.low[from] : -fillSmall.high[from]) > p) from++;
         if (from === hi) from = lo;
       }
       const before1 = !s.tp1Done;

@@ -213,20 +213,35 @@ function toGate(series: PriceSeries, filters: FilterMasks | FilterGate | null): 
   return 'buy' in filters ? maskGate(series, filters) : filters;
 }
 
+/** How orders meet the market once costs apply (docs/engine.md §13): the ask series, and slippage on market entries. */
+export interface EntryQuotes {
+  /** Ask prices (bid + spread); the bid series itself without spread. */
+  readonly ask: PriceSeries;
+  /** Slippage in price units against a market entry (signal families); 0: none. */
+  readonly slippage: number;
+  /** The level grid (`priceRounding`) a slipped fill is rounded to. */
+  readonly priceScale: number;
+}
+
 /**
  * Signal families: entry at the open of the candle after the signal, when the filters pass on
  * the signal candle. `startIndex`: entries before it are warm-up and are not emitted.
  * `filters`: masks over every candle, or a gate reading the indicator columns (filterGate).
+ * With `quotes`, a buy's order price is the ask open and a sell's the bid open, and the fill is
+ * that price moved against the trade by the slippage.
  */
-export function signalEntries(series: PriceSeries, setups: Setups, filters: FilterMasks | FilterGate | null, startIndex = 0): Entries {
+export function signalEntries(series: PriceSeries, setups: Setups, filters: FilterMasks | FilterGate | null, startIndex = 0, quotes?: EntryQuotes): Entries {
   const gate = toGate(series, filters);
   const out = new EntryBuilder(setups.count);
-  for (let z = 0; z < setups.count; z += CHUNK) signalRange(out, series, setups, gate, startIndex, z, Math.min(setups.count, z + CHUNK));
+  const askOpen = quotes ? quotes.ask.open : series.open;
+  const slip = quotes ? quotes.slippage : 0;
+  const scale = quotes ? quotes.priceScale : 0;
+  for (let z = 0; z < setups.count; z += CHUNK) signalRange(out, series, askOpen, slip, scale, setups, gate, startIndex, z, Math.min(setups.count, z + CHUNK));
   return out.finish(false, series.length);
 }
 
 /** signalEntries for setups [z0, z1) (a chunk, see CHUNK). */
-function signalRange(out: EntryBuilder, series: PriceSeries, setups: Setups, gate: FilterGate | null, startIndex: number, z0: number, z1: number): void {
+function signalRange(out: EntryBuilder, series: PriceSeries, askOpen: Float64Array, slip: number, scale: number, setups: Setups, gate: FilterGate | null, startIndex: number, z0: number, z1: number): void {
   const { length: n, open } = series;
   const { confirmedAt, side: sides } = setups;
   for (let z = z0; z < z1; z++) {
@@ -235,7 +250,8 @@ function signalRange(out: EntryBuilder, series: PriceSeries, setups: Setups, gat
     if (j >= n || j < startIndex) continue;
     const side = sides[z];
     if (gate !== null && !(side > 0 ? buyPasses(gate, s) : sellPasses(gate, s))) continue;
-    out.push(z, j, side, open[j], open[j]);
+    const price = side > 0 ? askOpen[j] : open[j];
+    out.push(z, j, side, price, slip === 0 ? price : Math.round((price + side * slip) * scale) / scale);
   }
 }
 
@@ -251,6 +267,8 @@ function signalRange(out: EntryBuilder, series: PriceSeries, setups: Setups, gat
  * Fills before `startIndex` consume zones like any other but are not emitted (warm-up).
  * `priceScale` rounds resting prices inside zones (see `priceRounding`); 0 leaves them as computed.
  * `filters`: masks over every candle, or a gate reading the indicator columns (filterGate).
+ * `ask`: ask prices (bid + spread) a buy order fills on; touches and invalidation stay on the
+ * candles (bid), a sell fills on the bid (docs/engine.md §13).
  */
 export function pullbackEntries(
   series: PriceSeries,
@@ -259,10 +277,11 @@ export function pullbackEntries(
   rules: PullbackRules,
   startIndex = 0,
   priceScale = 0,
+  ask: PriceSeries = series,
 ): Entries {
   const gate = toGate(series, filters);
   const out = new EntryBuilder(setups.count >> 1);
-  for (let z = 0; z < setups.count; z += CHUNK) pullbackRange(out, series, setups, gate, rules, startIndex, priceScale, z, Math.min(setups.count, z + CHUNK));
+  for (let z = 0; z < setups.count; z += CHUNK) pullbackRange(out, series, ask, setups, gate, rules, startIndex, priceScale, z, Math.min(setups.count, z + CHUNK));
   return out.finish(true, series.length);
 }
 
@@ -270,6 +289,7 @@ export function pullbackEntries(
 function pullbackRange(
   out: EntryBuilder,
   series: PriceSeries,
+  ask: PriceSeries,
   setups: Setups,
   gate: FilterGate | null,
   rules: PullbackRules,
@@ -279,6 +299,7 @@ function pullbackRange(
   z1: number,
 ): void {
   const { length: n, open, high, low, close } = series;
+  const { open: askOpen, low: askLow } = ask;
   const { minWait, maxWait, overlapRatio, maxTouch, allowMultiple } = rules;
   const ratio = overlapRatio ?? 0;
   const { confirmedAt, side: sides, top: tops, bottom: bottoms } = setups;
@@ -300,8 +321,8 @@ function pullbackRange(
       for (; j <= last; j++) {
         if (low[j] > top) continue;
         if (++touches > maxTouch) break;
-        if (low[j] <= price && (gate === null || buyPasses(gate, j - 1))) {
-          if (j >= startIndex) out.push(z, j, 1, price, open[j] < price ? open[j] : price);
+        if (askLow[j] <= price && (gate === null || buyPasses(gate, j - 1))) {
+          if (j >= startIndex) out.push(z, j, 1, price, askOpen[j] < price ? askOpen[j] : price);
           if (!allowMultiple) break;
         }
         if (close[j] < bottom) break;

@@ -1,3 +1,4 @@
+import type { RunCosts } from '../costs/quotes.js';
 import { CHUNK } from '../patterns/candidates.js';
 import type { PriceSeries, Setups } from '../patterns/types.js';
 import { sessionForHour } from '../stats/buckets.js';
@@ -11,6 +12,11 @@ import { newWalkState } from './walk.js';
 export interface SimulationOptions {
   /** Lower-timeframe candles to resolve ambiguous candles (resolved figures). */
   readonly ltf?: LowerTimeframe;
+  /**
+   * Trading costs (docs/engine.md §13): sells are walked on the ask series, and every trade's
+   * commission and entry slippage (and slippage at the stop) are charged in R.
+   */
+  readonly costs?: RunCosts;
 }
 
 export interface AmbiguitySummary {
@@ -49,6 +55,14 @@ export interface TradeTable {
   readonly ambiguous: Uint8Array;
   readonly resolved1: Int8Array;
   readonly resolved2: Int8Array;
+  /** With costs: per trade, commission + slippage at entry and the spread of the entry candle (price units); the slippage at a stop. */
+  readonly costs: TradeCosts | null;
+}
+
+export interface TradeCosts {
+  readonly entry: Float64Array;
+  readonly spread: Float64Array;
+  readonly stopSlippage: number;
 }
 
 export interface TableSimulation {
@@ -72,7 +86,9 @@ export interface Simulation extends TableSimulation {
 export function simulateTable(series: PriceSeries, setups: Setups, entries: Entries, rules: ExitRules, options: SimulationOptions = {}): TableSimulation {
   validateExitRules(rules);
   const m = entries.count;
-  const run = newTableRun(series, priceBlocks(series.high, series.low), setups.stop, entries, rules, options.ltf);
+  const costs = options.costs && (options.costs.spread !== null || options.costs.slippage > 0 || options.costs.commission > 0 || options.costs.commissionPerPrice > 0) ? options.costs : null;
+  const blocks = priceBlocks(series.high, series.low);
+  const run = newTableRun(series, blocks, setups.stop, entries, rules, options.ltf, costs, costs && costs.spread ? priceBlocks(costs.ask.high, costs.ask.low) : blocks);
   for (let k = 0; k < m; k += CHUNK) simulateRange(run, k, Math.min(m, k + CHUNK));
   const t = run.t;
   // Typed-array `slice` is native, so one generic helper costs nothing here.
@@ -97,6 +113,7 @@ export function simulateTable(series: PriceSeries, setups: Setups, entries: Entr
     ambiguous: cut(run.ambiguousFlag),
     resolved1: cut(run.resolved1),
     resolved2: cut(run.resolved2),
+    costs: costs ? { entry: cut(run.entryCost), spread: cut(run.entrySpread), stopSlippage: costs.slippage } : null,
   };
   const result: TableSimulation = { table, skippedNoRisk: run.skippedNoRisk, ambiguity: { count: run.ambiguous, resolved: run.resolved, unresolved: run.unresolved } };
   release(run);
@@ -114,6 +131,11 @@ function release(run: TableRun): void {
   run.series = noSeries;
   run.ltf = undefined;
   run.blocks = priceBlocks(none, none);
+  run.askBlocks = run.blocks;
+  run.ask = noSeries;
+  run.costs = null;
+  run.entryCost = none;
+  run.entrySpread = none;
   run.stops = none;
   run.entries = NO_ENTRIES;
   run.setup = NO_ENTRIES.setup;
@@ -141,6 +163,12 @@ function release(run: TableRun): void {
 interface TableRun {
   series: PriceSeries;
   blocks: PriceBlocks;
+  /** Blocks of the ask series, on which sells are walked (`blocks` without spread). */
+  askBlocks: PriceBlocks;
+  ask: PriceSeries;
+  costs: RunCosts | null;
+  entryCost: Float64Array;
+  entrySpread: Float64Array;
   stops: Float64Array;
   entries: Entries;
   readonly rules: ExitRules;
@@ -173,11 +201,19 @@ interface TableRun {
 }
 
 /** The one place a TableRun is made (one map for every run, kept alive by `lastRun`). */
-function newTableRun(series: PriceSeries, blocks: PriceBlocks, stops: Float64Array, entries: Entries, rules: ExitRules, ltf: LowerTimeframe | undefined): TableRun {
+function newTableRun(
+  series: PriceSeries, blocks: PriceBlocks, stops: Float64Array, entries: Entries, rules: ExitRules, ltf: LowerTimeframe | undefined,
+  costs: RunCosts | null, askBlocks: PriceBlocks,
+): TableRun {
   const m = entries.count;
   return {
     series,
     blocks,
+    askBlocks,
+    ask: costs ? costs.ask : series,
+    costs,
+    entryCost: costs ? new Float64Array(m) : none,
+    entrySpread: costs ? new Float64Array(m) : none,
     stops,
     entries,
     rules,
@@ -236,7 +272,11 @@ function simulateRange(run: TableRun, k0: number, k1: number): void {
   const tp1Offset = external ? rules.tp1Pips! * pip : 0;
   const tp2Offset = external ? (rules.tp2Pips ?? 2 * rules.tp1Pips!) * pip : 0;
   const { setup: eSetup, side: eSide, orderPrice: eOrder, entryPrice: eFill, index: eIndex, resting: eResting } = entries;
-  const { sl, tp1, tp2, r1, r2, tp1At, tp2At, slAt, fav, adv, ambiguousFlag, resolved1, resolved2 } = run;
+  const { sl, tp1, tp2, r1, r2, tp1At, tp2At, slAt, fav, adv, ambiguousFlag, resolved1, resolved2, askBlocks, costs, entryCost, entrySpread } = run;
+  const slip = costs ? costs.slippage : 0;
+  const commission = costs ? costs.commission : 0;
+  const commissionPerPrice = costs ? costs.commissionPerPrice : 0;
+  const spread = costs ? costs.spread : null;
   let t = run.t;
   for (let k = k0; k < k1; k++) {
     const z = eSetup[k];
@@ -262,7 +302,8 @@ function simulateRange(run: TableRun, k0: number, k1: number): void {
     walkIn[1] = levels.sl;
     walkIn[2] = levels.tp1;
     walkIn[3] = levels.tp2;
-    fastWalk(blocks, dir, j, resting);
+    // A buy exits on the bid (the candles), a sell on the ask (docs/engine.md §13).
+    fastWalk(dir > 0 ? blocks : askBlocks, dir, j, resting);
     const o = walkOutCandles;
     if (run.setup !== eSetup) {
       run.setup[t] = z;
@@ -281,12 +322,22 @@ function simulateRange(run: TableRun, k0: number, k1: number): void {
     slAt[t] = o[4];
     fav[t] = walkOutPrices[0];
     adv[t] = walkOutPrices[1];
+    if (costs !== null) {
+      entryCost[t] = (resting ? 0 : slip) + commission + commissionPerPrice * fill;
+      entrySpread[t] = spread !== null ? spread[j] : 0;
+    }
     if (o[5] === 1) {
       ambiguousFlag[t] = 1;
       run.ambiguous++;
       if (ltf) {
         const { sl: s, tp1: a, tp2: b } = levels;
-        const r = resolveWithLowerTimeframe(series, ltf, () => newWalkState(dir, fill, s, a, b), j, resting, p);
+        const ltfAsk = ltf.ask ?? ltf.series;
+        const r = costs
+          ? resolveWithLowerTimeframe(dir > 0 ? series : run.ask, ltf, () => newWalkState(dir, fill, s, a, b), j, resting, p, {
+              small: dir > 0 ? ltf.series : ltfAsk,
+              fillSmall: dir > 0 ? ltfAsk : ltf.series,
+            })
+          : resolveWithLowerTimeframe(series, ltf, () => newWalkState(dir, fill, s, a, b), j, resting, p);
         if (r.decided1) resolved1[t] = r.r1;
         if (r.decided2) resolved2[t] = r.r2;
         if (r.decided1 && r.decided2) run.resolved++;
@@ -319,6 +370,8 @@ export function tradesFromTable(series: PriceSeries, setups: Setups, table: Trad
 
 /** tradesFromTable for trades [t0, t1) (a chunk, see CHUNK). */
 function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Array, table: TradeTable, pipSize: number, t0: number, t1: number): void {
+  const costs = table.costs;
+  const stopCost = costs ? costs.stopSlippage : 0;
   for (let t = t0; t < t1; t++) {
     const p = table.orderPrice[t];
     const sl = table.sl[t];
@@ -330,6 +383,9 @@ function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Arr
     const entryTime = time[table.entryIndex[t]];
     const hour = ((Math.floor(entryTime / HOUR_MS) % 24) + 24) % 24;
     const outcome: Outcome = r2 === 1 ? 'tp2' : r1 === 1 ? 'tp1' : r1 === -1 ? 'sl' : 'open';
+    // Costs in R (docs/engine.md §13): commission and entry slippage on every closed target, the
+    // slippage at the stop on a target lost there; an open target has no result and no cost.
+    const entryCost = costs ? costs.entry[t] : 0;
     trades.push({
       id: t + 1,
       side: table.side[t] > 0 ? 'buy' : 'sell',
@@ -350,16 +406,25 @@ function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Arr
       slTime: table.slAt[t] >= 0 ? time[table.slAt[t]] : null,
       mfePips: round6(table.fav[t] / pipSize),
       maePips: round6(table.adv[t] / pipSize),
-      rTp1: r1 === 1 ? round9(Math.abs(tp1 - p) / risk) : r1,
-      rTp2: r2 === 1 ? round9(Math.abs(tp2 - p) / risk) : r2,
+      rTp1: costs ? netR(r1, Math.abs(tp1 - p), risk, entryCost, stopCost) : r1 === 1 ? round9(Math.abs(tp1 - p) / risk) : r1,
+      rTp2: costs ? netR(r2, Math.abs(tp2 - p), risk, entryCost, stopCost) : r2 === 1 ? round9(Math.abs(tp2 - p) / risk) : r2,
       ambiguous: table.ambiguous[t] === 1,
       resolvedTp1Result: table.resolved1[t] === NONE ? null : verdict(table.resolved1[t]),
       resolvedTp2Result: table.resolved2[t] === NONE ? null : verdict(table.resolved2[t]),
       hour,
       weekday: (((Math.floor(entryTime / DAY_MS) + 3) % 7) + 7) % 7,
       session: SESSION_BY_HOUR[hour],
+      spreadPips: costs ? round6(costs.spread[t] / pipSize) : 0,
+      costPips: costs ? round6(entryCost / pipSize) : 0,
+      stopCostPips: costs ? round6(stopCost / pipSize) : 0,
     });
   }
+}
+
+/** R of one target after costs: the bracket's R less the costs over the risk, rounded to 1e-9. */
+function netR(verdict: number, reward: number, risk: number, entryCost: number, stopCost: number): number {
+  if (verdict === 0) return 0;
+  return verdict === 1 ? round9((reward - entryCost) / risk) : round9(-1 - (entryCost + stopCost) / risk);
 }
 
 /** simulateTable, then the `Trade` records. */

@@ -55,4 +55,10 @@ export interface Trade {
   readonly hour: number;
   readonly weekday: number;
   readonly session: SessionName;
+  /** Trading costs (docs/engine.md §13), 0 without: the spread of the entry candle, in pips. */
+  readonly spreadPips: number;
+  /** Commission and slippage at entry, in pips: charged to every closed target (`rTp1`, `rTp2` are net of it). */
+  readonly costPips: number;
+  /** Slippage at the stop, in pips: charged to a target lost at the stop. */
+  readonly stopCostPips: number;
 }

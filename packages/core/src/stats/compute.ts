@@ -51,16 +51,19 @@ function entryOrder(trades: readonly Trade[]): Int32Array {
 /**
  * R of a trade at one target under a verdict that may differ from the engine's own. A verdict
  * flipped by lower-timeframe resolution takes the bracket's planned figures: +reward/risk
- * measured from the order price for a win, -1 for a loss, 0 for open.
+ * measured from the order price for a win, -1 for a loss, 0 for open, less the trade's costs.
  */
 function rForVerdict(trade: Trade, verdict: TargetResult, engineVerdict: TargetResult, engineR: number, target: number): number {
   if (verdict === engineVerdict) return engineR;
   if (verdict === 'open') return 0;
-  if (verdict === 'loss') return -1;
+  // Costs in R, as the engine charges them (docs/engine.md §13); 0 without costs.
+  const costR = trade.costPips > 0 && trade.riskPips > 0 ? trade.costPips / trade.riskPips : 0;
+  const stopR = trade.stopCostPips > 0 && trade.riskPips > 0 ? trade.stopCostPips / trade.riskPips : 0;
+  if (verdict === 'loss') return costR + stopR === 0 ? -1 : Math.round((-1 - costR - stopR) * 1e9) / 1e9;
   const risk = Math.abs(trade.orderPrice - trade.sl);
   if (!(risk > 0)) return 0;
   // Rounded so that price-unit noise (0.0020 / 0.0010 = 2.0000000000002) does not leak into R sums.
-  return Math.round((Math.abs((target === 0 ? trade.tp1 : trade.tp2) - trade.orderPrice) / risk) * 1e9) / 1e9;
+  return Math.round((Math.abs((target === 0 ? trade.tp1 : trade.tp2) - trade.orderPrice) / risk - costR) * 1e9) / 1e9;
 }
 
 function group(acc: TargetAccumulator, g: number, trades: number, ambiguous: number): GroupStatistics {
