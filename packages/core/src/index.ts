@@ -13,3 +13,4 @@ export * from './strategies/index.js';
 export * from './simulate/index.js';
 export * from './backtest/index.js';
 export * from './costs/index.js';
+export * from './montecarlo/index.js';

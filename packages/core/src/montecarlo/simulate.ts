@@ -1,0 +1,231 @@
+// Monte Carlo on a run's R sequence: bootstrap or shuffle, seeded, in plain typed-array loops so
+// that 10,000 runs of a few thousand trades take tens of milliseconds (docs/PERFORMANCE.md).
+// Browser-safe: no Node API.
+import type { Trade } from '../simulate/types.js';
+import { MONTE_CARLO_DEFAULTS, MONTE_CARLO_LIMITS, type Distribution, type Histogram, type MonteCarloOptions, type MonteCarloResult } from './types.js';
+
+function checkOptions(options: MonteCarloOptions, observed: number) {
+  const method = options.method ?? 'bootstrap';
+  if (method !== 'bootstrap' && method !== 'shuffle') throw new Error(`invalid method: ${JSON.stringify(method)} (expected bootstrap or shuffle)`);
+  const int = (name: string, v: number | undefined, fallback: number, min: number, max: number) => {
+    if (v === undefined) return fallback;
+    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`invalid ${name}: ${String(v)} (expected a whole number from ${min} to ${max.toLocaleString('en-US')})`);
+    return v;
+  };
+  const runs = int('runs', options.runs, MONTE_CARLO_DEFAULTS.runs, 1, MONTE_CARLO_LIMITS.runs);
+  const seed = int('seed', options.seed, MONTE_CARLO_DEFAULTS.seed, 0, 0xffffffff);
+  if (method === 'shuffle' && options.trades !== undefined && options.trades !== observed) throw new Error(`invalid trades: ${options.trades} (a shuffle reorders the ${observed} observed trades; only a bootstrap draws another count)`);
+  const trades = int('trades', options.trades, observed, 1, MONTE_CARLO_LIMITS.trades);
+  if (runs * trades > MONTE_CARLO_LIMITS.steps) throw new Error(`invalid runs: ${runs} runs of ${trades} trades are more than ${MONTE_CARLO_LIMITS.steps.toLocaleString('en-US')} draws`);
+  const risk = options.riskPerTrade ?? MONTE_CARLO_DEFAULTS.riskPerTrade;
+  if (typeof risk !== 'number' || !(risk > 0 && risk < 1)) throw new Error(`invalid riskPerTrade: ${String(risk)} (expected a fraction of the equity, > 0 and < 1, e.g. 0.01 for 1 %)`);
+  const ruin = options.ruinLevel ?? MONTE_CARLO_DEFAULTS.ruinLevel;
+  if (typeof ruin !== 'number' || !(ruin > 0 && ruin <= 1)) throw new Error(`invalid ruinLevel: ${String(ruin)} (expected a fraction of the starting equity, > 0 and at most 1, e.g. 0.5)`);
+  const percentiles = options.percentiles ?? MONTE_CARLO_DEFAULTS.percentiles;
+  if (!Array.isArray(percentiles) || percentiles.length === 0 || percentiles.some((p) => typeof p !== 'number' || !(p > 0 && p <= 100))) {
+    throw new Error(`invalid percentiles: ${JSON.stringify(percentiles)} (expected numbers in (0, 100], e.g. [5, 50, 95])`);
+  }
+  const bins = int('bins', options.bins, MONTE_CARLO_DEFAULTS.bins, 1, MONTE_CARLO_LIMITS.bins);
+  return { method, runs, seed, trades, risk, ruin, percentiles, bins };
+}
+
+/** Per-run figures of one simulation: typed arrays filled by the kernels below. */
+interface RunFigures {
+  readonly drawdown: Float64Array;
+  readonly final: Float64Array;
+  readonly streak: Float64Array;
+  ruined: number;
+}
+
+/**
+ * Bootstrap runs [from, to): each draws `length` trades with replacement. `growth[i]` is
+ * log(1 + risk × r[i]) (-Infinity when the trade alone ruins), `ruinAt` log(1 - ruinLevel).
+ */
+function bootstrapRuns(r: Float64Array, growth: Float64Array, ruinAt: number, length: number, state: Int32Array, out: RunFigures, from: number, to: number): void {
+  const n = r.length | 0;
+  let ruined = 0;
+  let a = state[0];
+  for (let run = from; run < to; run++) {
+    let cum = 0;
+    let peak = 0;
+    let dd = 0;
+    let streak = 0;
+    let longest = 0;
+    let equity = 0;
+    let ruin = 0;
+    for (let k = 0; k < length; k++) {
+      // core's seededRandom (mulberry32), inlined: a call per draw would box every double it returns.
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const i = ((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n) | 0;
+      const x = r[i];
+      // Branch-free: with random draws every branch here would be mispredicted half the time.
+      cum += x;
+      peak = Math.max(peak, cum);
+      dd = Math.max(dd, peak - cum);
+      streak = (streak + 1) * +(x < 0);
+      longest = Math.max(longest, streak);
+      equity += growth[i];
+      ruin |= +(equity <= ruinAt);
+    }
+    out.drawdown[run] = dd;
+    out.final[run] = cum;
+    out.streak[run] = longest;
+    ruined += ruin;
+  }
+  state[0] = a;
+  out.ruined += ruined;
+}
+
+/** Shuffle runs [from, to): a Fisher-Yates permutation of the observed trades per run. */
+function shuffleRuns(r: Float64Array, growth: Float64Array, ruinAt: number, state: Int32Array, out: RunFigures, from: number, to: number, order: Int32Array): void {
+  const n = r.length | 0;
+  let ruined = 0;
+  let a = state[0];
+  for (let run = from; run < to; run++) {
+    let cum = 0;
+    let peak = 0;
+    let dd = 0;
+    let streak = 0;
+    let longest = 0;
+    let equity = 0;
+    let ruin = 0;
+    // The permutation is drawn and walked in one pass: position k takes a random one of k..n-1.
+    for (let k = 0; k < n; k++) {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const j = k + (((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (n - k)) | 0);
+      const i = order[j];
+      order[j] = order[k];
+      order[k] = i;
+      const x = r[i];
+      // Branch-free: with random draws every branch here would be mispredicted half the time.
+      cum += x;
+      peak = Math.max(peak, cum);
+      dd = Math.max(dd, peak - cum);
+      streak = (streak + 1) * +(x < 0);
+      longest = Math.max(longest, streak);
+      equity += growth[i];
+      ruin |= +(equity <= ruinAt);
+    }
+    out.drawdown[run] = dd;
+    out.final[run] = cum;
+    out.streak[run] = longest;
+    ruined += ruin;
+  }
+  state[0] = a;
+  out.ruined += ruined;
+}
+
+/** Max drawdown, final R and longest losing streak of one sequence, as the runs measure them. */
+export function sequenceFigures(r: ArrayLike<number>): { maxDrawdownR: number; finalR: number; longestLosingStreak: number } {
+  let cum = 0;
+  let peak = 0;
+  let dd = 0;
+  let streak = 0;
+  let longest = 0;
+  for (let k = 0; k < r.length; k++) {
+    cum += r[k];
+    if (cum > peak) peak = cum;
+    else if (peak - cum > dd) dd = peak - cum;
+    if (r[k] < 0) longest = Math.max(longest, ++streak);
+    else streak = 0;
+  }
+  return { maxDrawdownR: dd, finalR: cum, longestLosingStreak: longest };
+}
+
+/** Nearest rank over sorted values: the smallest value with at least p % of them at or below it. */
+export function nearestRank(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  return sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n - 1e-9) - 1))];
+}
+
+const round9 = (x: number) => Math.round(x * 1e9) / 1e9;
+
+function histogram(sorted: Float64Array, bins: number, integers: boolean): Histogram {
+  const n = sorted.length;
+  const lo = sorted[0];
+  const hi = sorted[n - 1];
+  if (integers && hi - lo + 1 <= 60) {
+    // One bin per value: a streak of 7 is its own bar.
+    const edges = Array.from({ length: hi - lo + 2 }, (_, i) => lo + i);
+    const counts = new Array<number>(hi - lo + 1).fill(0);
+    for (let i = 0; i < n; i++) counts[sorted[i] - lo]++;
+    return { edges, counts };
+  }
+  if (hi === lo) return { edges: [round9(lo), round9(lo)], counts: [n] };
+  const width = (hi - lo) / bins;
+  const edges = Array.from({ length: bins + 1 }, (_, i) => round9(i === bins ? hi : lo + i * width));
+  const counts = new Array<number>(bins).fill(0);
+  for (let i = 0; i < n; i++) counts[Math.min(bins - 1, Math.floor((sorted[i] - lo) / width))]++;
+  return { edges, counts };
+}
+
+function distribution(values: Float64Array, observed: number, percentiles: readonly number[], bins: number, integers: boolean): Distribution {
+  values.sort();
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return {
+    percentiles: percentiles.map((p) => ({ p, value: round9(nearestRank(values, p)) })),
+    mean: round9(sum / values.length),
+    min: round9(values[0]),
+    max: round9(values[values.length - 1]),
+    observed: round9(observed),
+    histogram: histogram(values, bins, integers),
+  };
+}
+
+/**
+ * Monte Carlo on an R sequence (docs/engine.md §15): `runs` sequences drawn with replacement
+ * (bootstrap) or reordered (shuffle) from `r`, with core's seededRandom; the distributions of
+ * max drawdown, final R and longest losing streak, and the risk of ruin at a risk per trade.
+ */
+export function monteCarlo(r: ArrayLike<number>, options: MonteCarloOptions = {}): MonteCarloResult {
+  const n = r.length;
+  if (n === 0) throw new Error('invalid R sequence: no resolved trade to draw from');
+  const values = Float64Array.from(r);
+  for (let i = 0; i < n; i++) if (!Number.isFinite(values[i])) throw new Error(`invalid R sequence: ${values[i]} at trade ${i + 1} (expected finite R multiples)`);
+  const o = checkOptions(options, n);
+  const growth = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const g = 1 + o.risk * values[i];
+    growth[i] = g > 0 ? Math.log(g) : -Infinity;
+  }
+  const ruinAt = o.ruin >= 1 ? -Infinity : Math.log(1 - o.ruin);
+  const out: RunFigures = { drawdown: new Float64Array(o.runs), final: new Float64Array(o.runs), streak: new Float64Array(o.runs), ruined: 0 };
+  // The generator's state: core's seededRandom (mulberry32) stepped inline by the kernels.
+  const state = Int32Array.of(o.seed | 0);
+  // Chunks of runs: each kernel call is short enough to be optimised as a whole (docs/engine.md §11).
+  const chunk = Math.max(1, Math.floor(262_144 / o.trades));
+  if (o.method === 'bootstrap') {
+    for (let k = 0; k < o.runs; k += chunk) bootstrapRuns(values, growth, ruinAt, o.trades, state, out, k, Math.min(o.runs, k + chunk));
+  } else {
+    const order = Int32Array.from({ length: n }, (_, i) => i);
+    for (let k = 0; k < o.runs; k += chunk) shuffleRuns(values, growth, ruinAt, state, out, k, Math.min(o.runs, k + chunk), order);
+  }
+  const seen = sequenceFigures(values);
+  return {
+    method: o.method,
+    runs: o.runs,
+    seed: o.seed,
+    observedTrades: n,
+    tradesPerRun: o.trades,
+    maxDrawdownR: distribution(out.drawdown, seen.maxDrawdownR, o.percentiles, o.bins, false),
+    finalR: distribution(out.final, seen.finalR, o.percentiles, o.bins, false),
+    longestLosingStreak: distribution(out.streak, seen.longestLosingStreak, o.percentiles, o.bins, true),
+    riskOfRuin: { riskPerTrade: o.risk, ruinLevel: o.ruin, probability: out.ruined / o.runs, ruinedRuns: out.ruined },
+  };
+}
+
+/** The R sequence of a run's trades at one target: resolved trades in entry order (open ones have no R). */
+export function rSequence(trades: readonly Trade[], target: 'tp1' | 'tp2' = 'tp1'): Float64Array {
+  const ordered = [...trades].sort((a, b) => a.entryTime - b.entryTime || a.id - b.id);
+  const out: number[] = [];
+  for (const t of ordered) {
+    const result = target === 'tp1' ? t.tp1Result : t.tp2Result;
+    if (result !== 'open') out.push(target === 'tp1' ? t.rTp1 : t.rTp2);
+  }
+  return Float64Array.from(out);
+}
