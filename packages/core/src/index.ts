@@ -14,3 +14,4 @@ export * from './simulate/index.js';
 export * from './backtest/index.js';
 export * from './costs/index.js';
 export * from './montecarlo/index.js';
+export * from './optimize/index.js';

@@ -38,19 +38,28 @@ export interface EngineOutput extends EngineTableOutput {
  * path of every run.
  */
 export function runEngineTable(candles: Candles, run: EngineRun): EngineTableOutput {
+  const setups = engineSetups(candles, run);
+  const entries = engineEntries(candles, run, setups);
+  const simulation = simulateTable(candles, setups, entries, run.exits, { ltf: run.ltf, costs: run.costs });
+  return { setups, entries, simulation };
+}
+
+/** The first stage of runEngineTable: setups of the plan's pattern with the parameters that shape them. */
+export function engineSetups(candles: Candles, run: EngineRun): Setups {
+  return run.plan.detect(candles, run.params, run.exits.pipSize);
+}
+
+/** The second stage of runEngineTable: the filters' gate and the entries of the setups. */
+export function engineEntries(candles: Candles, run: EngineRun, setups: Setups): Entries {
   const { plan, params, exits } = run;
-  const setups = plan.detect(candles, params, exits.pipSize);
   const names = filterColumnNames(plan.filters, params);
   const gate = filterGate(candles, plan.filters, filterColumns(candles, names, params, plan.filters));
   const start = run.startIndex ?? 0;
   const scale = priceRounding(exits.pipSize);
   const costs = run.costs;
-  const entries =
-    plan.entryMode === 'pullback'
-      ? pullbackEntries(candles, setups, gate, pullbackRulesFromParams(params), start, scale, costs ? costs.ask : candles)
-      : signalEntries(candles, setups, gate, start, costs ? { ask: costs.ask, slippage: costs.slippage, priceScale: scale } : undefined);
-  const simulation = simulateTable(candles, setups, entries, exits, { ltf: run.ltf, costs });
-  return { setups, entries, simulation };
+  return plan.entryMode === 'pullback'
+    ? pullbackEntries(candles, setups, gate, pullbackRulesFromParams(params), start, scale, costs ? costs.ask : candles)
+    : signalEntries(candles, setups, gate, start, costs ? { ask: costs.ask, slippage: costs.slippage, priceScale: scale } : undefined);
 }
 
 /** runEngineTable, then the `Trade` records. */

@@ -1,5 +1,5 @@
 export { runBacktest, backtestResultJson } from './run.js';
-export { runEngine, runEngineTable, headCandles, type EngineRun, type EngineOutput, type EngineTableOutput } from './engine.js';
+export { runEngine, runEngineTable, engineSetups, engineEntries, headCandles, type EngineRun, type EngineOutput, type EngineTableOutput } from './engine.js';
 export { prepareRun, resolveStrategy, exitRules, periodWindow, lowerTimeframe, observedStep, type PreparedRun } from './prepare.js';
 export { listZones, type ZoneRecord, type ListZonesOptions } from './zones.js';
 export { ENGINE_VERSION } from './version.js';

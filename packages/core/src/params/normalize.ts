@@ -17,6 +17,11 @@ export interface NormalizeParamsOptions {
   unknown?: 'error' | 'warn';
   /** Fill the defaults of the parameters not given (default true). */
   defaults?: boolean;
+  /**
+   * Check the cross-field rules (default true). An optimisation's space checks each value alone and
+   * leaves the rules to each combination (docs/engine.md §14).
+   */
+  relations?: boolean;
 }
 
 export interface NormalizedParams {
@@ -90,7 +95,7 @@ function passThrough(name: string, value: unknown): number | boolean | string | 
  * checked. Invalid values are always errors (ParamError), whatever `unknown` says.
  */
 export function normalizeParams(raw: unknown, options: NormalizeParamsOptions = {}): NormalizedParams {
-  const { unknown = 'error', defaults = true } = options;
+  const { unknown = 'error', defaults = true, relations = true } = options;
   const record = toRecord(raw);
   const signature = signatureOf(options.strategy);
   const allowed = new Set(signature.names);
@@ -134,7 +139,7 @@ export function normalizeParams(raw: unknown, options: NormalizeParamsOptions = 
       merged[name] = signature.defaults[name];
     }
   }
-  warnings.push(...checkParamRelations(merged, explicit));
+  if (relations) warnings.push(...checkParamRelations(merged, explicit));
 
   if (defaults) return { params: merged, warnings };
   const params: StrategyParams = {};

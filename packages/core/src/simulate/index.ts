@@ -5,6 +5,6 @@ export { walk, newWalkState, type WalkState } from './walk.js';
 export { priceBlocks, fastWalk, walkIn, walkOutCandles, walkOutPrices, type PriceBlocks } from './fast-walk.js';
 export { resolveWithLowerTimeframe, lowerBound, type LowerTimeframe, type ResolvedResult } from './ambiguity.js';
 export {
-  simulateTable, simulateTrades, tradesFromTable, NONE,
-  type TradeTable, type TableSimulation, type Simulation, type SimulationOptions, type AmbiguitySummary,
+  simulateTable, simulateTrades, tradesFromTable, targetR, NONE,
+  type TradeTable, type TradeCosts, type TableSimulation, type Simulation, type SimulationOptions, type AmbiguitySummary,
 } from './trades.js';

@@ -17,6 +17,12 @@ export interface SimulationOptions {
    * commission and entry slippage (and slippage at the stop) are charged in R.
    */
   readonly costs?: RunCosts;
+  /**
+   * Write the table into working columns reused from one call to the next (the optimiser's many
+   * combinations would otherwise allocate a table each): the returned table is valid until the
+   * next call with `scratch`. Same kernel, same trades.
+   */
+  readonly scratch?: boolean;
 }
 
 export interface AmbiguitySummary {
@@ -88,11 +94,12 @@ export function simulateTable(series: PriceSeries, setups: Setups, entries: Entr
   const m = entries.count;
   const costs = options.costs && (options.costs.spread !== null || options.costs.slippage > 0 || options.costs.commission > 0 || options.costs.commissionPerPrice > 0) ? options.costs : null;
   const blocks = priceBlocks(series.high, series.low);
-  const run = newTableRun(series, blocks, setups.stop, entries, rules, options.ltf, costs, costs && costs.spread ? priceBlocks(costs.ask.high, costs.ask.low) : blocks);
+  const scratch = options.scratch === true;
+  const run = newTableRun(series, blocks, setups.stop, entries, rules, options.ltf, costs, costs && costs.spread ? priceBlocks(costs.ask.high, costs.ask.low) : blocks, scratch);
   for (let k = 0; k < m; k += CHUNK) simulateRange(run, k, Math.min(m, k + CHUNK));
   const t = run.t;
   // Typed-array `slice` is native, so one generic helper costs nothing here.
-  const cut = <T extends Int8Array | Uint8Array | Int32Array | Float64Array>(a: T): T => (t === m ? a : (a.slice(0, t) as T));
+  const cut = <T extends Int8Array | Uint8Array | Int32Array | Float64Array>(a: T): T => (t === m ? a : scratch ? (a.subarray(0, t) as T) : (a.slice(0, t) as T));
   const table: TradeTable = {
     count: t,
     setup: cut(run.setup),
@@ -203,17 +210,18 @@ interface TableRun {
 /** The one place a TableRun is made (one map for every run, kept alive by `lastRun`). */
 function newTableRun(
   series: PriceSeries, blocks: PriceBlocks, stops: Float64Array, entries: Entries, rules: ExitRules, ltf: LowerTimeframe | undefined,
-  costs: RunCosts | null, askBlocks: PriceBlocks,
+  costs: RunCosts | null, askBlocks: PriceBlocks, scratch: boolean,
 ): TableRun {
   const m = entries.count;
+  const w = scratch ? workingColumns(m) : null;
   return {
     series,
     blocks,
     askBlocks,
     ask: costs ? costs.ask : series,
     costs,
-    entryCost: costs ? new Float64Array(m) : none,
-    entrySpread: costs ? new Float64Array(m) : none,
+    entryCost: costs ? (w ? w.entryCost.subarray(0, m) : new Float64Array(m)) : none,
+    entrySpread: costs ? (w ? w.entrySpread.subarray(0, m) : new Float64Array(m)) : none,
     stops,
     entries,
     rules,
@@ -232,20 +240,42 @@ function newTableRun(
     side: entries.side,
     orderPrice: entries.orderPrice,
     entryPrice: entries.entryPrice,
-    sl: new Float64Array(m),
-    tp1: new Float64Array(m),
-    tp2: new Float64Array(m),
-    r1: new Int8Array(m),
-    r2: new Int8Array(m),
-    tp1At: new Int32Array(m),
-    tp2At: new Int32Array(m),
-    slAt: new Int32Array(m),
-    fav: new Float64Array(m),
-    adv: new Float64Array(m),
-    ambiguousFlag: new Uint8Array(m),
-    resolved1: new Int8Array(m).fill(NONE),
-    resolved2: new Int8Array(m).fill(NONE),
+    sl: w ? w.sl.subarray(0, m) : new Float64Array(m),
+    tp1: w ? w.tp1.subarray(0, m) : new Float64Array(m),
+    tp2: w ? w.tp2.subarray(0, m) : new Float64Array(m),
+    r1: w ? w.r1.subarray(0, m) : new Int8Array(m),
+    r2: w ? w.r2.subarray(0, m) : new Int8Array(m),
+    tp1At: w ? w.tp1At.subarray(0, m) : new Int32Array(m),
+    tp2At: w ? w.tp2At.subarray(0, m) : new Int32Array(m),
+    slAt: w ? w.slAt.subarray(0, m) : new Int32Array(m),
+    fav: w ? w.fav.subarray(0, m) : new Float64Array(m),
+    adv: w ? w.adv.subarray(0, m) : new Float64Array(m),
+    ambiguousFlag: w ? w.ambiguous.subarray(0, m).fill(0) : new Uint8Array(m),
+    resolved1: (w ? w.resolved1.subarray(0, m) : new Int8Array(m)).fill(NONE),
+    resolved2: (w ? w.resolved2.subarray(0, m) : new Int8Array(m)).fill(NONE),
   };
+}
+
+/** Working columns of `scratch` simulations, grown to the largest count seen. */
+interface WorkingColumns {
+  cap: number;
+  sl: Float64Array; tp1: Float64Array; tp2: Float64Array; fav: Float64Array; adv: Float64Array; entryCost: Float64Array; entrySpread: Float64Array;
+  r1: Int8Array; r2: Int8Array; resolved1: Int8Array; resolved2: Int8Array;
+  tp1At: Int32Array; tp2At: Int32Array; slAt: Int32Array;
+  ambiguous: Uint8Array;
+}
+let working: WorkingColumns | null = null;
+
+function workingColumns(m: number): WorkingColumns {
+  if (working && working.cap >= m) return working;
+  const cap = Math.max(m, 2 * (working?.cap ?? 0), 1024);
+  const f = () => new Float64Array(cap);
+  working = {
+    cap, sl: f(), tp1: f(), tp2: f(), fav: f(), adv: f(), entryCost: f(), entrySpread: f(),
+    r1: new Int8Array(cap), r2: new Int8Array(cap), resolved1: new Int8Array(cap), resolved2: new Int8Array(cap),
+    tp1At: new Int32Array(cap), tp2At: new Int32Array(cap), slAt: new Int32Array(cap), ambiguous: new Uint8Array(cap),
+  };
+  return working;
 }
 
 /** The first skipped entry: from then on trade t is no longer entry t, the entry columns are copied. */
@@ -406,8 +436,8 @@ function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Arr
       slTime: table.slAt[t] >= 0 ? time[table.slAt[t]] : null,
       mfePips: round6(table.fav[t] / pipSize),
       maePips: round6(table.adv[t] / pipSize),
-      rTp1: costs ? netR(r1, Math.abs(tp1 - p), risk, entryCost, stopCost) : r1 === 1 ? round9(Math.abs(tp1 - p) / risk) : r1,
-      rTp2: costs ? netR(r2, Math.abs(tp2 - p), risk, entryCost, stopCost) : r2 === 1 ? round9(Math.abs(tp2 - p) / risk) : r2,
+      rTp1: targetR(r1, Math.abs(tp1 - p), risk, entryCost, stopCost, costs !== null),
+      rTp2: targetR(r2, Math.abs(tp2 - p), risk, entryCost, stopCost, costs !== null),
       ambiguous: table.ambiguous[t] === 1,
       resolvedTp1Result: table.resolved1[t] === NONE ? null : verdict(table.resolved1[t]),
       resolvedTp2Result: table.resolved2[t] === NONE ? null : verdict(table.resolved2[t]),
@@ -421,8 +451,13 @@ function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Arr
   }
 }
 
-/** R of one target after costs: the bracket's R less the costs over the risk, rounded to 1e-9. */
-function netR(verdict: number, reward: number, risk: number, entryCost: number, stopCost: number): number {
+/**
+ * R of one target (docs/engine.md §6, §13): verdict 1 win, -1 loss, 0 open; `reward` the target's
+ * distance from the order price, `risk` the stop's; with costs, the bracket's R less the costs over
+ * the risk. Rounded to 1e-9. The one definition: `Trade` records and the optimiser's figures.
+ */
+export function targetR(verdict: number, reward: number, risk: number, entryCost: number, stopCost: number, costs: boolean): number {
+  if (!costs) return verdict === 1 ? round9(reward / risk) : verdict;
   if (verdict === 0) return 0;
   return verdict === 1 ? round9((reward - entryCost) / risk) : round9(-1 - (entryCost + stopCost) / risk);
 }

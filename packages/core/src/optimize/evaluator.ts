@@ -1,0 +1,156 @@
+// Evaluates combinations of one strategy on one period, sharing what does not change between
+// them (docs/engine.md §14): the candles cut at the period's end with their indicator columns,
+// the walk's block structures and the ask series (cached per price series), the setups of the
+// last detection parameters and the entries of the last entry parameters. Each combination then
+// runs the same stages as runBacktest (runEngineTable's), so its trades are runBacktest's.
+import type { Candles } from '../candles/types.js';
+import type { StrategyParams } from '../catalogue/types.js';
+import { runCosts, type RunCosts } from '../costs/quotes.js';
+import { hasCosts } from '../costs/settings.js';
+import type { TradingCostsInput } from '../costs/types.js';
+import { withIndicators } from '../indicators/columns.js';
+import type { Setups } from '../patterns/types.js';
+import type { Entries } from '../simulate/entries.js';
+import { priceRounding } from '../simulate/levels.js';
+import { simulateTable, tradesFromTable } from '../simulate/trades.js';
+import type { Trade } from '../simulate/types.js';
+import { columnList, filterColumnNames } from '../strategies/params.js';
+import { engineEntries, engineSetups, headCandles, type EngineRun } from '../backtest/engine.js';
+import { exitRules, periodWindow, prepareRun, resolveStrategy, type PreparedRun } from '../backtest/prepare.js';
+import type { BacktestRequest } from '../backtest/types.js';
+import { tableFigures, type TableFigures } from './figures.js';
+import type { Combination } from './space.js';
+
+/** What every combination shares: the strategy, the instrument, the fixed parameters and exits, the costs. */
+export interface OptimizationBase {
+  /** An official strategy key. */
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly pipSize?: number;
+  readonly timeframe?: string;
+  readonly slMode?: 'external' | 'internal';
+  /** Exits of every combination unless the space varies them. */
+  readonly slPips?: number;
+  readonly tp1Pips?: number;
+  readonly tp2Pips?: number;
+  /** Parameters of every combination unless the space varies them. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly costs?: TradingCostsInput;
+}
+
+/** A period in ms UTC, both ends inclusive (runBacktest's from/to: earlier candles warm up, later ones are unused). */
+export interface Period {
+  readonly from?: number;
+  readonly to?: number;
+}
+
+/** One combination evaluated: its canonical parameters and exits, and its figures (or why it could not run). */
+export interface Evaluation {
+  readonly index: number;
+  readonly params: StrategyParams;
+  readonly slPips: number | null;
+  readonly tp1Pips: number | null;
+  readonly tp2Pips: number | null;
+  readonly figures: TableFigures | null;
+  /** A combination the rules refuse (e.g. min_wait_candles above max_wait_candles): the message. */
+  readonly error: string | null;
+}
+
+const DETECTION = ['min_pips', 'ob_side', 'confirm_candle'] as const;
+
+/** The request runBacktest would get for this combination on this period. */
+export function combinationRequest(base: OptimizationBase, c: Pick<Combination, 'params' | 'slPips' | 'tp1Pips' | 'tp2Pips'>, period: Period = {}): BacktestRequest {
+  return {
+    strategy: base.strategy,
+    symbol: base.symbol,
+    pipSize: base.pipSize,
+    timeframe: base.timeframe,
+    slMode: base.slMode,
+    slPips: c.slPips ?? base.slPips,
+    tp1Pips: c.tp1Pips ?? base.tp1Pips,
+    tp2Pips: c.tp2Pips ?? base.tp2Pips,
+    params: { ...base.params, ...c.params },
+    costs: base.costs,
+    from: period.from,
+    to: period.to,
+    unknownParams: 'error',
+  };
+}
+
+export class CombinationEvaluator {
+  private readonly prepared: PreparedRun;
+  private readonly head: Candles;
+  private readonly start: number;
+  private readonly scale: number;
+  /** The setups of the last detection parameters, and the entries of the last entry parameters. */
+  private lastSetups: { key: string; setups: Setups } | null = null;
+  private lastEntries: { key: string; entries: Entries } | null = null;
+  /** Candles of the period (warm-up included) and how many of them are warm-up. */
+  readonly candles: number;
+  readonly warmupCandles: number;
+
+  constructor(
+    private readonly source: Candles,
+    private readonly base: OptimizationBase,
+    private readonly period: Period = {},
+  ) {
+    if (typeof base.strategy !== 'string') throw new Error('invalid strategy: an optimisation runs an official strategy key');
+    this.prepared = prepareRun(source, combinationRequest(base, { params: {} }, period));
+    const { start, end } = periodWindow(source.time, period.from, period.to);
+    this.head = headCandles(source, end);
+    this.start = start;
+    this.candles = this.head.length;
+    this.warmupCandles = Math.min(start, this.head.length);
+    this.scale = priceRounding(this.prepared.exits.pipSize);
+  }
+
+  /** The engine run of a combination (parameters normalised, exits checked), on the period's candles. */
+  private engineRun(c: Combination): { run: EngineRun; series: Candles } {
+    const request = combinationRequest(this.base, c, this.period);
+    const { plan, params } = resolveStrategy(request);
+    const exits = exitRules(request, this.prepared.exits.pipSize);
+    const series = withIndicators(this.head, columnList(filterColumnNames(plan.filters, params)));
+    const costs: RunCosts | undefined = hasCosts(this.prepared.costs) ? runCosts(series, this.prepared.costs, exits.pipSize, this.scale) : undefined;
+    return { run: { plan, params, exits, startIndex: this.start, costs }, series };
+  }
+
+  private stages(c: Combination): { run: EngineRun; series: Candles; setups: Setups; entries: Entries } {
+    const { run, series } = this.engineRun(c);
+    const params = run.params;
+    const detectionKey = JSON.stringify(DETECTION.map((name) => params[name] ?? null));
+    if (this.lastSetups?.key !== detectionKey) {
+      this.lastSetups = { key: detectionKey, setups: engineSetups(series, run) };
+      this.lastEntries = null;
+    }
+    const setups = this.lastSetups.setups;
+    const entryKey = JSON.stringify(params);
+    if (this.lastEntries?.key !== entryKey) this.lastEntries = { key: entryKey, entries: engineEntries(series, run, setups) };
+    return { run, series, setups, entries: this.lastEntries.entries };
+  }
+
+  /** The combination's figures at TP1 and TP2, from the trade table (no Trade records). */
+  evaluate(c: Combination): Evaluation {
+    let stages: ReturnType<CombinationEvaluator['stages']>;
+    try {
+      stages = this.stages(c);
+    } catch (error) {
+      return { index: c.index, params: c.params as StrategyParams, slPips: c.slPips ?? this.base.slPips ?? null, tp1Pips: c.tp1Pips ?? this.base.tp1Pips ?? null, tp2Pips: c.tp2Pips ?? this.base.tp2Pips ?? null, figures: null, error: (error as Error).message };
+    }
+    const { run, series, setups, entries } = stages;
+    const sim = simulateTable(series, setups, entries, run.exits, { costs: run.costs, scratch: true });
+    return { index: c.index, params: run.params, ...exitsOf(run), figures: tableFigures(sim.table), error: null };
+  }
+
+  /** The combination's Trade records: exactly runBacktest's for the same request (tests check it). */
+  trades(c: Combination): Trade[] {
+    const { run, series, setups, entries } = this.stages(c);
+    const sim = simulateTable(series, setups, entries, run.exits, { costs: run.costs });
+    return tradesFromTable(series, setups, sim.table, run.exits.pipSize);
+  }
+}
+
+function exitsOf(run: EngineRun): { slPips: number | null; tp1Pips: number | null; tp2Pips: number | null } {
+  const e = run.exits;
+  const external = e.slMode === 'external';
+  return { slPips: e.slPips ?? null, tp1Pips: e.tp1Pips ?? null, tp2Pips: e.tp2Pips ?? (external && e.tp1Pips !== undefined ? 2 * e.tp1Pips : null) };
+}
