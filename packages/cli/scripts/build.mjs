@@ -2,7 +2,8 @@
 // through the @bt/source condition, so core needs no separate build), split into chunks so each
 // command loads only what it needs. apache-arrow and commander are bundled (they are on the
 // backtest path: one file parses far faster than Arrow's ~160 modules); exceljs, ink, react and
-// yaml stay in node_modules and are imported lazily by the commands that use them.
+// yaml stay in node_modules and are imported lazily by the commands that use them, as do Plot and
+// linkedom (the optimisation heatmap).
 import { build } from 'esbuild';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -20,13 +21,13 @@ const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'
 const lazyExternals = {
   name: 'lazy-externals',
   setup(b) {
-    b.onResolve({ filter: /^(exceljs|ink|react|react\/jsx-runtime|yaml)$/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
+    b.onResolve({ filter: /^(exceljs|ink|react|react\/jsx-runtime|yaml|linkedom|@observablehq\/plot)$/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
   },
 };
 
 rmSync(dist, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), 'batch-worker': join(pkgDir, 'src/batch/worker.ts') },
+  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), 'batch-worker': join(pkgDir, 'src/batch/worker.ts'), 'optimize-worker': join(pkgDir, 'src/optimize/worker.ts') },
   outdir: dist,
   bundle: true,
   splitting: true,

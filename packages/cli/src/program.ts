@@ -4,6 +4,7 @@ import { registerBacktestCommand } from './commands/backtest.js';
 import { registerBatchCommand } from './commands/batch.js';
 import { registerConvertCommand } from './commands/convert.js';
 import { registerEnrichCommand } from './commands/enrich.js';
+import { registerOptimizeCommand } from './commands/optimize.js';
 import { registerParamsCommand } from './commands/params.js';
 import { registerRegressCommand } from './commands/regress.js';
 import { registerReportCommand } from './commands/report.js';
@@ -11,6 +12,7 @@ import { registerStrategiesCommand } from './commands/strategies.js';
 import { registerSymbolsCommand } from './commands/symbols.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerValidateCommand } from './commands/validate.js';
+import { registerWalkForwardCommand } from './commands/walk-forward.js';
 import { registerZonesCommand } from './commands/zones.js';
 import { exitCodeOf, printError } from './errors.js';
 import { CLI_VERSION } from './version.js';
@@ -32,12 +34,15 @@ Every command accepts --help; see docs/cli.md for JSON outputs and plan files.
 Examples:
   $ bt backtest --data EURUSD_H1_2024.csv --strategy fvg_pullback_multi --sl 20 --tp1 20
   $ bt batch plan.yaml --concurrency 2
+  $ bt optimize --data EURUSD_M5.csv --strategy fvg_pullback_multi --sl 5..25:5 --tp1 5..25:5 --heatmap sl_pips,tp1_pips
   $ bt validate data/*.csv
   $ bt strategies --json
 `,
   );
   registerBacktestCommand(program);
   registerBatchCommand(program);
+  registerOptimizeCommand(program);
+  registerWalkForwardCommand(program);
   registerValidateCommand(program);
   registerEnrichCommand(program);
   registerConvertCommand(program);

@@ -44,6 +44,19 @@ export function runTitle(r: BacktestResult): string {
   return `${r.symbol} ${r.timeframe} · ${r.strategy} · ${day(r.from)} → ${day(r.to)} · ${exits}`;
 }
 
+/** What the run paid (docs/engine.md §13), or null without costs. */
+export function costsLine(r: Pick<BacktestResult, 'costs'>): string | null {
+  const c = r.costs;
+  const parts: string[] = [];
+  if (c.spreadFromData) parts.push(`spread from the data's Spread column on ${count(c.spreadDataCandles)} candles (points of ${c.spreadPointSizeUsed})`);
+  if (c.spreadByHour) parts.push(`spread by UTC hour ${c.spreadByHour.join(' ')} pips`);
+  else if (c.spreadPips > 0) parts.push(`spread ${c.spreadPips} pips`);
+  if (c.commissionPips > 0) parts.push(`commission ${c.commissionPips} pips`);
+  if (c.commissionPerLot > 0) parts.push(`commission ${c.commissionPerLot} ${c.accountCurrency} per lot`);
+  if (c.slippagePips > 0) parts.push(`slippage ${c.slippagePips} pips`);
+  return parts.length ? `Costs: ${parts.join(' · ')} (buys at the ask, sells judged on the ask)` : null;
+}
+
 export function printSummary(r: BacktestResult, meta: { loadMs: number; candles: number; path: string }): void {
   const s = styles();
   print(s.bold(runTitle(r)));
@@ -54,6 +67,8 @@ export function printSummary(r: BacktestResult, meta: { loadMs: number; candles:
         `load ${ms(meta.loadMs)} · engine ${ms(r.timing.engine_ms)}${r.timing.report_ms > 0.05 ? ` · workbook ${ms(r.timing.report_ms)}` : ''}`,
     ),
   );
+  const costs = costsLine(r);
+  if (costs) print(s.dim(costs));
   const sheets = resultSheets(r);
   const global = sheetText(sheets.Global);
   print(`\n${s.bold('Global')}`);

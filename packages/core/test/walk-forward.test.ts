@@ -89,7 +89,7 @@ test('each fold’s out-of-sample trades are runBacktest’s with the chosen par
       assert.deepEqual(f.outOfSampleTrades, []);
       continue;
     }
-    assert.equal(f.inSample.from, candles.time[0], 'anchored at the first candle');
+    assert.equal(f.inSample.from, Math.floor(candles.time[0] / DAY) * DAY, 'anchored at the first candle’s day');
     const c = { params: f.chosen.params, slPips: f.chosen.slPips ?? undefined, tp1Pips: f.chosen.tp1Pips ?? undefined, tp2Pips: f.chosen.tp2Pips ?? undefined };
     const expected = await runBacktest(candles, combinationRequest(OPTIONS, c, f.outOfSample));
     assert.deepEqual(f.outOfSampleTrades, expected.trades, `fold ${f.index}`);

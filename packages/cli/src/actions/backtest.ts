@@ -4,6 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
 import type { BacktestFlags } from '../commands/backtest.js';
+import { costsFor, parseCostFlags } from '../costs.js';
+import { parseMonteCarloFlags, printMonteCarlo, runMonteCarlo } from '../monte-carlo.js';
 import { loadData, type LoadedData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { parsePeriod } from '../options.js';
@@ -17,10 +19,13 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
   checkStrategy(flags.strategy, params);
   const exits = exitValues({ slMode: flags.slMode, sl: flags.sl, tp1: flags.tp1, tp2: flags.tp2 });
   const period = parsePeriod(flags.from, flags.to);
+  const costRequest = parseCostFlags(flags);
+  const mcRequest = parseMonteCarloFlags(flags);
 
   const data = await loadData(flags.data, flags);
   if (!data.symbol) throw new UsageError(`cannot tell the symbol of ${flags.data} (no symbol row, file name not {symbol}_{timeframe}_...): give --symbol`);
   const pipSize = checkPipSize(data.symbol, flags.pipSize);
+  const costs = costsFor(costRequest, data.symbol);
   let ltf: LoadedData | undefined;
   if (flags.ltf) {
     ltf = await loadData(flags.ltf, { ...flags, timeframe: undefined, symbol: undefined });
@@ -31,7 +36,7 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
   try {
     result = await runBacktest(
       data.file.candles,
-      { strategy: flags.strategy, params, ...exits, ...period, symbol: data.symbol, timeframe: data.timeframe, pipSize, ltf: ltf?.file.candles, unknownParams: 'error' },
+      { strategy: flags.strategy, params, ...exits, ...period, symbol: data.symbol, timeframe: data.timeframe, pipSize, ltf: ltf?.file.candles, unknownParams: 'error', costs },
       { workbook: flags.out !== undefined },
     );
   } catch (error) {
@@ -51,6 +56,9 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
     }
   }
   const writeMs = performance.now() - t0;
+  const t1 = performance.now();
+  const mc = mcRequest ? runMonteCarlo(result, mcRequest) : null;
+  const monteCarloMs = performance.now() - t1;
   const inputWarnings = [...data.warnings, ...(ltf?.warnings ?? [])];
 
   if (flags.json) {
@@ -70,11 +78,16 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
         warnings: inputWarnings,
       },
       workbook_path: workbookPath,
-      timing: { load_ms: round(data.loadMs + (ltf?.loadMs ?? 0)), ...result.timing, write_ms: round(writeMs), total_ms: round(performance.now() - started) },
+      ...(mcRequest ? { monte_carlo: mc ? { target: mcRequest.target, ...mc } : null } : {}),
+      timing: {
+        load_ms: round(data.loadMs + (ltf?.loadMs ?? 0)), ...result.timing, write_ms: round(writeMs),
+        ...(mcRequest ? { monte_carlo_ms: round(monteCarloMs) } : {}), total_ms: round(performance.now() - started),
+      },
     });
     return;
   }
   for (const w of inputWarnings) warn(w);
   printSummary(result, { loadMs: data.loadMs + (ltf?.loadMs ?? 0), candles: data.file.candles.length, path: data.path });
+  if (mcRequest) printMonteCarlo(mc, mcRequest);
   if (workbookPath) print(`\nWorkbook: ${workbookPath}`);
 }

@@ -11,53 +11,9 @@ import type { RunRow } from '../batch/run-row.js';
 import type { BatchFlags } from '../commands/batch.js';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { parsePositiveInt } from '../options.js';
-import { colorEnabled, count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { startReporter } from '../progress/reporter.js';
 import { readPlanFile } from '../plan-file.js';
-
-interface Reporter {
-  update(progress: Progress): void;
-  close(): Promise<void>;
-}
-
-function lineReporter(): Reporter {
-  return {
-    update(p) {
-      const line = progressLine(p);
-      if (line) process.stderr.write(`${line}\n`);
-    },
-    close: async () => {},
-  };
-}
-
-/** The Ink view, redrawn at most every 80 ms (and once at the end). */
-async function inkReporter(title: string): Promise<Reporter> {
-  const [{ render }, { createElement }, { BatchProgress }] = await Promise.all([import('ink'), import('react'), import('../batch/progress-view.js')]);
-  const color = colorEnabled(process.stderr);
-  let last: Progress | null = null;
-  let drawn = 0;
-  let instance: ReturnType<typeof render> | null = null;
-  const view = (p: Progress) => createElement(BatchProgress, { title, progress: p, color });
-  return {
-    update(p) {
-      last = p;
-      if (!instance) {
-        instance = render(view(p), { stdout: process.stderr, patchConsole: false, exitOnCtrlC: true });
-        drawn = performance.now();
-        return;
-      }
-      const t = performance.now();
-      if (t - drawn < 80 && p.done < p.total) return;
-      drawn = t;
-      instance.rerender(view(p));
-    },
-    async close() {
-      if (!instance) return;
-      if (last) instance.rerender(view(last));
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
-  };
-}
 
 const pct = (x: number | null) => (x === null ? '' : formatPercentCell(x));
 const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digits));
@@ -89,10 +45,16 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
   }
 
   const title = `bt batch ${planPath} · ${count(plan.runs.length)} runs (${plan.strategies.length} strategies × ${plan.data.length} data files${plan.gridParams.length ? ' × grid' : ''})`;
-  // Ink needs a terminal with a size (a pty without one, as under `script`, would wrap every character).
-  const live = process.stderr.isTTY && (process.stderr.columns ?? 0) >= 40;
-  const reporter: Reporter | null = flags.progress === false ? null : live ? await inkReporter(title) : lineReporter();
-  if (reporter && !live) process.stderr.write(`${title}\n`);
+  const reporter = await startReporter<Progress>({
+    title,
+    enabled: flags.progress !== false,
+    view: async (progress, color) => {
+      const [{ createElement }, { BatchProgress }] = await Promise.all([import('react'), import('../batch/progress-view.js')]);
+      return createElement(BatchProgress, { title, progress, color });
+    },
+    line: progressLine,
+    finished: (p) => p.done >= p.total,
+  });
   let outcome: Awaited<ReturnType<typeof runPool>>;
   try {
     outcome = await runPool(plan, { concurrency, onProgress: (p) => reporter?.update(p) });

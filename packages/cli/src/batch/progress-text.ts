@@ -2,15 +2,7 @@
 import type { Progress } from './pool.js';
 import type { RunRow } from './run-row.js';
 
-export function duration(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '?';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${String(s % 60).padStart(2, '0')} s` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
-}
-
-export const rate = (p: Progress) => (p.elapsedMs > 0 ? (p.done / p.elapsedMs) * 1000 : 0);
+import { duration } from '../progress/text.js';
 
 export function runLabel(row: RunRow): string {
   const grid = Object.entries(row.grid).map(([k, v]) => `${k}=${v}`).join(' ');

@@ -1,7 +1,7 @@
-// The batch's progress in a terminal (Ink): bar, runs done and failed, speed, ETA, last run.
-import { Box, Text } from 'ink';
+// The batch's progress in a terminal (Ink): the shared view with the last run below it.
+import { ProgressView } from '../progress/view.js';
 import type { Progress } from './pool.js';
-import { duration, rate, runLabel } from './progress-text.js';
+import { runLabel } from './progress-text.js';
 
 export interface BatchProgressProps {
   readonly title: string;
@@ -11,25 +11,7 @@ export interface BatchProgressProps {
   readonly width?: number;
 }
 
-export function BatchProgress({ title, progress: p, color, width = 32 }: BatchProgressProps) {
-  const fraction = p.total > 0 ? p.done / p.total : 1;
-  const filled = Math.round(fraction * width);
-  const ok = p.done - p.failed;
-  return (
-    <Box flexDirection="column">
-      <Text bold>{title}</Text>
-      <Text>
-        <Text color={color ? 'green' : undefined}>{'█'.repeat(filled)}</Text>
-        <Text dimColor={color}>{'░'.repeat(width - filled)}</Text>
-        {` ${p.done}/${p.total} (${Math.floor(fraction * 100)}%)`}
-      </Text>
-      <Text>
-        <Text color={color ? 'green' : undefined}>{`${ok} done`}</Text>
-        {' · '}
-        <Text color={color && p.failed > 0 ? 'red' : undefined}>{`${p.failed} failed`}</Text>
-        {` · ${p.workers} workers · ${rate(p).toFixed(1)} runs/s · ETA ${p.done === p.total ? '0 s' : duration(p.etaMs)}`}
-      </Text>
-      {p.last ? <Text dimColor={color}>{`last: ${runLabel(p.last)}${p.last.ok ? ` · ${p.last.trades} trades` : ` · failed: ${p.last.error}`}`}</Text> : null}
-    </Box>
-  );
+export function BatchProgress({ title, progress: p, color, width }: BatchProgressProps) {
+  const last = p.last ? `last: ${runLabel(p.last)}${p.last.ok ? ` · ${p.last.trades} trades` : ` · failed: ${p.last.error}`}` : null;
+  return <ProgressView title={title} progress={p} unit="runs" last={last} color={color} width={width} />;
 }

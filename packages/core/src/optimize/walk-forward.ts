@@ -94,7 +94,8 @@ export function walkForwardFolds(time: Float64Array, spec: FoldSpec, from?: numb
   positive('outOfSampleMs', spec.outOfSampleMs);
   positive('stepMs', spec.stepMs);
   if (time.length === 0) throw new Error('invalid candles: none to walk');
-  const first = from ?? time[0];
+  // Without a start, folds start at the first candle's UTC midnight: windows of whole days stay whole days.
+  const first = from ?? Math.floor(time[0] / DAY) * DAY;
   const last = to ?? time[time.length - 1];
   const step = spec.stepMs ?? spec.outOfSampleMs;
   if ((last - first - spec.inSampleMs) / step > 100 * MAX_FOLDS) {

@@ -1,0 +1,94 @@
+// What bt optimize and bt walk-forward share: their flags, checked before any file is read, then
+// the data, the base request, the space and the worker pool (docs/cli.md).
+import { availableParallelism } from 'node:os';
+import { getStrategy } from '@bt/core/catalogue';
+import type { OptimizationBase, ParameterSpace, Search, SearchSpace } from '@bt/core/optimize';
+import { OBJECTIVES, type Objective } from '@bt/core/optimize';
+import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
+import { loadData, type LoadedData } from '../data.js';
+import { UsageError } from '../errors.js';
+import { parsePeriod, parsePositiveInt, readOptions, type ReadFlags } from '../options.js';
+import { checkPipSize } from '../summary.js';
+import { OptimizePool } from './pool.js';
+import { spaceFromFlags, type SpaceFlags } from './space-flags.js';
+
+export interface SearchFlags extends CostFlags, ReadFlags, SpaceFlags {
+  data: string;
+  strategy: string;
+  pipSize?: string;
+  slMode?: 'external' | 'internal';
+  from?: string;
+  to?: string;
+  objective: string;
+  target: string;
+  minTrades: string;
+  random?: string;
+  seed?: string;
+  concurrency?: string;
+  progress?: boolean;
+  json?: boolean;
+}
+
+export interface SearchSetup {
+  readonly data: LoadedData;
+  readonly base: OptimizationBase;
+  readonly space: SearchSpace;
+  readonly grid: ParameterSpace;
+  readonly indices: number[];
+  readonly search: Search;
+  readonly ranking: { objective: Objective; target: 'tp1' | 'tp2'; minTrades: number };
+  readonly period: { from?: number; to?: number };
+  readonly concurrency: number;
+}
+
+/** Every flag checked, the data read, the space expanded. */
+export async function searchSetup(flags: SearchFlags): Promise<SearchSetup> {
+  let strategy: string;
+  try {
+    strategy = getStrategy(flags.strategy).key;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const slMode = flags.slMode ?? 'external';
+  if (slMode === 'external') {
+    if (flags.sl === undefined) throw new UsageError('missing --sl (required with --sl-mode external): one value or a list such as 10,15,20');
+    if (flags.tp1 === undefined) throw new UsageError('missing --tp1 (required with --sl-mode external): one value or a list such as 10,20,30');
+  }
+  const objective = flags.objective.trim().toLowerCase() as Objective;
+  if (!OBJECTIVES.includes(objective)) throw new UsageError(`invalid --objective: ${JSON.stringify(flags.objective)} (expected ${OBJECTIVES.join(', ')})`);
+  const target = flags.target.trim().toLowerCase();
+  if (target !== 'tp1' && target !== 'tp2') throw new UsageError(`invalid --target: ${JSON.stringify(flags.target)} (expected tp1 or tp2)`);
+  if (!/^\s*\d+\s*$/.test(flags.minTrades)) throw new UsageError(`invalid --min-trades: ${JSON.stringify(flags.minTrades)} (expected a whole number ≥ 0)`);
+  const minTrades = Number(flags.minTrades);
+  const { space, grid } = spaceFromFlags(strategy, flags, slMode);
+  if (flags.seed !== undefined && flags.random === undefined) throw new UsageError('--seed needs --random N');
+  const search: Search = flags.random !== undefined
+    ? { kind: 'random', count: parsePositiveInt('--random', flags.random), seed: flags.seed === undefined ? 1 : Number(flags.seed) }
+    : { kind: 'grid' };
+  if (search.kind === 'random' && (!/^\s*\d+\s*$/.test(flags.seed ?? '1') || search.seed! > 0xffffffff)) throw new UsageError(`invalid --seed: ${JSON.stringify(flags.seed)} (expected a whole number from 0 to 4294967295)`);
+  let indices: number[];
+  try {
+    indices = grid.indices(search);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^invalid space: /, ''));
+  }
+  const concurrency = flags.concurrency !== undefined ? parsePositiveInt('--concurrency', flags.concurrency) : availableParallelism();
+  const period = parsePeriod(flags.from, flags.to);
+  const costRequest = parseCostFlags(flags);
+  readOptions(flags);
+
+  const data = await loadData(flags.data, flags);
+  if (!data.symbol) throw new UsageError(`cannot tell the symbol of ${flags.data} (no symbol row, file name not {symbol}_{timeframe}_...): give --symbol`);
+  const pipSize = checkPipSize(data.symbol, flags.pipSize);
+  const costs = costsFor(costRequest, data.symbol);
+  const base: OptimizationBase = { strategy, symbol: data.symbol, pipSize, timeframe: data.timeframe, slMode, costs };
+  return { data, base, space, grid, indices, search, ranking: { objective, target, minTrades }, period, concurrency };
+}
+
+/** The worker pool for a setup (each worker reads the data file once). */
+export function startPool(setup: SearchSetup, flags: SearchFlags, jobs: number): OptimizePool {
+  return new OptimizePool(
+    { data: { path: setup.data.path, read: readOptions(flags), symbol: flags.symbol }, base: setup.base, space: setup.space },
+    Math.max(1, Math.min(setup.concurrency, jobs)),
+  );
+}
