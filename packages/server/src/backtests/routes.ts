@@ -12,6 +12,7 @@ import { currentUser, requireUser } from '../auth/middleware.js';
 import { InsufficientCreditsError } from '../credits/ledger.js';
 import type { User } from '../db/models.js';
 import { UPLOAD_LIMIT_MESSAGES } from '../uploads/messages.js';
+import { costsOf } from './costs.js';
 import { listStrategiesAnswer, officialParamsAnswer, presentOutcome, userParamsAnswer } from './presenter.js';
 import { anyTimeframe, BACKTEST_MESSAGES, dayOf, exitsOf, libraryTimeframe, officialSymbol, periodOf, strategyRef } from './request.js';
 import type { BacktestOutcome } from './service.js';
@@ -56,7 +57,7 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     if (!symbol) throw badRequest(BACKTEST_MESSAGES.noSymbol);
     const found = findSymbol(symbol);
     if (!found) throw notFound(BACKTEST_MESSAGES.unknownSymbol(symbol.slice(0, 40)));
-    ctx.body = { symbol: found.symbol, label: found.label, asset_class: found.assetClass, pip: found.pipSize, pip_size: found.pipSize };
+    ctx.body = { symbol: found.symbol, label: found.label, asset_class: found.assetClass, pip: found.pipSize, pip_size: found.pipSize, typical_spread_pips: found.typicalSpreadPips };
   });
 
   router.post('/api/run_backtest', requireUser, async (ctx) => {
@@ -69,11 +70,12 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     const period = periodOf(text(body, 'start_date'), text(body, 'end_date'), user.role === 'admin');
     const strategy = await backtests.choose(user, ref);
     const exits = exitsOf(body, strategy.kind === 'user' ? strategy.row.slMode : null);
+    const costs = costsOf(body, symbol);
     requireCredits(user);
     const loading = performance.now();
     const candles = await backtests.officialCandles(symbol, timeframe, period.from, period.to);
     const loadMs = performance.now() - loading;
-    const outcome = await backtests.run({ user, source: 'official', strategy, rawParams: paramsOf(body), exits, symbol, timeframe, pipSize: pipSize(symbol), candles, from: period.from, to: period.to });
+    const outcome = await backtests.run({ user, source: 'official', strategy, rawParams: paramsOf(body), exits, costs, symbol, timeframe, pipSize: pipSize(symbol), candles, from: period.from, to: period.to });
     answer(ctx, outcome, started, loadMs);
   });
 
@@ -85,7 +87,7 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     const limit = deps.config.uploadLimitBytes;
     const { uploads } = services;
     const isAdmin = user.role === 'admin';
-    const { fields, strategy, exits, symbol, pip, candles, timeframe, given } = await uploads.inSlot(async () => {
+    const { fields, strategy, exits, costs, symbol, pip, candles, timeframe, given } = await uploads.inSlot(async () => {
       const { fields, files } = await readForm(ctx, limit + 256 * 1024, UPLOAD_MESSAGES.tooLarge(limit), {
         ms: uploads.limits.bodyTimeoutMs,
         message: UPLOAD_LIMIT_MESSAGES.bodyTimeout,
@@ -101,17 +103,18 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
       const wantedTf = text(fields, 'timeframe') ? anyTimeframe(text(fields, 'timeframe')) : undefined;
       const strategy = await backtests.choose(user, ref);
       const exits = exitsOf(fields, strategy.kind === 'user' ? strategy.row.slMode : null);
+      const costs = costsOf(fields, symbol);
       // Every field is checked before the file is parsed: a bad form costs no parse.
       const startDay = text(fields, 'start_date');
       const endDay = text(fields, 'end_date');
       const given = startDay || endDay ? periodOf(startDay, endDay, isAdmin) : null;
       const loaded = await uploads.readCandles(file, kind, symbol, wantedTf);
-      return { fields, strategy, exits, symbol, pip, candles: loaded.candles, timeframe: loaded.timeframe ?? wantedTf, given };
+      return { fields, strategy, exits, costs, symbol, pip, candles: loaded.candles, timeframe: loaded.timeframe ?? wantedTf, given };
     });
     if (!timeframe) throw badRequest(UPLOAD_MESSAGES.noTimeframe);
     const period = given ?? periodOf(dayOf(candles.time[0]), dayOf(candles.time[candles.length - 1]), isAdmin);
     if (!candles.time.some((t) => t >= period.from && t <= period.to)) throw badRequest(UPLOAD_MESSAGES.noCandleInPeriod(period.startDay, period.endDay));
-    const outcome = await backtests.run({ user, source: 'custom', strategy, rawParams: paramsOf(fields), exits, symbol, timeframe, pipSize: pip, candles, from: period.from, to: period.to });
+    const outcome = await backtests.run({ user, source: 'custom', strategy, rawParams: paramsOf(fields), exits, costs, symbol, timeframe, pipSize: pip, candles, from: period.from, to: period.to });
     answer(ctx, outcome, started, 0);
   });
 

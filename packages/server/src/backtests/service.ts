@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { headCandles, runBacktest, type BacktestResult } from '@bt/core';
 import type { Candles } from '@bt/core/candles';
+import type { TradingCostsInput } from '@bt/core/costs';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { ParamError, normalizeParams } from '@bt/core/params';
 import { resultFolderName, workbookFileName } from '@bt/core/report';
@@ -31,6 +32,8 @@ export interface BacktestPlan {
   strategy: StrategyChoice;
   rawParams: unknown;
   exits: Exits;
+  /** Spread, commission, slippage (checked by costsOf); none when absent. */
+  costs?: TradingCostsInput;
   symbol: string;
   timeframe: TimeframeKey;
   pipSize: number;
@@ -139,6 +142,7 @@ export class Backtests {
           pipSize: plan.pipSize,
           from: plan.from,
           to: plan.to,
+          costs: plan.costs,
           run: { runId, userId: user.id, runSeq: run.runSeq },
         },
         { workbook: true, createdAt: this.deps.clock.now() },
