@@ -114,6 +114,6 @@ describe('backtest requests (spec 2 §3)', () => {
     assert.equal(fields.symbol, 'BTC-USD');
     assert.equal(fields.strategy, 'imp_7');
     assert.equal(fields.params_json, '{"max_touch":2}');
-    assert.deepEqual(Object.keys(fields).sort(), ['end_date', 'params_json', 'sl_pips', 'start_date', 'strategy', 'symbol', 'timeframe', 'tp1_pips', 'tp2_pips']);
+    assert.deepEqual(Object.keys(fields).sort(), ['end_date', 'params_json', 'sl_pips', 'spread_from_data', 'start_date', 'strategy', 'symbol', 'timeframe', 'tp1_pips', 'tp2_pips']);
   });
 });

@@ -103,6 +103,11 @@ export function backtestFlow(flow: Flow): void {
       await page.getByTestId('run-backtest').click();
       assert.equal(await page.getByTestId('form-error').innerText(), 'Profondeur min retour : un pourcentage entre 0.1 et 100, ou coche « entrée au toucher ».');
       await page.getByRole('button', { name: '25 %' }).click();
+      // Trading costs: the pair's typical spread is pre-filled, visible and editable.
+      assert.equal(await page.getByTestId('spread-pips').inputValue(), '1.3', 'EURUSD’s typical spread (docs/catalogue.md)');
+      await page.getByTestId('cost-fields').getByText('Spread typique de la paire : 1.3 pips').waitFor();
+      await page.getByTestId('spread-pips').fill('1,5');
+      await page.getByTestId('slippage-pips').fill('0.5');
 
       const setLatency = await networkLatency(page);
       await setLatency(RUN_LATENCY_MS);
@@ -125,6 +130,21 @@ export function backtestFlow(flow: Flow): void {
       assert.equal(sent!.symbol, RUN.symbol);
       assert.equal(sent!.strategy, RUN.strategy);
       assert.equal((sent!.params as Record<string, unknown>).min_overlap_ratio, 0.25);
+      assert.deepEqual([sent!.spread_pips, sent!.slippage_pips], [1.5, 0.5]);
+      assert.equal(await page.getByTestId('result-costs').innerText(), 'Coûts : spread 1,5 pips · slippage 0,5 pips');
+      // The Monte Carlo of the net R sequence, in the browser: a histogram and three percentiles.
+      const mc = page.getByTestId('mc-panel');
+      await mc.getByTestId('mc-histogram').locator('svg').waitFor({ timeout: 15_000 });
+      assert.deepEqual(await mc.getByTestId('mc-percentiles').locator('thead th').allInnerTexts(), ['', '5e centile', '50e centile', '95e centile', 'Observé']);
+      assert.equal(await mc.getByTestId('mc-percentiles').locator('tbody tr').count(), 3);
+      await mc.getByTestId('mc-ruin').getByText(/^Risque de ruine : [\d,]+ % des tirages perdent 50 % du capital en risquant 1,00 % par trade\.$/).waitFor();
+      const bootstrap = await mc.getByTestId('mc-percentiles').innerText();
+      await mc.getByTestId('mc-method').selectOption('shuffle');
+      await mc.getByTestId('mc-metric').selectOption('longestLosingStreak');
+      await mc.getByTestId('mc-histogram').locator('svg').waitFor();
+      for (let i = 0; i < 50 && (await mc.getByTestId('mc-percentiles').count()) === 0; i++) await page.waitForTimeout(50);
+      assert.notEqual(await mc.getByTestId('mc-percentiles').innerText(), bootstrap, 'a shuffle gives other percentiles');
+      await flow.h.shot(page, '23b-backtest-monte-carlo');
       await page.getByTestId('credits-badge').locator('strong').getByText(String(before - 2), { exact: true }).waitFor();
       await page.getByTestId('chart-hours').locator('svg').first().waitFor();
       assert.ok((await page.getByTestId('chart-weekdays').locator('svg').count()) >= 1);

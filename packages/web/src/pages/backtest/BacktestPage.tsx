@@ -2,6 +2,8 @@ import { LIBRARY_TIMEFRAMES, TIMEFRAMES, findSymbol } from '@bt/core/catalogue';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
+import { CostFields } from '../../features/costs/CostFields.js';
+import { costsForSymbol, typicalSpreadText } from '../../features/costs/costs.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
 import { calls, session } from '../../runtime.js';
@@ -192,7 +194,7 @@ export default function BacktestPage() {
             {form.mode === 'official' ? (
               <label>
                 Paire
-                <select value={form.symbol} onChange={(e) => patch({ symbol: e.target.value })} data-testid="symbol">
+                <select value={form.symbol} onChange={(e) => patch({ symbol: e.target.value, costs: costsForSymbol(form.costs, e.target.value) })} data-testid="symbol">
                   <option value="">— Choisir —</option>
                   {SYMBOLS_BY_LABEL.map((s) => (
                     <option key={s.symbol} value={s.symbol}>
@@ -218,7 +220,12 @@ export default function BacktestPage() {
                 </label>
                 <label>
                   Symbole
-                  <input value={form.customSymbol} onChange={(e) => patch({ customSymbol: e.target.value.toUpperCase() })} placeholder="EURUSD" data-testid="custom-symbol" />
+                  <input
+                    value={form.customSymbol}
+                    onChange={(e) => patch({ customSymbol: e.target.value.toUpperCase(), costs: costsForSymbol(form.costs, e.target.value) })}
+                    placeholder="EURUSD"
+                    data-testid="custom-symbol"
+                  />
                 </label>
               </>
             )}
@@ -271,6 +278,13 @@ export default function BacktestPage() {
               <input type="number" min={0} step="any" inputMode="decimal" value={form.tp2Pips} onChange={(e) => patch({ tp2Pips: e.target.value })} data-testid="tp2-pips" />
             </label>
           </div>
+
+          <CostFields
+            costs={form.costs}
+            custom={form.mode === 'custom'}
+            typical={typicalSpreadText(form.mode === 'official' ? form.symbol : form.customSymbol)}
+            onChange={(costs) => patch({ costs })}
+          />
 
           <ParamFields form={form} layout={layout} onChange={patch} />
 

@@ -4,9 +4,12 @@ import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
 import { chartSeries, hasChartData } from './chartData.js';
-import type { BacktestOutcome } from './result.js';
+import { costsSummary, type BacktestOutcome } from './result.js';
 
 const WinrateCharts = lazy(() => import('./WinrateCharts.js'));
+const MonteCarloPanel = lazy(() => import('../../features/montecarlo/MonteCarloPanel.js'));
+
+
 
 function pct(value: number | null): string {
   return value === null ? '—' : `${(value * 100).toFixed(2)}%`;
@@ -18,6 +21,7 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
   const [open, setOpen] = useState(false);
   const series = useMemo(() => chartSeries(outcome.statistics, outcome.goldenHours), [outcome]);
   const downloadHref = calls.downloadUrl(outcome.file, outcome.folder, key);
+  const costs = costsSummary(outcome.raw);
 
   return (
     <section className="card result-card" data-testid="result-card">
@@ -25,6 +29,7 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
         <div>
           <h2>Résultats</h2>
           <p className="muted small mono">{outcome.folder}</p>
+          <p className="muted small" data-testid="result-costs">{costs ? `Coûts : ${costs}` : 'Sans coûts de trading'}</p>
         </div>
         <div className="row-actions">
           <a className="btn" href={downloadHref} download={outcome.file} data-testid="download-xlsx">
@@ -52,6 +57,11 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
       {hasChartData(series) ? (
         <Suspense fallback={<p className="muted">Chargement des graphiques…</p>}>
           <WinrateCharts series={series} />
+        </Suspense>
+      ) : null}
+      {outcome.rSequence ? (
+        <Suspense fallback={<p className="muted">Chargement du Monte Carlo…</p>}>
+          <MonteCarloPanel sequences={outcome.rSequence} />
         </Suspense>
       ) : null}
       {open ? (

@@ -6,6 +6,7 @@
 import { DEFAULT_SL_PIPS, findParam, findStrategy, paramDefaults } from '@bt/core/catalogue';
 import type { ParamDefinition, StrategyParams } from '@bt/core/catalogue';
 import { ParamError, normalizeParams, overlapPercentToFraction } from '@bt/core/params';
+import { costFormFields, costRequest, costsError, initialCosts, type CostFormState } from '../../features/costs/costs.js';
 import { dateError, periodDays } from './dates.js';
 import type { UserStrategy } from './userStrategies.js';
 
@@ -43,6 +44,8 @@ export interface BacktestFormState {
   overlapTouch: boolean;
   overlapPercent: string;
   file: { name: string } | null;
+  /** Trading costs (docs/engine.md §13): the spread pre-filled with the symbol's typical one. */
+  costs: CostFormState;
 }
 
 export function initialForm(now: { symbol?: string | null } = {}): BacktestFormState {
@@ -63,6 +66,7 @@ export function initialForm(now: { symbol?: string | null } = {}): BacktestFormS
     overlapTouch: true,
     overlapPercent: '',
     file: null,
+    costs: initialCosts((now.symbol ?? '').toUpperCase()),
   };
 }
 
@@ -198,6 +202,8 @@ export function formError(form: BacktestFormState, layout: ParamLayout, context:
   if (tp1 !== null && tp2 !== null && tp2 > 0 && tp2 < tp1) return FORM_MESSAGES.tp2BelowTp1;
   const built = buildParams(form, layout);
   if ('error' in built) return built.error;
+  const costs = costsError(form.costs);
+  if (costs) return costs;
   if (context.loggedIn && context.credits !== null && context.credits < 2) return FORM_MESSAGES.notEnoughCredits;
   return null;
 }
@@ -223,6 +229,7 @@ export function officialRequest(form: BacktestFormState, params: StrategyParams)
     start_date: form.start,
     end_date: form.end,
     auto_analyze: true,
+    ...costRequest(form.costs, false),
   };
 }
 
@@ -238,6 +245,7 @@ export function customRequestFields(form: BacktestFormState, params: StrategyPar
     start_date: form.start,
     end_date: form.end,
     params_json: JSON.stringify(params),
+    ...costFormFields(form.costs),
   };
   return fields;
 }

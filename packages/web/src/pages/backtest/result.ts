@@ -29,7 +29,18 @@ export interface BacktestOutcome {
   goldenHours: GoldenHourEntry[];
   /** Core statistics when the server includes them (charts). */
   statistics: unknown;
+  /** Net R of the resolved trades in entry order, per target: what the Monte Carlo panel draws from. */
+  rSequence: { tp1: number[]; tp2: number[] } | null;
   raw: Record<string, unknown>;
+}
+
+/** `r_sequence` of the answer, when it holds two lists of finite numbers. */
+export function rSequenceOf(answer: Record<string, unknown>): BacktestOutcome['rSequence'] {
+  const block = answer.r_sequence as Record<string, unknown> | undefined;
+  const list = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (v as number[]) : null);
+  const tp1 = list(block?.tp1);
+  const tp2 = list(block?.tp2);
+  return tp1 && tp2 ? { tp1, tp2 } : null;
 }
 
 /** Folder and file of xlsx_result: the last two segments of its path (spec 2 §3). */
@@ -79,6 +90,7 @@ export function parseBacktestAnswer(answer: unknown, kind: 'official' | 'custom'
       creditsRemaining: usableNumber(record.credits_remaining),
       ...goldenHoursOf(record),
       statistics: record.statistics ?? null,
+      rSequence: rSequenceOf(record),
       raw: record,
     },
   };
@@ -94,4 +106,19 @@ export function backtestFailureMessage(error: unknown, kind: 'official' | 'custo
     return text || fallback;
   }
   return error instanceof Error && error.message ? error.message : fallback;
+}
+
+/** "spread 1,3 pips · commission 0,7 pips": the costs the run applied, or null without any. */
+export function costsSummary(raw: Record<string, unknown>): string | null {
+  const c = raw.costs as Record<string, unknown> | undefined;
+  if (!c || typeof c !== 'object') return null;
+  const n = (v: unknown) => (typeof v === 'number' && v > 0 ? v.toLocaleString('fr-FR') : null);
+  const parts: string[] = [];
+  if (c.spread_from_data === true && typeof c.spread_data_candles === 'number' && c.spread_data_candles > 0) parts.push('spread du fichier');
+  if (Array.isArray(c.spread_by_hour)) parts.push('spread par heure');
+  else if (n(c.spread_pips)) parts.push(`spread ${n(c.spread_pips)} pips`);
+  if (n(c.commission_pips)) parts.push(`commission ${n(c.commission_pips)} pips`);
+  if (n(c.commission_per_lot)) parts.push(`commission ${n(c.commission_per_lot)} ${String(c.account_currency ?? '')} par lot`);
+  if (n(c.slippage_pips)) parts.push(`slippage ${n(c.slippage_pips)} pips`);
+  return parts.length ? parts.join(' · ') : null;
 }
