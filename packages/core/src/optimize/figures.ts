@@ -2,7 +2,6 @@
 // from the columnar trade table without building Trade records, with targetR's R.
 import type { TradeTable } from '../simulate/trades.js';
 import { targetR } from '../simulate/trades.js';
-import type { TargetResult } from '../simulate/types.js';
 import { TargetAccumulator } from '../stats/accumulator.js';
 import type { TargetFigures } from '../stats/types.js';
 
@@ -15,8 +14,6 @@ export interface TableFigures {
   readonly tp2: TargetFigures;
 }
 
-const VERDICT: readonly TargetResult[] = ['loss', 'open', 'win'];
-
 /** TP1 and TP2 figures of a trade table, exactly as computeStatistics gives them for its trades. */
 export function tableFigures(table: TradeTable): TableFigures {
   const acc = new TargetAccumulator(1);
@@ -27,8 +24,8 @@ export function tableFigures(table: TradeTable): TableFigures {
     const p = orderPrice[t];
     const risk = Math.abs(p - sl[t]);
     const entry = costs ? costs.entry[t] : 0;
-    acc.add(0, 0, VERDICT[r1[t] + 1], targetR(r1[t], Math.abs(tp1[t] - p), risk, entry, stop, costs !== null));
-    acc.add(0, 1, VERDICT[r2[t] + 1], targetR(r2[t], Math.abs(tp2[t] - p), risk, entry, stop, costs !== null));
+    acc.addCode(0, 0, r1[t], targetR(r1[t], Math.abs(tp1[t] - p), risk, entry, stop, costs !== null));
+    acc.addCode(0, 1, r2[t], targetR(r2[t], Math.abs(tp2[t] - p), risk, entry, stop, costs !== null));
   }
   return { trades: table.count, tp1: acc.figures(0, 0), tp2: acc.figures(0, 1) };
 }

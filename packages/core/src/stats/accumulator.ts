@@ -41,12 +41,17 @@ export class TargetAccumulator {
 
   /** Adds one trade's verdict and R at target `target` (0 = TP1, 1 = TP2) to group `group`. */
   add(group: number, target: number, verdict: TargetResult, r: number): void {
+    this.addCode(group, target, verdict === 'win' ? 1 : verdict === 'loss' ? -1 : 0, r);
+  }
+
+  /** `add` with the verdict as the engine's code: 1 win, -1 loss, 0 open (the trade table's). */
+  addCode(group: number, target: number, verdict: number, r: number): void {
     const i = target * this.groups + group;
-    if (verdict === 'open') {
+    if (verdict === 0) {
       this.open[i]++;
       return;
     }
-    if (verdict === 'win') {
+    if (verdict === 1) {
       this.wins[i]++;
       this.streak[i] = 0;
     } else {
