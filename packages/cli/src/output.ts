@@ -1,5 +1,7 @@
 // Terminal output: colour only on a terminal and never with NO_COLOR (https://no-color.org),
-// plain aligned tables, JSON documents.
+// plain aligned tables, JSON documents, output files.
+import { writeFile } from 'node:fs/promises';
+import { RunError } from './errors.js';
 import { CLI_VERSION, JSON_SCHEMA_VERSION } from './version.js';
 
 type Stream = { isTTY?: boolean; write(text: string): unknown };
@@ -80,3 +82,16 @@ export function warn(message: string): void {
 export const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 export const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+
+/** A file the command writes (CSV, heatmap), or stdout for `-`; a write failure is a run error naming the path. */
+export async function writeOutput(path: string, text: string): Promise<void> {
+  if (path === '-') {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    await writeFile(path, text);
+  } catch (error) {
+    throw new RunError(`cannot write ${path}: ${(error as Error).message}`);
+  }
+}

@@ -1,6 +1,6 @@
 // `bt batch PLAN`: expand the plan, run it on worker threads with progress (Ink in a terminal,
 // plain lines otherwise, both on stderr), then a ranked table (or JSON) and a CSV of every run.
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { formatPercentCell, LABELS } from '@bt/core/format';
 import { expandPlan } from '../batch/plan.js';
@@ -11,7 +11,7 @@ import type { RunRow } from '../batch/run-row.js';
 import type { BatchFlags } from '../commands/batch.js';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { parsePositiveInt } from '../options.js';
-import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { startReporter } from '../progress/reporter.js';
 import { readPlanFile } from '../plan-file.js';
 
@@ -70,14 +70,7 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
 
   const csv = runsCsv(rows, plan.gridParams);
   const csvPath = flags.csv ?? `${plan.name}-runs.csv`;
-  if (csvPath === '-') process.stdout.write(csv);
-  else {
-    try {
-      await writeFile(csvPath, csv);
-    } catch (error) {
-      throw new RunError(`cannot write ${csvPath}: ${(error as Error).message}`);
-    }
-  }
+  await writeOutput(csvPath, csv);
 
   const ranked = rankRuns(rows, flags.rankBy);
   if (flags.json) {

@@ -1,11 +1,10 @@
 // `bt optimize`: a grid or random search over a strategy's parameters and exits, on worker threads,
 // ranked by an objective; a ranked table (or JSON), a CSV of every combination, and a heatmap of
 // two dimensions (docs/cli.md "bt optimize"). The rules are core's optimize (docs/engine.md §14).
-import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { CombinationEvaluator, optimizeResult, type Evaluation, type OptimizeResult } from '@bt/core/optimize';
-import { RunError, UsageError } from '../errors.js';
-import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { UsageError } from '../errors.js';
+import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { combinationRow, combinationsCsv, rankedTable, type CombinationRow } from '../optimize/rows.js';
 import { heatmapAxes, heatmapCells, renderHeatmap } from '../optimize/heatmap.js';
 import { searchSetup, startPool, type SearchFlags, type SearchSetup } from '../optimize/setup.js';
@@ -87,13 +86,13 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
 
   const csv = combinationsCsv(rows, dimensions);
   const csvPath = flags.csv ?? `${defaultName(setup, 'optimize')}.csv`;
-  await writeOut(csvPath, csv);
+  await writeOutput(csvPath, csv);
   let heatmapPath: string | null = null;
   if (flags.heatmap !== undefined) {
     const [x, y] = heatmapAxes(flags.heatmap, result);
     heatmapPath = flags.heatmapOut ?? `${defaultName(setup, 'heatmap')}.svg`;
     const svg = await renderHeatmap(heatmapCells(rows, x, y, result), x, y, { title: `${setup.base.symbol} ${setup.data.timeframe ?? ''} · ${setup.base.strategy} · ${x} × ${y}`, objective: `${result.objective} (${result.target.toUpperCase()})`, format: heatmapFormat });
-    await writeOut(heatmapPath, svg);
+    await writeOutput(heatmapPath, svg);
   }
 
   if (flags.json) {
@@ -104,18 +103,6 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
     if (heatmapPath) print(`Heatmap: ${heatmapPath}`);
   }
   if (result.eligible === 0) process.stderr.write(`bt: no combination has ${result.minTrades} resolved trades at ${result.target.toUpperCase()} (lower --min-trades, or widen the period)\n`);
-}
-
-async function writeOut(path: string, text: string): Promise<void> {
-  if (path === '-') {
-    process.stdout.write(text);
-    return;
-  }
-  try {
-    await writeFile(path, text);
-  } catch (error) {
-    throw new RunError(`cannot write ${path}: ${(error as Error).message}`);
-  }
 }
 
 export function optimizeJson(setup: SearchSetup, result: OptimizeResult, rows: readonly CombinationRow[], elapsedMs: number, workers: number) {

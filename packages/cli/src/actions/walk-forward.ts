@@ -1,11 +1,10 @@
 // `bt walk-forward`: per fold, every combination on the in-sample window (on worker threads),
 // the winner judged on the out-of-sample window that follows; a table of folds, the pooled
 // out-of-sample figures and how much survives (docs/cli.md; rules: docs/engine.md §14).
-import { writeFile } from 'node:fs/promises';
 import { formatPercentCell } from '@bt/core/format';
 import { chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
-import { RunError, UsageError } from '../errors.js';
-import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
+import { UsageError } from '../errors.js';
+import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { parseDuration } from '../optimize/durations.js';
 import { combinationRow } from '../optimize/rows.js';
 import { searchSetup, startPool, type SearchFlags, type SearchSetup } from '../optimize/setup.js';
@@ -71,15 +70,7 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
   const summary = walkForwardSummary(results, { ...ranking, mode: spec.mode });
   const rows = foldRows(summary, setup);
   const csvPath = flags.csv ?? `${defaultName(setup, 'walk-forward')}.csv`;
-  const csv = foldsCsv(rows);
-  if (csvPath === '-') process.stdout.write(csv);
-  else {
-    try {
-      await writeFile(csvPath, csv);
-    } catch (error) {
-      throw new RunError(`cannot write ${csvPath}: ${(error as Error).message}`);
-    }
-  }
+  await writeOutput(csvPath, foldsCsv(rows));
   if (flags.json) {
     printJson({
       ...jsonHeader('walk-forward'),

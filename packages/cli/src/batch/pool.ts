@@ -1,18 +1,13 @@
 // Runs a plan's tasks on worker threads, one task per worker at a time (the next task goes to the
 // first worker that is free), and reports progress after every run.
 import { Worker } from 'node:worker_threads';
+import type { ProgressState } from '../progress/view.js';
 import type { BatchPlan, RunTask } from './plan.js';
 import { failedRow, type RunRow } from './run-row.js';
 import type { WorkerInput, WorkerMessage, WorkerReply } from './worker.js';
 
-export interface Progress {
-  readonly total: number;
-  readonly done: number;
-  readonly failed: number;
-  readonly workers: number;
-  readonly elapsedMs: number;
-  /** Estimated time left from the mean time per finished run; null before the first. */
-  readonly etaMs: number | null;
+/** The shared progress state (runs), with the batch's own: candles processed and the last run. */
+export interface Progress extends ProgressState {
   /** Candles processed by finished runs (warm-up included). */
   readonly candles: number;
   readonly last: RunRow | null;

@@ -38,11 +38,15 @@ interface RunFigures {
 }
 
 /**
- * Bootstrap runs [from, to): each draws `length` trades with replacement. `growth[i]` is
- * log(1 + risk × r[i]) (-Infinity when the trade alone ruins), `ruinAt` log(1 - ruinLevel).
+ * Runs [from, to): a bootstrap draws `length` trades with replacement; a shuffle (`order` given)
+ * walks a Fisher-Yates permutation of the observed trades, drawn in the same pass (position k
+ * takes a random one of k..n-1). `growth[i]` is log(1 + risk × r[i]) (-Infinity when the trade
+ * alone ruins), `ruinAt` log(1 - ruinLevel). One kernel for both: the method test is the same
+ * for every step, so the branch is always predicted.
  */
-function bootstrapRuns(r: Float64Array, growth: Float64Array, ruinAt: number, length: number, state: Int32Array, out: RunFigures, from: number, to: number): void {
+function runRange(r: Float64Array, growth: Float64Array, ruinAt: number, length: number, order: Int32Array | null, state: Int32Array, out: RunFigures, from: number, to: number): void {
   const n = r.length | 0;
+  const shuffle = order !== null;
   let ruined = 0;
   let a = state[0];
   for (let run = from; run < to; run++) {
@@ -58,48 +62,14 @@ function bootstrapRuns(r: Float64Array, growth: Float64Array, ruinAt: number, le
       a = (a + 0x6d2b79f5) | 0;
       let t = Math.imul(a ^ (a >>> 15), a | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const i = ((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n) | 0;
-      const x = r[i];
-      // Branch-free: with random draws every branch here would be mispredicted half the time.
-      cum += x;
-      peak = Math.max(peak, cum);
-      dd = Math.max(dd, peak - cum);
-      streak = (streak + 1) * +(x < 0);
-      longest = Math.max(longest, streak);
-      equity += growth[i];
-      ruin |= +(equity <= ruinAt);
-    }
-    out.drawdown[run] = dd;
-    out.final[run] = cum;
-    out.streak[run] = longest;
-    ruined += ruin;
-  }
-  state[0] = a;
-  out.ruined += ruined;
-}
-
-/** Shuffle runs [from, to): a Fisher-Yates permutation of the observed trades per run. */
-function shuffleRuns(r: Float64Array, growth: Float64Array, ruinAt: number, state: Int32Array, out: RunFigures, from: number, to: number, order: Int32Array): void {
-  const n = r.length | 0;
-  let ruined = 0;
-  let a = state[0];
-  for (let run = from; run < to; run++) {
-    let cum = 0;
-    let peak = 0;
-    let dd = 0;
-    let streak = 0;
-    let longest = 0;
-    let equity = 0;
-    let ruin = 0;
-    // The permutation is drawn and walked in one pass: position k takes a random one of k..n-1.
-    for (let k = 0; k < n; k++) {
-      a = (a + 0x6d2b79f5) | 0;
-      let t = Math.imul(a ^ (a >>> 15), a | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const j = k + (((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (n - k)) | 0);
-      const i = order[j];
-      order[j] = order[k];
-      order[k] = i;
+      const u = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      let i: number;
+      if (shuffle) {
+        const j = k + ((u * (n - k)) | 0);
+        i = order[j];
+        order[j] = order[k];
+        order[k] = i;
+      } else i = (u * n) | 0;
       const x = r[i];
       // Branch-free: with random draws every branch here would be mispredicted half the time.
       cum += x;
@@ -199,12 +169,8 @@ export function monteCarlo(r: ArrayLike<number>, options: MonteCarloOptions = {}
   const state = Int32Array.of(o.seed | 0);
   // Chunks of runs: each kernel call is short enough to be optimised as a whole (docs/engine.md §11).
   const chunk = Math.max(1, Math.floor(262_144 / o.trades));
-  if (o.method === 'bootstrap') {
-    for (let k = 0; k < o.runs; k += chunk) bootstrapRuns(values, growth, ruinAt, o.trades, state, out, k, Math.min(o.runs, k + chunk));
-  } else {
-    const order = Int32Array.from({ length: n }, (_, i) => i);
-    for (let k = 0; k < o.runs; k += chunk) shuffleRuns(values, growth, ruinAt, state, out, k, Math.min(o.runs, k + chunk), order);
-  }
+  const order = o.method === 'shuffle' ? Int32Array.from({ length: n }, (_, i) => i) : null;
+  for (let k = 0; k < o.runs; k += chunk) runRange(values, growth, ruinAt, o.trades, order, state, out, k, Math.min(o.runs, k + chunk));
   const seen = sequenceFigures(values);
   return {
     method: o.method,
