@@ -98,6 +98,11 @@ test('a combination the rules refuse is reported with its message, not thrown', 
   assert.match(failed.error!, /^invalid min_wait_candles: 8 \(expected at most max_wait_candles \(5\)\)$/);
   assert.equal(r.ranked.at(-1), failed, 'failed combinations last');
   assert.equal(failed.rank, null);
+  // A column the data lacks and bt does not compute: refused as runBacktest refuses it.
+  const columns = optimize(candles, { strategy: 'englobante_entry_ema', symbol: 'EURUSD', slPips: 20, tp1Pips: 20, space: { params: { ema_key: [50, 'SMA_20'] } }, minTrades: 1 });
+  assert.equal(columns.failed, 1);
+  assert.match(columns.ranked.at(-1)!.error!, /^invalid ema_key: "SMA_20"/);
+  await assert.rejects(runBacktest(candles, { strategy: 'englobante_entry_ema', symbol: 'EURUSD', slPips: 20, tp1Pips: 20, params: { ema_key: 'SMA_20' } }), /^ParamError: invalid ema_key: "SMA_20"/);
 });
 
 test('ranking: eligible by score, then more resolved trades, then grid order; a profit factor without loss ranks first', () => {

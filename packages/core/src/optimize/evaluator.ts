@@ -14,7 +14,7 @@ import type { Entries } from '../simulate/entries.js';
 import { priceRounding } from '../simulate/levels.js';
 import { simulateTable, tradesFromTable } from '../simulate/trades.js';
 import type { Trade } from '../simulate/types.js';
-import { columnList, filterColumnNames } from '../strategies/params.js';
+import { checkFilterColumns, columnList, filterColumnNames } from '../strategies/params.js';
 import { engineEntries, engineSetups, headCandles, type EngineRun } from '../backtest/engine.js';
 import { exitRules, periodWindow, prepareRun, resolveStrategy, type PreparedRun } from '../backtest/prepare.js';
 import type { BacktestRequest } from '../backtest/types.js';
@@ -109,7 +109,9 @@ export class CombinationEvaluator {
     const request = combinationRequest(this.base, c, this.period);
     const { plan, params } = resolveStrategy(request);
     const exits = exitRules(request, this.prepared.exits.pipSize);
-    const series = withIndicators(this.head, columnList(filterColumnNames(plan.filters, params)));
+    const columns = filterColumnNames(plan.filters, params);
+    checkFilterColumns(this.head, columns, params);
+    const series = withIndicators(this.head, columnList(columns));
     const costs: RunCosts | undefined = hasCosts(this.prepared.costs) ? runCosts(series, this.prepared.costs, exits.pipSize, this.scale) : undefined;
     return { run: { plan, params, exits, startIndex: this.start, costs }, series };
   }
