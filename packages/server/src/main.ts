@@ -22,6 +22,9 @@ import { bootstrapLibrary } from './datasets/bootstrap.js';
 import { OpenAiCompatibleClient } from './gpt/llm.js';
 import { openSandbox } from './strategies/sandbox/sandbox.js';
 import { builtWebDist } from './web/static.js';
+import { NowPaymentsInvoices } from './payments/nowpayments.js';
+import { PayPalOrders } from './payments/paypal.js';
+import { StripeCheckout } from './payments/stripe.js';
 
 const log = (message: string) => console.log(message);
 
@@ -58,6 +61,14 @@ async function main(command: string): Promise<void> {
   else log(`bt: personal strategies (.py import, AI generation, their backtests) are refused: ${setup.reason}`);
   const llm = env.llm ? new OpenAiCompatibleClient(env.llm) : null;
   log(`bt: AI generation: ${llm ? `chat model ${env.llm!.model} at ${env.llm!.baseUrl}` : 'built-in generator (LLM_BASE_URL not set)'}`);
+  const { stripe, paypal, nowpayments, seller } = env.payments;
+  const payments = {
+    stripe: stripe ? new StripeCheckout(stripe) : null,
+    paypal: paypal ? new PayPalOrders(paypal) : null,
+    crypto: nowpayments ? new NowPaymentsInvoices(nowpayments) : null,
+  };
+  const offered = Object.entries(payments).filter(([, gateway]) => gateway).map(([name]) => name);
+  log(`bt: payments: ${offered.length ? offered.join(', ') : 'none configured (STRIPE_*, PAYPAL_*, NOWPAYMENTS_*)'}`);
   const webDist = env.webDist ? builtWebDist(env.webDist) : null;
   if (env.webDist && !webDist) log(`bt: no web app build in ${env.webDist} (npm run build -w @bt/web): serving the API only`);
   const app = createApp({
@@ -70,6 +81,7 @@ async function main(command: string): Promise<void> {
     mailer,
     identityProviders,
     rateLimiter: new MemoryRateLimiter(systemClock),
+    payments,
     log,
     config: appConfig({
       publicUrl: env.publicUrl,
@@ -87,6 +99,7 @@ async function main(command: string): Promise<void> {
       screenVerification: env.screenVerification,
       cspConnectSrc: env.cspConnectSrc,
       uploads: env.uploads,
+      seller,
     }),
   });
   if (!env.smtpUrl) {

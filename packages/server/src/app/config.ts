@@ -1,4 +1,5 @@
 import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
+import { DEFAULT_SELLER, type SellerSettings } from '../payments/settings.js';
 import type { RateRule } from '../ratelimit/limiter.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 
@@ -63,6 +64,8 @@ export interface AppConfig {
   cspConnectSrc: string[];
   /** A built web app to serve on every non-API GET (null: API only). */
   webDist: string | null;
+  /** The seller and VAT printed on invoices. */
+  seller: SellerSettings;
 }
 
 export type ScreenVerification = 'credits' | 'no-credits' | 'off';
@@ -71,6 +74,10 @@ export type ScreenVerification = 'credits' | 'no-credits' | 'off';
 export const UPLOAD_PATH = '/api/upload_csv_and_backtest';
 export const IMPORT_PATH = '/api/user/strategies/import';
 export const UPLOAD_ROUTE_PATHS = [UPLOAD_PATH, IMPORT_PATH];
+/** Payment provider callbacks: their signatures are checked over the raw body (payments/routes.ts). */
+export const STRIPE_WEBHOOK_PATH = '/api/payment/stripe/webhook';
+export const CRYPTO_IPN_PATH = '/api/payment/crypto/ipn';
+export const PAYMENT_CALLBACK_PATHS = [STRIPE_WEBHOOK_PATH, CRYPTO_IPN_PATH];
 
 export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicUrl'>): AppConfig {
   return {
@@ -84,13 +91,14 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     screenVerification: 'no-credits',
     trustProxy: false,
     bodyLimitBytes: 1024 * 1024,
-    rawBodyPaths: UPLOAD_ROUTE_PATHS,
+    rawBodyPaths: [...UPLOAD_ROUTE_PATHS, ...PAYMENT_CALLBACK_PATHS],
     uploadLimitBytes: 20 * 1024 * 1024,
     uploads: DEFAULT_UPLOAD_LIMITS,
     strategyLimitBytes: 256 * 1024,
     topMinTrades: 20,
     webDist: null,
     cspConnectSrc: [],
+    seller: DEFAULT_SELLER,
     ...partial,
   };
 }

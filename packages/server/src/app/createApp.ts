@@ -12,6 +12,7 @@ import { resultRoutes } from '../results/routes.js';
 import { strategyRoutes } from '../strategies/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { oidcRoutes } from '../oidc/routes.js';
+import { paymentRoutes } from '../payments/routes.js';
 import { supportRoutes } from '../support/routes.js';
 import { userRoutes } from '../users/routes.js';
 import { webApp } from '../web/static.js';
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): App {
     strategyRoutes(services, deps),
     gptRoutes(services, deps),
     compareRoutes(services, deps),
+    paymentRoutes(services),
   ];
   for (const router of routers) {
     app.use(router.routes());

@@ -6,6 +6,7 @@ import type { RateLimiter } from '../ratelimit/limiter.js';
 import type { Storage } from '../storage/types.js';
 import type { LlmClient } from '../gpt/llm.js';
 import type { StrategySandbox } from '../strategies/sandbox/sandbox.js';
+import type { PaymentGateways } from '../payments/gateways.js';
 import type { AppConfig } from './config.js';
 
 /** Everything the app talks to, injected (DESIGN §3): tests pass local stand-ins of the same kind. */
@@ -23,6 +24,8 @@ export interface AppDeps {
   identityProviders: IdentityProvider[];
   rateLimiter: RateLimiter;
   config: AppConfig;
+  /** Stripe, PayPal and crypto (docs/payments.md); absent or null: that method is unavailable. */
+  payments?: PaymentGateways;
   /** Server-side log (never sent to clients). */
   log: (message: string) => void;
 }

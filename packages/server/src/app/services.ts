@@ -17,6 +17,13 @@ import { Results } from '../results/service.js';
 import { StrategyArchive } from '../strategies/archive.js';
 import { UserStrategies } from '../strategies/service.js';
 import { CandleUploads } from '../uploads/candle-uploads.js';
+import { PaymentCallbacks } from '../payments/callbacks.js';
+import { Fulfilment } from '../payments/fulfilment.js';
+import { NO_PAYMENT_GATEWAYS } from '../payments/gateways.js';
+import { Invoices } from '../payments/invoices.js';
+import { PaymentRecords } from '../payments/records.js';
+import { Payments } from '../payments/service.js';
+import { Subscriptions } from '../payments/subscriptions.js';
 import type { AppDeps } from './deps.js';
 
 /** The business rules, built once per app from its dependencies; route handlers call these. */
@@ -55,9 +62,19 @@ export function createServices(deps: AppDeps) {
   const comparator = new Comparator(db);
   const uploads = new CandleUploads(config.uploads);
   const generator = new StrategyGenerator({ strategies, archive, llm, log });
+
+  // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.
+  const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
+  const paymentRecords = new PaymentRecords(db, clock);
+  const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
+  const subscriptions = new Subscriptions({ db, clock, gateways, log });
+  const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
+  const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
+  const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, log });
   return {
     sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support,
     datasets, archive, strategies, results, backtests, topStrategies, csvShop, comparator, generator, uploads,
+    paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks,
   };
 }
 

@@ -5,6 +5,15 @@ import { DEFAULT_RATE_LIMITS, type RateLimits, type ScreenVerification } from '.
 import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import type { RateRule } from '../ratelimit/limiter.js';
+import {
+  DEFAULT_NOWPAYMENTS_API,
+  DEFAULT_PAYPAL_API,
+  DEFAULT_SELLER,
+  type NowPaymentsSettings,
+  type PayPalSettings,
+  type SellerSettings,
+  type StripeSettings,
+} from '../payments/settings.js';
 
 /** Everything main.ts reads from the environment (documented in docs/server.md). */
 export interface ServerEnv {
@@ -41,6 +50,8 @@ export interface ServerEnv {
   screenVerification: ScreenVerification;
   cspConnectSrc: string[];
   uploads: UploadLimits;
+  /** Payment providers (null: not configured, shown as unavailable) and the invoices' seller. */
+  payments: { stripe: StripeSettings | null; paypal: PayPalSettings | null; nowpayments: NowPaymentsSettings | null; seller: SellerSettings };
 }
 
 type Env = Record<string, string | undefined>;
@@ -93,6 +104,42 @@ function url(env: Env, name: string, fallback: string): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`invalid ${name}: ${raw} (expected an absolute http(s) URL)`);
   return raw.replace(/\/+$/, '');
+}
+
+/** A pair of secrets that go together: both or neither. */
+function pair(env: Env, first: string, second: string): [string, string] | null {
+  const a = env[first]?.trim() || '';
+  const b = env[second]?.trim() || '';
+  if (!!a !== !!b) throw new Error(`invalid ${first} / ${second}: set both or neither`);
+  return a ? [a, b] : null;
+}
+
+function readPayments(env: Env): ServerEnv['payments'] {
+  const stripe = pair(env, 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET');
+  const paypal = pair(env, 'PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET');
+  const nowpayments = pair(env, 'NOWPAYMENTS_API_KEY', 'NOWPAYMENTS_IPN_SECRET');
+  const rawRate = env.VAT_RATE?.trim();
+  const vatRatePercent = rawRate ? Number(rawRate.replace(',', '.')) : DEFAULT_SELLER.vatRatePercent;
+  if (!Number.isFinite(vatRatePercent) || vatRatePercent < 0 || vatRatePercent > 100) throw new Error(`invalid VAT_RATE: ${rawRate} (expected a percentage from 0 to 100, such as 20)`);
+  const prefix = env.INVOICE_PREFIX?.trim() ?? DEFAULT_SELLER.invoicePrefix;
+  if (!/^[A-Za-z0-9_-]{0,16}$/.test(prefix)) throw new Error(`invalid INVOICE_PREFIX: ${prefix} (up to 16 letters, digits, - or _)`);
+  const optional = (name: string) => env[name]?.trim() || null;
+  return {
+    stripe: stripe ? { secretKey: stripe[0], webhookSecret: stripe[1], apiBase: env.STRIPE_API_BASE?.trim() ? url(env, 'STRIPE_API_BASE', '') : null } : null,
+    paypal: paypal ? { clientId: paypal[0], clientSecret: paypal[1], apiBase: url(env, 'PAYPAL_API_BASE', DEFAULT_PAYPAL_API) } : null,
+    nowpayments: nowpayments ? { apiKey: nowpayments[0], ipnSecret: nowpayments[1], apiBase: url(env, 'NOWPAYMENTS_API_BASE', DEFAULT_NOWPAYMENTS_API) } : null,
+    seller: {
+      name: env.SELLER_NAME?.trim() || DEFAULT_SELLER.name,
+      // Lines separated by '|' or new lines: one environment variable holds the whole address.
+      address: (env.SELLER_ADDRESS ?? '').split(/\||\n/).map((line) => line.trim()).filter(Boolean),
+      email: optional('SELLER_EMAIL'),
+      vatId: optional('SELLER_VAT_ID'),
+      registration: optional('SELLER_REGISTRATION'),
+      vatRatePercent,
+      vatNote: env.VAT_NOTE !== undefined ? env.VAT_NOTE.trim() || null : vatRatePercent === 0 ? DEFAULT_SELLER.vatNote : null,
+      invoicePrefix: prefix,
+    },
+  };
 }
 
 /** `RATE_LIMIT_LOGIN=10/60` (10 hits per 60 s), or `off`. */
@@ -176,5 +223,6 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
       xlsxMaxRows: int(env, 'XLSX_MAX_ROWS', DEFAULT_UPLOAD_LIMITS.xlsxMaxRows, 100, 10_000_000),
       xlsxMaxInflatedBytes: int(env, 'XLSX_MAX_INFLATED_MB', DEFAULT_UPLOAD_LIMITS.xlsxMaxInflatedBytes / 1024 / 1024, 1, 4096) * 1024 * 1024,
     },
+    payments: readPayments(env),
   };
 }

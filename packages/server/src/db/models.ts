@@ -7,8 +7,10 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { initPaymentModels, type PaymentModels } from './models-payments.js';
 import { initWorkModels, type WorkModels } from './models-work.js';
 
+export * from './models-payments.js';
 export * from './models-work.js';
 
 /**
@@ -33,6 +35,12 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare deletedAt: CreationOptional<Date | null>;
   /** Backtests started so far (run_seq of the Config sheet, folder uniqueness suffix). */
   declare runSeq: CreationOptional<number>;
+  /** Where the subscription is paid (stripe renews by itself; paypal and crypto pay one period). */
+  declare subscriptionProvider: CreationOptional<string | null>;
+  /** The provider's subscription id (Stripe), to stop its renewal. */
+  declare subscriptionId: CreationOptional<string | null>;
+  /** Pro's backtest priority, for the job queue; in force only while the plan is (users/presenter.ts). */
+  declare backtestPriority: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -117,7 +125,7 @@ export class OidcState extends Model<InferAttributes<OidcState>, InferCreationAt
   declare createdAt: CreationOptional<Date>;
 }
 
-export interface Models extends WorkModels {
+export interface Models extends WorkModels, PaymentModels {
   User: typeof User;
   ApiKey: typeof ApiKey;
   UserToken: typeof UserToken;
@@ -154,6 +162,9 @@ export function initModels(sequelize: Sequelize): Models {
       subscriptionAutoRenew: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       deletedAt: { type: DataTypes.DATE, allowNull: true },
       runSeq: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      subscriptionProvider: { type: DataTypes.STRING(16), allowNull: true },
+      subscriptionId: { type: DataTypes.STRING(191), allowNull: true },
+      backtestPriority: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },
@@ -252,5 +263,5 @@ export function initModels(sequelize: Sequelize): Models {
     },
     { sequelize, tableName: 'oidc_states', modelName: 'OidcState', ...created },
   );
-  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, ...initWorkModels(sequelize) };
+  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, ...initWorkModels(sequelize), ...initPaymentModels(sequelize) };
 }

@@ -1,12 +1,18 @@
 import { OFFERS, isSubscriber } from '@bt/core/catalogue';
-import type { CreditEntry, User } from '../db/models.js';
+import type { CreditEntry, Invoice, User } from '../db/models.js';
 import { parseStoredObject } from '../db/json.js';
+import { presentInvoiceLink } from '../payments/presenter.js';
 
 /** The plan a user has now: a subscription past its renewal date without renewal is over. */
 export function effectivePlan(user: User, now: Date): string {
   if (!isSubscriber(user.plan)) return 'free';
   if (user.subscriptionRenewDate && user.subscriptionRenewDate.getTime() <= now.getTime()) return 'free';
   return user.plan;
+}
+
+/** Pro's backtest priority, for the job queue: recorded on the user, in force while the plan is. */
+export function hasBacktestPriority(user: User, now: Date): boolean {
+  return user.backtestPriority && effectivePlan(user, now) === 'SUB_25';
 }
 
 const REASON_LABELS: Record<string, string> = {
@@ -21,8 +27,11 @@ const REASON_LABELS: Record<string, string> = {
 };
 
 
-/** One ledger row as the profile's purchase history shows it (spec 2 §3). */
-export function presentHistoryEntry(entry: CreditEntry) {
+/**
+ * One ledger row as the profile's purchase history shows it (spec 2 §3); a purchase also says
+ * how it was paid and links its invoice.
+ */
+export function presentHistoryEntry(entry: CreditEntry, invoice?: Invoice) {
   const meta = parseStoredObject<Record<string, unknown>>(entry.meta);
   const offerId = typeof meta.offer_id === 'string' ? meta.offer_id : null;
   const offer = offerId ? OFFERS.find((o) => o.id === offerId) : undefined;
@@ -37,6 +46,8 @@ export function presentHistoryEntry(entry: CreditEntry) {
     credits: entry.amount,
     balance_after: entry.balanceAfter,
     txid: entry.reference,
+    ...(typeof meta.method === 'string' ? { method: meta.method } : {}),
+    ...(invoice ? { invoice: presentInvoiceLink(invoice) } : {}),
   };
 }
 
@@ -44,7 +55,7 @@ export function presentHistoryEntry(entry: CreditEntry) {
  * What GET /api/me answers: every user field of spec 1 §3 and spec 2 §3 ("Profile/user"), and
  * nothing else (no hashes, no internal dates).
  */
-export function presentUser(user: User, history: CreditEntry[], now: Date) {
+export function presentUser(user: User, history: CreditEntry[], now: Date, invoices: Map<number, Invoice> = new Map()) {
   const plan = effectivePlan(user, now);
   const name = `${user.firstName} ${user.lastName}`.trim();
   const subscribed = plan !== 'free';
@@ -67,8 +78,10 @@ export function presentUser(user: User, history: CreditEntry[], now: Date) {
       plan,
       renew_date: subscribed && user.subscriptionRenewDate ? user.subscriptionRenewDate.toISOString() : null,
       auto_renew: subscribed && user.subscriptionAutoRenew,
+      provider: subscribed ? user.subscriptionProvider : null,
+      backtest_priority: hasBacktestPriority(user, now),
     },
-    purchase_history: history.map(presentHistoryEntry),
+    purchase_history: history.map((entry) => presentHistoryEntry(entry, invoices.get(entry.id))),
     created_at: user.createdAt.toISOString(),
   };
 }

@@ -7,7 +7,6 @@ import type { Sessions } from '../auth/sessions.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models.js';
-import { effectivePlan } from './presenter.js';
 import type { Recreations } from './recreations.js';
 
 export interface ProfileDeps {
@@ -77,13 +76,6 @@ export class Profiles {
       // Other sessions end; the one that changed the password stays.
       await this.deps.sessions.revokeAll(user.id, t, keyId);
     });
-  }
-
-  /** Stops the renewal; the plan stays until its renewal date. */
-  async unsubscribe(user: User): Promise<{ until: Date | null }> {
-    if (effectivePlan(user, this.deps.clock.now()) === 'free') throw badRequest(MSG.noSubscription);
-    await this.deps.db.transaction((t) => this.deps.db.models.User.update({ subscriptionAutoRenew: false }, { where: { id: user.id }, transaction: t }));
-    return { until: user.subscriptionRenewDate };
   }
 
   /**

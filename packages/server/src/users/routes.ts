@@ -14,11 +14,14 @@ const HISTORY_LIMIT = 50;
 
 /** The signed-in user's own account (spec 1 §7, spec 2 §7 "Profile"). */
 export function userRoutes(services: Services, deps: AppDeps): Router<AppState> {
-  const { profiles, ledger } = services;
+  const { profiles, ledger, subscriptions, invoices } = services;
   const router = apiRouter();
 
   // The request's user is already loaded (authentication, or the update's own re-read).
-  const me = async (user: User) => presentUser(user, await ledger.history(user.id, HISTORY_LIMIT), deps.clock.now());
+  const me = async (user: User) => {
+    const history = await ledger.history(user.id, HISTORY_LIMIT);
+    return presentUser(user, history, deps.clock.now(), await invoices.forLedger(history));
+  };
 
   router.get('/api/me', requireUser, async (ctx) => {
     ctx.body = await me(currentUser(ctx).user);
@@ -50,7 +53,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   });
 
   router.post('/api/profile/unsubscribe', requireUser, async (ctx) => {
-    const { until } = await profiles.unsubscribe(currentUser(ctx).user);
+    const { until } = await subscriptions.unsubscribe(currentUser(ctx).user);
     const day = until ? until.toISOString().slice(0, 10).split('-').reverse().join('/') : '—';
     ctx.body = { status: 'success', message: MSG.unsubscribed(day), renew_date: until ? until.toISOString() : null };
   });

@@ -16,6 +16,7 @@ import type { LlmClient } from '../../src/gpt/llm.js';
 import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { testSandboxSetup } from './sandbox.js';
+import type { PaymentGateways } from '../../src/payments/gateways.js';
 import { copySeededLibrary } from './library.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 
@@ -78,6 +79,8 @@ export async function startTestApp(
     sandboxConcurrency?: number;
     /** Another sandbox setup than the tests' shared one (a private user id, or none at all). */
     sandboxSetup?: SandboxSetup;
+    /** Payment gateways (pointed at the local provider servers of test/support). */
+    payments?: PaymentGateways;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -98,6 +101,7 @@ export async function startTestApp(
     mailer,
     identityProviders: options.providers ?? [],
     rateLimiter: new MemoryRateLimiter(clock),
+    payments: options.payments,
     config,
     log: (m) => logs.push(m),
   });
@@ -172,16 +176,24 @@ export async function startTestApp(
  * after them. The returned object stands for the running app (it forwards to it), so tests write
  * `t.request(...)` without each file repeating the same hooks.
  */
-export function useTestApp(options: Parameters<typeof startTestApp>[1] = {}): TestApp {
+export function useTestApp(
+  options: Parameters<typeof startTestApp>[1] | (() => Promise<Parameters<typeof startTestApp>[1]>) = {},
+  hooks: { started?: (app: TestApp) => Promise<void> | void; stopped?: () => Promise<void> } = {},
+): TestApp {
   let database: TestDatabase | undefined;
   let running: TestApp | undefined;
+  // One hook each way: node 20 does not wait for one root-level hook before starting the next.
   before(async () => {
+    // A function prepares what the options point at (local servers) before the app starts.
+    const resolved = typeof options === 'function' ? await options() : options;
     database = await openTestDatabase();
-    running = await startTestApp(database.db, options);
+    running = await startTestApp(database.db, resolved);
+    await hooks.started?.(running);
   });
   after(async () => {
     await running?.close();
     await database?.drop();
+    await hooks.stopped?.();
   });
   return new Proxy({} as TestApp, {
     get(_, name) {

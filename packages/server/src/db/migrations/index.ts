@@ -2,6 +2,7 @@ import type { QueryInterface } from 'sequelize';
 import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-working-area.js';
 import * as m0003 from './0003-sessions.js';
+import * as m0004 from './0004-payments.js';
 
 export interface Migration {
   name: string;
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   { name: '0001-accounts', ...m0001 },
   { name: '0002-working-area', ...m0002 },
   { name: '0003-sessions', ...m0003 },
+  { name: '0004-payments', ...m0004 },
 ];

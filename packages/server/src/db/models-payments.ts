@@ -1,0 +1,117 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+/** Models of payments (migration 0004): attempts and outcomes, invoices and their counter. */
+
+export type PaymentProvider = 'stripe' | 'paypal' | 'crypto';
+export type PaymentKind = 'purchase' | 'subscription' | 'renewal';
+/**
+ * created: sent to the provider; paid: credited; failed: the provider says the payment failed;
+ * refused: we refused it (signature, offer, amount, currency, token); cancelled: abandoned or expired.
+ */
+export type PaymentStatus = 'created' | 'paid' | 'failed' | 'refused' | 'cancelled';
+
+export class Payment extends Model<InferAttributes<Payment>, InferCreationAttributes<Payment>> {
+  declare id: CreationOptional<number>;
+  declare reference: string;
+  declare provider: PaymentProvider;
+  declare kind: PaymentKind;
+  declare providerRef: string | null;
+  declare transactionId: CreationOptional<string | null>;
+  declare userId: number | null;
+  declare offerId: string | null;
+  declare planBefore: CreationOptional<string | null>;
+  /** Credits the payment grants, quoted when it was created (subscriber bonus included). */
+  declare credits: number | null;
+  declare amountExpectedCents: number | null;
+  declare currencyExpected: string | null;
+  declare amountReceivedCents: CreationOptional<number | null>;
+  declare currencyReceived: CreationOptional<string | null>;
+  declare status: PaymentStatus;
+  declare failureKind: CreationOptional<string | null>;
+  declare failureDetail: CreationOptional<string | null>;
+  /** Subscriptions: the end of the period this payment paid for. */
+  declare periodEnd: CreationOptional<Date | null>;
+  declare paidAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class InvoiceCounter extends Model<InferAttributes<InvoiceCounter>, InferCreationAttributes<InvoiceCounter>> {
+  declare name: string;
+  declare value: number;
+}
+
+export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttributes<Invoice>> {
+  declare id: CreationOptional<number>;
+  declare number: number;
+  declare label: string;
+  declare paymentId: number;
+  declare userId: number | null;
+  /** JSON: what the PDF prints (payments/invoice-content.ts). */
+  declare content: string;
+  /** Relative to the file storage: `invoices/{year}/{label}.pdf`. */
+  declare path: string;
+  declare bytes: CreationOptional<number | null>;
+  declare issuedAt: Date;
+}
+
+export interface PaymentModels {
+  Payment: typeof Payment;
+  InvoiceCounter: typeof InvoiceCounter;
+  Invoice: typeof Invoice;
+}
+
+const str = (length: number, allowNull = false) => ({ type: DataTypes.STRING(length), allowNull });
+const int = (allowNull = false) => ({ type: DataTypes.INTEGER, allowNull });
+
+/** Binds the payment models to one Sequelize instance (subclassed per instance, as models.ts does). */
+export function initPaymentModels(sequelize: Sequelize): PaymentModels {
+  const P = class extends Payment {};
+  P.init(
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      reference: str(64),
+      provider: str(16),
+      kind: str(16),
+      providerRef: str(191, true),
+      transactionId: str(191, true),
+      userId: int(true),
+      offerId: str(32, true),
+      planBefore: str(16, true),
+      credits: int(true),
+      amountExpectedCents: int(true),
+      currencyExpected: str(8, true),
+      amountReceivedCents: int(true),
+      currencyReceived: str(16, true),
+      status: str(16),
+      failureKind: str(32, true),
+      failureDetail: str(255, true),
+      periodEnd: { type: DataTypes.DATE, allowNull: true },
+      paidAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'payments', modelName: 'Payment', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+  );
+  const C = class extends InvoiceCounter {};
+  C.init(
+    { name: { type: DataTypes.STRING(32), primaryKey: true }, value: int() },
+    { sequelize, tableName: 'invoice_counters', modelName: 'InvoiceCounter', timestamps: false },
+  );
+  const I = class extends Invoice {};
+  I.init(
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      number: int(),
+      label: str(40),
+      paymentId: int(),
+      userId: int(true),
+      content: { type: DataTypes.TEXT, allowNull: false },
+      path: str(255),
+      bytes: int(true),
+      issuedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'invoices', modelName: 'Invoice', underscored: true, timestamps: false },
+  );
+  return { Payment: P, InvoiceCounter: C, Invoice: I };
+}

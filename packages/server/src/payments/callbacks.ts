@@ -1,0 +1,208 @@
+import { badRequest, serviceUnavailable } from '../app/errors.js';
+import type { Payment, PaymentProvider } from '../db/models.js';
+import type { Fulfilment, Receipt } from './fulfilment.js';
+import { centsOf, SignatureError, type CryptoNotification, type PaymentGateways, type StripeEvent } from './gateways.js';
+import { PAY_MSG } from './messages.js';
+import type { FailureKind, PaymentRecords } from './records.js';
+import type { Subscriptions } from './subscriptions.js';
+
+type Json = Record<string, any>;
+
+export interface CallbackDeps {
+  gateways: PaymentGateways;
+  records: PaymentRecords;
+  fulfilment: Fulfilment;
+  subscriptions: Subscriptions;
+  log: (message: string) => void;
+}
+
+export interface CallbackAnswer {
+  received: true;
+  status?: string;
+  ignored?: string;
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : typeof value === 'object' && value && typeof (value as Json).id === 'string' ? (value as Json).id : null);
+
+/**
+ * What providers tell us without the buyer (docs/payments.md "Webhooks"): Stripe events and
+ * NOWPayments IPNs, signatures verified on the raw body first. A callback about something that is
+ * not a bt payment (no `bt_payment` metadata) is acknowledged and ignored; one that claims to be
+ * ours but does not match is refused (400), logged and recorded.
+ */
+export class PaymentCallbacks {
+  constructor(private readonly deps: CallbackDeps) {}
+
+  async stripe(rawBody: Uint8Array | null, signature: string): Promise<CallbackAnswer> {
+    const stripe = this.deps.gateways.stripe;
+    if (!stripe) throw serviceUnavailable(PAY_MSG.methodUnavailable('stripe'));
+    let event: StripeEvent;
+    try {
+      if (!rawBody) throw new SignatureError('raw body unavailable');
+      event = stripe.parseWebhook(rawBody, signature);
+    } catch (err) {
+      return this.badSignature('stripe', err);
+    }
+    const object = event.data.object as Json;
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+        return this.sessionPaid(object);
+      case 'checkout.session.async_payment_failed':
+        return this.sessionOutcome(object, 'failed', 'payment_failed');
+      case 'checkout.session.expired':
+        return this.sessionOutcome(object, 'cancelled', 'expired');
+      case 'invoice.paid':
+        return this.invoicePaid(object);
+      case 'invoice.payment_failed':
+        return this.invoiceFailed(object);
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted': {
+        const id = str(object.id);
+        if (id) await this.deps.subscriptions.stripeRenewalStopped(id, event.type.endsWith('deleted') || object.cancel_at_period_end === true || object.status === 'canceled');
+        return { received: true, status: 'ok' };
+      }
+      default:
+        return { received: true, ignored: event.type };
+    }
+  }
+
+  async crypto(rawBody: Uint8Array | null, signature: string): Promise<CallbackAnswer> {
+    const crypto = this.deps.gateways.crypto;
+    if (!crypto) throw serviceUnavailable(PAY_MSG.methodUnavailable('crypto'));
+    let note: CryptoNotification;
+    try {
+      if (!rawBody) throw new SignatureError('raw body unavailable');
+      note = crypto.parseNotification(rawBody, signature);
+    } catch (err) {
+      return this.badSignature('crypto', err);
+    }
+    const reference = typeof note.order_id === 'string' ? note.order_id : '';
+    const payment = reference ? await this.deps.records.byReference(reference) : null;
+    const invoiceId = note.invoice_id === undefined || note.invoice_id === null ? null : String(note.invoice_id);
+    if (!payment || payment.provider !== 'crypto' || (invoiceId && payment.providerRef && invoiceId !== payment.providerRef)) {
+      return this.unknown('crypto', `order ${reference.slice(0, 80) || '(none)'}, invoice ${invoiceId ?? '(none)'}`);
+    }
+    const received = { amountCents: centsOf(note.price_amount), currency: typeof note.price_currency === 'string' ? note.price_currency : null };
+    switch (note.payment_status) {
+      case 'finished':
+        await this.deps.fulfilment.fulfil(payment, { ...received, transactionId: String(note.payment_id) });
+        return { received: true, status: 'paid' };
+      case 'failed':
+        return this.outcome(payment, 'failed', 'payment_failed', `crypto payment ${note.payment_id} failed`, received);
+      case 'partially_paid':
+        return this.outcome(payment, 'failed', 'partially_paid', `crypto payment ${note.payment_id} partially paid (${String(note.actually_paid ?? '?')} ${String(note.pay_currency ?? '')})`, received);
+      case 'expired':
+        return this.outcome(payment, 'cancelled', 'expired', `crypto payment ${note.payment_id} expired`, received);
+      default:
+        // waiting, confirming, confirmed, sending: not final, nothing is credited before 'finished'.
+        return { received: true, status: note.payment_status.slice(0, 32) };
+    }
+  }
+
+  private async sessionPaid(session: Json): Promise<CallbackAnswer> {
+    const payment = await this.ours(session, session.metadata);
+    if (!payment) return { received: true, ignored: 'not a bt payment' };
+    if (session.payment_status !== 'paid') return { received: true, status: 'pending' };
+    const subscription = session.mode === 'subscription';
+    // A subscription's first period is its first invoice: invoice.paid uses the same id, so the
+    // two events credit it once whichever comes first.
+    const transactionId = (subscription ? str(session.invoice) : str(session.payment_intent)) ?? str(session.id)!;
+    await this.fulfil(payment, { amountCents: numberOrNull(session.amount_total), currency: str(session.currency), transactionId, subscriptionId: str(session.subscription) });
+    return { received: true, status: 'paid' };
+  }
+
+  private async sessionOutcome(session: Json, status: 'failed' | 'cancelled', kind: FailureKind): Promise<CallbackAnswer> {
+    const payment = await this.ours(session, session.metadata);
+    if (!payment) return { received: true, ignored: 'not a bt payment' };
+    return this.outcome(payment, status, kind, `checkout session ${String(session.id)} ${kind}`, null);
+  }
+
+  private async invoicePaid(invoice: Json): Promise<CallbackAnswer> {
+    const found = await this.invoicePayment(invoice);
+    if (!found) return { received: true, ignored: 'not a bt subscription' };
+    const line = Array.isArray(invoice.lines?.data) ? invoice.lines.data[0] : undefined;
+    const end = numberOrNull(line?.period?.end);
+    await this.fulfil(found.payment, {
+      amountCents: numberOrNull(invoice.amount_paid),
+      currency: str(invoice.currency),
+      transactionId: str(invoice.id)!,
+      subscriptionId: found.subscriptionId,
+      periodEnd: end ? new Date(end * 1000) : null,
+    });
+    return { received: true, status: 'paid' };
+  }
+
+  private async invoiceFailed(invoice: Json): Promise<CallbackAnswer> {
+    const found = await this.invoicePayment(invoice);
+    if (!found) return { received: true, ignored: 'not a bt subscription' };
+    return this.outcome(found.payment, 'failed', 'payment_failed', `invoice ${String(invoice.id)} payment failed`, null);
+  }
+
+  /**
+   * The payment an invoice pays: the subscription's first payment (billing reason
+   * subscription_create), or a renewal row created the first time the invoice is seen, priced
+   * as the subscription was when it started.
+   */
+  private async invoicePayment(invoice: Json): Promise<{ payment: Payment; subscriptionId: string | null } | null> {
+    const details = invoice.parent?.subscription_details ?? invoice.subscription_details ?? null;
+    const metadata = details?.metadata ?? null;
+    const subscriptionId = str(details?.subscription) ?? str(invoice.subscription);
+    if (!metadata?.bt_payment || !str(invoice.id)) return null;
+    const origin = await this.deps.records.byReference(String(metadata.bt_payment));
+    if (!origin || origin.provider !== 'stripe' || origin.kind !== 'subscription') {
+      await this.unknown('stripe', `invoice ${String(invoice.id)} of unknown payment ${String(metadata.bt_payment).slice(0, 80)}`);
+      return null;
+    }
+    if (invoice.billing_reason === 'subscription_create') return { payment: origin, subscriptionId };
+    const payment = await this.deps.records.findOrOpen({
+      provider: 'stripe',
+      kind: 'renewal',
+      providerRef: String(invoice.id),
+      userId: origin.userId,
+      offerId: origin.offerId,
+      credits: origin.credits,
+      amountExpectedCents: origin.amountExpectedCents,
+      planBefore: origin.offerId,
+    });
+    return { payment, subscriptionId };
+  }
+
+  /** The bt payment a Checkout session belongs to; null when it is not ours; refused when it does not match. */
+  private async ours(object: Json, metadata: Json | null | undefined): Promise<Payment | null> {
+    const reference = metadata?.bt_payment;
+    if (typeof reference !== 'string') return null;
+    const payment = await this.deps.records.byReference(reference);
+    if (!payment || payment.provider !== 'stripe' || (payment.providerRef && payment.providerRef !== object.id)) {
+      await this.unknown('stripe', `session ${String(object.id).slice(0, 80)} of payment ${reference.slice(0, 80)}`);
+    }
+    return payment;
+  }
+
+  private async fulfil(payment: Payment, receipt: Receipt): Promise<void> {
+    await this.deps.fulfilment.fulfil(payment, receipt);
+  }
+
+  private async outcome(payment: Payment, status: 'failed' | 'cancelled', kind: FailureKind, detail: string, received: { amountCents: number | null; currency: string | null } | null): Promise<CallbackAnswer> {
+    await this.deps.records.mark(payment, status, kind, detail, received ?? undefined);
+    this.deps.log(`payments: ${payment.provider} payment ${payment.reference} ${status}: ${detail}`);
+    return { received: true, status };
+  }
+
+  private async badSignature(provider: PaymentProvider, err: unknown): Promise<never> {
+    if (!(err instanceof SignatureError)) throw err;
+    await this.deps.records.refuseNew({ provider, kind: 'purchase', userId: null, offerId: null }, 'bad_signature', err.message);
+    this.deps.log(`payments: refused ${provider} callback: ${err.message}`);
+    throw badRequest(PAY_MSG.badSignature);
+  }
+
+  private async unknown(provider: PaymentProvider, detail: string): Promise<never> {
+    await this.deps.records.refuseNew({ provider, kind: 'purchase', userId: null, offerId: null }, 'unknown_payment', detail);
+    this.deps.log(`payments: refused ${provider} callback for an unknown payment: ${detail}`);
+    throw badRequest(PAY_MSG.unknownPayment);
+  }
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}

@@ -1,0 +1,56 @@
+import PDFDocument from 'pdfkit';
+import type { InvoiceContent } from './invoice-content.js';
+import { euros } from './money.js';
+
+const DATE = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
+
+/**
+ * Draws an invoice with pdfkit's built-in Helvetica (no font file to ship). The creation date is
+ * the issue date, so drawing the same invoice again gives the same document.
+ */
+export function renderInvoicePdf(content: InvoiceContent): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const issued = new Date(content.issued_at);
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: 56,
+      info: { Title: `Facture ${content.label}`, Author: content.seller.name, CreationDate: issued, ModDate: issued },
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+
+    const { seller, buyer, line, vat } = content;
+    doc.font('Helvetica-Bold').fontSize(20).text(`Facture ${content.label}`);
+    doc.font('Helvetica').fontSize(10).text(`Date : ${DATE(content.issued_at)}`);
+    doc.moveDown(1.2);
+
+    const top = doc.y;
+    doc.font('Helvetica-Bold').fontSize(11).text('Vendeur', 56, top);
+    doc.font('Helvetica').fontSize(10).text([seller.name, ...seller.address, ...(seller.email ? [seller.email] : []), ...(seller.registration ? [`SIRET : ${seller.registration}`] : []), ...(seller.vat_id ? [`TVA : ${seller.vat_id}`] : [])].join('\n'), 56, top + 16, { width: 220 });
+    doc.font('Helvetica-Bold').fontSize(11).text('Client', 320, top);
+    doc.font('Helvetica').fontSize(10).text([buyer.name, ...(buyer.email ? [buyer.email] : []), `Compte n° ${buyer.user_id}`].join('\n'), 320, top + 16, { width: 220 });
+    doc.x = 56;
+    doc.y = Math.max(doc.y, top + 100);
+    doc.moveDown(1);
+
+    doc.font('Helvetica-Bold').fontSize(11).text('Désignation', 56, doc.y, { continued: false });
+    doc.font('Helvetica').fontSize(10).text(`${line.description} (offre ${line.offer_id})`);
+    if (line.period_end) doc.text(`Période payée jusqu’au ${DATE(line.period_end)}`);
+    doc.moveDown(1);
+
+    doc.text(`Total HT : ${euros(vat.base_cents)}`);
+    doc.text(`TVA (${String(vat.rate_percent).replace('.', ',')} %) : ${euros(vat.vat_cents)}`);
+    doc.font('Helvetica-Bold').fontSize(12).text(`Total TTC : ${euros(content.total_cents)}`);
+    doc.font('Helvetica').fontSize(10);
+    if (vat.note) doc.text(vat.note);
+    doc.moveDown(1);
+
+    doc.text(`Moyen de paiement : ${content.method_name}`);
+    doc.text(`Référence du paiement : ${content.provider_reference}`);
+    doc.text(`Référence bt : ${content.payment_reference}`);
+    doc.text('Payée le ' + DATE(content.issued_at) + '.');
+    doc.end();
+  });
+}

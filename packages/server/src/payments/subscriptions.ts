@@ -1,0 +1,107 @@
+import { getOffer, type OfferDefinition } from '@bt/core/catalogue';
+import type { Transaction } from 'sequelize';
+import { badRequest, conflict, HttpError, serviceUnavailable } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import type { Payment, User } from '../db/models.js';
+import { effectivePlan } from '../users/presenter.js';
+import type { PaymentGateways } from './gateways.js';
+import { PAY_MSG } from './messages.js';
+
+const DAY_MS = 86_400_000;
+
+export interface PaidPeriod {
+  /** Stripe: the end of the period the invoice paid for. */
+  periodEnd?: Date | null;
+  subscriptionId?: string | null;
+}
+
+/**
+ * Plans on the user (docs/payments.md "Subscriptions"). Stripe renews by itself: each paid
+ * invoice sets the renewal date to the end of its period. PayPal and crypto pay one 30-day period
+ * at a time, added after the current one when it is the same plan. An upgrade (Starter → Pro)
+ * starts a new Pro period now and ends a Stripe Starter subscription at once.
+ */
+export class Subscriptions {
+  constructor(private readonly deps: { db: Database; clock: Clock; gateways: PaymentGateways; log: (message: string) => void }) {}
+
+  /** Refuses what cannot be bought now: the plan one has and renews, or Starter under Pro. */
+  checkPurchase(user: User, offer: OfferDefinition): void {
+    if (offer.kind !== 'subscription') return;
+    const plan = effectivePlan(user, this.deps.clock.now());
+    if (plan === offer.id && user.subscriptionAutoRenew) throw conflict(PAY_MSG.alreadySubscribed(offer.label));
+    if (plan === 'SUB_25' && offer.id === 'SUB_9') throw conflict(PAY_MSG.noDowngrade);
+  }
+
+  /**
+   * In the payment's transaction: the plan, its renewal date, who renews it, Pro's priority.
+   * Returns a Stripe subscription this one replaces (to end after the commit), if any.
+   */
+  async applyPaidPeriod(user: User, payment: Payment, period: PaidPeriod, t: Transaction): Promise<{ replaced: string | null; stale: boolean }> {
+    const offer = getOffer(payment.offerId!);
+    const now = this.deps.clock.now();
+    const subscriptionId = period.subscriptionId ?? null;
+    // A later invoice of a Stripe subscription the user has left (upgraded): they paid, they get
+    // the credits, but the plan is the newer subscription's.
+    if (payment.kind === 'renewal' && subscriptionId && user.subscriptionId !== subscriptionId) return { replaced: subscriptionId, stale: true };
+    const current = effectivePlan(user, now);
+    let renewDate: Date;
+    if (payment.provider === 'stripe' && period.periodEnd) renewDate = period.periodEnd;
+    else {
+      const base = current === offer.id && user.subscriptionRenewDate && user.subscriptionRenewDate > now ? user.subscriptionRenewDate : now;
+      renewDate = new Date(base.getTime() + (offer.periodDays ?? 30) * DAY_MS);
+    }
+    const replaced = user.subscriptionProvider === 'stripe' && user.subscriptionId && user.subscriptionId !== subscriptionId ? user.subscriptionId : null;
+    await this.deps.db.models.User.update(
+      {
+        plan: offer.id,
+        subscriptionRenewDate: renewDate,
+        subscriptionAutoRenew: payment.provider === 'stripe',
+        subscriptionProvider: payment.provider,
+        subscriptionId,
+        backtestPriority: offer.priority === true,
+      },
+      { where: { id: user.id }, transaction: t },
+    );
+    return { replaced, stale: false };
+  }
+
+  /** Ends a replaced Stripe subscription now (after the upgrade's commit); logged when it fails. */
+  async endReplaced(subscriptionId: string): Promise<void> {
+    const stripe = this.deps.gateways.stripe;
+    if (!stripe) {
+      this.deps.log(`payments: Stripe subscription ${subscriptionId} was replaced but Stripe is not configured: cancel it in the Stripe dashboard`);
+      return;
+    }
+    try {
+      await stripe.cancelNow(subscriptionId);
+    } catch (err) {
+      this.deps.log(`payments: could not cancel the replaced Stripe subscription ${subscriptionId}: ${(err as Error).message}`);
+    }
+  }
+
+  /** POST /api/profile/unsubscribe: no renewal (Stripe cancels at the period's end); credits stay. */
+  async unsubscribe(user: User): Promise<{ until: Date | null }> {
+    if (effectivePlan(user, this.deps.clock.now()) === 'free') throw badRequest(MSG.noSubscription);
+    if (user.subscriptionProvider === 'stripe' && user.subscriptionId && user.subscriptionAutoRenew) {
+      const stripe = this.deps.gateways.stripe;
+      if (!stripe) throw serviceUnavailable(PAY_MSG.methodUnavailable('stripe'));
+      try {
+        await stripe.cancelAtPeriodEnd(user.subscriptionId);
+      } catch (err) {
+        this.deps.log(`payments: unsubscribe of ${user.subscriptionId} failed: ${(err as Error).message}`);
+        throw new HttpError(502, PAY_MSG.stripeUnreachable);
+      }
+    }
+    await this.deps.db.transaction((t) => this.deps.db.models.User.update({ subscriptionAutoRenew: false }, { where: { id: user.id }, transaction: t }));
+    return { until: user.subscriptionRenewDate };
+  }
+
+  /** Stripe said the subscription will not renew (cancelled at period end, or deleted). */
+  async stripeRenewalStopped(subscriptionId: string, stopped: boolean): Promise<void> {
+    await this.deps.db.transaction((t) =>
+      this.deps.db.models.User.update({ subscriptionAutoRenew: !stopped }, { where: { subscriptionProvider: 'stripe', subscriptionId }, transaction: t }),
+    );
+  }
+}
