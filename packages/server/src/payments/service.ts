@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CRYPTO_MIN_PRICE_CENTS, type PaymentMethod } from '@bt/core/catalogue';
 import { badRequest, HttpError, notFound, serviceUnavailable } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
@@ -119,7 +120,9 @@ export class Payments {
     if (payment.status !== 'paid') {
       let captured;
       try {
-        captured = await paypal.captureOrder(input.orderId, payment.reference);
+        // Concurrent first captures share the request id (PayPal answers them alike); after a
+        // refused capture each attempt is a new request (a repeated id would get the refusal again).
+        captured = await paypal.captureOrder(input.orderId, payment.status === 'created' ? payment.reference : `${payment.reference}-${randomUUID()}`);
       } catch (err) {
         if (err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500) {
           await this.deps.records.mark(payment, 'failed', 'capture_failed', err.message);

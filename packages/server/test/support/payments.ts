@@ -59,3 +59,40 @@ export function usePaymentApp(options: { seller?: SellerSettings } = {}): Paymen
   );
   return Object.assign(providers, { t }) as PaymentTestApp;
 }
+
+type Buyer = { id: number; key: string };
+
+/** Checkout through the local Stripe: the session, then the buyer pays on its page. */
+export async function buyWithStripe(p: PaymentTestApp, user: Buyer, offerId: string, complete: Parameters<PaymentTestApp['stripe']['complete']>[1] = {}) {
+  const session = await p.t.request('POST', '/api/payment/stripe/session', { key: user.key, json: { offer_id: offerId, user_token: user.key } });
+  if (session.status !== 200) throw new Error(`stripe session: ${session.status} ${session.text}`);
+  const paid = await p.stripe.complete(session.body.id, complete);
+  return { session: session.body, ...paid };
+}
+
+/** PayPal: the order, the buyer's approval on PayPal, the capture on return. */
+export async function buyWithPayPal(p: PaymentTestApp, user: Buyer, offerId: string) {
+  const order = await p.t.request('POST', '/api/payment/paypal/create-order', { key: user.key, json: { offer_id: offerId, user_token: user.key } });
+  if (order.status !== 200) throw new Error(`paypal order: ${order.status} ${order.text}`);
+  p.paypal.approve(order.body.id);
+  const capture = await p.t.request('POST', '/api/payment/paypal/capture-order', { key: user.key, json: { orderID: order.body.id, offer_id: offerId, user_token: user.key } });
+  return { order: order.body, capture };
+}
+
+/** Crypto: the invoice, then NOWPayments' IPN once the payment is finished. */
+export async function buyWithCrypto(p: PaymentTestApp, user: Buyer, offerId: string) {
+  const order = await p.t.request('POST', '/api/payment/crypto/create-order', { key: user.key, json: { offer_id: offerId, user_token: user.key } });
+  if (order.status !== 200) throw new Error(`crypto order: ${order.status} ${order.text}`);
+  const ipn = await p.nowpayments.notify(order.body.id, 'finished');
+  return { order: order.body, ipn };
+}
+
+/** Payment rows of a user (null: the refusals without a user), oldest first. */
+export function paymentRows(t: TestApp, userId: number | null) {
+  return t.db.models.Payment.findAll({ where: { userId }, order: [['id', 'ASC']] });
+}
+
+/** Failed and refused payments: what the admin statistics count as failed payments. */
+export function failedPayments(t: TestApp) {
+  return t.db.models.Payment.count({ where: { status: ['failed', 'refused'] } });
+}
