@@ -22,7 +22,7 @@ after(async () => {
   await drop();
 });
 
-const TABLES = ['api_keys', 'backtest_runs', 'credit_ledger', 'datasets', 'email_recreations', 'oidc_states', 'schema_migrations', 'strategy_archive', 'support_messages', 'user_csvs', 'user_identities', 'user_strategies', 'user_tokens', 'users'];
+const TABLES = ['api_keys', 'backtest_runs', 'credit_ledger', 'datasets', 'email_recreations', 'invoice_counters', 'invoices', 'oidc_states', 'payments', 'schema_migrations', 'strategy_archive', 'support_messages', 'user_csvs', 'user_identities', 'user_strategies', 'user_tokens', 'users'];
 
 async function tables(): Promise<string[]> {
   const names = (await db.sequelize.getQueryInterface().showAllTables()) as unknown[];
@@ -33,7 +33,7 @@ describe(`migrations and first start (${TEST_DIALECT})`, () => {
   it('creates every table from an empty database, and rolls back and forth', async () => {
     const m = migrator(db.sequelize);
     assert.deepEqual((await m.pending()).map((x) => x.name), migrations.map((x) => x.name));
-    assert.deepEqual(migrations.slice(0, 3).map((x) => x.name), ['0001-accounts', '0002-working-area', '0003-sessions']);
+    assert.deepEqual(migrations.slice(0, 4).map((x) => x.name), ['0001-accounts', '0002-working-area', '0003-sessions', '0004-payments']);
     await m.up();
     assert.deepEqual(await tables(), TABLES);
     assert.deepEqual(await m.pending(), []);
@@ -143,5 +143,38 @@ describe('environment', () => {
     assert.deepEqual(readEnv({ STRATEGY_BWRAP: '/opt/bwrap', STRATEGY_SANDBOX_UID: '60000', STRATEGY_SANDBOX_GID: '60001' }, '/').isolation, { bwrap: '/opt/bwrap', uid: 60000, gid: 60001 });
     assert.throws(() => readEnv({ STRATEGY_SANDBOX_UID: '0' }), /invalid STRATEGY_SANDBOX_UID: 0/);
     assert.throws(() => readEnv({ STRATEGY_SANDBOX_GID: 'nobody' }), /invalid STRATEGY_SANDBOX_GID: nobody/);
+  });
+
+  it('reads the payment providers (pairs of secrets), the seller and VAT of invoices', () => {
+    const none = readEnv({}, '/srv/bt').payments;
+    assert.deepEqual([none.stripe, none.paypal, none.nowpayments], [null, null, null]);
+    assert.deepEqual([none.seller.vatRatePercent, none.seller.vatNote, none.seller.invoicePrefix], [0, 'TVA non applicable, art. 293 B du CGI', 'BT-']);
+    const set = readEnv(
+      {
+        STRIPE_SECRET_KEY: 'sk_live_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+        PAYPAL_CLIENT_ID: 'id',
+        PAYPAL_CLIENT_SECRET: 'secret',
+        PAYPAL_API_BASE: 'https://api-m.sandbox.paypal.com',
+        NOWPAYMENTS_API_KEY: 'np',
+        NOWPAYMENTS_IPN_SECRET: 'ipn',
+        SELLER_NAME: 'bt SAS',
+        SELLER_ADDRESS: '12 rue des Bougies | 75002 Paris',
+        VAT_RATE: '20',
+        INVOICE_PREFIX: 'F2026-',
+      },
+      '/',
+    ).payments;
+    assert.deepEqual(set.stripe, { secretKey: 'sk_live_x', webhookSecret: 'whsec_x', apiBase: 'http://127.0.0.1:12111' });
+    assert.deepEqual(set.paypal, { clientId: 'id', clientSecret: 'secret', apiBase: 'https://api-m.sandbox.paypal.com' });
+    assert.deepEqual(set.nowpayments, { apiKey: 'np', ipnSecret: 'ipn', apiBase: 'https://api.nowpayments.io' });
+    assert.deepEqual([set.seller.name, set.seller.address, set.seller.vatRatePercent, set.seller.vatNote, set.seller.invoicePrefix], ['bt SAS', ['12 rue des Bougies', '75002 Paris'], 20, null, 'F2026-']);
+    assert.throws(() => readEnv({ STRIPE_SECRET_KEY: 'sk' }), /STRIPE_SECRET_KEY \/ STRIPE_WEBHOOK_SECRET: set both or neither/);
+    assert.throws(() => readEnv({ PAYPAL_CLIENT_SECRET: 's' }), /PAYPAL_CLIENT_ID \/ PAYPAL_CLIENT_SECRET/);
+    assert.throws(() => readEnv({ NOWPAYMENTS_API_KEY: 'k' }), /NOWPAYMENTS_IPN_SECRET/);
+    assert.throws(() => readEnv({ VAT_RATE: 'vingt' }), /invalid VAT_RATE: vingt/);
+    assert.throws(() => readEnv({ INVOICE_PREFIX: '../x' }), /invalid INVOICE_PREFIX/);
+    assert.throws(() => readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b', PAYPAL_API_BASE: 'ftp://x' }), /invalid PAYPAL_API_BASE/);
   });
 });

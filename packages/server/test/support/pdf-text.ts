@@ -5,10 +5,13 @@
  */
 import { inflateSync } from 'node:zlib';
 
-const winAnsi = new TextDecoder('windows-1252');
+// WinAnsi (cp1252) 0x80-0x9F; the rest is Latin-1. Node's TextDecoder may read 'windows-1252'
+// as Latin-1 (without full ICU), so the table is here.
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+const winAnsi = (bytes: Buffer) => Array.from(bytes, (b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] : String.fromCharCode(b))).join('');
 
 function decodeString(token: string): string {
-  if (token.startsWith('<')) return winAnsi.decode(Buffer.from(token.slice(1, -1), 'hex'));
+  if (token.startsWith('<')) return winAnsi(Buffer.from(token.slice(1, -1), 'hex'));
   return token.slice(1, -1).replace(/\\([nrtbf()\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c);
 }
 
