@@ -69,7 +69,8 @@ describe('profile against the bt server', () => {
     const personal = page.getByTestId('personal-form');
     await personal.getByLabel('Nom complet').fill('Ana Maria Souza');
     await personal.getByRole('button', { name: 'Enregistrer' }).click();
-    await page.getByTestId('personal-outcome').getByText('Profil mis à jour.').waitFor();
+    // Confirmations are toasts (3 s).
+    await page.getByTestId('toast').getByText('Profil mis à jour.').waitFor();
     assert.equal(await page.getByTestId('summary-name').innerText(), 'Ana Maria Souza');
     assert.equal(await avatar.innerText(), 'AS');
     await personal.getByLabel('E-mail').fill(`new.${user.email}`);
@@ -94,7 +95,7 @@ describe('profile against the bt server', () => {
     await page.getByTestId('password-outcome').getByText('Mot de passe actuel incorrect.').waitFor();
     await password.getByLabel('Mot de passe actuel').fill(user.password);
     await submit();
-    await page.getByTestId('password-outcome').getByText('Mot de passe modifié.').waitFor();
+    await page.getByTestId('toast').getByText('Mot de passe modifié.').waitFor();
     await shot(page, 'profile-02-forms');
     await page.context().close();
 

@@ -14,9 +14,9 @@ const ResetPasswordPage = lazy(() => import('./pages/auth/ResetPasswordPage.js')
 const LegalPage = lazy(() => import('./pages/legal/LegalPage.js'));
 const SupportPage = lazy(() => import('./pages/support/SupportPage.js'));
 const ASavoirPage = lazy(() => import('./pages/reference/ASavoirPage.js'));
-const PricingPage = lazy(() => import('./pages/later/PricingPage.js'));
+const PricingPage = lazy(() => import('./pages/pricing/PricingPage.js'));
 const CsvShopPage = lazy(() => import('./pages/csv-shop/CsvShopPage.js'));
-const SuccessPage = lazy(() => import('./pages/later/SuccessPage.js'));
+const SuccessPage = lazy(() => import('./pages/success/SuccessPage.js'));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.js'));
 const ComparateurPage = lazy(() => import('./pages/comparator/ComparateurPage.js'));
 const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.js'));

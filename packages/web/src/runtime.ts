@@ -4,12 +4,13 @@
  * window, localStorage, fetch and the build-time settings.
  */
 import { createApiClient } from './api/client.js';
-import { makeCalls, makeWorkAreaCalls } from './api/calls.js';
+import { makeCalls, makePaymentCalls, makeWorkAreaCalls } from './api/calls.js';
 import { normalizeApiHost } from './api/url.js';
 import { Analytics, MemorySink } from './analytics/analytics.js';
 import { browserStorage, readStoredKey } from './session/keyStorage.js';
 import { SessionStore } from './session/store.js';
 import { LoadingBarController } from './shell/loadingBar.js';
+import { ToastStore } from './components/toasts.js';
 
 function listSetting(value: string | undefined): string[] {
   return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -32,6 +33,8 @@ export const api = createApiClient({
 export const calls = makeCalls(api);
 /** Comparator, CSV shop and profile calls. */
 export const work = makeWorkAreaCalls(api);
+/** Pricing, payment returns, invoices. */
+export const payments = makePaymentCalls(api, () => readStoredKey(storage));
 
 export const session = new SessionStore({
   storage,
@@ -46,6 +49,9 @@ export const loadingBar = new LoadingBarController({
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (handle) => window.clearTimeout(handle as number),
 });
+
+/** The app's confirmations (components/Toaster.tsx shows them). */
+export const toasts = new ToastStore({ setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (handle) => window.clearTimeout(handle as number) });
 
 const debugAnalytics = (() => {
   try {

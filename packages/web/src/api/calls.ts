@@ -179,3 +179,52 @@ export function makeWorkAreaCalls(api: ApiClient) {
 }
 
 export type WorkAreaCalls = ReturnType<typeof makeWorkAreaCalls>;
+
+// --- Payments (spec 2 §7 "Payments") ---------------------------------------------------------
+
+export interface CheckoutAnswer {
+  url?: string;
+  id?: string;
+  approve_url?: string;
+  payment_url?: string;
+  reference?: string;
+  offer_id?: string;
+  amount_eur?: number;
+  credits?: number;
+}
+
+export interface PaymentAnswer {
+  status?: string;
+  message?: string;
+  offer_id?: string;
+  method?: string;
+  credits?: number;
+  credits_added?: number;
+  amount_eur?: number;
+  invoice?: { number: number; label: string; url: string } | null;
+  [field: string]: unknown;
+}
+
+/**
+ * The buyer's key goes in the header and again as `user_token` (the server checks they are the
+ * same); the client never sends a price. Refusals are answered on the page (no login redirect:
+ * a visitor gets the connection prompt before any call).
+ */
+export function makePaymentCalls(api: ApiClient, key: () => string | null) {
+  const buy = (path: string, body: Record<string, unknown>) => api.post<CheckoutAnswer>(path, { ...body, user_token: key() ?? undefined }, { redirectOnAuthError: false });
+  return {
+    methods: () => api.get<unknown>('/api/payment/methods', { auth: false }),
+    stripeSession: (offerId: string) => buy('/api/payment/stripe/session', { offer_id: offerId }),
+    paypalCreateOrder: (offerId: string) => buy('/api/payment/paypal/create-order', { offer_id: offerId }),
+    paypalCaptureOrder: (orderId: string, offerId: string | null) =>
+      api.post<PaymentAnswer>('/api/payment/paypal/capture-order', { orderID: orderId, offer_id: offerId ?? undefined, user_token: key() ?? undefined }, { redirectOnAuthError: false }),
+    cryptoCreateOrder: (offerId: string, currency = 'usdttrc20') => buy('/api/payment/crypto/create-order', { offer_id: offerId, currency }),
+    /** The payment behind a return link (Stripe session, PayPal order, our crypto reference). */
+    status: (payment: string, reference: string) => api.get<PaymentAnswer>('/api/payment/status', { query: { payment, reference }, redirectOnAuthError: false }),
+    cancel: (payment: string, reference: string) => api.post<PaymentAnswer>('/api/payment/cancel', { payment, reference }, { redirectOnAuthError: false }),
+    /** An invoice PDF: a plain link with the key in the query (download routes accept it). */
+    invoiceUrl: (path: string) => api.url(path, { token: key() ?? undefined }),
+  };
+}
+
+export type PaymentCalls = ReturnType<typeof makePaymentCalls>;

@@ -5,6 +5,20 @@
 import { STRATEGIES, SYMBOLS, findStrategy } from '@bt/core/catalogue';
 import type { StrategyDefinition, SymbolDefinition } from '@bt/core/catalogue';
 
+// Offers and their rules (prices, credits, subscriber bonus, crypto minimum): the server charges
+// with the same functions.
+export {
+  OFFERS,
+  CRYPTO_MIN_PRICE_CENTS,
+  CRYPTO_CREDIT_10_EXTRA,
+  SUBSCRIBER_PACK_BONUS_RATE,
+  creditsFor,
+  isMethodAvailable,
+  isSubscriber,
+  priceFor,
+} from '@bt/core/catalogue';
+export type { OfferDefinition, PaymentMethod } from '@bt/core/catalogue';
+
 export function strategyLabel(key: string): string {
   return findStrategy(key)?.label ?? key;
 }

@@ -5,6 +5,7 @@ import { HexBackground } from './HexBackground.js';
 import { LoadingBar } from './LoadingBar.js';
 import { RouteFallback } from './RouteFallback.js';
 import { TopBar } from './TopBar.js';
+import { Toaster } from '../components/Toaster.js';
 
 /** The main layout (spec 1 §2): bar, routed page (max width 7xl, centred, padded), footer. */
 export function Layout() {
@@ -19,6 +20,7 @@ export function Layout() {
         </Suspense>
       </main>
       <Footer />
+      <Toaster />
     </div>
   );
 }
@@ -32,6 +34,7 @@ export function BareLayout() {
       <Suspense fallback={<RouteFallback />}>
         <Outlet />
       </Suspense>
+      <Toaster />
     </div>
   );
 }

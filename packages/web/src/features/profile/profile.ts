@@ -145,7 +145,11 @@ export interface HistoryRow {
   amount: string;
   credits: string;
   txid: string;
+  /** A purchase's invoice: its number and the API path of its PDF. */
+  invoice: { label: string; path: string } | null;
 }
+
+const METHOD_SUFFIX: Record<string, string> = { stripe: 'carte', paypal: 'PayPal', crypto: 'crypto' };
 
 const EURO = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 
@@ -170,13 +174,17 @@ export function historyRows(user: User | null | undefined): HistoryRow[] {
       const type = str(entry.type);
       const credits = typeof entry.credits === 'number' ? entry.credits : null;
       const amount = typeof entry.amount === 'number' ? entry.amount : typeof entry.amount === 'string' && entry.amount ? Number(entry.amount) : null;
+      const invoice = entry.invoice && typeof entry.invoice === 'object' ? (entry.invoice as Record<string, unknown>) : null;
+      const method = METHOD_SUFFIX[str(entry.method)];
+      const label = str(entry.label) || str(entry.offer_id) || TYPE_LABELS[type] || type || '—';
       return {
         key: `${str(entry.txid) || 'entry'}-${String(entry.id ?? i)}`,
-        label: str(entry.label) || str(entry.offer_id) || TYPE_LABELS[type] || type || '—',
+        label: method ? `${label} (${method})` : label,
         date: formatDate(entry.date, true),
         amount: amount === null || Number.isNaN(amount) ? '—' : EURO.format(amount),
         credits: credits === null ? '—' : credits > 0 ? `+${credits}` : String(credits),
         txid: str(entry.txid),
+        invoice: invoice && str(invoice.url) ? { label: str(invoice.label) || 'Facture', path: str(invoice.url) } : null,
       };
     });
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { calls, storage } from '../../runtime.js';
+import { FileDown } from 'lucide-react';
+import { calls, payments, storage } from '../../runtime.js';
 import { Modal } from '../../components/Modal.js';
 import {
   AVATAR_COLOR_STORAGE,
@@ -155,6 +156,7 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
                 <th scope="col">Montant</th>
                 <th scope="col">Crédits</th>
                 <th scope="col">Référence</th>
+                <th scope="col">Facture</th>
               </tr>
             </thead>
             <tbody>
@@ -165,6 +167,16 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
                   <td>{row.amount}</td>
                   <td>{row.credits}</td>
                   <td className="mono small">{row.txid || '—'}</td>
+                  <td>
+                    {row.invoice ? (
+                      <a className="invoice-link" href={payments.invoiceUrl(row.invoice.path)} download data-testid="history-invoice">
+                        <FileDown size={15} aria-hidden="true" />
+                        {row.invoice.label}
+                      </a>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -7,7 +7,7 @@ import {
   displayName,
   profileErrorMessage,
 } from '../../features/profile/profile.js';
-import { session } from '../../runtime.js';
+import { session, toasts } from '../../runtime.js';
 import type { UserProfile } from '../../session/types.js';
 
 type Outcome = { error: boolean; text: string; link?: string } | null;
@@ -57,7 +57,9 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
       if (answer.user) session.patchUser(answer.user as UserProfile);
       else await session.refresh();
       setPassword('');
-      setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.profileSaved, link: answer.verifyUrl });
+      // A confirmation is a toast; a verification link to follow stays on the form.
+      if (answer.verifyUrl) setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.profileSaved, link: answer.verifyUrl });
+      else toasts.show(answer.message || PROFILE_MESSAGES.profileSaved);
     } catch (error) {
       setOutcome({ error: true, text: profileErrorMessage(error) });
     } finally {
@@ -113,7 +115,7 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
       setCurrent('');
       setNext('');
       setConfirm('');
-      setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.passwordSaved });
+      toasts.show(answer.message || PROFILE_MESSAGES.passwordSaved);
     } catch (error) {
       setOutcome({ error: true, text: profileErrorMessage(error) });
     } finally {

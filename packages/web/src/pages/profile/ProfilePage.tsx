@@ -10,7 +10,7 @@ import {
   renewDate,
   verifiedBanner,
 } from '../../features/profile/profile.js';
-import { analytics, calls, session, work } from '../../runtime.js';
+import { analytics, calls, session, toasts, work } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import type { UserProfile } from '../../session/types.js';
 import { creditsBadgeText } from '../../shell/credits.js';
@@ -38,7 +38,7 @@ const CONFIRMS: Record<Action, { title: string; text: string; label: string; dan
   },
 };
 
-function AccountSummary({ user, onAction, notice }: { user: UserProfile; onAction: (action: Action) => void; notice: string | null }) {
+function AccountSummary({ user, onAction }: { user: UserProfile; onAction: (action: Action) => void }) {
   const renew = renewDate(user);
   const subscriber = isSubscriber(user.plan);
   return (
@@ -76,11 +76,6 @@ function AccountSummary({ user, onAction, notice }: { user: UserProfile; onActio
           Supprimer mon compte
         </button>
       </div>
-      {notice ? (
-        <p className="ok-text small" role="status">
-          {notice}
-        </p>
-      ) : null}
     </section>
   );
 }
@@ -93,7 +88,6 @@ export default function ProfilePage() {
   const [loadError, setLoadError] = useState(false);
   const [action, setAction] = useState<Action | null>(null);
   const [actionState, setActionState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const [notice, setNotice] = useState<string | null>(null);
   const signOutOnLeave = useRef(false);
 
   // Signing out while this guarded page is still shown would send the guard to /login: the
@@ -135,7 +129,7 @@ export default function ProfilePage() {
       if (action === 'unsubscribe') {
         const answer = await work.unsubscribe();
         await session.refresh();
-        setNotice(answer.message || 'Abonnement résilié.');
+        toasts.show(answer.message || 'Abonnement résilié.');
         setAction(null);
         setActionState({ busy: false, error: null });
       } else {
@@ -177,7 +171,7 @@ export default function ProfilePage() {
         </p>
       ) : null}
       <div className="profile-grid">
-        <AccountSummary user={user} onAction={(a) => { setActionState({ busy: false, error: null }); setAction(a); }} notice={notice} />
+        <AccountSummary user={user} onAction={(a) => { setActionState({ busy: false, error: null }); setAction(a); }} />
         <AvatarPicker user={user} apiKey={key} />
         <PersonalInfoForm key={String(user.id ?? '')} user={user} work={work} />
         <PasswordForm work={work} />

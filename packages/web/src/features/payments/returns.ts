@@ -1,0 +1,78 @@
+/**
+ * Coming back from a payment provider to /pricing (spec 2 §2, §4): PayPal's order is captured
+ * (once per order: `paypalProcessed`), Stripe and crypto payments are confirmed by their
+ * webhook, so their status is asked a few times; a cancel link is recorded. Plain logic with its
+ * calls injected.
+ */
+import type { PaymentAnswer } from '../../api/calls.js';
+import type { KeyValueStorage } from '../../session/keyStorage.js';
+import { LAST_OFFER_STORAGE, PAYMENT_MESSAGES, PAYPAL_PROCESSED_STORAGE, captureErrorMessage, paymentErrorMessage, purchaseOf, returnReference, type PaymentReturn, type Purchase } from './payments.js';
+
+export interface ReturnDeps {
+  capture(orderId: string, offerId: string | null): Promise<PaymentAnswer>;
+  status(payment: string, reference: string): Promise<PaymentAnswer>;
+  cancel(payment: string, reference: string): Promise<unknown>;
+  storage: KeyValueStorage;
+  wait(ms: number): Promise<void>;
+  /** Polling stops when this turns false (the page went away). */
+  live(): boolean;
+}
+
+export type ReturnOutcome =
+  | { kind: 'paid'; purchase: Purchase; message: string; invoicePath: string | null }
+  | { kind: 'pending'; message: string }
+  | { kind: 'cancelled'; message: string }
+  | { kind: 'error'; message: string };
+
+/** How often and how long a webhook-confirmed payment is asked for: every 1.5 s for 30 s. */
+export const POLL_MS = 1500;
+export const POLL_ATTEMPTS = 20;
+
+function settled(answer: PaymentAnswer, method: PaymentReturn['payment']): ReturnOutcome | null {
+  if (answer.status === 'paid' || answer.status === 'success') {
+    const purchase = purchaseOf(answer, method);
+    if (!purchase) return { kind: 'error', message: PAYMENT_MESSAGES.serverError };
+    return { kind: 'paid', purchase, message: answer.message || PAYMENT_MESSAGES.confirmed, invoicePath: answer.invoice?.url ?? null };
+  }
+  if (answer.status === 'cancelled') return { kind: 'cancelled', message: PAYMENT_MESSAGES.cancelled };
+  if (answer.status === 'failed' || answer.status === 'refused') return { kind: 'error', message: answer.message || PAYMENT_MESSAGES.serverError };
+  return null;
+}
+
+export async function handlePaymentReturn(ret: PaymentReturn, deps: ReturnDeps): Promise<ReturnOutcome> {
+  const reference = returnReference(ret);
+  if (ret.status !== 'success') {
+    if (reference && ret.payment !== 'stripe') await deps.cancel(ret.payment, reference).catch(() => undefined);
+    return { kind: 'cancelled', message: PAYMENT_MESSAGES.cancelled };
+  }
+  if (!reference) return { kind: 'error', message: ret.payment === 'paypal' ? PAYMENT_MESSAGES.paypalTokenMissing : PAYMENT_MESSAGES.serverError };
+
+  if (ret.payment === 'paypal' && deps.storage.getItem(PAYPAL_PROCESSED_STORAGE) !== reference) {
+    deps.storage.setItem(PAYPAL_PROCESSED_STORAGE, reference);
+    try {
+      const answer = await deps.capture(reference, deps.storage.getItem(LAST_OFFER_STORAGE));
+      deps.storage.removeItem(LAST_OFFER_STORAGE);
+      return settled(answer, 'paypal') ?? { kind: 'error', message: PAYMENT_MESSAGES.captureFailed };
+    } catch (error) {
+      // Another try is allowed once this one is known to have failed.
+      deps.storage.removeItem(PAYPAL_PROCESSED_STORAGE);
+      return { kind: 'error', message: captureErrorMessage(error) };
+    }
+  }
+
+  for (let attempt = 0; attempt < POLL_ATTEMPTS && deps.live(); attempt++) {
+    if (attempt > 0) await deps.wait(POLL_MS);
+    let answer: PaymentAnswer;
+    try {
+      answer = await deps.status(ret.payment, reference);
+    } catch (error) {
+      return { kind: 'error', message: paymentErrorMessage(error) };
+    }
+    const outcome = settled(answer, ret.payment);
+    if (outcome) {
+      if (outcome.kind === 'paid') deps.storage.removeItem(LAST_OFFER_STORAGE);
+      return outcome;
+    }
+  }
+  return { kind: 'pending', message: PAYMENT_MESSAGES.pending };
+}

@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { CircleCheck } from 'lucide-react';
+import { PageMeta } from '../../components/PageMeta.js';
+import { purchaseSuccessEvent, readSuccess, type SuccessView } from '../../features/payments/payments.js';
+import { analytics } from '../../runtime.js';
+import '../pricing/pricing.css';
+
+/** /success (spec 2 §2): the purchase read from its parameters, a thank-you, the purchase_success event. */
+export default function SuccessPage() {
+  const location = useLocation();
+  const [view, setView] = useState<SuccessView | null>(null);
+  const recorded = useRef<string | null>(null);
+
+  useEffect(() => {
+    const read = readSuccess(location.search);
+    setView(read);
+    // Once per purchase shown, even if React runs the effect twice.
+    if (recorded.current === location.search) return;
+    recorded.current = location.search;
+    analytics.capture('purchase_success', purchaseSuccessEvent(read));
+  }, [location.search]);
+
+  return (
+    <section className="success-page">
+      <PageMeta title="Merci pour ton achat" noindex />
+      {view === null ? (
+        <p className="empty-state">Chargement…</p>
+      ) : (
+        <div className="card success-card" data-testid="success-card">
+          <h1>
+            <CircleCheck size={26} aria-hidden="true" /> Merci pour ton achat !
+          </h1>
+          <dl className="summary-list">
+            <dt>Offre</dt>
+            <dd data-testid="success-offer">{view.offerLabel}</dd>
+            <dt>Prix payé</dt>
+            <dd data-testid="success-price">{view.price}</dd>
+            <dt>Moyen de paiement</dt>
+            <dd data-testid="success-method">{view.methodLabel}</dd>
+            <dt>Crédits ajoutés</dt>
+            <dd data-testid="success-credits">{view.credits === null ? '—' : `+${view.credits}`}</dd>
+          </dl>
+          <p className="muted small">Ta facture est dans l’historique d’achats de ton profil.</p>
+          <Link className="btn btn-primary" to="/profile" data-testid="success-profile">
+            Voir mon profil
+          </Link>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { HttpError } from '../src/api/errors.js';
+import { TOAST_LIMIT, TOAST_MS, ToastStore } from '../src/components/toasts.js';
+import { OFFER_NOTES, offerCards, readMethods } from '../src/features/payments/offers.js';
+import {
+  LAST_OFFER_STORAGE,
+  PAYMENT_MESSAGES,
+  PAYPAL_PROCESSED_STORAGE,
+  captureErrorMessage,
+  paymentErrorMessage,
+  purchaseSuccessEvent,
+  readPaymentReturn,
+  readSuccess,
+  successPath,
+} from '../src/features/payments/payments.js';
+import { POLL_ATTEMPTS, handlePaymentReturn, type ReturnDeps } from '../src/features/payments/returns.js';
+import { historyRows } from '../src/features/profile/profile.js';
+
+const ALL = { stripe: true, paypal: true, crypto: true };
+const card = (cards: ReturnType<typeof offerCards>, id: string) => cards.find((c) => c.offer.id === id)!;
+
+describe('pricing cards', () => {
+  it('prices and credits come from the offers: the subscriber bonus, the crypto minimum and the CREDIT_10 exception', () => {
+    const free = offerCards('stripe', 'free', ALL);
+    assert.deepEqual(free.map((c) => [c.offer.id, c.priceCents, c.credits, c.unavailable]), [
+      ['CREDIT_5', 500, 5, null],
+      ['CREDIT_10', 1000, 12, null],
+      ['CREDIT_20', 2000, 25, null],
+      ['CREDIT_50', 5000, 75, null],
+      ['SUB_9', 900, 10, null],
+      ['SUB_25', 2500, 30, null],
+    ]);
+    const subscriber = offerCards('stripe', 'SUB_9', ALL, true);
+    assert.deepEqual(['CREDIT_5', 'CREDIT_50'].map((id) => [card(subscriber, id).credits, card(subscriber, id).bonus]), [[6, 1], [83, 8]]);
+    assert.equal(card(subscriber, 'SUB_9').unavailable, OFFER_NOTES.current, 'a renewing plan is not bought again');
+    assert.equal(card(subscriber, 'SUB_25').planState, 'upgrade');
+    assert.equal(card(offerCards('paypal', 'SUB_9', ALL, false), 'SUB_9').unavailable, null, 'a period paid once can be extended');
+    assert.equal(card(offerCards('stripe', 'SUB_25', ALL), 'SUB_9').unavailable, OFFER_NOTES.lower);
+
+    const crypto = offerCards('crypto', 'free', ALL);
+    assert.match(card(crypto, 'CREDIT_5').unavailable!, /^Crypto indisponible sous 10,01\s€$/);
+    assert.equal(card(crypto, 'SUB_9').unavailable, OFFER_NOTES.cryptoMinimum);
+    assert.deepEqual([card(crypto, 'CREDIT_10').priceCents, card(crypto, 'CREDIT_10').credits, card(crypto, 'CREDIT_10').cryptoExtra], [1050, 13, 1]);
+    const cryptoSubscriber = card(offerCards('crypto', 'SUB_25', ALL), 'CREDIT_10');
+    assert.deepEqual([cryptoSubscriber.credits, cryptoSubscriber.bonus, cryptoSubscriber.cryptoExtra], [16, 2, 2]);
+  });
+
+  it('a method the server does not offer is unavailable on every card', () => {
+    const methods = readMethods({ methods: { stripe: { available: true }, paypal: { available: false } } });
+    assert.deepEqual(methods, { stripe: true, paypal: false, crypto: false });
+    assert.deepEqual(readMethods(null), { stripe: false, paypal: false, crypto: false });
+    assert.ok(offerCards('paypal', 'free', methods).every((c) => c.unavailable === 'Moyen de paiement indisponible sur ce serveur'));
+  });
+});
+
+describe('payment return and success parameters', () => {
+  it('reads payment, status, token and session_id, then drops them (and PayPal’s PayerID) from the address', () => {
+    const paypal = readPaymentReturn('?payment=paypal&status=success&token=5O190127TN364715T&PayerID=ABC&keep=1');
+    assert.deepEqual(paypal.ret, { payment: 'paypal', status: 'success', token: '5O190127TN364715T', sessionId: null });
+    assert.deepEqual([paypal.search, paypal.changed], ['?keep=1', true]);
+    const stripe = readPaymentReturn('?payment=stripe&status=success&session_id=cs_test_1');
+    assert.deepEqual([stripe.ret?.sessionId, stripe.search], ['cs_test_1', '']);
+    assert.deepEqual(readPaymentReturn('?payment=bank&status=success'), { ret: null, search: '', changed: true });
+    assert.deepEqual(readPaymentReturn('?tab=1'), { ret: null, search: '?tab=1', changed: false });
+  });
+
+  it('/success shows the offer, the price in euros, the method and the credits; the event carries them', () => {
+    const path = successPath({ offerId: 'CREDIT_10', method: 'crypto', credits: 13, priceEur: 10.5 });
+    assert.equal(path, '/success?offer=CREDIT_10&method=crypto&credits=13&price=10.5');
+    const view = readSuccess(path.slice('/success'.length));
+    assert.deepEqual([view.offerLabel, view.methodLabel, view.credits, view.price.replace(/\s/g, ' ')], ['Pack 12 crédits', 'Crypto-monnaie', 13, '10,50 €']);
+    assert.deepEqual(purchaseSuccessEvent(view), { offer_id: 'CREDIT_10', method: 'crypto', price_eur: 10.5, credits: 13 });
+    const empty = readSuccess('');
+    assert.deepEqual([empty.offerLabel, empty.price, empty.credits], ['—', '—', null]);
+  });
+
+  it('messages: not signed in, the server’s detail, a failed capture', () => {
+    assert.equal(paymentErrorMessage(new HttpError(401, 'Non authentifié', {})), 'Inscrivez-vous pour acheter des crédits');
+    assert.equal(paymentErrorMessage(new HttpError(400, 'Offre inconnue : « X ».', {})), 'Offre inconnue : « X ».');
+    assert.equal(paymentErrorMessage(new Error('network')), 'Erreur serveur');
+    assert.equal(captureErrorMessage(new HttpError(502, undefined, {})), 'Capture échouée.');
+    assert.equal(captureErrorMessage(new HttpError(400, 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).', {})), 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).');
+    assert.equal(captureErrorMessage(new HttpError(400, 'Paiement introuvable.', {})), 'Capture échouée. Paiement introuvable.');
+  });
+});
+
+function memoryStorage(entries: Record<string, string> = {}) {
+  const map = new Map(Object.entries(entries));
+  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k), map };
+}
+
+function deps(overrides: Partial<ReturnDeps> & { storage?: ReturnType<typeof memoryStorage> } = {}) {
+  const calls: string[] = [];
+  const base: ReturnDeps = {
+    capture: async (orderId, offerId) => {
+      calls.push(`capture ${orderId} ${offerId}`);
+      return { status: 'success', message: 'Paiement confirmé : 12 crédits ajoutés.', offer_id: 'CREDIT_10', credits_added: 12, credits: 40, amount_eur: 10, invoice: { number: 3, label: 'BT-000003', url: '/api/profile/invoices/3' } };
+    },
+    status: async (payment, reference) => {
+      calls.push(`status ${payment} ${reference}`);
+      return { status: 'paid', offer_id: 'CREDIT_20', credits: 25, amount_eur: 20, message: 'Paiement confirmé : 25 crédits ajoutés.', invoice: null };
+    },
+    cancel: async (payment, reference) => {
+      calls.push(`cancel ${payment} ${reference}`);
+      return {};
+    },
+    storage: memoryStorage(),
+    wait: async () => {},
+    live: () => true,
+  };
+  return { deps: { ...base, ...overrides }, calls };
+}
+
+describe('handling a payment return', () => {
+  it('PayPal: captures the order once with the stored offer, then only asks its status', async () => {
+    const storage = memoryStorage({ [LAST_OFFER_STORAGE]: 'CREDIT_10' });
+    const { deps: d, calls } = deps({ storage });
+    const ret = { payment: 'paypal' as const, status: 'success', token: 'ORDER1', sessionId: null };
+    const first = await handlePaymentReturn(ret, d);
+    assert.equal(first.kind, 'paid');
+    assert.deepEqual(first.kind === 'paid' && [first.purchase, first.invoicePath], [{ offerId: 'CREDIT_10', method: 'paypal', credits: 12, priceEur: 10 }, '/api/profile/invoices/3']);
+    assert.equal(storage.getItem(PAYPAL_PROCESSED_STORAGE), 'ORDER1');
+    assert.equal(storage.getItem(LAST_OFFER_STORAGE), null);
+    await handlePaymentReturn(ret, d);
+    assert.deepEqual(calls, ['capture ORDER1 CREDIT_10', 'status paypal ORDER1']);
+    const missing = await handlePaymentReturn({ ...ret, token: null }, d);
+    assert.deepEqual(missing, { kind: 'error', message: PAYMENT_MESSAGES.paypalTokenMissing });
+  });
+
+  it('PayPal: a refused capture says so and may be tried again', async () => {
+    const storage = memoryStorage();
+    const { deps: d } = deps({ storage, capture: async () => Promise.reject(new HttpError(400, 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).', {})) });
+    const outcome = await handlePaymentReturn({ payment: 'paypal', status: 'success', token: 'ORDER2', sessionId: null }, d);
+    assert.deepEqual(outcome, { kind: 'error', message: 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).' });
+    assert.equal(storage.getItem(PAYPAL_PROCESSED_STORAGE), null);
+  });
+
+  it('Stripe and crypto: the status is asked until the webhook has credited, or pending after 30 s', async () => {
+    let answers = 0;
+    const { deps: d, calls } = deps({ status: async () => (++answers < 3 ? { status: 'created' } : { status: 'paid', offer_id: 'SUB_9', credits: 10, amount_eur: 9, invoice: null }) });
+    const paid = await handlePaymentReturn({ payment: 'stripe', status: 'success', token: null, sessionId: 'cs_1' }, d);
+    assert.equal(paid.kind, 'paid');
+    assert.equal(answers, 3);
+    assert.deepEqual(calls, []);
+    let asked = 0;
+    const { deps: slow } = deps({ status: async () => (asked++, { status: 'created' }) });
+    assert.deepEqual(await handlePaymentReturn({ payment: 'crypto', status: 'success', token: 'pay_1', sessionId: null }, slow), { kind: 'pending', message: PAYMENT_MESSAGES.pending });
+    assert.equal(asked, POLL_ATTEMPTS);
+    const { deps: refused } = deps({ status: async () => ({ status: 'refused', message: 'Montant reçu (1,00 €) différent du prix de l’offre (10,00 €) : paiement refusé.' }) });
+    assert.equal((await handlePaymentReturn({ payment: 'crypto', status: 'success', token: 'pay_2', sessionId: null }, refused)).kind, 'error');
+  });
+
+  it('a cancel link records the cancellation (PayPal, crypto) and says so', async () => {
+    const { deps: d, calls } = deps();
+    assert.deepEqual(await handlePaymentReturn({ payment: 'paypal', status: 'cancel', token: 'ORDER3', sessionId: null }, d), { kind: 'cancelled', message: 'Paiement annulé.' });
+    await handlePaymentReturn({ payment: 'stripe', status: 'cancel', token: null, sessionId: null }, d);
+    assert.deepEqual(calls, ['cancel paypal ORDER3']);
+  });
+});
+
+describe('toasts', () => {
+  it('each stays 3 s (the spec’s 2.5 to 3.5 s), at most three at once, and can be closed', () => {
+    assert.ok(TOAST_MS >= 2500 && TOAST_MS <= 3500);
+    const timers = new Map<number, { fn: () => void; ms: number }>();
+    let next = 0;
+    const store = new ToastStore({ setTimeout: (fn, ms) => (timers.set(++next, { fn, ms }), next), clearTimeout: (h) => void timers.delete(h as number) });
+    let changes = 0;
+    store.subscribe(() => changes++);
+    const first = store.show('Profil mis à jour.');
+    assert.deepEqual([...timers.values()].map((t) => t.ms), [TOAST_MS]);
+    for (let i = 0; i < TOAST_LIMIT; i++) store.show(`n${i}`, 'info');
+    assert.deepEqual(store.getSnapshot().map((t) => t.text), ['n0', 'n1', 'n2']);
+    assert.equal(timers.size, TOAST_LIMIT, 'the oldest left with its timer');
+    assert.ok(!store.getSnapshot().some((t) => t.id === first));
+    [...timers.values()][0].fn();
+    assert.deepEqual(store.getSnapshot().map((t) => t.text), ['n1', 'n2']);
+    store.dismiss(store.getSnapshot()[0].id);
+    assert.deepEqual(store.getSnapshot().map((t) => t.text), ['n2']);
+    assert.equal(changes, 6);
+  });
+});
+
+describe('purchase history', () => {
+  it('a purchase says how it was paid and links its invoice', () => {
+    const [row] = historyRows({ purchase_history: [{ id: 4, type: 'purchase', label: 'Pack 12 crédits', amount: 10, credits: 12, txid: 'stripe:pi_1', method: 'stripe', invoice: { number: 2, label: 'BT-000002', url: '/api/profile/invoices/2' }, date: '2026-01-15T10:00:00Z' }] });
+    assert.deepEqual([row.label, row.invoice], ['Pack 12 crédits (carte)', { label: 'BT-000002', path: '/api/profile/invoices/2' }]);
+    assert.equal(historyRows({ purchase_history: [{ type: 'backtest', credits: -2 }] })[0].invoice, null);
+  });
+});
