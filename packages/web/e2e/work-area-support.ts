@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
-import { startBtServer, type RunningServer } from './bt-server.js';
+import { startBtServer, type BtServerOptions, type RunningServer } from './bt-server.js';
 
 export const webDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = join(webDir, '..', '..');
@@ -21,10 +21,14 @@ mkdirSync(shots, { recursive: true });
  * The file's server and browser: started before its tests (then `setup`, in the same hook, so it
  * runs after them), stopped after them. Read the fields inside the tests.
  */
-export function useServerAndBrowser(setup?: (running: { server: RunningServer; browser: Browser }) => Promise<void>): { server: RunningServer; browser: Browser } {
+export function useServerAndBrowser(
+  setup?: (running: { server: RunningServer; browser: Browser }) => Promise<void>,
+  /** Read in the same hook, before the server starts (it may start what the server talks to). */
+  serverOptions?: () => Promise<BtServerOptions>,
+): { server: RunningServer; browser: Browser } {
   const running = {} as { server: RunningServer; browser: Browser };
   before(async () => {
-    running.server = await startBtServer(repoDir);
+    running.server = await startBtServer(repoDir, serverOptions ? await serverOptions() : {});
     running.browser = await launchBrowser();
     await setup?.(running);
   });
