@@ -23,6 +23,29 @@ export async function readForm(
 ): Promise<{ fields: Body; files: Record<string, UploadedFile> }> {
   const type = ctx.get('content-type');
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw badRequest('Formulaire attendu (multipart/form-data).');
+  const body = await readBodyBytes(ctx, maxBytes, tooLarge, timeout);
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
+  } catch {
+    // Truncated or malformed multipart (a missing closing boundary, a bad header).
+    throw badRequest(MSG.bodyInvalid);
+  }
+  const fields: Body = {};
+  const files: Record<string, UploadedFile> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') fields[name] = value;
+    else if (!files[name]) files[name] = { filename: value.name || name, bytes: new Uint8Array(await value.arrayBuffer()) };
+  }
+  return { fields, files };
+}
+
+/**
+ * The request body as bytes, counted while it arrives: 413 with `tooLarge` past `maxBytes` (before
+ * reading when the declared length already says so), 408 past the timeout. For the routes that
+ * read their own bodies (uploads, payment callbacks), listed in `config.rawBodyPaths`.
+ */
+export async function readBodyBytes(ctx: AppContext, maxBytes: number, tooLarge: string, timeout?: { ms: number; message: string }): Promise<Buffer> {
   const declared = Number(ctx.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await discard(ctx, declared <= 2 * maxBytes ? declared : 0);
@@ -55,20 +78,7 @@ export async function readForm(
     clearTimeout(timer);
   }
   if (timedOut) throw new HttpError(408, timeout!.message);
-  let form: FormData;
-  try {
-    form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': type } }).formData();
-  } catch {
-    // Truncated or malformed multipart (a missing closing boundary, a bad header).
-    throw badRequest(MSG.bodyInvalid);
-  }
-  const fields: Body = {};
-  const files: Record<string, UploadedFile> = {};
-  for (const [name, value] of form.entries()) {
-    if (typeof value === 'string') fields[name] = value;
-    else if (!files[name]) files[name] = { filename: value.name || name, bytes: new Uint8Array(await value.arrayBuffer()) };
-  }
-  return { fields, files };
+  return Buffer.concat(chunks);
 }
 
 /**
