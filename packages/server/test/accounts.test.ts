@@ -151,7 +151,7 @@ describe(`keys and /api/me (${TEST_DIALECT})`, () => {
     assert.equal(b.credits, 0, 'sign-up credits wait for the verified address');
     assert.equal(b.has_discount, false);
     assert.equal(b.email_verified, false);
-    assert.deepEqual(b.subscription, { plan: 'free', renew_date: null, auto_renew: false });
+    assert.deepEqual(b.subscription, { plan: 'free', renew_date: null, auto_renew: false, provider: null, backtest_priority: false });
     assert.deepEqual(b.purchase_history, []);
     const text = JSON.stringify(b);
     assert.ok(!/hash|password_/i.test(Object.keys(b).join(',')), 'no hash field');
