@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { SIGNUP_CREDITS } from '@bt/core/catalogue';
 import { createTestDatabaseUrl } from '../test/support/db.js';
+import { startNowPaymentsServer, type NowPaymentsServer } from '../test/support/nowpayments-server.js';
+import { startStripeServer, type StripeServer } from '../test/support/stripe-server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const deno = join(root, 'node_modules', '.bin', 'deno');
@@ -25,6 +27,10 @@ let base = '';
 let output = '';
 let dataDir: string;
 let drop: () => Promise<void>;
+let stripe: StripeServer;
+let nowpayments: NowPaymentsServer;
+const STRIPE = { secretKey: 'sk_test_deno', webhookSecret: 'whsec_deno' };
+const NOWPAYMENTS = { apiKey: 'np-deno', ipnSecret: 'np-deno-ipn' };
 
 before(async () => {
   assert.ok(existsSync(deno), `deno is not installed at ${deno} (npm ci installs the deno package)`);
@@ -32,6 +38,9 @@ before(async () => {
     existsSync(join(root, 'packages', 'core', 'dist', 'catalogue', 'index.js')),
     'packages/core/dist is missing: Deno loads @bt/core from dist, run `npm run build -w @bt/core` first',
   );
+  // Payments through the local Stripe and NOWPayments: the Stripe SDK's Deno build (fetch, Web Crypto).
+  stripe = await startStripeServer(STRIPE);
+  nowpayments = await startNowPaymentsServer(NOWPAYMENTS);
   const database = await createTestDatabaseUrl('mysql');
   drop = database.drop;
   dataDir = mkdtempSync(join(tmpdir(), 'bt-deno-smoke-'));
@@ -50,6 +59,12 @@ before(async () => {
       NO_COLOR: '1',
       // The local-install setting of `npm start`: the on-screen link grants the sign-up credits.
       VERIFY_ON_SCREEN: 'credits',
+      STRIPE_SECRET_KEY: STRIPE.secretKey,
+      STRIPE_WEBHOOK_SECRET: STRIPE.webhookSecret,
+      STRIPE_API_BASE: stripe.base,
+      NOWPAYMENTS_API_KEY: NOWPAYMENTS.apiKey,
+      NOWPAYMENTS_IPN_SECRET: NOWPAYMENTS.ipnSecret,
+      NOWPAYMENTS_API_BASE: nowpayments.base,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,6 +78,7 @@ before(async () => {
     else if (Date.now() > deadline) throw new Error(`deno did not start within 120 s:\n${output}`);
     else await new Promise((r) => setTimeout(r, 100));
   }
+  stripe.setWebhook(`${base}/api/payment/stripe/webhook`);
 });
 
 after(async () => {
@@ -73,6 +89,7 @@ after(async () => {
     if (server.exitCode === null) server.kill('SIGKILL');
   }
   await drop?.();
+  await Promise.all([stripe?.close(), nowpayments?.close()]);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -149,5 +166,22 @@ describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
     const answer = (await imported.json()) as { strategy: { detect_function: string } };
     assert.equal(imported.status, 201, JSON.stringify(answer));
     assert.equal(answer.strategy.detect_function, 'detect_smoke');
+  });
+
+  it('payments: a Stripe Checkout pack credited by its signed webhook, a crypto pack by its IPN, the invoice PDF', async () => {
+    const session = await call('POST', '/api/payment/stripe/session', { key: userKey, json: { offer_id: 'CREDIT_10', user_token: userKey } });
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    const { deliveries } = await stripe.complete(session.body.id);
+    assert.deepEqual(deliveries.map((d) => d.status), [200]);
+    const order = await call('POST', '/api/payment/crypto/create-order', { key: userKey, json: { offer_id: 'CREDIT_20' } });
+    assert.equal(order.status, 200, JSON.stringify(order.body));
+    // API_PUBLIC_URL is the web app's made-up host here: the IPN goes to the server itself.
+    assert.equal(nowpayments.invoices.get(order.body.id)!.ipn_callback_url, 'http://web.bt.test/api/payment/crypto/ipn');
+    assert.equal((await nowpayments.notify(order.body.id, 'finished', { target: `${base}/api/payment/crypto/ipn` })).status, 200);
+    const me = await call('GET', '/api/me', { key: userKey });
+    assert.equal(me.body.credits, 12 + 25);
+    const invoice = await fetch(`${base}${me.body.purchase_history[0].invoice.url}?token=${userKey}`);
+    assert.equal(invoice.status, 200);
+    assert.equal(new TextDecoder().decode((await invoice.arrayBuffer()).slice(0, 5)), '%PDF-');
   });
 });

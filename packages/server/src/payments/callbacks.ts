@@ -39,7 +39,7 @@ export class PaymentCallbacks {
     let event: StripeEvent;
     try {
       if (!rawBody) throw new SignatureError('raw body unavailable');
-      event = stripe.parseWebhook(rawBody, signature);
+      event = await stripe.parseWebhook(rawBody, signature);
     } catch (err) {
       return this.badSignature('stripe', err);
     }

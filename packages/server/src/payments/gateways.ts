@@ -44,8 +44,8 @@ export interface StripeEvent {
 
 export interface StripeGateway {
   createCheckoutSession(request: CheckoutRequest): Promise<{ id: string; url: string }>;
-  /** Verifies `Stripe-Signature` over the raw body (throws SignatureError) and returns the event. */
-  parseWebhook(rawBody: Uint8Array, signature: string): StripeEvent;
+  /** Verifies `Stripe-Signature` over the raw body (rejects with SignatureError) and returns the event. */
+  parseWebhook(rawBody: Uint8Array, signature: string): Promise<StripeEvent>;
   /** Stops the renewal; the current period stays paid. */
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** Ends a subscription now (replaced by an upgrade). */

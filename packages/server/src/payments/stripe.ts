@@ -12,7 +12,7 @@ function apiTarget(apiBase: string | null): Pick<Stripe.StripeConfig, 'host' | '
 
 /**
  * Stripe through its official SDK: Checkout sessions (hosted page, no script on our pages),
- * webhook signatures (`constructEvent`: HMAC-SHA256 of `t.payload`, 5 minutes of tolerance),
+ * webhook signatures (`constructEventAsync`: HMAC-SHA256 of `t.payload`, 5 minutes of tolerance),
  * subscription cancellation.
  */
 export class StripeCheckout implements StripeGateway {
@@ -56,10 +56,11 @@ export class StripeCheckout implements StripeGateway {
     }
   }
 
-  parseWebhook(rawBody: Uint8Array, signature: string): StripeEvent {
+  async parseWebhook(rawBody: Uint8Array, signature: string): Promise<StripeEvent> {
     let event: Stripe.Event;
     try {
-      event = this.stripe.webhooks.constructEvent(Buffer.from(rawBody), signature, this.settings.webhookSecret);
+      // The async form: under Deno the SDK's build verifies with Web Crypto, which has no sync API.
+      event = await this.stripe.webhooks.constructEventAsync(Buffer.from(rawBody), signature, this.settings.webhookSecret);
     } catch (err) {
       throw new SignatureError(`Stripe-Signature refused: ${(err as Error).message}`);
     }

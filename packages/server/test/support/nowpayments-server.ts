@@ -95,12 +95,12 @@ export async function startNowPaymentsServer(options: { apiKey: string; ipnSecre
     return createHmac('sha512', secret).update(sortedJson(body)).digest('hex');
   }
 
-  /** POSTs an IPN for the invoice to its ipn_callback_url (a replay when called again). */
-  function notify(invoiceId: string, status: string, opts: { overrides?: Json; secret?: string; signatureHeader?: string } = {}): Promise<Delivery> {
+  /** POSTs an IPN for the invoice to its ipn_callback_url, or `target` (a replay when called again). */
+  function notify(invoiceId: string, status: string, opts: { overrides?: Json; secret?: string; signatureHeader?: string; target?: string } = {}): Promise<Delivery> {
     const invoice = invoices.get(invoiceId)!;
     const body = ipnBody(invoiceId, status, opts.overrides);
     sent.push(body);
-    return deliver(invoice.ipn_callback_url, JSON.stringify(body), { 'x-nowpayments-sig': opts.signatureHeader ?? signature(body, opts.secret) });
+    return deliver(opts.target ?? invoice.ipn_callback_url, JSON.stringify(body), { 'x-nowpayments-sig': opts.signatureHeader ?? signature(body, opts.secret) });
   }
 
   return { base: http.base, invoices, sent, ipnBody, signature, notify, close: http.close };
