@@ -237,7 +237,8 @@ export class Payments {
   }
 
   private async refuseNew(buyer: Buyer, provider: PaymentProvider, offerId: string | null, kind: Parameters<PaymentRecords['refuseNew']>[1], detail: string) {
-    await this.deps.records.refuseNew({ provider, kind: 'purchase', userId: buyer.user.id, offerId }, kind, detail);
+    const kindOfOffer = offerId && findOffer(offerId)?.kind === 'subscription' ? 'subscription' : 'purchase';
+    await this.deps.records.refuseNew({ provider, kind: kindOfOffer, userId: buyer.user.id, offerId }, kind, detail);
     this.deps.log(`payments: refused ${provider} payment of user ${buyer.user.id}: ${detail}`);
   }
 
