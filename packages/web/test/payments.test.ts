@@ -160,7 +160,7 @@ describe('handling a payment return', () => {
 });
 
 describe('toasts', () => {
-  it('each stays 3 s (the spec’s 2.5 to 3.5 s), at most three at once, and can be closed', () => {
+  it('each stays 3 s (the product’s 2.5 to 3.5 s), at most three at once, and can be closed', () => {
     assert.ok(TOAST_MS >= 2500 && TOAST_MS <= 3500);
     const timers = new Map<number, { fn: () => void; ms: number }>();
     let next = 0;

@@ -124,7 +124,7 @@ export class Invoices {
     return result;
   }
 
-  /** The admin's billing files (spec 3 "Billing file": rel, name, bytes, mtime), newest first. */
+  /** The admin's billing files (rel, name, bytes, mtime, docs/payments.md "Invoices"), newest first. */
   async adminList(options: { offset?: number; limit?: number } = {}) {
     const rows = await this.deps.db.models.Invoice.findAll({ order: [['number', 'DESC']], offset: options.offset ?? 0, limit: Math.min(options.limit ?? 100, 1000) });
     return rows.map((row) => {

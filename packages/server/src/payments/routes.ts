@@ -16,7 +16,7 @@ function buyer(ctx: AppContext): Buyer {
   return { user: currentUser(ctx).user, key: keyOf(ctx) };
 }
 
-/** Credit packs and subscriptions through Stripe, PayPal and crypto (spec 2 §7), invoices. */
+/** Credit packs and subscriptions through Stripe, PayPal and crypto, invoices (docs/api.md "Payments"). */
 export function paymentRoutes(services: Services): Router<AppState> {
   const { payments, paymentCallbacks } = services;
   const router = new Router<AppState>();

@@ -40,7 +40,7 @@ export interface PaymentDeps {
 }
 
 /**
- * Starting payments (spec 2 §7 "Payments"): the price comes from core's offers only, the
+ * Starting payments (docs/api.md "Payments"): the price comes from core's offers only, the
  * attempt is recorded before the provider is called, and every refusal is recorded too
  * (docs/payments.md). Callbacks are in callbacks.ts.
  */
@@ -229,7 +229,7 @@ export class Payments {
     return { quote: priced, planBefore };
   }
 
-  /** `user_token` (spec 2 §7) must be the key of the request itself. */
+  /** `user_token`, when sent, must be the key of the request itself. */
   private async checkToken(buyer: Buyer, token: string, method: PaymentMethod, offerId: string | null): Promise<void> {
     if (!token || token === buyer.key) return;
     await this.refuseNew(buyer, method, offerId, 'token_mismatch', PAY_MSG.tokenMismatch);

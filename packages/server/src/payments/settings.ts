@@ -54,5 +54,5 @@ export const DEFAULT_SELLER: SellerSettings = {
 
 export const DEFAULT_PAYPAL_API = 'https://api-m.paypal.com';
 export const DEFAULT_NOWPAYMENTS_API = 'https://api.nowpayments.io';
-/** The coin a crypto invoice asks for when the client names none (spec: usdttrc20). */
+/** The coin a crypto invoice asks for when the client names none. */
 export const DEFAULT_CRYPTO_CURRENCY = 'usdttrc20';

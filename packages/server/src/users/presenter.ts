@@ -28,7 +28,7 @@ const REASON_LABELS: Record<string, string> = {
 
 
 /**
- * One ledger row as the profile's purchase history shows it (spec 2 §3); a purchase also says
+ * One ledger row as the profile's purchase history shows it (docs/api.md, GET /api/me); a purchase also says
  * how it was paid and links its invoice.
  */
 export function presentHistoryEntry(entry: CreditEntry, invoice?: Invoice) {

@@ -180,7 +180,7 @@ export function makeWorkAreaCalls(api: ApiClient) {
 
 export type WorkAreaCalls = ReturnType<typeof makeWorkAreaCalls>;
 
-// --- Payments (spec 2 §7 "Payments") ---------------------------------------------------------
+// --- Payments (docs/api.md "Payments") -------------------------------------------------------
 
 export interface CheckoutAnswer {
   url?: string;

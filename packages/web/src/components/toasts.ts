@@ -1,9 +1,9 @@
 /**
- * Toasts: the app's short confirmations (spec 2 §9: they last 2.5 to 3.5 s). A small store with
+ * Toasts: the app's short confirmations (they last 2.5 to 3.5 s, docs/web.md). A small store with
  * its timers injected, so node:test drives it; Toaster.tsx shows it.
  */
 
-/** How long a toast stays (inside the spec's 2.5–3.5 s). */
+/** How long a toast stays (inside the product's 2.5–3.5 s). */
 export const TOAST_MS = 3000;
 /** At most this many at once: an older one leaves when a new one comes. */
 export const TOAST_LIMIT = 3;

@@ -1,5 +1,5 @@
 /**
- * The pricing cards (spec 2 §2, §3, §5, §9) as plain data: prices and credits come from core's
+ * The pricing cards (docs/web.md "Pricing") as plain data: prices and credits come from core's
  * offers (the server charges with the same functions), per payment method and plan.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The payment rules of the web app (spec 2 §2, §4, §8): the messages, the return parameters of
+ * The payment rules of the web app (docs/web.md "Pricing"): the messages, the return parameters of
  * a provider (read, then removed from the address), the success page's parameters and its
  * analytics event, and what a failed call says.
  */
@@ -9,7 +9,7 @@ import { OFFERS } from '../../lib/catalogue.js';
 import { METHOD_NAMES, euros, type PaymentMethod } from './offers.js';
 
 export const PAYMENT_MESSAGES = {
-  // spec 2 §8, verbatim
+  // the product's own sentences, verbatim
   signUpToBuy: 'Inscrivez-vous pour acheter des crédits',
   stripeUrlMissing: 'Stripe: URL manquante.',
   cryptoUrlMissing: 'Crypto: payment_url manquante.',
@@ -22,7 +22,7 @@ export const PAYMENT_MESSAGES = {
   serverError: 'Erreur serveur',
 } as const;
 
-/** Browser storage (spec 2 §3): the offer being bought, and the PayPal order already captured. */
+/** Browser storage: the offer being bought, and the PayPal order already captured. */
 export const LAST_OFFER_STORAGE = 'lastOfferId';
 export const PAYPAL_PROCESSED_STORAGE = 'paypalProcessed';
 
@@ -64,7 +64,7 @@ export interface Purchase {
   priceEur: number;
 }
 
-/** /success?offer&method&credits&price (spec 2 §2). */
+/** /success?offer&method&credits&price. */
 export function successPath(purchase: Purchase): string {
   const params = new URLSearchParams({ offer: purchase.offerId, method: purchase.method, credits: String(purchase.credits), price: String(purchase.priceEur) });
   return `/success?${params.toString()}`;
@@ -99,7 +99,7 @@ export function readSuccess(search: string): SuccessView {
   };
 }
 
-/** The purchase_success analytics event (spec 2 §2): offer id, method, price in euros, credits added. */
+/** The purchase_success analytics event: offer id, method, price in euros, credits added. */
 export function purchaseSuccessEvent(view: SuccessView): Record<string, unknown> {
   return { offer_id: view.offerId || null, method: view.method || null, price_eur: view.priceEur, credits: view.credits };
 }
@@ -113,7 +113,7 @@ export function purchaseOf(answer: Record<string, unknown>, method: PaymentMetho
   return { offerId, method, credits, priceEur };
 }
 
-/** A refused payment call (spec 2 §8): not signed in, else the server's detail. */
+/** A refused payment call: not signed in, else the server's detail. */
 export function paymentErrorMessage(error: unknown, fallback: string = PAYMENT_MESSAGES.serverError): string {
   if (error instanceof HttpError) {
     if (error.status === 401) return PAYMENT_MESSAGES.signUpToBuy;
@@ -122,7 +122,7 @@ export function paymentErrorMessage(error: unknown, fallback: string = PAYMENT_M
   return fallback;
 }
 
-/** A failed capture: the spec's sentence, with the server's reason when it gives another. */
+/** A failed capture: the product's sentence, with the server's reason when it gives another. */
 export function captureErrorMessage(error: unknown): string {
   const detail = error instanceof HttpError ? error.detail : undefined;
   if (error instanceof HttpError && error.status === 401) return PAYMENT_MESSAGES.signUpToBuy;

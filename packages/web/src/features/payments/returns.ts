@@ -1,5 +1,5 @@
 /**
- * Coming back from a payment provider to /pricing (spec 2 §2, §4): PayPal's order is captured
+ * Coming back from a payment provider to /pricing (docs/payments.md "Flows"): PayPal's order is captured
  * (once per order: `paypalProcessed`), Stripe and crypto payments are confirmed by their
  * webhook, so their status is asked a few times; a cancel link is recorded. Plain logic with its
  * calls injected.

@@ -11,7 +11,7 @@ function buttonLabel(card: OfferCard): string {
   return 'S’abonner';
 }
 
-/** One offer (spec 2 §3): price, credits with the subscriber bonus and the crypto extra, and its button. */
+/** One offer: price, credits with the subscriber bonus and the crypto extra, and its button. */
 export function OfferCardView({ card, busy, onBuy }: { card: OfferCard; busy: boolean; onBuy: () => void }) {
   const { offer } = card;
   const subscription = offer.kind === 'subscription';

@@ -5,7 +5,7 @@ import { METHOD_NAMES, euros } from '../../features/payments/offers.js';
 import { successPath, type Purchase } from '../../features/payments/payments.js';
 import { OFFERS } from '../../lib/catalogue.js';
 
-/** The payment-success dialog (spec 2 §2, §4): what was bought, how, the credits, the invoice. */
+/** The payment-success dialog: what was bought, how, the credits, the invoice. */
 export function PaymentSuccessDialog({ purchase, invoiceUrl, onClose }: { purchase: Purchase; invoiceUrl: string | null; onClose: () => void }) {
   const label = OFFERS.find((o) => o.id === purchase.offerId)?.label ?? purchase.offerId;
   return (

@@ -18,7 +18,7 @@ const NO_METHODS: MethodAvailability = { stripe: false, paypal: false, crypto: f
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
-/** Starts a payment: the provider's page address, or the spec's message when it is missing. */
+/** Starts a payment: the provider's page address, or the product's message when it is missing. */
 async function checkoutUrl(method: PaymentMethod, offerId: string): Promise<string> {
   if (method === 'stripe') {
     const answer = await payments.stripeSession(offerId);
@@ -35,7 +35,7 @@ async function checkoutUrl(method: PaymentMethod, offerId: string): Promise<stri
   return answer.payment_url;
 }
 
-/** /pricing (spec 2 §2): packs and subscriptions, the method choice, the return of a payment. */
+/** /pricing (docs/web.md "Pricing"): packs and subscriptions, the method choice, the return of a payment. */
 export default function PricingPage() {
   const { key, user } = useSession();
   const location = useLocation();

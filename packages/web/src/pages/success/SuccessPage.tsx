@@ -6,7 +6,7 @@ import { purchaseSuccessEvent, readSuccess, type SuccessView } from '../../featu
 import { analytics } from '../../runtime.js';
 import '../pricing/pricing.css';
 
-/** /success (spec 2 §2): the purchase read from its parameters, a thank-you, the purchase_success event. */
+/** /success (docs/web.md "Pricing"): the purchase read from its parameters, a thank-you, the purchase_success event. */
 export default function SuccessPage() {
   const location = useLocation();
   const [view, setView] = useState<SuccessView | null>(null);
