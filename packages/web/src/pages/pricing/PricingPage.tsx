@@ -5,7 +5,7 @@ import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { METHODS, euros, offerCards, readMethods, type MethodAvailability, type PaymentMethod } from '../../features/payments/offers.js';
 import { LAST_OFFER_STORAGE, PAYMENT_MESSAGES, paymentErrorMessage, readPaymentReturn, type Purchase } from '../../features/payments/payments.js';
-import { handlePaymentReturn } from '../../features/payments/returns.js';
+import { handlePaymentReturn, type ReturnOutcome } from '../../features/payments/returns.js';
 import { CRYPTO_CREDIT_10_EXTRA, CRYPTO_MIN_PRICE_CENTS, OFFERS } from '../../lib/catalogue.js';
 import { payments, session, storage, toasts } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
@@ -46,7 +46,6 @@ export default function PricingPage() {
   const [notice, setNotice] = useState<Notice>(null);
   const [prompt, setPrompt] = useState(false);
   const [success, setSuccess] = useState<{ purchase: Purchase; invoiceUrl: string | null } | null>(null);
-  const returnRead = useRef(false);
 
   useEffect(() => {
     let live = true;
@@ -64,24 +63,30 @@ export default function PricingPage() {
     };
   }, []);
 
-  // The provider's return parameters: read once, removed from the address at once.
+  // The provider's return parameters: read once, removed from the address at once. The handling
+  // lives in a ref, so React's development double mount neither runs it twice nor loses it.
+  const handling = useRef<Promise<ReturnOutcome | null> | null>(null);
+  const mounted = useRef(false);
   useEffect(() => {
-    if (returnRead.current) return;
-    returnRead.current = true;
-    const { ret, search, changed } = readPaymentReturn(location.search);
-    if (changed) navigate({ pathname: location.pathname, search, hash: location.hash }, { replace: true });
-    if (!ret) return;
+    mounted.current = true;
+    if (!handling.current) {
+      const { ret, search, changed } = readPaymentReturn(location.search);
+      if (changed) navigate({ pathname: location.pathname, search, hash: location.hash }, { replace: true });
+      if (ret?.status === 'success') setNotice({ kind: 'info', text: 'Confirmation du paiement…' });
+      handling.current = ret
+        ? handlePaymentReturn(ret, {
+            capture: (orderId, offerId) => payments.paypalCaptureOrder(orderId, offerId),
+            status: (payment, reference) => payments.status(payment, reference),
+            cancel: (payment, reference) => payments.cancel(payment, reference),
+            storage,
+            wait: (ms) => new Promise((resolve) => window.setTimeout(resolve, ms)),
+            live: () => mounted.current,
+          })
+        : Promise.resolve(null);
+    }
     let live = true;
-    if (ret.status === 'success') setNotice({ kind: 'info', text: 'Confirmation du paiement…' });
-    void handlePaymentReturn(ret, {
-      capture: (orderId, offerId) => payments.paypalCaptureOrder(orderId, offerId),
-      status: (payment, reference) => payments.status(payment, reference),
-      cancel: (payment, reference) => payments.cancel(payment, reference),
-      storage,
-      wait: (ms) => new Promise((resolve) => window.setTimeout(resolve, ms)),
-      live: () => live,
-    }).then(async (outcome) => {
-      if (!live) return;
+    void handling.current.then(async (outcome) => {
+      if (!live || !outcome) return;
       if (outcome.kind === 'paid') {
         setNotice(null);
         await session.refresh();
@@ -94,6 +99,7 @@ export default function PricingPage() {
     });
     return () => {
       live = false;
+      mounted.current = false;
     };
     // Once per visit: the parameters are gone after the first run.
     // eslint-disable-next-line react-hooks/exhaustive-deps
