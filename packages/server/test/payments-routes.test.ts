@@ -24,18 +24,24 @@ const AUTH_ROUTES: [string, string][] = [
 ];
 
 describe(`payment routes: guards, bad input, availability (${TEST_DIALECT})`, () => {
-  it('every buyer route needs a key, whatever the letter case of its path', async () => {
+  it('every buyer route needs a key (with a trailing slash too); another letter case is no route at all', async () => {
     const user = await register(t);
     for (const [method, path] of AUTH_ROUTES) {
-      for (const variant of [path, path.replace('/api/payment/', '/API/Payment/').replace('/api/profile/', '/Api/PROFILE/')]) {
-        const res = await t.request(method, variant, { json: method === 'POST' ? { offer_id: 'CREDIT_5' } : undefined });
-        assert.deepEqual([res.status, res.body?.detail], [401, 'Non authentifié'], `${method} ${variant}`);
+      const json = method === 'POST' ? { offer_id: 'CREDIT_5' } : undefined;
+      const [bare, query = ''] = path.split('?');
+      for (const written of [path, `${bare}/${query ? `?${query}` : ''}`]) {
+        const res = await t.request(method, written, { json });
+        assert.deepEqual([res.status, res.body?.detail], [401, 'Non authentifié'], `${method} ${written}`);
+        assert.equal((await t.request(method, written, { key: 'not-a-key', json })).status, 401, `${method} ${written} with a bad key`);
       }
-      const bad = await t.request(method, path, { key: 'not-a-key', json: method === 'POST' ? {} : undefined });
-      assert.equal(bad.status, 401, `${method} ${path} with a bad key`);
+      for (const other of [path.replace('/api/payment/', '/API/Payment/').replace('/api/profile/', '/Api/PROFILE/'), path.toUpperCase()]) {
+        for (const key of [undefined, user.key]) {
+          const res = await t.request(method, other, { key, json });
+          assert.deepEqual([res.status, res.body?.detail], [404, 'Ressource introuvable.'], `${method} ${other}`);
+        }
+      }
     }
-    const shouted = await t.request('POST', '/API/PAYMENT/STRIPE/SESSION', { key: user.key, json: { offer_id: 'CREDIT_5', user_token: user.key } });
-    assert.equal(shouted.status, 200, 'the same route, the same guard');
+    assert.equal((await paymentRows(t, user.id)).length, 0, 'nothing reached a payment');
   });
 
   it('refuses bad bodies, unknown offers and another user’s token with a 4xx, recorded as failed payments', async () => {
@@ -64,15 +70,17 @@ describe(`payment routes: guards, bad input, availability (${TEST_DIALECT})`, ()
     assert.ok(t.logs.some((l) => l.includes('refused stripe payment of user') && l.includes('Offre inconnue')));
   });
 
-  it('callbacks: a body past 256 KiB is 413, a path written another way cannot verify (400), never a 500', async () => {
+  it('callbacks: a body past 256 KiB is 413, a bad or missing signature 400, never a 500', async () => {
     const big = await t.request('POST', '/api/payment/stripe/webhook', { body: 'x'.repeat(300 * 1024), headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } });
     assert.equal(big.status, 413);
     const event = JSON.stringify({ id: 'evt_1', type: 'checkout.session.completed', data: { object: {} } });
-    for (const path of ['/API/PAYMENT/STRIPE/WEBHOOK', '/api/payment/stripe/webhook']) {
+    for (const path of ['/api/payment/stripe/webhook', '/api/payment/stripe/webhook/']) {
       const res = await t.request('POST', path, { body: event, headers: { 'content-type': 'application/json', 'stripe-signature': p.stripe.signature(event, 'whsec_wrong') } });
       assert.deepEqual([res.status, res.body.detail], [400, 'Signature invalide.'], path);
     }
-    const ipn = await t.request('POST', '/Api/Payment/Crypto/Ipn', { json: { payment_id: 1, payment_status: 'finished' } });
+    const shouted = await t.request('POST', '/API/PAYMENT/STRIPE/WEBHOOK', { body: event, headers: { 'content-type': 'application/json', 'stripe-signature': p.stripe.signature(event) } });
+    assert.equal(shouted.status, 404, 'another letter case is no route');
+    const ipn = await t.request('POST', '/api/payment/crypto/ipn', { json: { payment_id: 1, payment_status: 'finished' } });
     assert.deepEqual([ipn.status, ipn.body.detail], [400, 'Signature invalide.']);
     const notJson = await t.request('POST', '/api/payment/crypto/ipn', { body: 'payment_id=1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-nowpayments-sig': 'aa' } });
     assert.equal(notJson.status, 400);
@@ -165,6 +173,8 @@ describe(`invoices (${TEST_DIALECT})`, () => {
     // The download link form (token in the query); the .pdf suffix is accepted.
     const link = await fetch(`${t.url}${invoice.url}.pdf?token=${user.key}`);
     assert.equal(link.status, 200);
+    const listByQuery = await fetch(`${t.url}/api/profile/invoices?token=${user.key}`);
+    assert.equal(listByQuery.status, 401, 'a key in the address counts on download links only');
     for (const path of [invoice.url, '/api/profile/invoices/abc', '/api/profile/invoices/99999999', '/api/profile/invoices/..%2F..%2Fbt.sqlite']) {
       const denied = await t.request('GET', path, { key: path === invoice.url ? other.key : user.key });
       assert.deepEqual([denied.status, denied.body.detail], [404, 'Facture introuvable.'], path);

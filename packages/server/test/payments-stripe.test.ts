@@ -104,7 +104,9 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     assert.deepEqual([profile.plan, profile.credits, profile.subscription.auto_renew, profile.has_discount], ['SUB_25', 139, false, true]);
     const later = Date.parse(profile.subscription.renew_date) + 1000 - t.clock.now().getTime();
     t.clock.advance(later);
-    profile = await me(user.key);
+    // 30 days without a call end a session: sign in again.
+    const login = await t.request('POST', '/api/login', { json: { identifier: user.username, password: user.password } });
+    profile = await me(login.body.token);
     assert.deepEqual([profile.plan, profile.credits, profile.has_discount, profile.subscription.backtest_priority], ['free', 139, false, false]);
     t.clock.advance(-later);
   });

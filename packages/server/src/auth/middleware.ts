@@ -18,6 +18,8 @@ export const QUERY_KEY_ROUTES: readonly RegExp[] = [
   /^\/api\/download\/[^/]+$/,
   /^\/api\/download_csv_by_path\/.+$/,
   /^\/api\/download_owned_csv_by_path\/.+$/,
+  // An invoice PDF of the profile's purchase history (docs/payments.md "Invoices").
+  /^\/api\/profile\/invoices\/\d{1,9}(\.pdf)?$/,
 ];
 
 /** The key of a request: `X-API-Key`, then `Authorization: Bearer`, then (download links only) the query string. */

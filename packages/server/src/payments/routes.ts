@@ -1,6 +1,7 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { CRYPTO_IPN_PATH, STRIPE_WEBHOOK_PATH } from '../app/config.js';
 import type { AppContext, AppState } from '../app/context.js';
+import { apiRouter } from '../app/router.js';
 import { badRequest, notFound } from '../app/errors.js';
 import { bodyOf, text, textOf } from '../app/input.js';
 import type { Services } from '../app/services.js';
@@ -19,7 +20,7 @@ function buyer(ctx: AppContext): Buyer {
 /** Credit packs and subscriptions through Stripe, PayPal and crypto, invoices (docs/api.md "Payments"). */
 export function paymentRoutes(services: Services): Router<AppState> {
   const { payments, paymentCallbacks } = services;
-  const router = new Router<AppState>();
+  const router = apiRouter();
   const purchase = (ctx: AppContext) => {
     const body = bodyOf(ctx);
     return { offerId: textOf(body, ['offer_id', 'offerId']), userToken: textOf(body, ['user_token', 'userToken']) };
