@@ -53,8 +53,16 @@ async function rowPickerWith(page: Page, metric: string): Promise<Locator> {
 
 const cards = (page: Page) => page.getByTestId('pin-card');
 
+/**
+ * Polls the number of pin cards through locators: a string predicate (waitForFunction) is eval'd
+ * in the page, which the app's Content-Security-Policy (no 'unsafe-eval') refuses.
+ */
 async function waitForCount(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(`document.querySelectorAll('[data-testid=pin-card]').length === ${count}`);
+  const deadline = Date.now() + 15_000;
+  while ((await cards(page).count()) !== count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} pin cards, found ${await cards(page).count()}`);
+    await page.waitForTimeout(100);
+  }
 }
 
 describe('pins against the bt server', () => {
