@@ -5,3 +5,4 @@ export * from './symbols.js';
 export * from './strategies.js';
 export * from './params.js';
 export { closest, editDistance } from './closest.js';
+export * from './docs/strategies.js';
