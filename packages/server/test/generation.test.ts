@@ -82,6 +82,15 @@ describe(`POST /api/gpt/generate-strategy, built-in generator (${TEST_DIALECT})`
     assert.equal(overview.openai_failures, 0);
   });
 
+  it('GET /api/gpt/provider names the built-in generator, with or without a key; another letter case is no route', async () => {
+    const anonymous = await t.request('GET', '/api/gpt/provider');
+    assert.deepEqual([anonymous.status, anonymous.body], [200, { provider: 'builtin' }]);
+    const user = await funded(t, 0);
+    assert.deepEqual((await t.request('GET', '/api/gpt/provider?provider=openai', { key: user.key })).body, { provider: 'builtin' });
+    assert.equal((await t.request('GET', '/api/GPT/provider')).status, 404);
+    assert.equal((await t.request('POST', '/api/gpt/provider', { json: { provider: 'openai' } })).status, 405);
+  });
+
   it('answers the spec’s sentences for an empty or unreadable prompt', async () => {
     const user = await funded(t, 0);
     const empty = await generate(t, user.key, '   ');
@@ -131,6 +140,11 @@ describe(`POST /api/gpt/generate-strategy with a chat model (${TEST_DIALECT})`, 
     assert.ok(meta.generation_seconds > 0);
     const run = await runBacktest(app, user.key, { strategy: res.body.strategy_id });
     assert.equal(run.status, 200, run.text);
+  });
+
+  it('GET /api/gpt/provider names the chat model when one is configured (never the model or its key)', async () => {
+    const res = await app.request('GET', '/api/gpt/provider');
+    assert.deepEqual([res.status, res.body], [200, { provider: 'openai' }]);
   });
 
   it('gives up after two refused files, and answers 502 when the endpoint fails', async () => {

@@ -14,6 +14,12 @@ export function gptRoutes(services: Services, _deps: AppDeps): Router<AppState> 
   const router = apiRouter();
   const present = (row: Parameters<typeof presentStrategy>[0]) => presentStrategy(row, strategies);
 
+  // Which generator answers (no key needed, nothing secret: the generation answer says it too), so
+  // the web app names it before the first generation: 'IA' only when a chat model is configured.
+  router.get('/api/gpt/provider', (ctx) => {
+    ctx.body = { provider: generator.provider };
+  });
+
   router.post('/api/gpt/generate-strategy', requireUser, async (ctx) => {
     const body = bodyOf(ctx);
     const result = await generator.generate(currentUser(ctx).user, text(body, 'prompt'), text(body, 'sl_mode'));
