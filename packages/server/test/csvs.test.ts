@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readCandlesCsv } from '@bt/core/candles';
+import { PARTIAL_EDGE_MS, isPartialMonth } from '../src/csvs/coverage.js';
 import { type TestApp, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 import { balance, fixture, funded, ledgerRows } from './support/work.js';
@@ -25,6 +26,35 @@ describe(`CSV library (${TEST_DIALECT})`, () => {
     assert.equal((await t.request('GET', '/api/list_csv_library?symbol=ALL&month=2006-01')).body.total, 5);
     assert.equal((await t.request('GET', '/api/list_csv_library?timeframe=M1')).body.total, 0, 'M1 is not a library timeframe');
     assert.equal((await t.request('GET', '/api/list_csv_library?symbol=NOPE')).body.total, 0);
+  });
+
+  it('flags the months whose data start late, stop early or are not over, with their candle count (real fixtures)', async () => {
+    const files: { path: string; partial: boolean; rows: number; first_candle: string; last_candle: string }[] = (await t.request('GET', '/api/list_csv_library?pair=EURUSD&tf=H1')).body.files;
+    const month = (period: string) => files.find((f) => f.path === `EURUSD/H1/EURUSD_H1_${period}.csv`)!;
+    // fixtures/EURUSD.csv starts on 19 April 2017: April is partial, May is whole.
+    assert.equal(month('2017-04').partial, true, month('2017-04').first_candle);
+    assert.equal(month('2017-05').partial, false);
+    assert.equal(month('2023-01').partial, false);
+    assert.ok(month('2017-04').rows > 0 && month('2017-04').rows < month('2017-05').rows, 'the count says how much is there');
+    const last = files.map((f) => f.path).sort().at(-1)!;
+    const lastMonth = files.find((f) => f.path === last)!;
+    assert.equal(lastMonth.partial, Date.UTC(Number(last.slice(-11, -7)), Number(last.slice(-6, -4)), 1) - Date.parse(lastMonth.last_candle) > PARTIAL_EDGE_MS, last);
+    assert.ok(files.some((f) => !f.partial) && files.some((f) => f.partial));
+  });
+
+  it('isPartialMonth: four days of margin at each end (weekends, 1 January), and a month not over yet is partial', () => {
+    const at = (iso: string) => new Date(iso);
+    const later = at('2030-01-01T00:00:00Z');
+    // January 2021: the 1st is a Friday holiday, forex reopens Sunday 3rd at 22:00; last H1 candle Friday 29th 21:00.
+    assert.equal(isPartialMonth('2021-01', 'H1', at('2021-01-03T22:00:00Z'), at('2021-01-29T21:00:00Z'), later), false);
+    assert.equal(isPartialMonth('2021-01', 'H1', at('2021-01-05T01:00:00Z'), at('2021-01-29T21:00:00Z'), later), true, 'starts after the margin');
+    assert.equal(isPartialMonth('2021-01', 'H1', at('2021-01-03T22:00:00Z'), at('2021-01-26T12:00:00Z'), later), true, 'stops before the margin');
+    // The last candle's close counts: a D1 candle opening on the 27th covers the 27th.
+    assert.equal(isPartialMonth('2021-02', 'H4', at('2021-02-01T00:00:00Z'), at('2021-02-24T20:00:00Z'), later), false);
+    assert.equal(isPartialMonth('2021-02', 'H4', at('2021-02-01T00:00:00Z'), at('2021-02-23T20:00:00Z'), later), true);
+    // The current month, however complete so far.
+    assert.equal(isPartialMonth('2029-12', 'M5', at('2029-12-01T00:00:00Z'), at('2029-12-31T23:55:00Z'), at('2029-12-31T23:59:00Z')), true);
+    assert.equal(isPartialMonth('2029-12', 'M5', at('2029-12-01T00:00:00Z'), at('2029-12-31T23:55:00Z'), later), false);
   });
 
   it('GET /api/download_csv_by_path: 1 credit the first time, free afterwards (both routes), 402 when short', async () => {

@@ -10,10 +10,11 @@ import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { Dataset, UserCsv } from '../db/models.js';
 import { relativeSegments } from '../storage/index.js';
+import { isPartialMonth } from './coverage.js';
 import { CSV_MESSAGES, type CsvFile } from './service.js';
 
-/** A library month as the shop lists it (spec 2 §3 "CSV library file"). */
-export function presentDataset(d: Dataset, owned: Set<string> | null) {
+/** A library month as the shop lists it (spec 2 §3 "CSV library file"); `partial`: coverage.ts. */
+export function presentDataset(d: Dataset, owned: Set<string> | null, now: Date) {
   const label = findSymbol(d.symbol)?.label ?? d.symbol;
   return {
     symbol: d.symbol,
@@ -32,6 +33,7 @@ export function presentDataset(d: Dataset, owned: Set<string> | null) {
     size: d.bytes,
     first_candle: d.firstCandle.toISOString(),
     last_candle: d.lastCandle.toISOString(),
+    partial: isPartialMonth(d.month, d.timeframe, d.firstCandle, d.lastCandle, now),
     checksum: d.checksum,
     price: 1,
     ...(owned ? { owned: owned.has(d.path) } : {}),
@@ -88,7 +90,7 @@ function sendCsv(ctx: AppContext, file: CsvFile): void {
 }
 
 /** The CSV shop (spec 2 §7 "CSV shop") and 'Mes CSV'. */
-export function csvRoutes(services: Services, _deps: AppDeps): Router<AppState> {
+export function csvRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { csvShop } = services;
   const router = apiRouter();
 
@@ -112,7 +114,8 @@ export function csvRoutes(services: Services, _deps: AppDeps): Router<AppState> 
       year: /^\d{4}$/.test(year) ? year : undefined,
     });
     const owned = ctx.state.auth ? await csvShop.ownedPaths(ctx.state.auth.user.id) : null;
-    const files = rows.map((d) => presentDataset(d, owned));
+    const now = deps.clock.now();
+    const files = rows.map((d) => presentDataset(d, owned, now));
     ctx.body = { files, total: files.length, symbols: [...new Set(files.map((f) => f.symbol))], timeframes: [...new Set(files.map((f) => f.timeframe))] };
   });
 
