@@ -17,6 +17,7 @@ import {
   monthOptions,
   pageStep,
   pairOptions,
+  partialMonthText,
   readLibrary,
   readOwnedCsvs,
   recentExtractions,
@@ -48,6 +49,15 @@ describe('CSV shop library (spec 2 §2, §3, §9)', () => {
     const gbp = files.find((f) => f.symbol === 'GBPUSD')!;
     assert.deepEqual([gbp.timeframe, gbp.month, gbp.name, gbp.owned], ['H1', '2024-03', 'GBPUSD_H1_2024-03.csv', true]);
     assert.ok(files.every((f) => ['H4', 'H1', 'M30', 'M15', 'M5'].includes(f.timeframe)));
+  });
+
+  it('flags a partial month with the days it covers and its candle count (the server decides partial)', () => {
+    const [april] = readLibrary({ files: [{ symbol: 'EURUSD', timeframe: 'H1', path: 'EURUSD/H1/EURUSD_H1_2017-04.csv', period: '2017-04', rows: 1234, partial: true, first_candle: '2017-04-19T09:00:00.000Z', last_candle: '2017-04-28T20:00:00.000Z' }] });
+    assert.deepEqual([april.partial, april.firstCandle, april.lastCandle], [true, '2017-04-19T09:00:00.000Z', '2017-04-28T20:00:00.000Z']);
+    assert.equal(partialMonthText(april), 'Mois partiel : du 19 avril au 28 avril (1\u202f234 bougies)');
+    assert.equal(partialMonthText({ ...april, firstCandle: '', rows: null }), 'Mois partiel');
+    assert.equal(partialMonthText({ ...april, partial: false }), '');
+    assert.equal(readLibrary(libraryAnswer()).some((f) => f.partial), false, 'no flag: a whole month');
   });
 
   it('filters by pair, timeframe and month; newest month first, then pair, then H4 down to M5', () => {

@@ -20,6 +20,11 @@ export interface LibraryFile {
   rows: number | null;
   size: number | null;
   owned: boolean;
+  /** The server says the month is not fully covered (docs/api.md "GET /api/list_csv_library"). */
+  partial: boolean;
+  /** ISO opening times of the first and last candle ('' when unknown). */
+  firstCandle: string;
+  lastCandle: string;
 }
 
 export interface OwnedCsv {
@@ -78,6 +83,9 @@ export function readLibrary(answer: unknown): LibraryFile[] {
         rows: num(item.rows),
         size: num(item.size),
         owned: item.owned === true,
+        partial: item.partial === true,
+        firstCandle: str(item.first_candle),
+        lastCandle: str(item.last_candle),
       };
     })
     .filter((f) => f.symbol && f.path && isLibraryTimeframe(f.timeframe));
@@ -123,6 +131,18 @@ export function monthLabel(month: string): string {
   const match = /^(\d{4})-(\d{2})$/.exec(month);
   if (!match) return month;
   return MONTH_FORMAT.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
+}
+
+const DAY_FORMAT = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', timeZone: 'UTC' });
+
+/** The line of a partial month: which days it covers, and its candles ('' for a whole month). */
+export function partialMonthText(file: Pick<LibraryFile, 'partial' | 'firstCandle' | 'lastCandle' | 'rows'>): string {
+  if (!file.partial) return '';
+  const first = Date.parse(file.firstCandle);
+  const last = Date.parse(file.lastCandle);
+  const days = Number.isFinite(first) && Number.isFinite(last) ? ` : du ${DAY_FORMAT.format(first)} au ${DAY_FORMAT.format(last)}` : '';
+  const rows = file.rows !== null ? ` (${file.rows.toLocaleString('fr-FR')} bougies)` : '';
+  return `Mois partiel${days}${rows}`;
 }
 
 /** The months the files offer (under the other two filters), newest first. */

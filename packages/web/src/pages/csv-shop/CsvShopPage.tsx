@@ -13,6 +13,7 @@ import {
   monthOptions,
   pageStep,
   pairOptions,
+  partialMonthText,
   readLibrary,
   readOwnedCsvs,
   recentExtractions,
@@ -53,6 +54,7 @@ function FileCard({ file, busy, onDownload }: { file: LibraryFile; busy: boolean
         <span className="pair">{file.symbol}</span>
         <span className="tf-badge">{file.timeframe}</span>
         {file.owned ? <span className="badge badge-active">Acheté</span> : null}
+        {file.partial ? <span className="badge badge-partial">Partiel</span> : null}
       </div>
       <span className="muted small">{file.label !== file.symbol ? file.label : ' '}</span>
       <span className="csv-month">{monthLabel(file.month)}</span>
@@ -61,6 +63,11 @@ function FileCard({ file, busy, onDownload }: { file: LibraryFile; busy: boolean
         {file.rows !== null ? `${file.rows.toLocaleString('fr-FR')} bougies` : ''}
         {file.size !== null ? ` · ${formatBytes(file.size)}` : ''}
       </span>
+      {file.partial ? (
+        <span className="small partial-text" data-testid="csv-partial">
+          {partialMonthText(file)}
+        </span>
+      ) : null}
       <button type="button" className={`btn btn-small${file.owned ? '' : ' btn-primary'}`} onClick={onDownload} disabled={busy} data-testid="csv-download">
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
         {file.owned ? 'Re-télécharger (gratuit)' : 'Télécharger · 1 crédit'}
