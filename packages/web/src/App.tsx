@@ -14,6 +14,7 @@ const ResetPasswordPage = lazy(() => import('./pages/auth/ResetPasswordPage.js')
 const LegalPage = lazy(() => import('./pages/legal/LegalPage.js'));
 const SupportPage = lazy(() => import('./pages/support/SupportPage.js'));
 const ASavoirPage = lazy(() => import('./pages/reference/ASavoirPage.js'));
+const StrategyDocsPage = lazy(() => import('./pages/reference/StrategyDocsPage.js'));
 const PricingPage = lazy(() => import('./pages/pricing/PricingPage.js'));
 const CsvShopPage = lazy(() => import('./pages/csv-shop/CsvShopPage.js'));
 const SuccessPage = lazy(() => import('./pages/success/SuccessPage.js'));
@@ -44,6 +45,7 @@ export function App() {
           <Route path="/csv-shop" element={<CsvShopPage />} />
           <Route path="/backtest" element={<BacktestPage />} />
           <Route path="/a-savoir" element={<ASavoirPage />} />
+          <Route path="/a-savoir/strategies" element={<StrategyDocsPage />} />
           <Route path="/success" element={<SuccessPage />} />
           <Route path="/dashboard" element={<RequireAuth><DashboardPage /></RequireAuth>} />
           <Route path="/comparateur" element={<RequireAuth><ComparateurPage /></RequireAuth>} />

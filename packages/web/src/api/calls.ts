@@ -159,7 +159,8 @@ export function makeWorkAreaCalls(api: ApiClient) {
     compareOptions: () => api.get<{ items?: unknown } | unknown[]>('/api/compare/options'),
     compareData: (analysisIds: Array<string | number>, metric: string) =>
       api.post<CompareDataAnswer>('/api/compare/data', { analysis_ids: analysisIds, metric, normalize: false }),
-    csvLibrary: () => api.get<{ files?: unknown } | unknown[]>('/api/list_csv_library'),
+    /** The whole library, or one instrument's months (the reference page's pair sheet). */
+    csvLibrary: (symbol?: string) => api.get<{ files?: unknown } | unknown[]>('/api/list_csv_library', symbol ? { query: { symbol } } : {}),
     /** A library month: 1 credit the first time, free once owned (the server decides). */
     downloadCsv: (path: string) => api.get<Blob>(`/api/download_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
     downloadOwnedCsv: (path: string) => api.get<Blob>(`/api/download_owned_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),

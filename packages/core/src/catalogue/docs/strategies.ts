@@ -40,7 +40,7 @@ export interface StrategyDoc {
   readonly entryConditions: readonly string[];
   /** The vocabulary the conditions use (the pattern, the filters). */
   readonly definitions: readonly StrategyDocTerm[];
-  /** Where the stop sits with "SL 0" (internal stop). */
+  /** Where the stop sits with "SL 0" (internal stop), and the targets it gives. */
   readonly internalStop: string;
   readonly parameters: readonly StrategyDocParam[];
   /** The parts still missing ('résumé', 'paramètre x'): empty for a complete sheet. */
@@ -54,8 +54,8 @@ interface FamilyDoc {
   readonly internalStop: string;
 }
 
-const ZONE_STOP = "Stop interne (SL 0) : au bord opposé de la zone (le bas de la zone pour un achat, le haut pour une vente) ; TP1 à 1R et TP2 à 2R sauf distances en pips données.";
-const PATTERN_STOP = "Stop interne (SL 0) : à l'extrême des trois bougies du motif (leur plus bas pour un achat, leur plus haut pour une vente) ; TP1 à 1R et TP2 à 2R sauf distances en pips données.";
+const ZONE_STOP = "Avec un SL à 0, le stop se place au bord opposé de la zone (son bas pour un achat, son haut pour une vente). R est la distance entre le prix de l'ordre et ce stop ; TP1 à 1R et TP2 à 2R, sauf si tu donnes leurs distances en pips.";
+const PATTERN_STOP = "Avec un SL à 0, le stop se place à l'extrême des trois bougies du motif (leur plus bas pour un achat, leur plus haut pour une vente). R est la distance entre le prix d'entrée et ce stop ; TP1 à 1R et TP2 à 2R, sauf si tu donnes leurs distances en pips.";
 
 const ORDER_BLOCK: StrategyDocTerm = {
   term: 'Order block',

@@ -1,12 +1,18 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { findParam } from '@bt/core/catalogue';
+import { Link, useLocation } from 'react-router-dom';
+import { BookOpen } from 'lucide-react';
+import { strategyDoc } from '@bt/core/catalogue';
 import { PageMeta } from '../../components/PageMeta.js';
-import { OFFICIAL_STRATEGIES, SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
+import { OFFICIAL_STRATEGIES } from '../../lib/catalogue.js';
 import { loadingBar } from '../../runtime.js';
+import { PairSheets } from './PairSheets.js';
+import { followAnchor, scrollToHash, useIsDesktop } from './scroll.js';
+import { StrategySheet, ToCompleteBadge } from './StrategySheet.js';
+import { strategyDocHref } from './strategyPage.js';
+import './reference.css';
 
-/** Reference page (spec 3 §2). Scroll offset under the header and the load bar duration. */
-export const ANCHOR_OFFSET_PX = 90;
+/** Reference page (docs/web.md "Reference page"). The load bar's duration; the anchor offset is scroll.ts's. */
+export { ANCHOR_OFFSET_PX } from './scroll.js';
 export const REFERENCE_BAR_MS = 250;
 
 const SECTIONS = [
@@ -23,125 +29,48 @@ const SECTIONS = [
   { id: 'faq', label: 'FAQ' },
 ] as const;
 
-const ASSET_CLASS_LABELS: Record<string, string> = {
-  forex: 'Forex',
-  metal: 'Métal',
-  energy: 'Énergie',
-  agriculture: 'Agricole',
-  index: 'Indice',
-  crypto: 'Crypto',
-};
-
-function scrollToHash(hash: string) {
-  const id = decodeURIComponent(hash.replace(/^#/, ''));
-  if (!id) return;
-  const target = document.getElementById(id);
-  if (!target) return;
-  const top = target.getBoundingClientRect().top + window.scrollY - ANCHOR_OFFSET_PX;
-  window.scrollTo({ top, behavior: 'smooth' });
-}
-
+/** Techniques: the official strategies sorted by French label, one sheet at a time. */
 function Techniques() {
   const strategies = OFFICIAL_STRATEGIES;
   const [selected, setSelected] = useState(strategies[0]?.key ?? '');
-  const strategy = strategies.find((s) => s.key === selected);
+  const doc = strategyDoc(selected);
   return (
     <div className="techniques">
       <ul className="technique-list" role="listbox" aria-label="Stratégies">
-        {strategies.map((s) => (
-          <li key={s.key}>
-            <button type="button" className={`link-button${s.key === selected ? ' active' : ''}`} onClick={() => setSelected(s.key)} aria-selected={s.key === selected} role="option">
-              {s.label}
-              {s.entryRules.length === 0 ? <span className="badge badge-inactive">à documenter</span> : null}
-            </button>
-          </li>
-        ))}
+        {strategies.map((s) => {
+          const item = strategyDoc(s.key);
+          return (
+            <li key={s.key}>
+              <button type="button" className={`link-button${s.key === selected ? ' active' : ''}`} onClick={() => setSelected(s.key)} aria-selected={s.key === selected} role="option">
+                {s.label}
+                {item ? <ToCompleteBadge doc={item} /> : null}
+              </button>
+            </li>
+          );
+        })}
       </ul>
-      {strategy ? (
-        <article className="technique-sheet">
-          <h3>{strategy.label}</h3>
-          <p className="mono small muted">{strategy.key}</p>
-          <p>{strategy.description || 'À documenter.'}</p>
-          <h4>Règles d’entrée</h4>
-          {strategy.entryRules.length ? (
-            <ul>
-              {strategy.entryRules.map((rule, i) => (
-                <li key={i}>{rule}</li>
-              ))}
-            </ul>
-          ) : (
-            <p>À documenter.</p>
-          )}
-          <h4>Paramètres</h4>
-          <table className="sheet-table">
-            <tbody>
-              {strategy.params.map((name) => (
-                <tr key={name}>
-                  <th scope="row" className="mono">{name}</th>
-                  <td>{findParam(name)?.description ?? 'À documenter.'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Link className="btn btn-small" to="/backtest">
-            Tester sur /backtest
-          </Link>
+      {doc ? (
+        <article className="technique-sheet" data-testid="technique-sheet">
+          <StrategySheet doc={doc} />
+          <div className="row-actions">
+            <Link className="btn btn-small btn-primary" to={strategyDocHref(doc.key)} data-testid="strategy-doc-link">
+              <BookOpen size={16} aria-hidden="true" /> Documentation complète
+            </Link>
+            <Link className="btn btn-small" to="/backtest">
+              Tester sur /backtest
+            </Link>
+          </div>
         </article>
       ) : null}
     </div>
   );
 }
 
-function PairSheets() {
-  const [params, setParams] = useSearchParams();
-  const symbols = SYMBOLS_BY_LABEL;
-  const current = symbols.find((s) => s.symbol === params.get('pair')) ?? symbols[0];
-  if (!current) return null;
-  return (
-    <div className="pair-sheet">
-      <label>
-        Paire{' '}
-        <select
-          value={current.symbol}
-          onChange={(e) => {
-            const copy = new URLSearchParams(params);
-            copy.set('pair', e.target.value);
-            setParams(copy, { replace: true, preventScrollReset: true });
-          }}
-        >
-          {symbols.map((s) => (
-            <option key={s.symbol} value={s.symbol}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <article className="card">
-        <h3>
-          {current.label} <span className="pip-badge">1 pip = {current.pipSize}</span>
-        </h3>
-        <ul>
-          <li>Symbole : {current.symbol}</li>
-          <li>Classe d’actif : {ASSET_CLASS_LABELS[current.assetClass] ?? current.assetClass}</li>
-          <li>Taille du pip : {current.pipSize}</li>
-          <li>Timeframes officiels : M5, M15, M30, H1, H4</li>
-        </ul>
-        <p className="muted small">Fiche détaillée (contexte, notes et conseils) à compléter.</p>
-        <div className="row-actions">
-          <Link className="btn btn-small btn-primary" to={`/backtest?symbol=${encodeURIComponent(current.symbol)}`}>
-            Backtester {current.symbol}
-          </Link>
-          <Link className="btn btn-small" to={`/csv-shop?symbol=${encodeURIComponent(current.symbol)}`}>
-            Données CSV
-          </Link>
-        </div>
-      </article>
-    </div>
-  );
-}
-
 export default function ASavoirPage() {
   const location = useLocation();
+  const desktop = useIsDesktop();
+  const [tocOpen, setTocOpen] = useState(desktop);
+  useEffect(() => setTocOpen(desktop), [desktop]);
   useEffect(() => {
     const end = loadingBar.start();
     const timer = setTimeout(end, REFERENCE_BAR_MS);
@@ -159,7 +88,7 @@ export default function ASavoirPage() {
     <div className="reference-page">
       <PageMeta title="À savoir" />
       <nav className="toc card" aria-label="Sommaire">
-        <details open>
+        <details open={tocOpen} onToggle={(e) => setTocOpen(e.currentTarget.open)}>
           <summary>Sommaire</summary>
           <ol>
             {SECTIONS.map((s) => (
@@ -167,9 +96,8 @@ export default function ASavoirPage() {
                 <a
                   href={`#${s.id}`}
                   onClick={(e) => {
-                    e.preventDefault();
-                    window.history.replaceState(window.history.state, '', `${location.pathname}${location.search}#${s.id}`);
-                    scrollToHash(`#${s.id}`);
+                    followAnchor(e, s.id);
+                    if (!desktop) setTocOpen(false);
                   }}
                 >
                   {s.label}
@@ -197,7 +125,7 @@ export default function ASavoirPage() {
           <h2>Comment ça marche, en 6 étapes</h2>
           <ol>
             <li>Choisis la paire et le timeframe.</li>
-            <li>Choisis une stratégie (officielle, générée par IA ou importée).</li>
+            <li>Choisis une stratégie : l’une des 24 officielles, ou la tienne (générée à partir d’une description, ou importée en .py).</li>
             <li>Choisis la période (31 jours maximum).</li>
             <li>Règle les paramètres (ou garde les valeurs par défaut).</li>
             <li>Gestion du risque : au minimum un stop-loss en pips et un take-profit.</li>
@@ -216,11 +144,19 @@ export default function ASavoirPage() {
             <dt>RSI</dt>
             <dd>Indice de force relative (Wilder, 14) ; achat sous le seuil, vente au-dessus de 100 − seuil.</dd>
             <dt>Pip</dt>
-            <dd>Unité de distance de prix : 0.0001 pour la plupart des paires forex, 0.01 pour les paires en JPY, 0.1 pour l’or, 1 pour les indices.</dd>
+            <dd>Unité de distance de prix : 0,0001 pour la plupart des paires forex, 0,01 pour les paires en JPY, 0,1 pour l’or, 1 point pour les indices. Chaque fiche paire donne le sien.</dd>
+            <dt>VIX</dt>
+            <dd>
+              Indice de volatilité du Cboe, calculé à partir des options sur le S&amp;P 500 : la volatilité que le marché attend sur 30 jours. Repère : au-dessus de 20, marché
+              sous tension ; en dessous de 15, marché calme.
+            </dd>
           </dl>
         </section>
         <section id="techniques">
           <h2>Techniques</h2>
+          <p className="muted">
+            Chaque stratégie officielle, ses règles d’entrée et ses paramètres. La <Link to={strategyDocHref()}>documentation des stratégies</Link> détaille aussi leurs définitions et leur stop interne.
+          </p>
           <Techniques />
         </section>
         <section id="paires">
