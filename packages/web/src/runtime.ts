@@ -7,6 +7,7 @@ import { createApiClient } from './api/client.js';
 import { makeCalls, makePaymentCalls, makeWorkAreaCalls } from './api/calls.js';
 import { normalizeApiHost } from './api/url.js';
 import { Analytics, MemorySink } from './analytics/analytics.js';
+import { browserCreditsChannel } from './session/creditsChannel.js';
 import { browserStorage, readStoredKey } from './session/keyStorage.js';
 import { SessionStore } from './session/store.js';
 import { LoadingBarController } from './shell/loadingBar.js';
@@ -41,6 +42,7 @@ export const session = new SessionStore({
   fetchProfile: (key) => calls.me(key),
   pingAdmin: (key) => calls.adminPing(key),
   revokeKey: (key) => calls.logout(key),
+  credits: browserCreditsChannel(),
 });
 
 export const loadingBar = new LoadingBarController({

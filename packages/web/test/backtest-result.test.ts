@@ -44,7 +44,8 @@ describe('backtest answers (spec 2 §3, §8)', () => {
 
 describe('AI generation and import answers (spec 2 §8)', () => {
   it('reads generation outcomes and the 401 login prompt', () => {
-    assert.deepEqual(generationResult({ success: true, strategy_id: 'gpt_12', comment: 'FVG + RSI' }), { kind: 'done', strategyId: 'gpt_12', comment: 'FVG + RSI' });
+    assert.deepEqual(generationResult({ success: true, strategy_id: 'gpt_12', comment: 'FVG + RSI' }), { kind: 'done', strategyId: 'gpt_12', comment: 'FVG + RSI', provider: null });
+    assert.equal((generationResult({ success: true, strategy_id: 'us_1', provider: 'builtin' }) as { provider: unknown }).provider, 'builtin', 'the answer says who generated it');
     assert.deepEqual(generationResult({ success: false }), { kind: 'error', message: 'Stratégie impossible à générer. Reformule plus clairement la logique.' });
     assert.deepEqual(generationFailure(new HttpError(401, undefined, {})), { kind: 'login' });
     assert.deepEqual(generationFailure(new TypeError('fetch failed')), { kind: 'error', message: 'Erreur génération GPT' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AdminStatusCache, isAdminUser } from '../src/session/adminStatus.js';
+import { AdminStatusCache, isAdminUser, profileRole } from '../src/session/adminStatus.js';
 import { isKeyStorageEvent, memoryStorage, readStoredKey } from '../src/session/keyStorage.js';
 import { SessionStore } from '../src/session/store.js';
 import { captureUrlKey } from '../src/session/urlKey.js';
@@ -105,7 +105,8 @@ describe('session store', () => {
     const pings: string[] = [];
     const store = new SessionStore({
       storage,
-      fetchProfile: async () => ({ role: 'user' }),
+      // Profiles that do not say the role: the ping decides.
+      fetchProfile: async () => ({ username: 'ana' }),
       pingAdmin: async (key) => {
         pings.push(key);
         if (key !== 'admin-key') throw new Error('HTTP 403');
@@ -128,11 +129,83 @@ describe('session store', () => {
     assert.deepEqual([store.getState().status, store.getState().isAdmin], ['anonymous', false]);
   });
 
+  it('a profile that says the user is not an admin is not pinged (no 403 in the console); one that says admin is', async () => {
+    const pings: string[] = [];
+    const profiles: Record<string, Record<string, unknown>> = { user: { role: 'user', is_admin: false }, flag: { is_admin: 0 }, admin: { role: 'admin', is_admin: true } };
+    const storage = memoryStorage({ apiKey: 'user' });
+    const store = new SessionStore({ storage, fetchProfile: async (key) => profiles[key], pingAdmin: async (key) => void pings.push(key) });
+    await store.start(null);
+    assert.equal(await store.checkAdmin(), false);
+    assert.deepEqual([pings, store.getState().adminPing, store.getState().isAdmin], [[], false, false]);
+    await store.login('flag');
+    assert.equal(await store.checkAdmin(), false);
+    assert.deepEqual(pings, []);
+    await store.login('admin');
+    assert.equal(store.getState().isAdmin, true, 'the role lets an admin in at once');
+    assert.equal(await store.checkAdmin(), true);
+    assert.deepEqual(pings, ['admin'], 'and the ping confirms it');
+  });
+
   it('credits in the answer of a paid call update the user', async () => {
     const store = new SessionStore({ storage: memoryStorage({ apiKey: 'k' }), fetchProfile: async () => ({ credits: 6 }), pingAdmin: async () => undefined });
     await store.start(null);
     store.patchUser({ credits: 4 });
     assert.equal(store.getState().user?.credits, 4);
+  });
+});
+
+describe('credits across tabs', () => {
+  /** Two tabs of one browser: what one publishes, the others hear (as BroadcastChannel does). */
+  function sharedChannel() {
+    const listeners = new Set<{ tab: number; fn: () => void }>();
+    let published = 0;
+    return {
+      get published() {
+        return published;
+      },
+      tab(tab: number) {
+        return {
+          publish() {
+            published++;
+            for (const l of listeners) if (l.tab !== tab) l.fn();
+          },
+          subscribe(fn: () => void) {
+            const entry = { tab, fn };
+            listeners.add(entry);
+            return () => listeners.delete(entry);
+          },
+        };
+      },
+    };
+  }
+
+  it('a balance that changes in one tab is re-read by the others, which do not announce it again', async () => {
+    let serverCredits = 5;
+    const storage = memoryStorage({ apiKey: 'k' });
+    const channel = sharedChannel();
+    const make = (tab: number) => new SessionStore({ storage, fetchProfile: async () => ({ credits: serverCredits }), pingAdmin: async () => undefined, credits: channel.tab(tab) });
+    const [a, b] = [make(1), make(2)];
+    await Promise.all([a.start(null), b.start(null)]);
+    serverCredits = 3; // a backtest in tab A
+    a.patchUser({ credits: 3 });
+    await flush();
+    assert.deepEqual([a.getState().user?.credits, b.getState().user?.credits, channel.published], [3, 3, 1]);
+    serverCredits = 15; // a purchase seen by tab B's refresh
+    await b.refresh();
+    await flush();
+    assert.deepEqual([a.getState().user?.credits, b.getState().user?.credits, channel.published], [15, 15, 2]);
+    await a.refresh(); // nothing changed: nothing announced
+    a.patchUser({ email: 'x@y.z' });
+    assert.equal(channel.published, 2);
+  });
+
+  it('a tab without a session ignores the news', async () => {
+    const channel = sharedChannel();
+    let fetched = 0;
+    const anonymous = new SessionStore({ storage: memoryStorage(), fetchProfile: async () => ({ credits: ++fetched }), pingAdmin: async () => undefined, credits: channel.tab(2) });
+    channel.tab(1).publish();
+    await flush();
+    assert.deepEqual([fetched, anonymous.getState().status], [0, 'anonymous']);
   });
 });
 
@@ -143,6 +216,16 @@ describe('admin status', () => {
     assert.equal(isAdminUser({ is_admin: true }, null), true);
     assert.equal(isAdminUser({ role: 'user', is_admin: false }, false), false);
     assert.equal(isAdminUser(null, null), false);
+  });
+
+  it('reads the role the profile states: admin, user, or nothing', () => {
+    assert.equal(profileRole({ role: 'admin' }), 'admin');
+    assert.equal(profileRole({ is_admin: 'true' }), 'admin');
+    assert.equal(profileRole({ role: 'user' }), 'user');
+    assert.equal(profileRole({ is_admin: false }), 'user');
+    assert.equal(profileRole({ role: '  ' }), null);
+    assert.equal(profileRole({}), null);
+    assert.equal(profileRole(null), null);
   });
 
   it('shares one pending ping and forgets it on reset', async () => {

@@ -93,6 +93,8 @@ export function makeCalls(api: ApiClient) {
     runBacktest: (body: Record<string, unknown>) => api.post<Record<string, unknown>>('/api/run_backtest', body),
     uploadCsvAndBacktest: (form: FormData) => api.post<Record<string, unknown>>('/api/upload_csv_and_backtest', form),
     userStrategies: () => api.get<unknown>('/api/user/strategies'),
+    /** Which generator answers: a chat model ('openai') or the built-in prompt parser ('builtin'). */
+    generatorProvider: () => api.get<{ provider?: unknown }>('/api/gpt/provider', { auth: false }),
     generateStrategy: (prompt: string, slMode: 'internal' | 'external') =>
       api.post<Record<string, unknown>>('/api/gpt/generate-strategy', { prompt, sl_mode: slMode }, { redirectOnAuthError: false }),
     importStrategy: (form: FormData) => api.post<Record<string, unknown>>('/api/user/strategies/import', form),

@@ -42,6 +42,19 @@ export interface AdminFlags {
   is_admin?: unknown;
 }
 
+/**
+ * What the profile itself says about the role: 'admin' (role admin or is_admin set), 'user' (a
+ * role, or an is_admin flag, that is not admin), or null when it says neither. The admin ping is
+ * asked only when this is not 'user' (docs/web.md "Session"): a non-admin's browser then never
+ * logs a refused GET /api/admin/ping.
+ */
+export function profileRole(user: AdminFlags | null | undefined): 'admin' | 'user' | null {
+  if (!user) return null;
+  if (user.role === 'admin' || user.is_admin === true || user.is_admin === 1 || user.is_admin === 'true') return 'admin';
+  if ((typeof user.role === 'string' && user.role.trim() !== '') || user.is_admin === false || user.is_admin === 0 || user.is_admin === 'false') return 'user';
+  return null;
+}
+
 /** The Admin entry shows when the ping succeeded, or role is admin, or is_admin is set. */
 export function isAdminUser(user: AdminFlags | null | undefined, pingSucceeded: boolean | null): boolean {
   if (pingSucceeded === true) return true;

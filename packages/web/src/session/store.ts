@@ -2,8 +2,10 @@
  * The session (spec 1 §4) as a small observable store, independent of React so its transitions
  * are testable: key from the address, profile fetch, login, logout, admin status, other tabs.
  */
-import { AdminStatusCache, isAdminUser } from './adminStatus.js';
+import { AdminStatusCache, isAdminUser, profileRole } from './adminStatus.js';
+import type { CreditsChannel } from './creditsChannel.js';
 import { clearStoredKey, readStoredKey, storeKey, type KeyValueStorage } from './keyStorage.js';
+import { creditBalance } from '../shell/credits.js';
 import type { UserProfile } from './types.js';
 
 export type SessionStatus = 'anonymous' | 'consuming' | 'loading' | 'ready';
@@ -24,6 +26,8 @@ export interface SessionDeps {
   pingAdmin: (key: string) => Promise<unknown>;
   /** Ends the key on the server (POST /api/logout); optional so plain stores can be tested without it. */
   revokeKey?: (key: string) => Promise<unknown>;
+  /** The other tabs of this browser: told when the balance changes here, and heard when it changes there. */
+  credits?: CreditsChannel;
 }
 
 export class SessionStore {
@@ -36,6 +40,10 @@ export class SessionStore {
     this.admin = new AdminStatusCache(deps.pingAdmin);
     const key = readStoredKey(deps.storage);
     this.state = { key, user: null, status: key ? 'loading' : 'anonymous', adminPing: null, isAdmin: false };
+    // Another tab spent or bought credits: re-read the profile here, without telling anyone again.
+    deps.credits?.subscribe(() => {
+      if (this.state.key && this.state.status === 'ready') void this.loadProfile(this.state.key, true).catch(() => undefined);
+    });
   }
 
   getState = (): SessionState => this.state;
@@ -75,21 +83,40 @@ export class SessionStore {
     this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
   }
 
-  /** Re-reads the profile (after a purchase or a paid action). */
+  /** Re-reads the profile (after a purchase or a paid action); other tabs hear of a new balance. */
   async refresh(): Promise<void> {
-    if (this.state.key) await this.loadProfile(this.state.key, true).catch(() => undefined);
+    if (!this.state.key) return;
+    const before = creditBalance(this.state.user);
+    await this.loadProfile(this.state.key, true).then(
+      (user) => this.announceCredits(before, creditBalance(user)),
+      () => undefined,
+    );
   }
 
   /** Merges fields into the user (credits_remaining after a backtest, for instance). */
   patchUser(patch: Partial<UserProfile>): void {
-    if (this.state.user) this.set({ user: { ...this.state.user, ...patch } });
+    if (!this.state.user) return;
+    const before = creditBalance(this.state.user);
+    this.set({ user: { ...this.state.user, ...patch } });
+    this.announceCredits(before, creditBalance(this.state.user));
   }
 
-  /** Asks the admin ping once for the current key. */
+  private announceCredits(before: number | null, after: number | null): void {
+    if (after !== before) this.deps.credits?.publish();
+  }
+
+  /**
+   * Asks the admin ping once for the current key, unless the loaded profile already says the user
+   * is not an admin (then the answer is no, without a call the server would refuse with a 403).
+   */
   checkAdmin(): Promise<boolean> {
     const key = this.state.key;
     const cached = this.admin.peek(key);
     if (cached !== null) return Promise.resolve(cached);
+    if (key && this.state.status === 'ready' && profileRole(this.state.user) === 'user') {
+      this.set({ adminPing: false });
+      return Promise.resolve(false);
+    }
     return this.admin.check(key).then((ok) => {
       if (this.state.key === key) this.set({ adminPing: ok });
       return ok;

@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
 
 export function Footer() {
+  // The year of the visitor's clock, not of the build.
+  const year = new Date().getFullYear();
   return (
     <footer className="footer">
       <div className="footer-inner">
-        <span>© 2025 bt. Tous droits réservés</span>
+        <span data-testid="footer-copyright">© {year} bt. Tous droits réservés</span>
         <span className="footer-version">Beta v1.3</span>
         <nav className="footer-links" aria-label="Liens légaux">
           <Link to="/legal/mentions-legales">Mentions légales</Link>

@@ -21,7 +21,7 @@ import {
   runDays,
   type BacktestFormState,
 } from './form.js';
-import { GeneratePanel } from './GeneratePanel.js';
+import { GeneratePanel, GenerateToggleLabel } from './GeneratePanel.js';
 import { ImportPanel } from './ImportPanel.js';
 import { ParamFields } from './ParamFields.js';
 import { ProgressPanel } from './ProgressPanel.js';
@@ -172,7 +172,7 @@ export default function BacktestPage() {
 
           <div className="panel-toggles">
             <button type="button" className={`btn btn-small${panel === 'ai' ? ' active' : ''}`} aria-expanded={panel === 'ai'} onClick={() => setPanel(panel === 'ai' ? null : 'ai')}>
-              ✨ Générer avec l’IA
+              <GenerateToggleLabel />
             </button>
             <button type="button" className={`btn btn-small${panel === 'import' ? ' active' : ''}`} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? null : 'import')}>
               📥 Importer un .py

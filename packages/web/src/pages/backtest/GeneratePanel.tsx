@@ -1,4 +1,7 @@
 import { useState } from 'react';
+import { Sparkles } from 'lucide-react';
+import { createdByText, generatorTexts } from '../../features/generator/provider.js';
+import { useGeneratorProvider } from '../../features/generator/useGeneratorProvider.js';
 import { calls } from '../../runtime.js';
 import { PERSONAL_MESSAGES, generationFailure, generationResult, type GenerationResult } from './personal.js';
 import { saveBlob } from '../../lib/saveBlob.js';
@@ -11,8 +14,22 @@ interface Props {
   onUse: (strategyId: string) => Promise<boolean>;
 }
 
-/** "Generate with AI" (spec 2 §2, §4): idle, generating, done with 'use' and 'download .py'. */
+/** The backtest form's toggle of this panel, naming the generator the server has. */
+export function GenerateToggleLabel() {
+  const provider = useGeneratorProvider();
+  return (
+    <>
+      <Sparkles size={16} aria-hidden="true" /> {generatorTexts(provider).toggle}
+    </>
+  );
+}
+
+/**
+ * "Generate with AI" (spec 2 §2, §4): idle, generating, done with 'use' and 'download .py'. Named
+ * 'IA' only when the server has a chat model; otherwise the built-in generator (provider.ts).
+ */
 export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
+  const texts = generatorTexts(useGeneratorProvider());
   const [prompt, setPrompt] = useState('');
   const [slMode, setSlMode] = useState<StopMode>('external');
   const [state, setState] = useState<'idle' | 'generating' | 'done'>('idle');
@@ -53,7 +70,14 @@ export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
 
   return (
     <div className="panel" data-testid="ai-panel">
-      <h3>✨ Générer une stratégie avec l’IA</h3>
+      <h3>
+        <Sparkles size={18} aria-hidden="true" /> {texts.title}
+      </h3>
+      {texts.hint ? (
+        <p className="muted small" data-testid="generator-hint">
+          {texts.hint}
+        </p>
+      ) : null}
       <label>
         Décris ta logique d’entrée
         <textarea rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="Ex. : FVG haussier en M15, RSI sous 35, entrée au retour dans la zone, 3 bougies d’attente minimum" />
@@ -65,8 +89,8 @@ export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
       {result?.kind === 'error' ? <p className="alert alert-error" role="alert">{result.message}</p> : null}
       {result?.kind === 'done' ? (
         <div className="generated">
-          <p>
-            Stratégie créée : <code>{result.strategyId}</code>
+          <p data-testid="generated-by">
+            {createdByText(result.provider)} : <code>{result.strategyId}</code>
           </p>
           {result.comment ? <p className="muted small">{result.comment}</p> : null}
           <div className="row-actions">

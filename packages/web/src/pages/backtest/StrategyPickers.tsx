@@ -1,4 +1,9 @@
+import { Link } from 'react-router-dom';
+import { BookOpen } from 'lucide-react';
+import { generatorTexts, strategyOriginLabel } from '../../features/generator/provider.js';
+import { useGeneratorProvider } from '../../features/generator/useGeneratorProvider.js';
 import { OFFICIAL_STRATEGIES } from '../../lib/catalogue.js';
+import { strategyDocHref } from '../reference/strategyPage.js';
 import type { BacktestFormState } from './form.js';
 import type { UserStrategy } from './userStrategies.js';
 
@@ -16,11 +21,16 @@ function Badge({ active }: { active: boolean }) {
 /** Official and personal pickers (spec 2 §2): touching one makes it the active source. */
 export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Props) {
   const officialActive = form.source === 'official';
+  const provider = useGeneratorProvider();
   return (
     <div className="pickers">
       <div className={`picker${officialActive ? ' active' : ''}`} onMouseDown={() => !officialActive && onChange({ source: 'official' })}>
         <div className="picker-head">
           <label htmlFor="official-strategy">Stratégie officielle</label>
+          {/* Next to the label, the badge keeps the right edge (inline: this file's only style). */}
+          <Link className="picker-doc" style={{ display: 'inline-flex', marginLeft: '.4rem', marginRight: 'auto' }} to={strategyDocHref(form.officialStrategy)} aria-label="Documentation des stratégies" title="Documentation des stratégies" data-testid="strategy-doc-link">
+            <BookOpen size={16} aria-hidden="true" />
+          </Link>
           <Badge active={officialActive} />
         </div>
         <select
@@ -40,7 +50,7 @@ export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Pr
       </div>
       <div className={`picker${!officialActive ? ' active' : ''}`} onMouseDown={() => officialActive && onChange({ source: 'gpt' })}>
         <div className="picker-head">
-          <label htmlFor="user-strategy">Mes stratégies (IA / import)</label>
+          <label htmlFor="user-strategy">{generatorTexts(provider).picker}</label>
           <Badge active={!officialActive} />
         </div>
         <select
@@ -53,7 +63,7 @@ export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Pr
           <option value="">{loggedIn ? (userStrategies.length ? '— Choisir —' : 'Aucune stratégie pour le moment.') : 'Connecte-toi pour tes stratégies'}</option>
           {userStrategies.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.name} {s.source === 'gpt' ? '· IA' : '· import'}
+              {s.name} · {strategyOriginLabel(s.source, provider)}
             </option>
           ))}
         </select>

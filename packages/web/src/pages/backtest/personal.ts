@@ -1,5 +1,6 @@
 /** AI generation and .py import answers (spec 2 §4, §5, §7, §8). */
 import { HttpError, errorDetail } from '../../api/errors.js';
+import { readProvider, type GeneratorProvider } from '../../features/generator/provider.js';
 
 export const PERSONAL_MESSAGES = {
   promptRequired: 'Décris la logique de ta stratégie.',
@@ -12,7 +13,7 @@ export const PERSONAL_MESSAGES = {
 } as const;
 
 export type GenerationResult =
-  | { kind: 'done'; strategyId: string; comment: string }
+  | { kind: 'done'; strategyId: string; comment: string; provider: GeneratorProvider | null }
   | { kind: 'error'; message: string }
   | { kind: 'login' };
 
@@ -23,7 +24,7 @@ export function generationResult(answer: unknown): GenerationResult {
     return { kind: 'error', message: errorDetail(record) ?? PERSONAL_MESSAGES.cannotGenerate };
   }
   if (typeof id !== 'string' && typeof id !== 'number') return { kind: 'error', message: PERSONAL_MESSAGES.cannotGenerate };
-  return { kind: 'done', strategyId: String(id), comment: typeof record.comment === 'string' ? record.comment : '' };
+  return { kind: 'done', strategyId: String(id), comment: typeof record.comment === 'string' ? record.comment : '', provider: readProvider(record.provider) };
 }
 
 /** A 401 reopens the login prompt (spec 2 §8); other failures show the server's words or the default. */

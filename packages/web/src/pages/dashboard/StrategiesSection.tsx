@@ -11,6 +11,7 @@ import { ImportPanel } from '../backtest/ImportPanel.js';
 import { saveBlob } from '../../lib/saveBlob.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { DASHBOARD_MESSAGES, STRATEGY_SORTS, frenchDate, renameTarget, sortStrategies, type StrategySort } from './items.js';
+import { useGeneratorProvider } from '../../features/generator/useGeneratorProvider.js';
 import { parseStrategyCards, slModeLabel, sourceLabel, type StrategyCardData } from './strategies.js';
 
 type Load = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: StrategyCardData[] };
@@ -26,6 +27,7 @@ function StrategyCard({
   onRemove: () => void;
   onError: (message: string | null) => void;
 }) {
+  const provider = useGeneratorProvider();
   const [menu, setMenu] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [draft, setDraft] = useState(strategy.name);
@@ -189,7 +191,7 @@ function StrategyCard({
         </div>
       </div>
       <div className="dash-badges">
-        <span className="badge">{sourceLabel(strategy.source)}</span>
+        <span className="badge">{sourceLabel(strategy.source, provider)}</span>
         {slModeLabel(strategy.slMode) ? <span className="badge">{slModeLabel(strategy.slMode)}</span> : null}
         {strategy.createdAt ? <span className="muted small">{frenchDate(strategy.createdAt)}</span> : null}
       </div>

@@ -30,9 +30,7 @@ export function parseStrategyCards(answer: unknown): StrategyCardData[] {
   return strategyItems(answer).map(parseStrategyCard).filter((s): s is StrategyCardData => s !== null);
 }
 
-export function sourceLabel(source: string): string {
-  return source === 'gpt' ? 'IA' : 'Import .py';
-}
+export { strategyOriginLabel as sourceLabel } from '../../features/generator/provider.js';
 
 export function slModeLabel(mode: string | null): string {
   return mode === 'internal' ? 'SL interne' : mode === 'external' ? 'SL externe' : '';

@@ -118,7 +118,7 @@ export default function HomePage() {
         </div>
         <div className="value-item">
           <h3>🧭 Contexte et filtrage</h3>
-          <p>24 stratégies officielles, des filtres RSI et EMA, tes propres stratégies générées par IA ou importées en .py.</p>
+          <p>24 stratégies officielles, des filtres RSI et EMA, tes propres stratégies générées à partir d’une description ou importées en .py.</p>
         </div>
         <div className="value-item">
           <h3>📊 Clarté actionnable</h3>

@@ -5,7 +5,7 @@ import { PageMeta } from '../../components/PageMeta.js';
 import { calls } from '../../runtime.js';
 import { SUPPORT_MESSAGES, SUPPORT_SENT_RESET_MS, SUPPORT_TABS, supportPayload, validateSupport, type SupportFields, type SupportType } from './support.js';
 
-const EMPTY: SupportFields = { lastName: '', firstName: '', email: '', message: '' };
+const EMPTY: SupportFields = { firstName: '', lastName: '', email: '', message: '' };
 
 /** Support page (spec 1 §2): not indexed, two tabs, one form. */
 export default function SupportPage() {
@@ -70,12 +70,12 @@ export default function SupportPage() {
         <form className="auth-form" onSubmit={submit} noValidate data-testid="support-form">
           <div className="form-row">
             <label>
-              Nom
-              <input autoComplete="family-name" {...bind('lastName')} />
-            </label>
-            <label>
               Prénom
               <input autoComplete="given-name" {...bind('firstName')} />
+            </label>
+            <label>
+              Nom
+              <input autoComplete="family-name" {...bind('lastName')} />
             </label>
           </div>
           <label>

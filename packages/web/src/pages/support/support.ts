@@ -16,15 +16,16 @@ export const SUPPORT_MESSAGES = {
 
 export const SUPPORT_SENT_RESET_MS = 1600;
 
+/** In the order of the form, which asks Prénom then Nom as sign-up does. */
 export interface SupportFields {
-  lastName: string;
   firstName: string;
+  lastName: string;
   email: string;
   message: string;
 }
 
 export function validateSupport(fields: SupportFields): string | null {
-  const values = [fields.lastName, fields.firstName, fields.email, fields.message].map((v) => v.trim());
+  const values = [fields.firstName, fields.lastName, fields.email, fields.message].map((v) => v.trim());
   if (values.some((v) => v === '')) return SUPPORT_MESSAGES.required;
   if (!fields.email.includes('@')) return SUPPORT_MESSAGES.invalidEmail;
   return null;
