@@ -55,6 +55,23 @@ describe('CSV shop against the bt server', () => {
     await page.getByTestId('extract-submit').click();
     await page.getByRole('dialog', { name: 'Connexion requise' }).getByText('Inscrivez-vous pour lancer une extraction.').waitFor();
     assert.equal(await page.getByTestId('recent-extractions').count(), 0, 'no private section for visitors');
+
+    // A month the data do not cover fully says so, with its candle count (fixtures/EURUSD.csv starts on 19 April 2017).
+    await page.goto(`${running.server.url}/csv-shop?symbol=EURUSD`);
+    await page.getByTestId('filter-timeframe').selectOption('H1');
+    await page.getByTestId('filter-month').selectOption('2017-04');
+    const april = cards(page).first();
+    assert.equal(await april.locator('.badge-partial').innerText(), 'Partiel');
+    assert.match(await april.getByTestId('csv-partial').innerText(), /^Mois partiel : du 19 avril au \d+ avril \([\d\s\u202f]+ bougies\)$/);
+    await page.getByTestId('filter-month').selectOption('2017-05');
+    assert.equal(await cards(page).first().getByTestId('csv-partial').count(), 0, 'a whole month has no flag');
+
+    // The extraction fields line up: one control height, pair beside timeframe, start beside end.
+    const boxes = await Promise.all(['extract-symbol', 'extract-timeframe', 'extract-start', 'extract-end'].map((id) => page.getByTestId(id).boundingBox()));
+    const [pair, tf, start, end] = boxes.map((b) => b!);
+    assert.ok(boxes.every((b) => Math.abs(b!.height - pair.height) < 1), `heights ${boxes.map((b) => b!.height)}`);
+    assert.ok(Math.abs(pair.y - tf.y) < 1 && Math.abs(start.y - end.y) < 1 && start.y > pair.y, 'two rows');
+    assert.ok(Math.abs(pair.x - start.x) < 1 && Math.abs(tf.x - end.x) < 1, 'two columns');
     await page.context().close();
 
     // 640 px and below: pages of 10.
@@ -73,6 +90,10 @@ describe('CSV shop against the bt server', () => {
     const path = 'EURUSD/M15/EURUSD_M15_2023-01.csv';
     const page = await signedInPage(running.browser, running.server, user.key, '/csv-shop?symbol=EURUSD');
     await page.getByTestId('credits-badge').getByText('3').waitFor();
+    // A second tab of the same browser: its badge follows the purchase made in the first.
+    const otherTab = await page.context().newPage();
+    await otherTab.goto(`${running.server.url}/home`);
+    await otherTab.getByTestId('credits-badge').getByText('3', { exact: true }).waitFor();
     await page.getByTestId('filter-timeframe').selectOption('M15');
     await page.getByTestId('filter-month').selectOption('2023-01');
     const card = page.locator(`[data-testid=csv-card][data-path="${path}"]`);
@@ -85,6 +106,8 @@ describe('CSV shop against the bt server', () => {
     assert.match(readFileSync((await file.path())!, 'utf8'), /^Datetime,Open,High,Low,Close,Volume/);
     await page.getByTestId('credits-badge').getByText('2', { exact: true }).waitFor();
     assert.equal(await card.getByTestId('csv-download').innerText(), 'Re-télécharger (gratuit)');
+    await otherTab.getByTestId('credits-badge').getByText('2', { exact: true }).waitFor();
+    await otherTab.close();
 
     const second = page.waitForEvent('download');
     await card.getByTestId('csv-download').click();

@@ -9,6 +9,7 @@
 import { after, before } from 'node:test';
 import { accountFlow } from './flows/account.js';
 import { backtestFlow } from './flows/backtest.js';
+import { referenceFlow } from './flows/reference.js';
 import { visitorFlow } from './flows/visitor.js';
 import type { Flow } from './support/flow.js';
 import { openHarness } from './support/harness.js';
@@ -26,3 +27,4 @@ after(async () => {
 visitorFlow(flow);
 accountFlow(flow);
 backtestFlow(flow);
+referenceFlow(flow);

@@ -140,6 +140,7 @@ export function visitorFlow(flow: Flow): void {
       await page.goto(`${flow.h.url}/support/support`);
       assert.equal(await page.locator('meta[name=robots]').getAttribute('content'), 'noindex, nofollow');
       const form = page.getByTestId('support-form');
+      assert.deepEqual((await form.locator('label').allInnerTexts()).map((t) => t.trim()), ['Prénom', 'Nom', 'E-mail', 'Message'], 'Prénom then Nom, as sign-up asks');
       await form.getByLabel('Nom', { exact: true }).fill('Lima');
       await form.getByLabel('Prénom').fill('Ana');
       await form.getByLabel('E-mail').fill('ana.bt.test');
