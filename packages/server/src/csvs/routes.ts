@@ -13,7 +13,7 @@ import { relativeSegments } from '../storage/index.js';
 import { isPartialMonth } from './coverage.js';
 import { CSV_MESSAGES, type CsvFile } from './service.js';
 
-/** A library month as the shop lists it (spec 2 §3 "CSV library file"); `partial`: coverage.ts. */
+/** A library month as the shop lists it (docs/api.md "GET /api/list_csv_library"; `partial`: coverage.ts). */
 export function presentDataset(d: Dataset, owned: Set<string> | null, now: Date) {
   const label = findSymbol(d.symbol)?.label ?? d.symbol;
   return {

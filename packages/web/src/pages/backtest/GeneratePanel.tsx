@@ -25,8 +25,9 @@ export function GenerateToggleLabel() {
 }
 
 /**
- * "Generate with AI" (spec 2 §2, §4): idle, generating, done with 'use' and 'download .py'. Named
- * 'IA' only when the server has a chat model; otherwise the built-in generator (provider.ts).
+ * Strategy generation (docs/web.md "Backtest screen"): idle, generating, done with 'use' and
+ * 'download .py'. Named 'IA' only when the server has a chat model; otherwise the built-in
+ * generator (features/generator/provider.ts).
  */
 export function GeneratePanel({ loggedIn, onNeedLogin, onUse }: Props) {
   const texts = generatorTexts(useGeneratorProvider());
