@@ -6,9 +6,10 @@ import { PageMeta } from '../../components/PageMeta.js';
 import { OFFICIAL_STRATEGIES } from '../../lib/catalogue.js';
 import { loadingBar } from '../../runtime.js';
 import { PairSheets } from './PairSheets.js';
-import { followAnchor, scrollToHash, useIsDesktop } from './scroll.js';
+import { scrollToHash } from './scroll.js';
 import { StrategySheet, ToCompleteBadge } from './StrategySheet.js';
 import { strategyDocHref } from './strategyPage.js';
+import { Toc, TocAnchors, useTocState } from './Toc.js';
 import './reference.css';
 
 /** Reference page (docs/web.md "Reference page"). The load bar's duration; the anchor offset is scroll.ts's. */
@@ -68,9 +69,7 @@ function Techniques() {
 
 export default function ASavoirPage() {
   const location = useLocation();
-  const desktop = useIsDesktop();
-  const [tocOpen, setTocOpen] = useState(desktop);
-  useEffect(() => setTocOpen(desktop), [desktop]);
+  const toc = useTocState();
   useEffect(() => {
     const end = loadingBar.start();
     const timer = setTimeout(end, REFERENCE_BAR_MS);
@@ -87,26 +86,9 @@ export default function ASavoirPage() {
   return (
     <div className="reference-page">
       <PageMeta title="À savoir" />
-      <nav className="toc card" aria-label="Sommaire">
-        <details open={tocOpen} onToggle={(e) => setTocOpen(e.currentTarget.open)}>
-          <summary>Sommaire</summary>
-          <ol>
-            {SECTIONS.map((s) => (
-              <li key={s.id}>
-                <a
-                  href={`#${s.id}`}
-                  onClick={(e) => {
-                    followAnchor(e, s.id);
-                    if (!desktop) setTocOpen(false);
-                  }}
-                >
-                  {s.label}
-                </a>
-              </li>
-            ))}
-          </ol>
-        </details>
-      </nav>
+      <Toc state={toc}>
+        <TocAnchors sections={SECTIONS} state={toc} />
+      </Toc>
       <div className="reference-content">
         <section id="proposition">
           <h1>À savoir</h1>

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ArrowLeft, FlaskConical } from 'lucide-react';
-import { strategyDoc, strategyFamilies } from '@bt/core/catalogue';
+import { STRATEGY_DOCS, strategyDoc, strategyFamilies } from '@bt/core/catalogue';
 import { PageMeta } from '../../components/PageMeta.js';
-import { followAnchor, scrollToHash, scrollToId, useIsDesktop } from './scroll.js';
+import { scrollToHash, scrollToId } from './scroll.js';
 import { ParamTable, ToCompleteBadge } from './StrategySheet.js';
+import { Toc, TocAnchors, useTocState } from './Toc.js';
 import { DETAIL_SECTIONS, searchWithStrat, strategyDocHref, stratFromSearch } from './strategyPage.js';
 import './reference.css';
 
@@ -20,9 +21,7 @@ export default function StrategyDocsPage() {
   const location = useLocation();
   const choice = useMemo(() => stratFromSearch(params), [params]);
   const doc = strategyDoc(choice.key)!;
-  const desktop = useIsDesktop();
-  const [tocOpen, setTocOpen] = useState(desktop);
-  useEffect(() => setTocOpen(desktop), [desktop]);
+  const toc = useTocState();
 
   // The address always names the strategy shown (missing, unknown or misspelled: rewritten in place).
   const [unknownAsked, setUnknownAsked] = useState<string | null>(choice.unknown);
@@ -50,57 +49,40 @@ export default function StrategyDocsPage() {
   const choose = (key: string) => {
     setUnknownAsked(null);
     setParams(searchWithStrat(params, key), { preventScrollReset: true });
-    if (!desktop) setTocOpen(false);
+    toc.closeOnPhone();
   };
 
   return (
     <div className="reference-page strategy-docs-page">
       <PageMeta title={`${doc.title} · Documentation des stratégies`} />
-      <nav className="toc card" aria-label="Sommaire" data-testid="strategy-toc">
-        <details open={tocOpen} onToggle={(e) => setTocOpen(e.currentTarget.open)}>
-          <summary>Sommaire</summary>
-          <p className="toc-heading">Cette stratégie</p>
-          <ol>
-            {DETAIL_SECTIONS.map((s) => (
-              <li key={s.id}>
-                <a
-                  href={`#${s.id}`}
-                  onClick={(e) => {
-                    followAnchor(e, s.id);
-                    if (!desktop) setTocOpen(false);
-                  }}
-                >
-                  {s.label}
-                </a>
-              </li>
-            ))}
-          </ol>
-          <p className="toc-heading">Toutes les stratégies</p>
-          {FAMILIES.map((family) => (
-            <div key={family.family} className="toc-family">
-              <p className="toc-family-label">{family.label}</p>
-              <ul>
-                {family.keys.map((key) => (
-                  <li key={key}>
-                    <Link
-                      to={strategyDocHref(key)}
-                      preventScrollReset
-                      aria-current={key === doc.key ? 'page' : undefined}
-                      className={key === doc.key ? 'active' : undefined}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        choose(key);
-                      }}
-                    >
-                      {strategyDoc(key)!.title}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </details>
-      </nav>
+      <Toc state={toc} testId="strategy-toc">
+        <p className="toc-heading">Cette stratégie</p>
+        <TocAnchors sections={DETAIL_SECTIONS} state={toc} />
+        <p className="toc-heading">Toutes les stratégies</p>
+        {FAMILIES.map((family) => (
+          <div key={family.family} className="toc-family">
+            <p className="toc-family-label">{family.label}</p>
+            <ul>
+              {family.keys.map((key) => (
+                <li key={key}>
+                  <Link
+                    to={strategyDocHref(key)}
+                    preventScrollReset
+                    aria-current={key === doc.key ? 'page' : undefined}
+                    className={key === doc.key ? 'active' : undefined}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      choose(key);
+                    }}
+                  >
+                    {strategyDoc(key)!.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </Toc>
 
       <div className="reference-content">
         <header className="docs-head">
@@ -111,7 +93,7 @@ export default function StrategyDocsPage() {
           </p>
           <h1>Documentation des stratégies</h1>
           <p className="muted">
-            Les 24 stratégies officielles de bt : ce que chacune détecte, quand elle entre et chacun de ses paramètres, tels que le moteur de backtest les applique.
+            Les {STRATEGY_DOCS.length} stratégies officielles de bt : ce que chacune détecte, quand elle entre et chacun de ses paramètres, tels que le moteur de backtest les applique.
           </p>
           <label className="strategy-select">
             Stratégie
