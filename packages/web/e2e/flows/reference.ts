@@ -14,7 +14,11 @@ import type { Flow } from '../support/flow.js';
 const WIDTHS = [375, 1440] as const;
 
 async function assertNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })');
+  // A function, not a string: the server's Content-Security-Policy forbids eval in the page.
+  const { scrollWidth, innerWidth } = await page.evaluate(() => {
+    const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+    return { scrollWidth: view.document.documentElement.scrollWidth, innerWidth: view.innerWidth };
+  });
   assert.ok(scrollWidth <= innerWidth, `${what}: document ${scrollWidth} px wide in a ${innerWidth} px window`);
 }
 
@@ -171,7 +175,8 @@ export function referenceFlow(flow: Flow): void {
       assert.match(await created.innerText(), /^Stratégie créée par le générateur intégré : us_[0-9a-f]{16}$/);
       await panel.getByRole('button', { name: 'Utiliser' }).click();
       const option = page.getByTestId('user-strategy').locator('option:checked');
-      await page.waitForFunction("document.querySelector('[data-testid=user-strategy]')?.value.startsWith('us_')");
+      const picker = page.getByTestId('user-strategy');
+      for (let i = 0; i < 100 && !(await picker.inputValue()).startsWith('us_'); i++) await page.waitForTimeout(50);
       assert.match(await option.innerText(), / · Générateur intégré$/);
       assert.equal(await page.getByText('Mes stratégies (générées / importées)').count(), 1);
       assert.doesNotMatch(await page.getByTestId('backtest-form').innerText(), /\bIA\b/);
