@@ -27,4 +27,32 @@ export const CRYPTO_SHEETS: Readonly<Record<string, PairSheet>> = {
     notes: ['Les fonds cotés (ETF) au comptant sur l’ether sont autorisés aux États-Unis depuis juillet 2024.'],
     advice: [SIZE_ADVICE, WEEKEND_ADVICE],
   },
+  // Crosses with real data in fixtures/ (freqtrade), which issue 16 adds to the catalogue.
+  'ETH-BTC': {
+    kind: 'cryptomonnaie, cotée en bitcoins',
+    summary: 'L’ether coté en bitcoins : combien de bitcoins vaut un ether. La paire ne dit rien du dollar ; elle mesure la force relative des deux premières cryptomonnaies, qui monte quand l’ether fait mieux que le bitcoin.',
+    pipValue: '1 pip = 0,000001 BTC par ether détenu : 0,01 BTC pour 10 000 ETH. La valeur en dollars suit le cours du bitcoin.',
+    sessions: ALWAYS_OPEN,
+    volatility: 'Modérée à élevée : plus calme que chacune des deux cryptomonnaies contre le dollar, les grands mouvements du marché touchant souvent les deux.',
+    notes: ['Les gains et pertes sont en bitcoins : un trade gagnant en BTC peut perdre en dollars si le bitcoin baisse pendant ce temps.'],
+    advice: ['Compare avec ETH-USD et BTC-USD : une stratégie qui gagne sur la paire croisée capte la force relative, pas la tendance du marché.', WEEKEND_ADVICE],
+  },
+  'XRP-ETH': {
+    kind: 'cryptomonnaie, cotée en ethers',
+    summary: 'Le XRP, jeton du registre XRP Ledger lié à la société Ripple, coté en ethers. La paire mesure la force relative du XRP face à l’ether ; sa liquidité est bien plus faible que celle des paires en dollars ou en stablecoin.',
+    pipValue: '1 pip = 0,0000001 ETH par XRP détenu : 0,001 ETH pour 10 000 XRP. La valeur en dollars suit le cours de l’ether.',
+    sessions: ALWAYS_OPEN,
+    volatility: 'Élevée et irrégulière : peu d’échanges, donc des bougies vides ou très étirées selon les heures.',
+    notes: ['Le XRP réagit fortement à l’actualité judiciaire et réglementaire de Ripple, notamment la procédure engagée par la SEC américaine en décembre 2020.'],
+    advice: ['Vérifie le nombre de trades : sur un marché aussi peu liquide, quelques bougies extrêmes peuvent faire tout le résultat.', WEEKEND_ADVICE],
+  },
+  'XRP-USDT': {
+    kind: 'cryptomonnaie, cotée en tether (stablecoin indexé sur le dollar)',
+    summary: 'Le XRP coté en tether (USDT), le plus grand stablecoin, conçu pour valoir un dollar. C’est en pratique le cours du XRP en dollars sur les plateformes crypto, sensible à l’actualité de Ripple et au sentiment général du marché.',
+    pipValue: '1 pip = 0,0001 USDT par XRP détenu : 1 USDT pour 10 000 XRP.',
+    sessions: ALWAYS_OPEN,
+    volatility: 'Élevée, avec des bonds lors des décisions de justice et des annonces réglementaires concernant Ripple.',
+    notes: ['L’USDT vise la parité avec le dollar sans la garantir : en temps normal l’écart est minime.'],
+    advice: [SIZE_ADVICE, WEEKEND_ADVICE],
+  },
 };
