@@ -28,6 +28,7 @@ const PUBLIC_PAGES: [route: string, module: string][] = [
   ['/legal/*', 'src/pages/legal/LegalPage.tsx'],
   ['/support', 'src/pages/support/SupportPage.tsx'],
   ['/a-savoir', 'src/pages/reference/ASavoirPage.tsx'],
+  ['/a-savoir/strategies', 'src/pages/reference/StrategyDocsPage.tsx'],
   ['/pricing', 'src/pages/later/PricingPage.tsx'],
   ['/csv-shop', 'src/pages/csv-shop/CsvShopPage.tsx'],
   ['/success', 'src/pages/later/SuccessPage.tsx'],
