@@ -61,6 +61,9 @@ describe('pair sheet facts', () => {
     assert.equal(frenchNumber(1), '1');
     const [, pip] = specLines(SYMBOLS.find((s) => s.symbol === 'XAUUSD')!, pairSheet('XAUUSD')!, '');
     assert.match(pip.text, /^1 pip = 0,1 de prix ; 100 pips \(le SL par défaut\) = 10\. Valeur : /);
+    const eurusd = SYMBOLS.find((s) => s.symbol === 'EURUSD')!;
+    assert.match(specLines(eurusd, pairSheet('EURUSD')!, '')[1].text, new RegExp(`Écart acheteur-vendeur typique : ${frenchNumber(eurusd.typicalSpreadPips!)} pip`));
+    assert.doesNotMatch(specLines({ ...eurusd, typicalSpreadPips: null }, pairSheet('EURUSD')!, '')[1].text, /Écart/, 'no figure where the catalogue has none');
   });
 
   it('the data line: timeframes with the same months together, H4 first; nothing yet says so', () => {

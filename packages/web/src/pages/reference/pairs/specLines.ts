@@ -26,11 +26,18 @@ export interface SpecLine {
   readonly text: string;
 }
 
+/** The catalogue's typical spread (one broker's published average, docs/catalogue.md "Typical spreads"). */
+function spreadText(symbol: SymbolDefinition): string {
+  const spread = symbol.typicalSpreadPips;
+  if (spread === null || spread === undefined) return '';
+  return ` Écart acheteur-vendeur typique : ${frenchNumber(spread)} pip${spread >= 2 ? 's' : ''} (moyenne publiée par un courtier, pré-remplie comme coût dans le backtest).`;
+}
+
 export function specLines(symbol: SymbolDefinition, sheet: PairSheet, dataText: string): SpecLine[] {
   const pip = frenchNumber(symbol.pipSize);
   return [
     { label: 'Classe d’actif', text: `${ASSET_CLASS_LABELS[symbol.assetClass] ?? symbol.assetClass} · ${sheet.kind}` },
-    { label: 'Pip', text: `1 pip = ${pip} de prix ; 100 pips (le SL par défaut) = ${frenchNumber(symbol.pipSize * 100)}. Valeur : ${sheet.pipValue}` },
+    { label: 'Pip', text: `1 pip = ${pip} de prix ; 100 pips (le SL par défaut) = ${frenchNumber(symbol.pipSize * 100)}. Valeur : ${sheet.pipValue}${spreadText(symbol)}` },
     { label: 'Sessions et volatilité', text: `${sheet.sessions} ${sheet.volatility}` },
     { label: 'Données dans bt', text: dataText },
   ];
