@@ -63,7 +63,8 @@ export function referenceFlow(flow: Flow): void {
 
         await page.getByTestId('pair-select').selectOption('XAUUSD');
         await page.waitForURL((url) => url.searchParams.get('pair') === 'XAUUSD');
-        assert.equal(await sheet.getAttribute('data-symbol'), 'XAUUSD');
+        // The address changes first; the router renders the new sheet in a transition.
+        await page.locator('[data-testid=pair-sheet][data-symbol=XAUUSD]').waitFor();
         assert.equal(await page.getByTestId('pip-badge').innerText(), '1 pip = 0,1');
         await sheet.locator('.spec-lines dd[data-status=ready]').waitFor();
         if ((await libraryMonths(flow.h.url, 'XAUUSD')) === 0) assert.match(await data.innerText(), /^Pas encore de données officielles/);
@@ -108,7 +109,7 @@ export function referenceFlow(flow: Flow): void {
         const other = strategyDoc('fvg_pullback_tendance_ema')!;
         await page.getByTestId('strategy-toc').getByRole('link', { name: other.title, exact: true }).click();
         await page.waitForURL((url) => url.searchParams.get('strat') === other.key);
-        assert.equal(await detail.getAttribute('data-key'), other.key);
+        await page.locator(`[data-testid=strategy-detail][data-key=${other.key}]`).waitFor();
         assert.equal(await toc.evaluate((d) => (d as unknown as { open: boolean }).open), width >= 1024);
         await page.goBack();
         await page.waitForURL((url) => url.searchParams.get('strat') === chosen.key);
@@ -116,7 +117,7 @@ export function referenceFlow(flow: Flow): void {
         // An address written another way is read and rewritten; an unknown one falls back to the first.
         await page.goto(`${flow.h.url}/a-savoir/strategies?strat=FVG_Impulsive`);
         await page.waitForURL((url) => url.searchParams.get('strat') === 'fvg_impulsive');
-        assert.equal(await detail.getAttribute('data-key'), 'fvg_impulsive');
+        await page.locator('[data-testid=strategy-detail][data-key=fvg_impulsive]').waitFor();
         await page.goto(`${flow.h.url}/a-savoir/strategies?strat=ob_pulback`);
         await page.getByText('Stratégie inconnue : « ob_pulback ». Voici la première de la liste.').waitFor();
         await page.waitForURL((url) => url.searchParams.get('strat') === first.key);
