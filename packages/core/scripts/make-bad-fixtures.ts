@@ -38,6 +38,11 @@ const R = [
   '2017-04-19 16:00:00+00:00,1.07068,1.07152,1.0705,1.07102,1349',
 ];
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
+/** A row with its High and Low columns swapped. */
+const swapHighLow = (row: string) => {
+  const [t, o, h, l, c, v] = row.split(',');
+  return [t, o, l, h, c, v].join(',');
+};
 /** R with row k (0-based) replaced. */
 const withRow = (k: number, row: string) => R.map((r, i) => (i === k ? row : r));
 
@@ -83,10 +88,25 @@ const cases: Case[] = [
     ] },
   { file: 'decimal-comma-quoted.csv', what: 'a quoted price with a decimal comma', content: csv(H, ...withRow(1, '2017-04-19 10:00:00+00:00,"1,07214",1.07296,1.07214,1.0726,1241')),
     problems: [{ code: 'decimal_comma', line: 3, column: 'Open', message: 'line 3, column Open: "1,07214" uses a decimal comma' }] },
-  { file: 'tab-separated.csv', what: 'tabs between columns', content: csv(H.replace(/,/g, '\t'), ...R.map((r) => r.replace(/,/g, '\t'))),
+  // `auto` reads tabs and header-less files (docs/csv-format.md); the official format refuses them.
+  { file: 'tab-separated.csv', what: 'tabs between columns, read as the official format', content: csv(H.replace(/,/g, '\t'), ...R.map((r) => r.replace(/,/g, '\t'))),
+    options: { format: 'official' },
     problems: [{ code: 'wrong_separator', line: 1, message: 'line 1: columns are separated by tabs' }] },
-  { file: 'no-header.csv', what: 'data from line 1', content: csv(...R),
+  { file: 'no-header.csv', what: 'data from line 1, read as the official format', content: csv(...R),
+    options: { format: 'official' },
     problems: [{ code: 'missing_header', line: 1, message: 'line 1: "2017-04-19 09:00:00+00:00" is data, not a column name: the header line is missing' }] },
+  { file: 'no-header-swapped.csv', what: 'no header row and Low before High: read by position, refused on the candles', content: csv(...R.map(swapHighLow)),
+    problems: [
+      { code: 'high_below_low', line: 1, column: 'High', message: 'line 1, column High: High 1.07083 is below Low 1.0722' },
+      { code: 'high_below_low', line: 2, column: 'High', message: 'line 2, column High: High 1.07214 is below Low 1.07296' },
+      { code: 'high_below_low', line: 3, column: 'High', message: 'line 3, column High: High 1.0717 is below Low 1.07299' },
+      { code: 'high_below_low', line: 4, column: 'High', message: 'line 4, column High: High 1.07195 is below Low 1.0728' },
+      { code: 'high_below_low', line: 5, column: 'High', message: 'line 5, column High: High 1.07045 is below Low 1.0723' },
+    ],
+    omitted: 3 },
+  { file: 'no-header-local-time.csv', what: 'no header row, tab-separated, times without an offset (a data-vendor export)',
+    content: csv(...R.map((r) => r.replace('+00:00', '').replace(/,/g, '\t'))),
+    problems: [{ code: 'local_time', line: 1, column: 'Time', message: 'line 1, column Time: "2017-04-19 09:00:00" has no UTC offset, so it is a local time (7 other lines have the same problem)' }] },
   { file: 'wrong-name-date.csv', what: 'date instead of Datetime', content: csv('date,Open,High,Low,Close,Volume', ...R),
     problems: [{ code: 'wrong_column_name', line: 1, column: 'date', message: 'line 1, column date: column "date" should be named Datetime' }] },
   { file: 'wrong-name-open-time.csv', what: 'a Binance-style header: open_time with lower-case prices', content: csv('open_time,open,high,low,close,volume', ...R),

@@ -4,7 +4,7 @@ import { CandleBuilder, type LoadedCandles } from './builder.js';
 import { CR, cells, COMMA, count, LF, lineEnd, SEMICOLON, splitLine, TAB, text, toBytes, trimCr, utf8Strict } from './csv-bytes.js';
 import { CsvRowParser } from './csv-rows.js';
 import { DatetimeReader } from './datetime.js';
-import { ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
+import { headerlessLayout, PLAIN as PLAIN_HEADER, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
 import { classifyNonNumber, parseDecimal } from './number.js';
 import { formatUtcOffset, normalizeCandleOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
 import { at, CandleFileError, ProblemList, quote, type CandleProblem } from './problems.js';
@@ -62,8 +62,10 @@ function readHeader(bytes: Uint8Array, options: NormalizedReadOptions): { start:
   }
   let sep = COMMA;
   if (commas === 0 && tabs > 0) {
+    // Tab-separated exports are common (MetaTrader 5, data vendors): every layout but the
+    // official one, whose format says commas, reads them as they are.
     const first = text(bytes, start, end).split('\t')[0].trim();
-    if (first === '<DATE>') sep = TAB;
+    if (first === '<DATE>' || options.format !== 'official') sep = TAB;
     else fail(options, problem('wrong_separator', 1, undefined, 'columns are separated by tabs', 'separate columns with commas (,)'));
   }
   return { start, end, next: next + 1, sep };
@@ -120,6 +122,7 @@ export class CsvCandleReader {
     const dt = new DatetimeReader();
     const headerBytes = new TextEncoder().encode(headers[0] ?? '');
     if (headers.length > 1 && (!Number.isNaN(dt.parse(headerBytes, 0, headerBytes.length)) || !Number.isNaN(parseDecimal(headerBytes, 0, headerBytes.length)))) {
+      if ((opts.format === 'auto' || opts.format === 'plain') && isPlainRow(headers, dt)) return this.startHeaderless(bytes, header.start, sep);
       fail(opts, {
         code: 'missing_header', line: 1, value: headers[0],
         message: `line 1: ${quote(headers[0])} is data, not a column name: the header line is missing`,
@@ -142,6 +145,25 @@ export class CsvCandleReader {
     this.builder = new CandleBuilder(estimateRows(bytes, pos, this.sizeHint), this.layout.extraNames, opts, layout.names);
     this.rows = new CsvRowParser(this.builder, this.layout, roles, sep, this.firstLine);
     this.symbolRow = symbolRow;
+    return pos;
+  }
+
+  /**
+   * A file whose first line is already a candle (time and five numbers): read by position in the
+   * plain layout from line 1, with a warning that says which order was assumed. A wrong order
+   * still fails on the candle checks (High below Low...), with the line and the assumed column.
+   */
+  private startHeaderless(bytes: Uint8Array, pos: number, sep: number): number {
+    const layout = headerlessLayout();
+    this.firstLine = 1;
+    this.warnings.push({
+      code: 'no_header', line: 1,
+      message: `line 1: the file has no header row; its ${layout.headers.length} columns are read in the order ${layout.headers.join(', ')}`,
+      fix: `nothing to do if that is their order; otherwise add a header line (${layout.headers.join(',')})`,
+    });
+    this.layout = layout;
+    this.builder = new CandleBuilder(estimateRows(bytes, pos, this.sizeHint), [], this.opts, layout.names);
+    this.rows = new CsvRowParser(this.builder, layout, Int32Array.from(layout.roles), sep, 1);
     return pos;
   }
 
@@ -177,6 +199,16 @@ export function readCandlesCsv(input: string | Uint8Array | ArrayBuffer, options
   const reader = new CsvCandleReader(options);
   reader.push(toBytes(input), true);
   return reader.finish();
+}
+
+/** A first line that is a plain candle: six cells, a time then five numbers. */
+function isPlainRow(cells: readonly string[], dt: DatetimeReader): boolean {
+  if (cells.length !== PLAIN_HEADER.length) return false;
+  const encoder = new TextEncoder();
+  return cells.every((cell, i) => {
+    const b = encoder.encode(cell);
+    return !Number.isNaN(i === 0 ? dt.parse(b, 0, b.length) : parseDecimal(b, 0, b.length));
+  });
 }
 
 /** Newlines in bytes, counting up to `atMost`. */

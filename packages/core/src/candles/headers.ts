@@ -29,6 +29,8 @@ export interface Layout {
 
 const OFFICIAL = ['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume'] as const;
 const CUSTOM = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+/** The plain layout: these names, or the same six columns in this order without a header row. */
+export const PLAIN = ['Time', 'Open', 'High', 'Low', 'Close', 'Volume'] as const;
 const PRICES = ['Open', 'High', 'Low', 'Close'] as const;
 
 /** Names people give the official columns, compared lowercase without spaces, _ - < > ( ). */
@@ -84,6 +86,11 @@ function match(headers: readonly string[], format: Exclude<CandleFormat, 'freqtr
       const p = exactly(headers, format === 'official' ? OFFICIAL : CUSTOM);
       return full(p) ? { format, time: p[0], clock: -1, prices: [p[1], p[2], p[3], p[4], p[5]], naive: false } : undefined;
     }
+    case 'plain': {
+      // Time first: backtrader's Date,Time,Open... also holds these six names.
+      const p = exactly(headers, PLAIN);
+      return full(p) && p[0] === 0 ? { format, time: p[0], clock: -1, prices: [p[1], p[2], p[3], p[4], p[5]], naive: true } : undefined;
+    }
     case 'backtesting': {
       const p = exactly(headers, ['Open', 'High', 'Low', 'Close', 'Volume']);
       return headers[0] === '' && full(p) ? { format, time: 0, clock: -1, prices: [p[0], p[1], p[2], p[3], p[4]], naive: true } : undefined;
@@ -110,6 +117,7 @@ function autoMatch(headers: readonly string[]): Match | undefined {
   if (headers[0] === '') candidates.push('backtesting');
   if (has('OpenInterest')) candidates.push('backtrader');
   if (has('<DATE>') || has('Tickvol') || has('TickVolume') || has('<TICKVOL>') || has('Spread') || has('<SPREAD>')) candidates.push('metatrader');
+  candidates.push('plain');
   for (const format of candidates) {
     const m = match(headers, format);
     if (m) return m;
@@ -145,6 +153,22 @@ function explain(headers: readonly string[], format: 'auto' | Exclude<CandleForm
       `check the header, or load the file with format: 'auto'`));
   }
   return problems;
+}
+
+/**
+ * The layout of a file without a header row (plain format): its six fields read by position as
+ * Time, Open, High, Low, Close, Volume. Messages name the columns `Time`...`Volume` as assumed.
+ */
+export function headerlessLayout(): Layout {
+  return {
+    format: 'plain',
+    roles: Int32Array.from([ROLE_TIME, 1, 2, 3, 4, 5]),
+    headers: [...PLAIN],
+    names: [...PLAIN] as unknown as ColumnNames,
+    extraNames: [],
+    extraFields: [],
+    naive: true,
+  };
 }
 
 /** Resolves the header line into a layout, or explains what is wrong with it. */

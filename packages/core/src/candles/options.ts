@@ -5,9 +5,9 @@ import type { TimeframeKey } from '../catalogue/types.js';
  * Column layouts bt reads. `official` is the product's format (spec 3 §5); the others are
  * real-world shapes accepted only with what they lack stated (a UTC offset for naive times).
  */
-export type CandleFormat = 'official' | 'custom' | 'metatrader' | 'backtesting' | 'backtrader' | 'freqtrade';
+export type CandleFormat = 'official' | 'custom' | 'plain' | 'metatrader' | 'backtesting' | 'backtrader' | 'freqtrade';
 
-export const CANDLE_FORMATS: readonly CandleFormat[] = ['official', 'custom', 'metatrader', 'backtesting', 'backtrader', 'freqtrade'];
+export const CANDLE_FORMATS: readonly CandleFormat[] = ['official', 'custom', 'plain', 'metatrader', 'backtesting', 'backtrader', 'freqtrade'];
 
 export interface ReadCandlesOptions {
   /** Column layout; `auto` (default) recognises each layout by its header. */

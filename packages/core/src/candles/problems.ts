@@ -38,7 +38,8 @@ export type CandleWarningCode =
   | 'dropped_column'
   | 'excel_dates_as_utc'
   | 'converted_offset'
-  | 'symbol_mismatch';
+  | 'symbol_mismatch'
+  | 'no_header';
 
 export type CandleProblemCode = CandleErrorCode | CandleWarningCode;
 
@@ -52,7 +53,7 @@ export const CANDLE_ERROR_CODES: readonly CandleErrorCode[] = [
 
 /** Every warning code. */
 export const CANDLE_WARNING_CODES: readonly CandleWarningCode[] = [
-  'unknown_timeframe', 'duplicates_dropped', 'dropped_column', 'excel_dates_as_utc', 'converted_offset', 'symbol_mismatch',
+  'unknown_timeframe', 'duplicates_dropped', 'dropped_column', 'excel_dates_as_utc', 'converted_offset', 'symbol_mismatch', 'no_header',
 ];
 
 export interface CandleProblem {
