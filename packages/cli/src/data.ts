@@ -31,7 +31,7 @@ export function canonicalSymbol(text: string): string {
 
 /**
  * `EURUSD_H1_2017-2018.csv` → EURUSD, H1; `EURUSD_15M.csv` → EURUSD, M15; `ETH_BTC-5m.json` →
- * ETHBTC, M5: the symbol is everything before the first word that names a timeframe.
+ * ETH-BTC, M5: the symbol is everything before the first word that names a timeframe.
  */
 export function nameParts(path: string): { symbol?: string; timeframe?: TimeframeKey } {
   const words = basename(path, extname(path)).split(/[_-]/);

@@ -62,17 +62,22 @@ test('--out writes the workbook under DIR/{folder}/ (internal stop: _sl0)', asyn
   }
 });
 
-test('symbol from the flag for a file whose name does not say it; unknown symbols need --pip-size', async () => {
-  const eth = fixture('freqtrade/ETH_BTC-5m.json');
-  const noPip = await bt(['backtest', '--data', eth, '--strategy', 'fvg_impulsive', '--sl', '20', '--tp1', '20']);
-  assert.deepEqual(noPip, { code: 2, stdout: '', stderr: 'bt: invalid symbol: "ETHBTC" (not in the catalogue, so its pip size is unknown: give --pip-size)\n' });
-  const ok = await bt(['backtest', '--data', eth, '--strategy', 'fvg_impulsive', '--sl', '20', '--tp1', '20', '--pip-size', '0.00001', '--json']);
+test('symbol from the file name when the flag does not say it; unknown symbols need --pip-size', async () => {
+  // freqtrade's UNITTEST/BTC: an instrument the catalogue cannot know (fixtures/README.md).
+  const unknown = fixture('freqtrade/UNITTEST_BTC-30m.json');
+  const noPip = await bt(['backtest', '--data', unknown, '--strategy', 'fvg_impulsive', '--sl', '20', '--tp1', '20']);
+  assert.deepEqual(noPip, { code: 2, stdout: '', stderr: 'bt: invalid symbol: "UNITTESTBTC" (not in the catalogue, so its pip size is unknown: give --pip-size)\n' });
+  const ok = await bt(['backtest', '--data', unknown, '--strategy', 'fvg_impulsive', '--sl', '20', '--tp1', '20', '--pip-size', '0.00001', '--json']);
   assert.equal(ok.code, 0, ok.stderr);
   const json = JSON.parse(ok.stdout);
-  assert.equal(json.symbol, 'ETHBTC');
+  assert.equal(json.symbol, 'UNITTESTBTC');
   assert.equal(json.input.symbol_from, 'file name');
-  assert.equal(json.timeframe, 'M5');
+  assert.equal(json.timeframe, 'M30');
   assert.equal(json.pipSize, 0.00001);
+  // A catalogue instrument named by the file (ETH_BTC-5m.json is ETH-BTC) takes the catalogue's pip.
+  const eth = await bt(['backtest', '--data', fixture('freqtrade/ETH_BTC-5m.json'), '--strategy', 'fvg_impulsive', '--sl', '20', '--tp1', '20', '--json']);
+  assert.equal(eth.code, 0, eth.stderr);
+  assert.deepEqual([JSON.parse(eth.stdout).symbol, JSON.parse(eth.stdout).pipSize], ['ETH-BTC', 0.000001]);
 });
 
 test('bad input: exact message on stderr, exit 1 for files and data, 2 for flags', async () => {

@@ -120,13 +120,13 @@ test('failed runs are listed and counted; the batch exits 1', async () => {
   const tmp = tempDir();
   try {
     const plan = join(tmp.dir, 'fail.yaml');
-    writeFileSync(plan, `strategies: [fvg_impulsive]\ndata:\n  - ${fixture('freqtrade/ETH_BTC-5m.json')}\n  - ${EURUSD_H1}\nsl: 10\ntp1: 10\n`);
+    writeFileSync(plan, `strategies: [fvg_impulsive]\ndata:\n  - ${fixture('freqtrade/UNITTEST_BTC-30m.json')}\n  - ${EURUSD_H1}\nsl: 10\ntp1: 10\n`);
     const r = await bt(['batch', plan, '--concurrency', '2'], { cwd: tmp.dir });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^\[\d\/2\] FAILED fvg_impulsive · .*ETH_BTC-5m\.json: invalid symbol: "ETHBTC" \(not in the catalogue, so its pip size is unknown: give an explicit pip size\)$/m);
+    assert.match(r.stderr, /^\[\d\/2\] FAILED fvg_impulsive · .*UNITTEST_BTC-30m\.json: invalid symbol: "UNITTESTBTC" \(not in the catalogue, so its pip size is unknown: give an explicit pip size\)$/m);
     assert.ok(r.stderr.endsWith('bt: 1 of 2 runs failed\n'));
     assert.match(r.stdout, /\n2 runs in [\d.]+ s on 2 workers: 1 ok, 1 failed · /);
-    assert.match(r.stdout, /\nfailed run 1 \(fvg_impulsive · .*ETH_BTC-5m\.json\): invalid symbol: "ETHBTC"/);
+    assert.match(r.stdout, /\nfailed run 1 \(fvg_impulsive · .*UNITTEST_BTC-30m\.json\): invalid symbol: "UNITTESTBTC"/);
     const rows = parseCsv(readFileSync(join(tmp.dir, 'fail-runs.csv'), 'utf8'));
     assert.deepEqual(rows.map((row) => row.status), ['failed', 'ok']);
   } finally {

@@ -18,7 +18,7 @@ test('good files: one ok line each with candles, timeframe, symbol and period; e
   assert.equal(
     r.stdout,
     `ok    ${EURUSD_H1}: 5,000 candles, H1, EURUSD, 2017-04-19T09:00:00Z → 2018-02-07T15:00:00Z (official)\n` +
-      `ok    ${fixture('freqtrade/ETH_BTC-5m.json')}: 5,760 candles, M5, ETHBTC, 2018-01-10T04:55:00Z → 2018-01-30T04:50:00Z (freqtrade)\n`,
+      `ok    ${fixture('freqtrade/ETH_BTC-5m.json')}: 5,760 candles, M5, ETH-BTC, 2018-01-10T04:55:00Z → 2018-01-30T04:50:00Z (freqtrade)\n`,
   );
   assert.equal(r.stderr, '');
 });
@@ -78,12 +78,32 @@ test('reading options: a naive-time file fails without --utc-offset and loads wi
   assert.equal(withOffset.stdout, `ok    ${smc}: 24,424 candles, M15, EURUSD, 2022-10-09T22:00:00Z → 2023-10-02T04:45:00Z (metatrader)\n`);
 });
 
+test('real exports read as published (fixtures/market): tab-separated, and one file without a header row', async () => {
+  const tabs = fixture('market/USA500IDXUSD_H1.csv');
+  const headerless = fixture('market/AUDCHF_H4.csv');
+  const r = await bt(['validate', tabs, headerless, '--format', 'auto', '--utc-offset', 'UTC']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    r.stdout,
+    `ok    ${tabs}: 8,902 candles, H1, US500, 2022-03-01T00:00:00Z → 2023-09-11T09:00:00Z (plain)\n` +
+      `ok    ${headerless}: 2,477 candles, H4, AUDCHF, 2022-03-01T00:00:00Z → 2023-09-11T08:00:00Z (plain)\n` +
+      '      warning: line 1: the file has no header row; its 6 columns are read in the order Time, Open, High, Low, Close, Volume\n',
+  );
+  // The official format stays strict; the GMT times still need their offset stated.
+  const strict = await bt(['validate', headerless, '--format', 'official', '--utc-offset', 'UTC']);
+  assert.equal(strict.code, 1);
+  assert.match(strict.stdout, /line 1: "2022-03-01 00:00" is data, not a column name: the header line is missing/);
+  const naive = await bt(['validate', tabs]);
+  assert.equal(naive.code, 1);
+  assert.match(naive.stdout, /line 2, column Time: "2022-03-01 00:00:00" has no UTC offset, so it is a local time \(8901 other lines have the same problem\)/);
+});
+
 test('bad input: a missing file is a FAIL line (exit 1); bad flags are usage errors (exit 2)', async () => {
   const missing = await bt(['validate', fixture('nope.csv')]);
   assert.deepEqual(missing, { code: 1, stdout: `FAIL  ${fixture('nope.csv')}: cannot read ${fixture('nope.csv')}: no such file\n`, stderr: 'bt: 1 of 1 file cannot be used\n' });
   const cases: [string[], string][] = [
     [['--utc-offset', 'Paris'], 'bt: invalid --utc-offset: "Paris" (expected an offset such as +02:00, -05:00, +0530, Z or UTC, or minutes east of UTC)\n'],
-    [['--format', 'excel'], 'bt: invalid --format: "excel" (expected auto or one of official, custom, metatrader, backtesting, backtrader, freqtrade)\n'],
+    [['--format', 'excel'], 'bt: invalid --format: "excel" (expected auto or one of official, custom, plain, metatrader, backtesting, backtrader, freqtrade)\n'],
     [['--timeframe', 'W1'], 'bt: invalid --timeframe: W1 (expected one of M1, M5, M15, M30, H1, H4, D1)\n'],
     [['--max-problems', '0'], 'bt: invalid --max-problems: "0" (expected a whole number ≥ 1)\n'],
     [['--duplicates', 'last'], 'bt: invalid --duplicates: "last" (expected error or keep-first)\n'],

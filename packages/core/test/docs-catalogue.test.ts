@@ -8,7 +8,9 @@ const docs = (name: string) => readFileSync(new URL(`../../../docs/${name}`, imp
 
 test('docs/catalogue.md lists every symbol with its label, class and pip size, and every strategy', () => {
   const text = docs('catalogue.md');
-  for (const s of SYMBOLS) assert.ok(text.includes(`| ${s.symbol} | ${s.label} | ${s.assetClass} | ${s.pipSize} |`), s.symbol);
+  // Pip sizes as decimals, never in exponent form (XRP-ETH's 0.0000001).
+  const decimal = (n: number) => n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  for (const s of SYMBOLS) assert.ok(text.includes(`| ${s.symbol} | ${s.label} | ${s.assetClass} | ${decimal(s.pipSize)} |`), s.symbol);
   for (const s of STRATEGIES) {
     const row = `| \`${s.key}\` | ${s.label} | ${s.family} | ${s.entryMode} | ${s.filters.join(', ') || '—'} |`;
     assert.ok(text.includes(row), s.key);

@@ -67,6 +67,11 @@ export const SYMBOLS: readonly SymbolDefinition[] = [
   // Crypto (USD)
   sym('BTC-USD', 'Bitcoin', 'crypto', 1, 35.12),
   sym('ETH-USD', 'Ethereum', 'crypto', 0.1, 1.21),
+  // Crypto crosses with real data in fixtures/ (freqtrade): quoted in bitcoin, ether and tether;
+  // no published typical spread (costs must be given)
+  sym('ETH-BTC', 'Ethereum/Bitcoin', 'crypto', 0.000001),
+  sym('XRP-ETH', 'XRP/Ethereum', 'crypto', 0.0000001),
+  sym('XRP-USDT', 'XRP/Tether', 'crypto', 0.0001),
 ];
 
 /** Other names brokers and data vendors use for the same instruments (compact form, see compactSymbol). */
@@ -83,6 +88,13 @@ export const SYMBOL_ALIASES: Readonly<Record<string, string>> = {
   DE40: 'GER40',
   JP225: 'JPN225',
   USTEC: 'NAS100',
+  // Dukascopy's instrument names (the files of fixtures/market are named after them)
+  USA500IDXUSD: 'US500',
+  USATECHIDXUSD: 'NAS100',
+  USA30IDXUSD: 'US30',
+  DEUIDXEUR: 'GER40',
+  GBRIDXGBP: 'UK100',
+  BRENTCMDUSD: 'BRENT',
 };
 
 /** Upper case without spaces or the separators / - _ : "eur/usd" and "EUR_USD" both give EURUSD. */
