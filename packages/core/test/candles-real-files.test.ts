@@ -20,10 +20,10 @@ interface RealFile {
   oracle: () => number[][];
 }
 
-function csvRows(file: string, toMs: (cells: string[]) => number, prices: number[], skip = 1): number[][] {
+function csvRows(file: string, toMs: (cells: string[]) => number, prices: number[], skip = 1, sep: string | RegExp = ','): number[][] {
   const lines = readFileSync(join(fixtures, file), 'utf8').split(/\r?\n/).slice(skip).filter((l) => l !== '');
   return lines.map((line) => {
-    const cells = line.split(',');
+    const cells = line.split(sep);
     return [toMs(cells), ...prices.map((k) => parseFloat(cells[k]))];
   });
 }
@@ -57,6 +57,38 @@ const files: RealFile[] = [
   { file: 'official/EURUSD_H1_slice.xlsx', rows: 200, timeframe: 'H1', format: 'official', oracle: () => csvRows('official/EURUSD_H1_2017-2018.csv', (c) => Date.parse(c[0].replace(' ', 'T')), [1, 2, 3, 4, 5]).slice(0, 200) },
   { file: 'official/EURUSD_H1_slice_excel-dates.xlsx', rows: 200, timeframe: 'H1', format: 'official', oracle: () => csvRows('official/EURUSD_H1_2017-2018.csv', (c) => Date.parse(c[0].replace(' ', 'T')), [1, 2, 3, 4, 5]).slice(0, 200) },
 ];
+
+// fixtures/market: the recent end of real exports, as published (GMT times; tabs and a header,
+// or commas and no header row for AUDCHF).
+const MARKET: [file: string, rows: number, timeframe: string][] = [
+  ['AUDCHF_H4.csv', 2477, 'H4'], ['AUDUSD_H4.csv', 2477, 'H4'], ['EURAUD_H4.csv', 2477, 'H4'], ['EURCAD_H4.csv', 2477, 'H4'],
+  ['EURCHF_H4.csv', 2477, 'H4'], ['EURGBP_H4.csv', 2477, 'H4'], ['EURJPY_H4.csv', 2477, 'H4'], ['EURNZD_H4.csv', 2474, 'H4'],
+  ['EURUSD_H4.csv', 2477, 'H4'], ['GBPAUD_H4.csv', 2476, 'H4'], ['GBPCAD_H4.csv', 2477, 'H4'], ['GBPCHF_H4.csv', 2476, 'H4'],
+  ['GBPJPY_H4.csv', 2477, 'H4'], ['GBPUSD_H4.csv', 2477, 'H4'], ['NZDUSD_H4.csv', 2476, 'H4'], ['USDCAD_H4.csv', 2477, 'H4'],
+  ['USDCHF_H4.csv', 2477, 'H4'], ['USDJPY_H4.csv', 2477, 'H4'], ['XAUUSD_H4.csv', 2452, 'H4'], ['XAGUSD_H1.csv', 9067, 'H1'],
+  ['BRENTCMDUSD_H1.csv', 8270, 'H1'], ['DEUIDXEUR_H1.csv', 9080, 'H1'], ['GBRIDXGBP_H1.csv', 8826, 'H1'], ['USA30IDXUSD_H1.csv', 9042, 'H1'],
+  ['USA500IDXUSD_H1.csv', 8902, 'H1'], ['USATECHIDXUSD_H1.csv', 8903, 'H1'], ['BTCUSD_M30.csv', 19317, 'M30'], ['ETHUSD_M30.csv', 19318, 'M30'],
+];
+for (const [name, rows, timeframe] of MARKET) {
+  const file = `market/${name}`;
+  const headerless = name === 'AUDCHF_H4.csv';
+  files.push({ file, options: { utcOffset: 'UTC' }, rows, timeframe, format: 'plain', oracle: () => csvRows(file, (c) => isoUtc(c[0]), [1, 2, 3, 4, 5], headerless ? 0 : 1, /[,\t]/) });
+}
+
+test('fixtures/market: 27 tab-separated files with a header, one comma-separated without (a no_header warning)', async () => {
+  for (const [name] of MARKET) {
+    const text = readFileSync(join(fixtures, 'market', name), 'utf8');
+    const first = text.slice(0, text.indexOf('\n'));
+    const { warnings } = await readCandlesFile(join(fixtures, 'market', name), { utcOffset: 'UTC' });
+    if (name === 'AUDCHF_H4.csv') {
+      assert.equal(first, '2022-03-01 00:00,0.66599,0.668,0.66553,0.66606,15504');
+      assert.deepEqual(warnings.map((w) => [w.code, w.line]), [['no_header', 1]]);
+    } else {
+      assert.equal(first, 'Time\tOpen\tHigh\tLow\tClose\tVolume', name);
+      assert.deepEqual(warnings, [], name);
+    }
+  }
+});
 
 for (const f of files) {
   test(`${f.file} loads: ${f.rows} candles, ${f.timeframe ?? 'no timeframe'}, ${f.format} layout, values as read independently`, async () => {
