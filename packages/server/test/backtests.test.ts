@@ -111,15 +111,19 @@ describe(`backtests (${TEST_DIALECT})`, () => {
       [{ start_date: '' }, 400, 'Renseigne la date de début et la date de fin.'],
       [{ start_date: '2023-02-30' }, 400, 'Date invalide : « 2023-02-30 » (format AAAA-MM-JJ).'],
       [{ start_date: '2023-02-01', end_date: '2023-01-01' }, 400, 'La date de début doit être ≤ à la date de fin.'],
-      [{ start_date: '2023-01-01', end_date: '2023-02-01' }, 400, 'Période trop longue (32 jours). Maximum: 31 jours.'],
+      [{ start_date: '2023-01-01', end_date: '2023-02-01' }, 400, 'Période trop longue (32 jours). Maximum : 31 jours.'],
       [{ sl_pips: '' }, 400, 'Renseigne un stop-loss en pips (sl_pips > 0, ou 0 pour un SL interne).'],
       [{ tp1_pips: 0 }, 400, 'Renseigne un take-profit TP1 en pips (tp1_pips > 0).'],
       [{ tp2_pips: 5 }, 400, 'Le TP2 doit être supérieur ou égal au TP1.'],
       [{ sl_pips: 'dix' }, 400, `Valeur invalide pour sl_pips : « dix » (un nombre de pips de 0 à ${(1_000_000).toLocaleString('fr-FR')}).`],
       [{ params: { min_wait_candles: 30 } }, 400, 'Paramètre « min_wait_candles » invalide : 30 (attendu : au plus max_wait_candles (20)).'],
       [{ params: { rsi_threshold: 'haut' }, strategy: 'fvg_pullback_multi_rsi' }, 400, 'Paramètre « rsi_threshold » invalide : "haut" (attendu : un nombre).'],
-      [{ start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD M15 du 2019-01-01 au 2019-01-31.'],
-      [{ symbol: 'GBPUSD' }, 404, 'Aucune donnée officielle pour GBPUSD M15 du 2023-01-01 au 2023-01-31.'],
+      // The 'no data' answer names what the library holds instead (the basic test library).
+      [{ start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD M15 du 1 janvier 2019 au 31 janvier 2019. Données disponibles en M15 : du 9 octobre 2022 au 2 octobre 2023.'],
+      [{ timeframe: 'H1', start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD H1 du 1 janvier 2019 au 31 janvier 2019. Données disponibles en H1 : du 19 avril 2017 au 7 février 2018, puis du 9 octobre 2022 au 2 octobre 2023.'],
+      [{ timeframe: 'M5' }, 404, 'Aucune donnée officielle pour EURUSD M5 du 1 janvier 2023 au 31 janvier 2023. Pas de données EURUSD dans cette unité de temps ; disponibles en M15, M30, H1, H4.'],
+      [{ symbol: 'EU50', timeframe: 'M5' }, 404, 'Aucune donnée officielle pour EU50 M5 du 1 janvier 2023 au 31 janvier 2023. Données disponibles en M5 : du 2 janvier 2006 au 30 janvier 2006.'],
+      [{ symbol: 'GBPUSD' }, 404, 'Aucune donnée officielle pour GBPUSD pour l’instant : la bibliothèque n’a encore aucun mois de cet instrument.'],
       [{ strategy: 'us_0123456789abcdef' }, 404, 'Stratégie introuvable.'],
     ];
     for (const [overrides, status, detail] of cases) {
@@ -226,7 +230,7 @@ describe(`custom file backtests (${TEST_DIALECT})`, () => {
       [{ symbol: 'MYSTOCK' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, 'Symbole hors catalogue (MYSTOCK) : indique la taille du pip (pip_size), par exemple 0.0001.'],
       [{ symbol: 'EUR USD!' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, 'Symbole invalide : « EUR USD! » (lettres, chiffres, - ou . ; 32 caractères au plus).'],
       [{ timeframe: 'M15' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, "Fichier invalide : ligne 3, colonne time : l'unité de temps des données ne correspond pas à celle choisie."],
-      [{}, fixture('official/EURUSD_H1_2017-2018.csv'), 'all.csv', 400, 'Période trop longue (295 jours). Maximum: 31 jours.'],
+      [{}, fixture('official/EURUSD_H1_2017-2018.csv'), 'all.csv', 400, 'Période trop longue (295 jours). Maximum : 31 jours.'],
       [{ start_date: '2020-01-01', end_date: '2020-01-05' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, 'Aucune bougie du fichier entre le 2020-01-01 et le 2020-01-05.'],
     ];
     for (const [fields, file, name, status, detail] of cases) {

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readCandlesCsv, readCandlesIpc } from '@bt/core/candles';
+import { candlesFromColumns, readCandlesCsv, readCandlesIpc } from '@bt/core/candles';
+import { lowerBound } from '@bt/core/simulate';
 import { readCandlesFile } from '@bt/core/node';
-import { resampleCandles } from '../src/datasets/series.js';
+import { resampleCandles, sliceCandles } from '../src/datasets/series.js';
 import { higherLibraryTimeframes } from '../src/datasets/seed.js';
 import { type TestApp, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
@@ -87,5 +88,82 @@ describe(`dataset store (${TEST_DIALECT})`, () => {
     assert.ok(await t.app.deps.library.exists('EURUSD/H4/EURUSD_H4_2023-09.arrow'));
     const listed = await t.request('GET', '/api/list_csv_library?symbol=EURUSD&timeframe=H4');
     assert.ok(!listed.body.files.some((f: { path: string }) => f.path === gone));
+  });
+});
+
+describe(`GET /api/datasets (${TEST_DIALECT})`, () => {
+  it('lists per symbol and timeframe the first and last candle, candles, months and the runs of months, without a key', async () => {
+    const res = await t.request('GET', '/api/datasets');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=300');
+    assert.deepEqual(res.body.symbols.map((s: { symbol: string }) => s.symbol), ['EU50', 'EURUSD']);
+    assert.equal(res.body.instruments, 2);
+    const eurusd = res.body.symbols[1];
+    assert.deepEqual(
+      { label: eurusd.label, asset_class: eurusd.asset_class, pip_size: eurusd.pip_size, first: eurusd.first_candle, last: eurusd.last_candle },
+      { label: 'EUR/USD', asset_class: 'forex', pip_size: 0.0001, first: '2017-04-19T08:00:00.000Z', last: '2023-10-02T04:45:00.000Z' },
+    );
+    assert.deepEqual(eurusd.timeframes.map((tf: { timeframe: string }) => tf.timeframe), ['M15', 'M30', 'H1', 'H4']);
+    const h1 = eurusd.timeframes.find((tf: { timeframe: string }) => tf.timeframe === 'H1');
+    // Two runs of months with nothing between: one range would promise 2018-2022.
+    assert.deepEqual(h1.ranges, [
+      { first_candle: '2017-04-19T09:00:00.000Z', last_candle: '2018-02-07T15:00:00.000Z' },
+      { first_candle: '2022-10-09T22:00:00.000Z', last_candle: '2023-10-02T04:00:00.000Z' },
+    ]);
+    // Every figure equals the index: candles and months summed over the month rows.
+    for (const tf of eurusd.timeframes) {
+      const rows = await t.db.models.Dataset.findAll({ where: { symbol: 'EURUSD', timeframe: tf.timeframe } });
+      assert.equal(tf.months, rows.length);
+      assert.equal(tf.candles, rows.reduce((n, r) => n + r.rows, 0));
+      assert.equal(tf.first_candle, new Date(Math.min(...rows.map((r) => r.firstCandle.getTime()))).toISOString());
+      assert.equal(tf.last_candle, new Date(Math.max(...rows.map((r) => r.lastCandle.getTime()))).toISOString());
+    }
+  });
+
+  it('filters by symbol (any usual spelling) and timeframe; answers 304 to its ETag', async () => {
+    const one = await t.request('GET', '/api/datasets?symbol=eur/usd&timeframe=h4');
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body.symbols.map((s: { symbol: string; timeframes: { timeframe: string }[] }) => [s.symbol, s.timeframes.map((x) => x.timeframe)]), [['EURUSD', ['H4']]]);
+    const none = await t.request('GET', '/api/datasets?symbol=XAUUSD');
+    assert.deepEqual([none.status, none.body.symbols], [200, []]);
+    const etag = one.headers.get('etag')!;
+    assert.match(etag, /^"[\w-]{22}"$/);
+    const again = await t.request('GET', '/api/datasets?symbol=EURUSD&timeframe=H4', { headers: { 'If-None-Match': etag } });
+    assert.deepEqual([again.status, again.text], [304, '']);
+  });
+
+  it('bad input is a 400 with its French detail, never a 500; any key (or none) gets the same public answer', async () => {
+    const cases: [string, string][] = [
+      ['?symbol=NOPE', 'Symbole inconnu : « NOPE ».'],
+      ['?timeframe=M1', 'Unité de temps non disponible pour les données officielles : « M1 » (H4, H1, M30, M15, M5).'],
+      ['?timeframe=W9', 'Unité de temps non disponible pour les données officielles : « W9 » (H4, H1, M30, M15, M5).'],
+      [`?symbol=${'A'.repeat(5000)}`, `Symbole inconnu : « ${'A'.repeat(40)} ».`],
+      ['?symbol=%00%27%22', 'Symbole inconnu : « \u0000\'" ».'],
+    ];
+    for (const [query, detail] of cases) {
+      const res = await t.request('GET', `/api/datasets${query}`);
+      assert.deepEqual([res.status, res.body?.detail], [400, detail], query);
+    }
+    const open = await t.request('GET', '/api/datasets');
+    const withBadKey = await t.request('GET', '/api/datasets', { key: 'not-a-key' });
+    assert.deepEqual([withBadKey.status, withBadKey.body], [200, open.body]);
+    const post = await t.request('POST', '/api/datasets', { json: {} });
+    assert.equal(post.status, 405);
+  });
+
+  it('a new month in the library shows at once (the cached summary is dropped on import)', async () => {
+    const before = (await t.request('GET', '/api/datasets?symbol=EU50&timeframe=M5')).body.symbols[0].timeframes[0];
+    const eu50 = (await readCandlesFile(FIXTURES + 'backtrader/2006-min-005.txt', { utcOffset: '+01:00' })).candles;
+    // January's candles moved 31 days on, those that land in February only.
+    const week = sliceCandles(eu50, 0, lowerBound(eu50.time, Date.UTC(2006, 0, 28)));
+    const february = candlesFromColumns(
+      { time: week.time.map((ms) => ms + 31 * 86_400_000), open: week.open, high: week.high, low: week.low, close: week.close, volume: week.volume },
+      { symbol: 'EU50', timeframe: 'M5' },
+    );
+    await t.app.services.datasets.importSeries(february, { symbol: 'EU50', timeframe: 'M5', source: 'test: January moved to February' });
+    const after = (await t.request('GET', '/api/datasets?symbol=EU50&timeframe=M5')).body.symbols[0].timeframes[0];
+    assert.equal(after.months, before.months + 1);
+    assert.equal(after.ranges.length, 1, 'January and February are one run');
+    assert.equal(after.last_candle, new Date(february.time[february.length - 1]).toISOString());
   });
 });

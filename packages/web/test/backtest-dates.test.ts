@@ -26,8 +26,8 @@ describe('backtest dates (spec 2 §2, §5)', () => {
     assert.equal(periodDays('2025-01-01', '2025-01-31'), 31);
     assert.equal(periodDays('2025-01-01', 'x'), null);
     assert.equal(dateError('2025-02-02', '2025-02-01', false), 'La date de début doit être ≤ à la date de fin.');
-    assert.equal(dateError('2025-01-01', '2025-02-01', false), 'Période trop longue (32 jours). Maximum: 31 jours.');
-    assert.equal(DATE_MESSAGES.tooLong(45), 'Période trop longue (45 jours). Maximum: 31 jours.');
+    assert.equal(dateError('2025-01-01', '2025-02-01', false), 'Période trop longue (32 jours). Maximum : 31 jours.');
+    assert.equal(DATE_MESSAGES.tooLong(45), 'Période trop longue (45 jours). Maximum : 31 jours.');
     assert.equal(dateError('2025-01-01', '2025-06-01', true), null, 'admins bypass the limit');
     assert.equal(dateError('2025-01-01', '2025-01-01', false), null);
   });

@@ -27,7 +27,7 @@ describe('backtest form: what can be sent (spec 2 §5)', () => {
     const badFile = form({ mode: 'custom', file: { name: 'data.txt' } });
     assert.equal(formError(badFile, layoutOf(badFile), context), FORM_MESSAGES.badFile);
     const long = form({ end: '2025-02-15' });
-    assert.equal(formError(long, layoutOf(long), context), 'Période trop longue (46 jours). Maximum: 31 jours.');
+    assert.equal(formError(long, layoutOf(long), context), 'Période trop longue (46 jours). Maximum : 31 jours.');
     assert.equal(formError(long, layoutOf(long), { ...context, isAdmin: true }), null);
     const poor = form();
     assert.equal(formError(poor, layoutOf(poor), { ...context, credits: 1 }), FORM_MESSAGES.notEnoughCredits);

@@ -2,6 +2,20 @@
 // light: no exceljs here (`@bt/core/report` has the workbook itself).
 export * from './labels.js';
 export { formatPercentCell, formatCell } from './cells.js';
+export {
+  MISSING,
+  formatNumberFr,
+  formatCompactFr,
+  formatIntegerFr,
+  formatPercentFr,
+  formatRFr,
+  priceDecimals,
+  formatPriceFr,
+  formatDayFr,
+  formatPeriodFr,
+  formatDateTimeFr,
+  dayToMs,
+} from './french.js';
 export { parseWinrate, homeWinrateClass, isHotWinrate, winrateClass, type HomeWinrateClass, type WinrateClass } from './winrate.js';
 export {
   HOURLY_TIME_ZONES,

@@ -1,3 +1,4 @@
+import { priceDecimals } from '../format/french.js';
 import type { Trade } from '../simulate/types.js';
 import { SESSION_BUCKETS, sessionHoursLabel, WEEKDAY_LABELS } from '../stats/buckets.js';
 import type { BacktestStatistics, GroupStatistics, TargetFigures } from '../stats/types.js';
@@ -39,8 +40,7 @@ export const R_FORMAT = '0.00';
 
 /** Price format with one decimal more than the pip: 0.0001 -> 0.00000, 0.01 -> 0.000, 1 -> 0.0. */
 export function priceFormat(pipSize: number): string {
-  const decimals = Math.min(10, Math.max(0, Math.ceil(-Math.log10(pipSize) - 1e-9)) + 1);
-  return `0.${'0'.repeat(decimals)}`;
+  return `0.${'0'.repeat(priceDecimals(pipSize))}`;
 }
 
 function date(ms: number | null): Date | null {

@@ -6,6 +6,7 @@ import { authRoutes } from '../auth/routes.js';
 import { backtestRoutes } from '../backtests/routes.js';
 import { compareRoutes } from '../compare/routes.js';
 import { csvRoutes } from '../csvs/routes.js';
+import { datasetRoutes } from '../datasets/routes.js';
 import { gptRoutes } from '../gpt/routes.js';
 import { publicRoutes } from '../public/routes.js';
 import { resultRoutes } from '../results/routes.js';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): App {
     resultRoutes(services, deps),
     publicRoutes(services, deps),
     csvRoutes(services, deps),
+    datasetRoutes(services, deps),
     strategyRoutes(services, deps),
     gptRoutes(services, deps),
     compareRoutes(services, deps),

@@ -4,6 +4,7 @@ import type { Candles } from '@bt/core/candles';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { ParamError, normalizeParams } from '@bt/core/params';
+import { formatDayFr } from '@bt/core/format';
 import { resultFolderName, workbookFileName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
 import type { SignalStrategy } from '@bt/core/strategies';
@@ -13,6 +14,7 @@ import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
+import { rangesText } from '../datasets/availability.js';
 import type { DatasetStore } from '../datasets/store.js';
 import { runSummary } from '../results/summary.js';
 import type { Storage } from '../storage/types.js';
@@ -104,8 +106,18 @@ export class Backtests {
   /** Official candles of [from, to] with their warm-up; 404 when the store has none there. */
   async officialCandles(symbol: string, timeframe: TimeframeKey, from: number, to: number): Promise<Candles> {
     const loaded = await this.deps.datasets.load(symbol, timeframe, from, to);
-    if (!loaded || loaded.inPeriod === 0) throw notFound(BACKTEST_MESSAGES.noOfficialData(symbol, timeframe, dayOf(from), dayOf(to)));
+    if (!loaded || loaded.inPeriod === 0) throw notFound(await this.noDataMessage(symbol, timeframe, from, to));
     return loaded.candles;
+  }
+
+  /** The 'no data' answer, naming what the library does hold for this symbol (French dates). */
+  private async noDataMessage(symbol: string, timeframe: TimeframeKey, from: number, to: number): Promise<string> {
+    const found = await this.deps.datasets.seriesAvailability(symbol, timeframe);
+    if (!found.symbol) return BACKTEST_MESSAGES.noDataForSymbol(symbol);
+    const available = found.series
+      ? BACKTEST_MESSAGES.availableRanges(timeframe, rangesText(found.series.ranges))
+      : BACKTEST_MESSAGES.availableElsewhere(symbol, found.symbol.timeframes.map((t) => t.timeframe).join(', '));
+    return BACKTEST_MESSAGES.noOfficialData(symbol, timeframe, formatDayFr(from), formatDayFr(to), available);
   }
 
   async run(plan: BacktestPlan): Promise<BacktestOutcome> {

@@ -90,6 +90,19 @@ export function monthBounds(month: string): { start: number; end: number } {
   return { start: Date.UTC(y, m - 1, 1), end: Date.UTC(y, m, 1) };
 }
 
+/** The UTC calendar months a series has candles in, in order. */
+export function monthsOf(candles: Candles): string[] {
+  const months: string[] = [];
+  let end = -Infinity;
+  for (let i = 0; i < candles.length; i++) {
+    if (candles.time[i] < end) continue;
+    const month = monthOf(candles.time[i]);
+    months.push(month);
+    end = monthBounds(month).end;
+  }
+  return months;
+}
+
 /** Splits a series into UTC calendar months, in order. */
 export function splitByMonth(candles: Candles): { month: string; candles: Candles }[] {
   const out: { month: string; candles: Candles }[] = [];

@@ -10,6 +10,10 @@ import type { Storage } from '../storage/types.js';
 import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
 import { lowerBound } from '@bt/core/simulate';
 import { concatCandles, monthOf, sliceCandles, splitByMonth, withRsi14 } from './series.js';
+import { summarizeMonths, type SymbolAvailability } from './availability.js';
+
+/** How long the availability summary is kept: another server process may have imported months. */
+const AVAILABILITY_TTL_MS = 60_000;
 
 /** Candles before the period a backtest loads to warm up indicators and zones (EMA_200 needs ~200). */
 export const WARMUP_CANDLES = 500;
@@ -40,6 +44,7 @@ export interface DatasetFilter {
  */
 export class DatasetStore {
   private readonly months = new Lru<string, Candles>(96);
+  private summary: { at: number; value: Promise<SymbolAvailability[]> } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -53,20 +58,23 @@ export class DatasetStore {
 
   /**
    * Writes a series into the library, one file per month (replacing those months), with RSI_14
-   * computed on the whole series so that each month carries it without a warm-up gap.
+   * computed on the whole series so that each month carries it without a warm-up gap. `months`
+   * keeps only some of them (the seeder: a resampled series never replaces a month a source holds
+   * natively). The index rows of the series are written in one transaction.
    */
-  async importSeries(candles: Candles, options: { symbol: string; timeframe: TimeframeKey; source: string }): Promise<Dataset[]> {
+  async importSeries(candles: Candles, options: { symbol: string; timeframe: TimeframeKey; source: string; months?: (month: string) => boolean }): Promise<Dataset[]> {
     const series = withRsi14(candles);
-    const rows: Dataset[] = [];
+    const written: { path: string; csv: Uint8Array; candles: Candles }[] = [];
     for (const { month, candles: part } of splitByMonth(series)) {
+      if (options.months && !options.months(month)) continue;
       const labelled = { ...part, symbol: options.symbol, timeframe: options.timeframe };
       const path = libraryPath(options.symbol, options.timeframe, month);
       const csv = new TextEncoder().encode(candlesToCsv(labelled));
       await this.library.write(path, csv);
       await this.library.write(ipcPathFor(path), candlesToIpc(labelled));
-      rows.push(await this.upsert(path, csv, labelled, options.source));
+      written.push({ path, csv, candles: labelled });
     }
-    return rows;
+    return this.upsertMany(written.map((w) => datasetValues(w.path, w.csv, w.candles, options.source)));
   }
 
   /**
@@ -110,7 +118,30 @@ export class DatasetStore {
       if (fresh.length) await Dataset.bulkCreate(fresh, { transaction: t });
     });
     this.months.deleteWhere(() => true);
+    this.summary = null;
     return { datasets: seen.size, files };
+  }
+
+  /**
+   * Per symbol and timeframe: first and last candle, candles, months and runs of consecutive
+   * months (GET /api/datasets, the backtest form). One grouped read of the index, kept for a
+   * minute and dropped at once when this process writes the library.
+   */
+  availability(): Promise<SymbolAvailability[]> {
+    if (this.summary && performance.now() - this.summary.at < AVAILABILITY_TTL_MS) return this.summary.value;
+    const value = this.db.models.Dataset.findAll({ attributes: ['symbol', 'timeframe', 'month', 'rows', 'firstCandle', 'lastCandle'] }).then(summarizeMonths);
+    const entry = { at: performance.now(), value };
+    this.summary = entry;
+    value.catch(() => {
+      if (this.summary === entry) this.summary = null;
+    });
+    return value;
+  }
+
+  /** The availability of one symbol and timeframe, or null when the library has none. */
+  async seriesAvailability(symbol: string, timeframe: string) {
+    const found = (await this.availability()).find((s) => s.symbol === symbol);
+    return { symbol: found ?? null, series: found?.timeframes.find((t) => t.timeframe === timeframe) ?? null };
   }
 
   list(filter: DatasetFilter = {}): Promise<Dataset[]> {
@@ -186,14 +217,32 @@ export class DatasetStore {
   }
 
   private async upsert(path: string, csv: Uint8Array, candles: Candles, source: string): Promise<Dataset> {
-    const values = datasetValues(path, csv, candles, source);
-    this.months.deleteWhere((key) => key.startsWith(`${path}:`));
+    return (await this.upsertMany([datasetValues(path, csv, candles, source)]))[0];
+  }
+
+  /** Index rows for months of one series, created or updated in one transaction. */
+  private async upsertMany(values: DatasetValues[]): Promise<Dataset[]> {
+    if (values.length === 0) return [];
+    const paths = new Set(values.map((v) => v.path));
+    this.summary = null;
+    this.months.deleteWhere((key) => paths.has(key.slice(0, key.lastIndexOf(':'))));
     const { Dataset } = this.db.models;
-    return this.db.transaction(async (t) => {
-      const existing = await Dataset.findOne({ where: { symbol: values.symbol, timeframe: values.timeframe, month: values.month }, transaction: t });
-      if (existing) return existing.update(values, { transaction: t });
-      return Dataset.create(values, { transaction: t });
+    const rows = await this.db.transaction(async (t) => {
+      const existing = await Dataset.findAll({ where: { path: [...paths] }, transaction: t });
+      const byPath = new Map(existing.map((d) => [d.path, d]));
+      const fresh = values.filter((v) => !byPath.has(v.path));
+      const created = fresh.length ? await Dataset.bulkCreate(fresh, { transaction: t }) : [];
+      const createdByPath = new Map(created.map((d) => [d.path, d]));
+      const out: Dataset[] = [];
+      for (const v of values) {
+        const row = byPath.get(v.path);
+        out.push(row ? await row.update(v, { transaction: t }) : createdByPath.get(v.path)!);
+      }
+      return out;
     });
+    // Also after the commit: a summary read while the transaction ran saw the old rows.
+    this.summary = null;
+    return rows;
   }
 }
 

@@ -17,7 +17,7 @@ import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { testSandboxSetup } from './sandbox.js';
 import type { PaymentGateways } from '../../src/payments/gateways.js';
-import { copySeededLibrary } from './library.js';
+import { copySeededLibrary, type LibrarySet } from './library.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 
 /** Short limits so the hostile files (endless loop, memory bomb) are stopped quickly. */
@@ -72,8 +72,8 @@ export async function startTestApp(
     smtpUrl?: string;
     providers?: IdentityProvider[];
     config?: Partial<AppConfig>;
-    /** Copy the seeded fixture library and index it (the working-area tests). */
-    library?: boolean;
+    /** Copy the seeded fixture library and index it (the working-area tests): true is the basic set. */
+    library?: boolean | LibrarySet;
     llm?: LlmClient | null;
     sandboxLimits?: Partial<SandboxLimits>;
     sandboxConcurrency?: number;
@@ -86,7 +86,7 @@ export async function startTestApp(
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
   const storageDir = mkdtempSync(join(tmpdir(), 'bt-storage-'));
   const libraryDir = mkdtempSync(join(tmpdir(), 'bt-library-'));
-  if (options.library) await copySeededLibrary(libraryDir);
+  if (options.library) await copySeededLibrary(libraryDir, options.library === true ? 'basic' : options.library);
   const logs: string[] = [];
   const mailer = options.mailer ?? (options.smtpUrl ? new SmtpMailer(options.smtpUrl, 'bt <no-reply@bt.test>') : new DisabledMailer());
   let server: Server | undefined;

@@ -72,7 +72,7 @@ export function backtestFlow(flow: Flow): void {
       assert.equal(await page.getByTestId('form-error').innerText(), 'Choisis une stratégie (officielle ou générée).');
       await page.getByTestId('official-strategy').selectOption(RUN.strategy);
       await page.getByTestId('run-backtest').click();
-      assert.equal(await page.getByTestId('form-error').innerText(), 'Période trop longue (46 jours). Maximum: 31 jours.');
+      assert.equal(await page.getByTestId('form-error').innerText(), 'Période trop longue (46 jours). Maximum : 31 jours.');
       await page.getByTestId('end-date').fill('2022-12-01');
       await page.getByTestId('run-backtest').click();
       assert.equal(await page.getByTestId('form-error').innerText(), 'La date de début doit être ≤ à la date de fin.');

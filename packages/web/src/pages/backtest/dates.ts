@@ -7,7 +7,7 @@ import { MAX_BACKTEST_DAYS } from '@bt/core/catalogue';
 
 export const DATE_MESSAGES = {
   order: 'La date de début doit être ≤ à la date de fin.',
-  tooLong: (days: number) => `Période trop longue (${days} jours). Maximum: ${MAX_BACKTEST_DAYS} jours.`,
+  tooLong: (days: number) => `Période trop longue (${days} jours). Maximum : ${MAX_BACKTEST_DAYS} jours.`,
 } as const;
 
 export type DatePreset = 'last7' | 'last30' | 'thisMonth' | 'lastMonth';
