@@ -34,6 +34,13 @@ export function goldenHourRows(result: Pick<BacktestResult, 'golden_hours'>): { 
   };
 }
 
+/** Why a run has no golden hour (docs/report.md "Golden hours"). */
+export function noGoldenHour(r: Pick<BacktestResult, 'golden_hours'>): string {
+  const g = r.golden_hours;
+  if (g.eligible_hours === 0) return `none: no hour has ${g.min_trades} resolved trades or more`;
+  return `none: no hour beats the global TP1 win rate (${formatPercentCell(g.winrate_global.TP1 ?? 0)})`;
+}
+
 /** The workbook's summary sheets of a result, built in memory by core's sheet builders (no file, no Trades sheet). */
 export function resultSheets(r: Pick<BacktestResult, 'statistics'>): Record<'Global' | 'Sessions' | 'Par_Heure' | 'Jour_Semaine', SheetSpec> {
   return { Global: globalSheet(r.statistics), Sessions: sessionsSheet(r.statistics), Par_Heure: hoursSheet(r.statistics), Jour_Semaine: weekdaysSheet(r.statistics) };
@@ -77,8 +84,8 @@ export function printSummary(r: BacktestResult, meta: { loadMs: number; candles:
   print(`\n${s.bold('Sessions (UTC)')}`);
   print(renderTable(sessions.headers, sessions.rows, { header: s.dim, indent: '  ' }));
   const golden = goldenHourRows(r);
-  print(`\n${s.bold(`Golden hours (UTC, at least ${r.golden_hours.min_trades} resolved trades)`)}`);
-  if (golden.rows.length === 0) print('  none: no hour has enough resolved trades');
+  print(`\n${s.bold(`Golden hours (UTC, at least ${r.golden_hours.min_trades} resolved trades, above the global TP1 win rate, best Wilson lower bound first)`)}`);
+  if (golden.rows.length === 0) print(`  ${noGoldenHour(r)}`);
   else print(renderTable(golden.headers, golden.rows, { header: s.dim, indent: '  ' }));
   if (r.warnings.length > 0) {
     print('');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
-import { computeStatistics } from '@bt/core/stats';
+import { computeStatistics, goldenHoursText } from '@bt/core/stats';
 import {
   buildReport,
   openWorkbook,
@@ -105,6 +105,18 @@ test('Config comes back as metric/value rows, derived rules appended, types kept
   assert.equal(rows.pip_size, 0.0001);
   assert.equal(rows.sessions_utc, 'Asie 00-07, Londres 08-12, Londres/New York 13-16, New York 17-21, Hors session 22-23');
   assert.equal(rows.golden_hours_min_trades, 3);
+  assert.equal(rows.golden_hours_utc, goldenHoursText(STATISTICS.goldenHours));
+});
+
+test('golden hours: their rank in the last column of Par_Heure and their list in Config, one rule with the statistics', async () => {
+  const hours = await readWorkbookSheet(BYTES, 'Par_Heure');
+  assert.equal(hours.headers.at(-1), 'Golden hour (rang)');
+  const ranked = hours.rows.filter((r) => r.at(-1) !== null).map((r) => [r[0], r.at(-1)]);
+  assert.deepEqual(ranked, STATISTICS.goldenHours.golden_hours.map((h, i) => [h.hour, i + 1]));
+  const text = (statistics: ReturnType<typeof computeStatistics>) => goldenHoursText(statistics.goldenHours);
+  assert.equal(text(computeStatistics([])), 'Aucune heure n’a assez de trades résolus');
+  const config = Object.fromEntries((await readWorkbookSheet(await buildReport({ config: [], statistics: computeStatistics([]), trades: [], pipSize: 0.01 }), 'Config')).rows);
+  assert.equal(config.golden_hours_utc, 'Aucune heure n’a assez de trades résolus');
 });
 
 test('formats: percent cells 0.00%, dates, bold frozen header, column widths, filter on Trades', async () => {
@@ -172,7 +184,7 @@ test('a run without trades still has every sheet and every bucket', async () => 
   const meta = await readWorkbookMeta(bytes);
   assert.deepEqual(
     meta.sheets.map((s) => [s.name, s.rows]),
-    [['Config', 3], ['Global', 22], ['Sessions', 5], ['Par_Heure', 24], ['Jour_Semaine', 7], ['TP2_Global', 14], ['Trades', 0]],
+    [['Config', 4], ['Global', 22], ['Sessions', 5], ['Par_Heure', 24], ['Jour_Semaine', 7], ['TP2_Global', 14], ['Trades', 0]],
   );
   const global = await readWorkbookSheet(bytes, 'Global');
   assert.deepEqual(global.headers, ['Indicateur', 'Valeur']);
@@ -188,7 +200,7 @@ test('paging: offset, limit, total; useHeader=false makes the header row 0 of th
   const raw = await readWorkbookSheet(BYTES, 'Config', { useHeader: 'false', limit: '2' });
   assert.deepEqual(raw.headers, ['A', 'B']);
   assert.deepEqual(raw.rows, [['metric', 'value'], ['strategy', 'ob_pullback_pure_rsi']]);
-  assert.equal(raw.total, 14);
+  assert.equal(raw.total, 15);
   const defaults = await readWorkbookSheet(BYTES, 'trades');
   assert.equal(defaults.sheet, 'Trades');
   assert.equal(defaults.limit, 200);

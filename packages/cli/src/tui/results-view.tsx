@@ -7,7 +7,7 @@ import type { BacktestResult } from '@bt/core/backtest';
 import { LABELS } from '@bt/core/format';
 import { renderTable } from '../output.js';
 import { sheetText } from '../sheet-text.js';
-import { BUCKET_COLUMNS, goldenHourRows, resultSheets, runTitle } from '../summary.js';
+import { BUCKET_COLUMNS, goldenHourRows, noGoldenHour, resultSheets, runTitle } from '../summary.js';
 
 export const TABS = ['Global', 'Sessions', 'Heures', 'Jours', 'Golden hours'] as const;
 
@@ -58,7 +58,7 @@ export function ResultsView({ result, onBack, onNew, onQuit, rows = 14 }: Result
   const visible = current.rows.slice(scroll, scroll + rows);
   const body =
     current.rows.length === 0
-      ? `  no hour has ${result.golden_hours.min_trades} resolved trades or more`
+      ? `  ${noGoldenHour(result)}`
       : renderTable(current.headers, visible, { indent: '  ', ...(current.metric ? { align: current.headers.map((_, c) => (c === 0 ? 'left' : 'right')) } : {}) });
   return (
     <Box flexDirection="column">

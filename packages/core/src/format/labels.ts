@@ -64,7 +64,12 @@ export const LABELS = {
   sessionHours: 'Heures (UTC)',
   hour: 'Heure (UTC)',
   weekday: 'Jour',
+  goldenRank: 'Golden hour (rang)',
 } as const;
+
+/** Said instead of a golden hour when none qualifies (docs/report.md "Golden hours"). */
+export const NO_GOLDEN_HOUR = 'Aucune heure ne bat le win rate global';
+export const NO_ELIGIBLE_HOUR = 'Aucune heure n’a assez de trades résolus';
 
 /** Trades sheet headers, in column order. */
 export const TRADE_HEADERS = {

@@ -45,6 +45,8 @@ export interface GoldenStrategy {
   readonly ambiguous: number;
   readonly winrateTp1: number | null;
   readonly expectancyTp1: number | null;
+  /** The golden hours: [UTC hour, TP1 win rate, resolved trades], best first (docs/report.md). */
+  readonly goldenHours: [number, number, number][];
   readonly rows: GoldenRow[];
 }
 
@@ -166,6 +168,7 @@ export async function computeGolden(s: GoldenScenario, fixtures: string, options
       ambiguous: g.ambiguous,
       winrateTp1: r6(g.tp1.winrate),
       expectancyTp1: r6(g.tp1.expectancyR),
+      goldenHours: r.golden_hours.golden_hours.map((h) => [h.hour, r6(h.TP1)!, h.trades]),
       rows: r.trades.map(goldenRow),
     };
     options.onStrategy?.(def.key);

@@ -1,6 +1,7 @@
 import { priceDecimals } from '../format/french.js';
 import type { Trade } from '../simulate/types.js';
 import { SESSION_BUCKETS, sessionHoursLabel, WEEKDAY_LABELS } from '../stats/buckets.js';
+import { goldenHoursText, goldenRanks } from '../stats/golden.js';
 import type { BacktestStatistics, GroupStatistics, TargetFigures } from '../stats/types.js';
 import {
   CONFIG_HEADERS,
@@ -71,6 +72,7 @@ export function configSheet(config: readonly ConfigEntry[], statistics: Backtest
     { metric: 'pip_size', value: pipSize },
     { metric: 'sessions_utc', value: SESSIONS_NOTE },
     { metric: 'golden_hours_min_trades', value: statistics.goldenHours.min_trades },
+    { metric: 'golden_hours_utc', value: goldenHoursText(statistics.goldenHours) },
   ];
   for (const entry of derived) if (!seen.has(entry.metric)) rows.push([entry.metric, entry.value]);
   return { name: 'Config', headers: [...CONFIG_HEADERS], rows };
@@ -178,8 +180,16 @@ export function sessionsSheet(statistics: BacktestStatistics): SheetSpec {
   return bucketSheet('Sessions', [[LABELS.session, (s) => s.session], [LABELS.sessionHours, (s) => s.hoursUtc]], statistics.sessions);
 }
 
+/** Par_Heure, with the golden hours' rank (1 = best, empty otherwise: docs/report.md "Golden hours"). */
 export function hoursSheet(statistics: BacktestStatistics): SheetSpec {
-  return bucketSheet('Par_Heure', [[LABELS.hour, (h) => h.hour]], statistics.byHour);
+  const sheet = bucketSheet('Par_Heure', [[LABELS.hour, (h) => h.hour]], statistics.byHour);
+  const ranks = goldenRanks(statistics.goldenHours);
+  return {
+    ...sheet,
+    headers: [...sheet.headers, LABELS.goldenRank],
+    rows: sheet.rows.map((row, i) => [...row, ranks.get(statistics.byHour[i].hour) ?? null]),
+    columnFormats: [...(sheet.columnFormats ?? []), null],
+  };
 }
 
 export function weekdaysSheet(statistics: BacktestStatistics): SheetSpec {

@@ -1,6 +1,6 @@
 export type * from './types.js';
 export { computeStatistics } from './compute.js';
-export { goldenMinTrades, rankGoldenHours } from './golden.js';
+export { GOLDEN_HOURS_MAX, goldenHoursText, goldenMinTrades, goldenRanks, rankGoldenHours } from './golden.js';
 export { wilsonInterval, Z95, type Interval } from './wilson.js';
 export {
   SESSION_BUCKETS,

@@ -93,10 +93,17 @@ export interface GoldenHours {
     readonly TP1_ci95: Interval | null;
     readonly TP2_ci95: Interval | null;
   };
-  /** Eligible hours, best first. */
+  /**
+   * Eligible hours whose TP1 win rate beats the global one, ranked by the lower bound of their
+   * Wilson 95 % interval; at most 3 (docs/report.md "Golden hours"). Empty when none beats it.
+   */
   readonly golden_hours: readonly GoldenHour[];
   /** Resolved trades an hour needs to be eligible: max(3, ceil(5 % of resolved trades)). */
   readonly min_trades: number;
+  /** Hours with at least min_trades resolved trades. */
+  readonly eligible_hours: number;
+  /** Eligible hours above the global TP1 win rate (golden_hours keeps the best 3 of them). */
+  readonly above_global: number;
 }
 
 /** Same-candle SL/TP ambiguity: how many trades, and the figures once lower-timeframe candles resolved them. */
