@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { readWorkbookMeta } from '@bt/core/report';
 import { startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
-import { funded, runBacktest } from './support/work.js';
+import { readCandlesFile } from '@bt/core/node';
+import { boundedCandles } from '../src/results/chart.js';
+import { FIXTURES, fixture, funded, runBacktest } from './support/work.js';
 
 let tdb: TestDatabase;
 let t: TestApp;
@@ -102,6 +104,68 @@ describe(`user results (${TEST_DIALECT})`, () => {
     assert.deepEqual([compare.status, compare.body.detail], [404, 'Analyse introuvable.']);
     assert.equal((await t.request('GET', '/api/list_output_backtest_files', { key: bob.key })).body.files.length, 0);
     assert.equal((await t.request('GET', `/api/user/backtests/xlsx/meta?folder=${folder}`, { key: alice.key })).status, 200, 'still there for its owner');
+    assert.deepEqual([(await t.request('GET', `/api/user/backtests/chart?folder=${folder}`, { key: bob.key })).status], [404]);
+  });
+
+  it('GET /api/user/backtests/chart: the period’s candles from the library and every trade of the Trades sheet', async () => {
+    const res = await t.request('GET', `/api/user/backtests/chart?folder=${folder}`, { key: alice.key });
+    assert.equal(res.status, 200, res.text);
+    const chart = res.body;
+    assert.deepEqual([chart.symbol, chart.timeframe, chart.chart_timeframe, chart.pip_size, chart.start_date, chart.end_date], ['EURUSD', 'M15', 'M15', 0.0001, '2023-01-01', '2023-01-31']);
+    const library = await t.app.services.datasets.load('EURUSD', 'M15', Date.UTC(2023, 0, 1), Date.UTC(2023, 1, 1) - 1, 0);
+    assert.deepEqual(chart.candles.time, [...library!.candles.time], 'exactly the period, no warm-up');
+    assert.deepEqual(chart.candles.close, [...library!.candles.close]);
+    const sheet = await t.request('GET', `/api/user/backtests/xlsx/sheet?folder=${folder}&sheet=Trades&limit=10000`, { key: alice.key });
+    assert.equal(chart.trades.length, sheet.body.total);
+    const h = (name: string) => sheet.body.headers.indexOf(name);
+    chart.trades.forEach((trade: Record<string, unknown>, i: number) => {
+      const row = sheet.body.rows[i];
+      assert.equal(trade.entry_time, Date.parse(row[h('Entrée (UTC)')]));
+      assert.deepEqual([trade.entry_price, trade.sl, trade.tp1, trade.tp2, trade.r_tp1], [row[h('Prix entrée')], row[h('SL')], row[h('TP1')], row[h('TP2')], row[h('R TP1')]]);
+      assert.equal(trade.side, row[h('Sens')] === 'Achat' ? 'buy' : 'sell');
+      assert.equal({ TP2: 'tp2', TP1: 'tp1', SL: 'sl', Ouvert: 'open' }[row[h('Issue')] as string], trade.outcome);
+      assert.ok(chart.candles.time.includes(trade.entry_time), `trade ${i + 1} enters on a candle of the chart`);
+    });
+  });
+
+  it('GET /api/user/backtests/chart guards: no key, another user, another letter case, bad folders', async () => {
+    const cases: [string, { key?: string }, number, string][] = [
+      [`/api/user/backtests/chart?folder=${folder}`, {}, 401, 'Non authentifié'],
+      [`/api/user/backtests/chart?folder=${folder}`, { key: 'not-a-key' }, 401, 'Clé API invalide ou expirée.'],
+      [`/api/user/backtests/chart?folder=${folder}`, { key: bob.key }, 404, 'Dossier inconnu'],
+      [`/api/user/backtests/CHART?folder=${folder}`, {}, 401, 'Non authentifié'],
+      [`/api/USER/backtests/chart?folder=${folder}`, { key: bob.key }, 404, 'Dossier inconnu'],
+      ['/api/user/backtests/chart', { key: alice.key }, 400, 'Aucune donnée XLSX associée à cette stratégie (folder manquant).'],
+      ['/api/user/backtests/chart?folder=', { key: alice.key }, 400, 'Aucune donnée XLSX associée à cette stratégie (folder manquant).'],
+      ['/api/user/backtests/chart?folder=..%2F..%2Fetc', { key: alice.key }, 404, 'Dossier inconnu'],
+      [`/api/user/backtests/chart?folder=${'A'.repeat(3000)}`, { key: alice.key }, 404, 'Dossier inconnu'],
+      [`/api/user/backtests/chart?folder=${folder}&folder=x`, { key: bob.key }, 404, 'Dossier inconnu'],
+    ];
+    for (const [path, options, status, detail] of cases) {
+      const res = await t.request('GET', path, options);
+      assert.deepEqual([res.status, res.body?.detail], [status, detail], path);
+      assert.equal(res.body?.candles, undefined, `${path}: no data`);
+    }
+  });
+
+  it('an upload keeps its period’s candles for the chart; the chart never shows more than 20 000 candles', async () => {
+    const form = new FormData();
+    const fields = { strategy: 'fvg_pullback_multi', symbol: 'EURUSD', timeframe: 'H1', sl_pips: '10', tp1_pips: '10', tp2_pips: '20', start_date: '2017-05-01', end_date: '2017-05-31' };
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    form.append('csv_file', new Blob([fixture('official/EURUSD_H1_2017-2018.csv')]), 'eurusd.csv');
+    const run = await t.request('POST', '/api/upload_csv_and_backtest', { key: alice.key, form });
+    assert.equal(run.status, 200, run.text);
+    const chart = (await t.request('GET', `/api/user/backtests/chart?folder=${run.body.folder}`, { key: alice.key })).body;
+    const file = (await readCandlesFile(FIXTURES + 'official/EURUSD_H1_2017-2018.csv')).candles;
+    const may = [...file.time.keys()].filter((i) => file.time[i] >= Date.UTC(2017, 4, 1) && file.time[i] < Date.UTC(2017, 5, 1));
+    assert.deepEqual(chart.candles.time, may.map((i) => file.time[i]));
+    assert.deepEqual(chart.candles.high, may.map((i) => file.high[i]));
+    assert.equal(chart.source, 'custom');
+    assert.ok(chart.trades.length > 0);
+    // A long period is drawn at a higher timeframe instead of sending every candle.
+    const bounded = boundedCandles(file, 'H1', 2000);
+    assert.deepEqual([bounded.timeframe, bounded.candles.length <= 2000], ['H4', true]);
+    assert.equal(boundedCandles(file, 'H1', 10_000).candles, file, 'a period that fits is sent as it is');
   });
 });
 
@@ -151,10 +215,11 @@ describe(`public top strategies (${TEST_DIALECT})`, () => {
   });
 
   it('DELETE /api/user/backtests/delete/{folder} removes the run, its workbook and its public exposure', async () => {
+    const before = (await t.request('GET', '/api/user/backtests', { key: alice.key })).body.total;
     const res = await t.request('DELETE', `/api/user/backtests/delete/${folder}`, { key: alice.key });
     assert.deepEqual([res.status, res.body.message], [200, 'Backtest supprimé.']);
     assert.equal(await t.app.deps.storage.exists(`results/${alice.id}/${folder}`), false);
-    assert.equal((await t.request('GET', '/api/user/backtests', { key: alice.key })).body.total, 0);
+    assert.equal((await t.request('GET', '/api/user/backtests', { key: alice.key })).body.total, before - 1);
     assert.equal((await t.request('GET', `/api/public/xlsx/meta?folder=${folder}`)).status, 404);
     const again = await t.request('DELETE', `/api/user/backtests/delete/${folder}`, { key: alice.key });
     assert.deepEqual([again.status, again.body.detail], [404, 'Dossier inconnu']);

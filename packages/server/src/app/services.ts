@@ -13,6 +13,7 @@ import { CsvShop } from '../csvs/service.js';
 import { DatasetStore } from '../datasets/store.js';
 import { StrategyGenerator } from '../gpt/service.js';
 import { TopStrategies, TOP_LIMIT } from '../public/service.js';
+import { ResultCharts } from '../results/chart.js';
 import { Results } from '../results/service.js';
 import { StrategyArchive } from '../strategies/archive.js';
 import { UserStrategies } from '../strategies/service.js';
@@ -56,6 +57,7 @@ export function createServices(deps: AppDeps) {
   const archive = new StrategyArchive(db, storage, clock);
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
   const results = new Results(db, storage);
+  const charts = new ResultCharts({ results, datasets, storage });
   const backtests = new Backtests({ db, storage, ledger, datasets, strategies, clock, sandboxLimits, log });
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
@@ -73,7 +75,7 @@ export function createServices(deps: AppDeps) {
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, log });
   return {
     sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support,
-    datasets, archive, strategies, results, backtests, topStrategies, csvShop, comparator, generator, uploads,
+    datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
     paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks,
   };
 }

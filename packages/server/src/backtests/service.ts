@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { headCandles, runBacktest, type BacktestResult } from '@bt/core';
-import type { Candles } from '@bt/core/candles';
+import { candlesToIpc, type Candles } from '@bt/core/candles';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { ParamError, normalizeParams } from '@bt/core/params';
@@ -15,6 +15,8 @@ import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
 import { rangesText } from '../datasets/availability.js';
+import { sliceCandles } from '../datasets/series.js';
+import { chartCandlesPath } from '../results/chart.js';
 import type { DatasetStore } from '../datasets/store.js';
 import { runSummary } from '../results/summary.js';
 import type { Storage } from '../storage/types.js';
@@ -162,6 +164,11 @@ export class Backtests {
       const storing = performance.now();
       const xlsxPath = `results/${user.id}/${run.folder}/${workbookFileName(run.folder)}`;
       await this.deps.storage.write(xlsxPath, result.workbook!);
+      // An upload is not kept: the period's candles are, for the result view's chart.
+      if (plan.source === 'custom') {
+        const period = sliceCandles(candles, lowerBound(candles.time, plan.from), candles.length);
+        await this.deps.storage.write(chartCandlesPath(run), candlesToIpc({ ...period, symbol: plan.symbol, timeframe: plan.timeframe }));
+      }
       const g = result.statistics.global;
       await this.deps.db.transaction((t) =>
         run.update(

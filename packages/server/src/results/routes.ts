@@ -89,6 +89,12 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
     ctx.body = { folder: run.folder, ...page };
   });
 
+  // The result view's chart: candles of the run's period and its trades (docs/api.md).
+  router.get('/api/user/backtests/chart', requireUser, async (ctx) => {
+    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
+    ctx.body = await services.charts.view(run);
+  });
+
   router.delete('/api/user/backtests/delete/:folder', requireUser, async (ctx) => {
     const run = await results.owned(currentUser(ctx).user.id, String(ctx.params.folder ?? ''));
     await results.remove(run);

@@ -14,6 +14,7 @@ export const RESULT_MESSAGES = {
   badPage: 'Pagination invalide : offset ≥ 0, limit de 1 à 10000, use_header true ou false.',
   deleted: 'Backtest supprimé.',
   noWorkbook: '.xlsx indisponible pour ce backtest.',
+  noChartCandles: 'Bougies indisponibles pour ce backtest (fichier importé avant leur conservation).',
 } as const;
 
 /**
