@@ -22,15 +22,15 @@ const PULLBACK_PARAMS = [
 ] as const;
 
 const PULLBACK_RULES = [
-  "La zone peut être remplie à partir de min_wait_candles bougies après sa détection ; elle expire au-delà de max_wait_candles bougies.",
-  "Ordre limite au haut de la zone (entrée au toucher), ou plus bas de min_overlap_ratio × hauteur de la zone ; une bougie qui ouvre au-delà de l'ordre est remplie à son ouverture. SL et TP partent du prix de l'ordre.",
-  "Une clôture sous le bas de la zone avant l'entrée l'invalide ; chaque retour dans la zone compte pour max_touch (entrée, refus d'un filtre ou retour trop peu profond), au-delà la zone est abandonnée.",
-  "Sans allow_multiple_entries, une zone n'est remplie qu'une fois ; plusieurs zones peuvent être actives en même temps.",
-  "Avec confirm_candle, la bougie qui suit la détection doit clôturer dans le sens de la zone ; la détection passe à cette bougie.",
+  "La zone peut être remplie à partir de « Attente min (bougies) » bougies après sa détection ; elle expire au-delà de « Attente max (bougies) » bougies.",
+  "Ordre limite au haut de la zone (entrée au toucher), ou plus bas de « Profondeur min retour » × hauteur de la zone ; une bougie qui ouvre au-delà de l'ordre est remplie à son ouverture. SL et TP partent du prix de l'ordre.",
+  "Une clôture sous le bas de la zone avant l'entrée l'invalide ; chaque retour dans la zone compte pour « Touches max » (entrée, refus d'un filtre ou retour trop peu profond), au-delà la zone est abandonnée.",
+  "Sans « Entrées multiples », une zone n'est remplie qu'une fois ; plusieurs zones peuvent être actives en même temps.",
+  "Avec « Bougie de confirmation », la bougie qui suit la détection doit clôturer dans le sens de la zone ; la détection passe à cette bougie.",
 ];
 
 const SIGNAL_RULES = [
-  "Avec confirm_candle, la bougie qui suit le signal doit clôturer dans son sens ; le signal passe à cette bougie.",
+  "Avec « Bougie de confirmation », la bougie qui suit le signal doit clôturer dans son sens ; le signal passe à cette bougie.",
   "Entrée à l'ouverture de la bougie qui suit le signal ; SL et TP partent de ce prix d'ouverture.",
 ];
 

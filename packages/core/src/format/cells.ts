@@ -1,4 +1,5 @@
-import { isPercentLabel } from './labels.js';
+import { formatCompactFr, formatIntegerFr, formatNumberFr, formatPercentFr, formatPriceFr } from './french.js';
+import { isPercentLabel, TRADE_HEADERS } from './labels.js';
 
 /**
  * A percentage cell as the statistics modal shows it (spec 1 §2, spec 2 §2): a value between 0
@@ -31,4 +32,22 @@ export function formatCell(value: unknown, label: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
   if (typeof value === 'boolean') return value ? 'Oui' : 'Non';
   return String(value);
+}
+
+/** Trades sheet columns that hold prices (written with the instrument's decimals). */
+const PRICE_LABELS: ReadonlySet<string> = new Set([TRADE_HEADERS.orderPrice, TRADE_HEADERS.entryPrice, TRADE_HEADERS.sl, TRADE_HEADERS.tp1, TRADE_HEADERS.tp2]);
+
+/**
+ * `formatCell` for French readers (the statistics modal, the pins): the same cells, with French
+ * numbers: `57,14 %`, `1 004`, R and profit factors with 2 decimals, pips with 1, prices with the
+ * instrument's decimals when its pip size is known. Times, words and booleans as `formatCell`.
+ */
+export function formatCellFr(value: unknown, label: unknown, options: { pipSize?: number | null } = {}): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return formatCell(value, label);
+  const name = typeof label === 'string' ? label : '';
+  if (isPercentLabel(label)) return formatPercentFr(value >= 0 && value <= 1 ? value : value / 100);
+  if (PRICE_LABELS.has(name) && options.pipSize) return formatPriceFr(value, options.pipSize);
+  if (/\(R\)|^R (TP1|TP2)$|^Profit factor/i.test(name)) return formatNumberFr(value, 2);
+  if (/\(pips\)/i.test(name)) return formatNumberFr(value, 1);
+  return Number.isInteger(value) ? formatIntegerFr(value) : formatCompactFr(value, 6);
 }

@@ -13,7 +13,8 @@ function numberFormat(min: number, max: number): Intl.NumberFormat {
   const key = `${min}:${max}`;
   let format = numberFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: min, maximumFractionDigits: max });
+    // signDisplay 'negative': a value that rounds to zero never reads -0,00.
+    format = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: min, maximumFractionDigits: max, signDisplay: 'negative' });
     numberFormats.set(key, format);
   }
   return format;
@@ -73,6 +74,11 @@ export function formatDayFr(ms: number): string {
 /** A period of UTC days, as short as it reads well: `1–31 mars 2023`, `28 février – 3 mars 2023`. */
 export function formatPeriodFr(fromMs: number, toMs: number): string {
   return dayFormat.formatRange(Math.min(fromMs, toMs), Math.max(fromMs, toMs));
+}
+
+/** Runs of available data: `du 1 mars 2022 au 11 septembre 2023`, several joined by `, puis `. */
+export function rangesTextFr(ranges: readonly { readonly first: number; readonly last: number }[]): string {
+  return ranges.map((r) => `du ${formatDayFr(r.first)} au ${formatDayFr(r.last)}`).join(', puis ');
 }
 
 /** A UTC instant to the minute: `01/03/2023 14:00`. */

@@ -1,7 +1,8 @@
 // Display rules shared by the web app, the server and the workbook writer. Browser-safe and
 // light: no exceljs here (`@bt/core/report` has the workbook itself).
 export * from './labels.js';
-export { formatPercentCell, formatCell } from './cells.js';
+export { formatPercentCell, formatCell, formatCellFr } from './cells.js';
+export { configLabel, configValueText } from './config-labels.js';
 export {
   MISSING,
   formatNumberFr,
@@ -13,6 +14,7 @@ export {
   formatPriceFr,
   formatDayFr,
   formatPeriodFr,
+  rangesTextFr,
   formatDateTimeFr,
   dayToMs,
 } from './french.js';
