@@ -91,7 +91,7 @@ describe('dashboard against the bt server', () => {
     await backtest.waitFor();
     assert.equal(await backtest.getAttribute('data-folder'), run.folder);
     assert.match(await backtest.innerText(), /EURUSD\s+M15/);
-    assert.match(await backtest.getByTestId('backtest-winrate').innerText(), /^\d+\.\d{2}%$/);
+    assert.match(await backtest.getByTestId('backtest-winrate').innerText(), /^\d+,\d{2}\u202f%$/);
     const xlsx = new URL((await backtest.getByTestId('xlsx-download').getAttribute('href'))!, server.url);
     assert.equal(xlsx.pathname, `/api/download/${run.xlsx_filename}`);
     const workbook = await page.request.get(xlsx.toString());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HttpError } from '../src/api/errors.js';
-import { chartSeries, hasChartData } from '../src/pages/backtest/chartData.js';
+import { chartSeries, hasChartData } from '../src/features/results/chartData.js';
 import { generationFailure, generationResult, importedStrategyId } from '../src/pages/backtest/personal.js';
 import { backtestFailureMessage, parseBacktestAnswer, splitResultPath } from '../src/pages/backtest/result.js';
 

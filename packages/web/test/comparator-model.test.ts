@@ -99,7 +99,7 @@ describe('comparator chart model (spec 2 §7, §9)', () => {
     assert.deepEqual(model.series.map((s) => s.id), ['12', '13']);
     assert.deepEqual(model.series.map((s) => s.color), [COMPARE_PALETTE[0], COMPARE_PALETTE[1]]);
     assert.deepEqual(model.series[0].values.map((v) => (v === null ? null : Math.round(v * 100) / 100)), [50, 100, 33.33, 50, null]);
-    assert.equal(formatValue(model.series[0].values[2], model), '33.33 %');
+    assert.equal(formatValue(model.series[0].values[2], model), '33,33\u202f%');
     assert.equal(formatValue(null, model), '—');
     // Points skip missing values: 4 + 4 of the 10 cells.
     assert.equal(chartPoints(model).length, 8);

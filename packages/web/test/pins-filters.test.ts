@@ -53,6 +53,16 @@ describe('pinning a metric row of the results modal', () => {
     assert.ok(sessionOffers.every((o) => o.bucket === 'Londres' && o.tz === undefined && !/heures/i.test(o.key)));
   });
 
+  it('a bucket row without a trade offers nothing: no picker on empty rows; the golden rank is not a metric', () => {
+    const days = eu50.sheets.get('Jour_Semaine')!;
+    const saturday = days.rows.find((r) => r[0] === 'Sam')!;
+    assert.equal(saturday[days.headers.indexOf('Trades')], 0);
+    assert.deepEqual(rowPins({ folder: eu50.folder, sheet: 'Jour_Semaine', headers: days.headers, row: saturday }), []);
+    const hours = eurusd.sheets.get('Par_Heure')!;
+    const offers = hours.rows.flatMap((row) => rowPins({ folder: eurusd.folder, sheet: 'Par_Heure', headers: hours.headers, row, tzOffset: 0 }));
+    assert.ok(offers.length > 0 && !offers.some((o) => o.key === 'Golden hour (rang)'));
+  });
+
   it('Config and Trades rows, and a missing folder, offer nothing', () => {
     const config = eurusd.sheets.get('Config')!;
     assert.deepEqual(rowPins({ folder: eurusd.folder, sheet: 'Config', headers: config.headers, row: config.rows[0] }), []);
@@ -65,7 +75,8 @@ describe('pins wall filters (spec 2 §2)', () => {
   it('options list what the pins hold: types in sheet order, days Lun..Dim, both pairs and periods', () => {
     const options = pinFilterOptions(pins);
     assert.deepEqual(options.types.map((t) => t.label), ['Résumé global', 'TP2 global', 'Par session', 'Par heure', 'Par jour']);
-    assert.deepEqual(options.days, ['Lun', 'Mar', 'Mer', 'Jeu', 'Ven', 'Sam', 'Dim']);
+    // Days with trades only: a bucket without a trade offers nothing to pin (no Saturday in forex or in the Euro Stoxx).
+    assert.deepEqual(options.days, ['Lun', 'Mar', 'Mer', 'Jeu', 'Ven', 'Dim']);
     assert.deepEqual(options.sessions, ['Asie', 'Londres', 'Londres/New York', 'New York', 'Hors session']);
     assert.deepEqual(options.pairs, ['EU50', 'EURUSD']);
     assert.deepEqual(options.periods, ['2006-01-01 → 2006-01-31', '2023-01-01 → 2023-03-31']);
@@ -132,8 +143,12 @@ describe('pins wall sorts (spec 2 §9)', () => {
   it('visiblePins filters then sorts, and leaves the stored list untouched', () => {
     const before = pins.map((p) => p.id);
     const shown = visiblePins(pins, filters({ metric: 'Trades', type: 'per-hour', sort: 'value-desc' }));
-    assert.equal(shown.length, 48);
-    assert.ok(shown[0].value >= shown[47].value);
+    const traded = (result: RealResult) => {
+      const sheet = result.sheets.get('Par_Heure')!;
+      return sheet.rows.filter((row) => (row[sheet.headers.indexOf('Trades')] as number) > 0).length;
+    };
+    assert.equal(shown.length, traded(eurusd) + traded(eu50), 'one per hour with trades, in both results');
+    assert.ok(shown[0].value >= shown.at(-1)!.value && shown.every((p) => p.value > 0));
     assert.deepEqual(pins.map((p) => p.id), before);
   });
 });

@@ -20,7 +20,7 @@ describe('top strategy cards (spec 1 §2, §3)', () => {
     const card = toCard(item(), (key) => (key === 'ob_pullback_pure' ? 'OB pullback' : key));
     assert.deepEqual(
       { pair: card.pair, timeframe: card.timeframe, strategy: card.strategy, period: card.period, winrate: card.winrateText, trades: card.trades },
-      { pair: 'EURUSD', timeframe: 'M15', strategy: 'OB pullback', period: '2025-01-01 → 2025-01-31', winrate: '72.34%', trades: 41 },
+      { pair: 'EURUSD', timeframe: 'M15', strategy: 'OB pullback', period: '2025-01-01 → 2025-01-31', winrate: '72,34\u202f%', trades: 41 },
     );
     assert.equal(toCard(item({ period: 'Janvier 2025', strategy_name: 'Ma stratégie' })).period, 'Janvier 2025');
     assert.equal(toCard(item({ strategy_name: 'Ma stratégie' })).strategy, 'Ma stratégie');

@@ -4,7 +4,7 @@ import { candlesToIpc, type Candles } from '@bt/core/candles';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { ParamError, normalizeParams } from '@bt/core/params';
-import { formatDayFr } from '@bt/core/format';
+import { formatDayFr, rangesTextFr } from '@bt/core/format';
 import { resultFolderName, workbookFileName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
 import type { SignalStrategy } from '@bt/core/strategies';
@@ -14,7 +14,6 @@ import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
-import { rangesText } from '../datasets/availability.js';
 import { sliceCandles } from '../datasets/series.js';
 import { chartCandlesPath } from '../results/chart.js';
 import type { DatasetStore } from '../datasets/store.js';
@@ -117,7 +116,7 @@ export class Backtests {
     const found = await this.deps.datasets.seriesAvailability(symbol, timeframe);
     if (!found.symbol) return BACKTEST_MESSAGES.noDataForSymbol(symbol);
     const available = found.series
-      ? BACKTEST_MESSAGES.availableRanges(timeframe, rangesText(found.series.ranges))
+      ? BACKTEST_MESSAGES.availableRanges(timeframe, rangesTextFr(found.series.ranges))
       : BACKTEST_MESSAGES.availableElsewhere(symbol, found.symbol.timeframes.map((t) => t.timeframe).join(', '));
     return BACKTEST_MESSAGES.noOfficialData(symbol, timeframe, formatDayFr(from), formatDayFr(to), available);
   }

@@ -1,5 +1,4 @@
 import { TIMEFRAMES, findSymbol } from '@bt/core/catalogue';
-import { formatDayFr } from '@bt/core/format';
 import { monthBounds } from './series.js';
 
 /**
@@ -87,11 +86,6 @@ export function summarizeMonths(rows: readonly MonthRow[]): SymbolAvailability[]
       return { symbol, first: Math.min(...timeframes.map((t) => t.first)), last: Math.max(...timeframes.map((t) => t.last)), timeframes };
     })
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-}
-
-/** `du 1 mars 2022 au 11 septembre 2023`, ranges joined by `, puis `. */
-export function rangesText(ranges: readonly DataRange[]): string {
-  return ranges.map((r) => `du ${formatDayFr(r.first)} au ${formatDayFr(r.last)}`).join(', puis ');
 }
 
 /** The JSON of one symbol (docs/api.md). */

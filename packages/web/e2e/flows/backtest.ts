@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { HOURLY_TIME_ZONES, SHEET_TAB_LABELS, utcOffsetLabel, timeZoneOffsetHours } from '@bt/core/format';
+import { HOURLY_TIME_ZONES, SHEET_TAB_LABELS, formatPercentFr, utcOffsetLabel, timeZoneOffsetHours } from '@bt/core/format';
 import { openWorkbook } from '@bt/core/report';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { newAccount, registerVerified } from '../support/api.js';
@@ -101,7 +101,7 @@ export function backtestFlow(flow: Flow): void {
       await page.getByTestId('overlap-touch').uncheck();
       await page.getByTestId('overlap-percent').fill('150');
       await page.getByTestId('run-backtest').click();
-      assert.equal(await page.getByTestId('form-error').innerText(), 'Profondeur min retour : un pourcentage entre 0.1 et 100, ou coche « entrée au toucher ».');
+      assert.equal(await page.getByTestId('form-error').innerText(), 'Profondeur min retour : un pourcentage entre 0,1 et 100, ou coche « entrée au toucher ».');
       await page.getByRole('button', { name: '25 %' }).click();
       // Trading costs: the pair's typical spread is pre-filled, visible and editable.
       assert.equal(await page.getByTestId('spread-pips').inputValue(), '1.3', 'EURUSD’s typical spread (docs/catalogue.md)');
@@ -170,7 +170,7 @@ export function backtestFlow(flow: Flow): void {
       const globalRows = workbook.sheet('Global', { limit: 100 }).rows;
       const winrate = globalRows.find((row) => row[0] === 'Winrate TP1')?.[1];
       assert.equal(typeof winrate, 'number');
-      assert.equal(await page.locator('.result-figures strong').first().innerText(), `${((winrate as number) * 100).toFixed(2)}%`, 'the card shows the workbook’s TP1 win rate');
+      assert.equal(await page.locator('[data-figure="winrateTp1"] strong').innerText(), formatPercentFr(winrate as number), 'the card shows the workbook’s TP1 win rate');
       const trades = workbook.sheet('Trades', { limit: 1 }).total;
       assert.ok(trades > 0, 'the run has trades');
 
@@ -192,12 +192,14 @@ export function backtestFlow(flow: Flow): void {
         await flow.h.shot(page, `24-sheet-${i + 1}-${name}`, false);
       }
       await dialog.locator('[data-sheet="Config"]').click();
-      await table.getByText('sl_pips', { exact: true }).waitFor();
+      await table.locator('[data-metric="sl_pips"]').waitFor();
+      assert.equal(await table.locator('[data-metric="sl_pips"] th').innerText(), 'Stop-loss (pips)', 'French labels, the raw name in the tooltip');
+      assert.equal(await table.locator('[data-metric="sl_pips"] th').getAttribute('title'), 'sl_pips');
       const config = await table.innerText();
       for (const hidden of ['run_id', 'user_id', 'run_seq']) assert.ok(!config.includes(hidden), `${hidden} is hidden`);
       await dialog.locator('[data-sheet="Global"]').click();
       await table.getByText('Winrate TP1', { exact: true }).waitFor();
-      assert.match(await table.innerText(), new RegExp(`Winrate TP1\\s+${((winrate as number) * 100).toFixed(2).replace('.', '\\.')}%`));
+      assert.ok((await table.innerText()).includes(`Winrate TP1\t${formatPercentFr(winrate as number)}`), 'French percentages in the modal');
       // The hourly sheet starts in Brussels time and follows the chosen zone (January: winter offsets).
       await dialog.locator('[data-sheet="Par_Heure"]').click();
       const head = table.locator('thead');

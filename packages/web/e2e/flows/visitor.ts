@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { HOURLY_TIME_ZONES, SHEET_TAB_LABELS } from '@bt/core/format';
+import { HOURLY_TIME_ZONES, SHEET_TAB_LABELS, formatPercentFr } from '@bt/core/format';
 import { newAccount, registerVerified, runOfficialBacktest, topStrategies, type OfficialRun } from '../support/api.js';
 import type { Flow } from '../support/flow.js';
 
@@ -51,7 +51,7 @@ export function visitorFlow(flow: Flow): void {
         assert.equal(await card.locator('.tf-badge').innerText(), item.timeframe);
         assert.equal(await card.locator('.strategy-name').innerText(), item.strategy_label);
         assert.equal(await card.locator('.period').innerText(), item.period);
-        assert.equal(await card.locator('.winrate').innerText(), `${(item.winrate_tp1 * 100).toFixed(2)}%`);
+        assert.equal(await card.locator('.winrate').innerText(), formatPercentFr(item.winrate_tp1));
         assert.equal(await card.locator('.trades').innerText(), String(item.trades));
       }
       await flow.h.shot(page, '01-home-top-strategies');
@@ -71,12 +71,12 @@ export function visitorFlow(flow: Flow): void {
       assert.equal(await dialog.getByRole('tab', { selected: true }).innerText(), 'Résumé global', 'Global is the default tab');
       const table = dialog.getByTestId('sheet-table');
       await table.waitFor();
-      assert.match(await table.innerText(), /Winrate TP1\s+\d+\.\d{2}%/);
+      assert.match(await table.innerText(), /Winrate TP1\s+\d+,\d{2}\u202f%/);
       await flow.h.shot(page, '02-public-stats-global', false);
       await dialog.locator('[data-sheet="Config"]').click();
-      await table.getByText('strategy', { exact: true }).waitFor();
+      await table.locator('[data-metric="strategy"]').waitFor();
       const config = await table.innerText();
-      assert.ok(config.includes(best.folder) || config.includes(best.strategy), 'the Config sheet describes the run');
+      assert.ok(config.includes(best.strategy_label), 'the Config sheet describes the run');
       for (const hidden of ['run_id', 'user_id', 'run_seq']) assert.ok(!config.includes(hidden), `${hidden} stays private`);
       await dialog.locator('[data-sheet="Par_Heure"]').click();
       await table.locator('tbody tr').first().waitFor();

@@ -104,6 +104,10 @@ export function makeCalls(api: ApiClient) {
       api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
     /** The third-party sign-in start endpoint on the API host (a browser redirect, spec 1 §7). */
     googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
+    /** What the official library holds, per symbol and timeframe (public). */
+    datasets: () => api.get<unknown>('/api/datasets', { auth: false }),
+    /** The result view's candles and trades of one of the user's runs. */
+    resultChart: (folder: string) => api.get<unknown>('/api/user/backtests/chart', { query: { folder } }),
     // Dashboard and pins (issue 8, spec 2 §7 "User results" and personal strategies).
     userBacktests: () => api.get<unknown>('/api/user/backtests'),
     /** Failure on a non-OK status (spec 2 §7): the client throws HttpError with the server's detail. */

@@ -20,5 +20,22 @@ export {
   LABELS,
   isHiddenMetric,
   usesInternalStop,
+  formatPercentFr,
+  formatIntegerFr,
+  formatNumberFr,
+  formatCompactFr,
+  formatPriceFr,
+  formatPeriodFr,
+  formatDayFr,
+  dayToMs,
 } from '@bt/core/format';
 export type { ConfigRows, HourlyTimeZone, WinrateClass } from '@bt/core/format';
+import { dayToMs as toMs, formatPeriodFr as period } from '@bt/core/format';
+
+/** A period written `2023-01-01 → 2023-01-31` (the API's) in French, `1–31 janvier 2023`; other text as it is. */
+export function periodLabel(text: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})\s*(?:→|->|–|-|to|au)\s*(\d{4}-\d{2}-\d{2})$/.exec(text.trim());
+  const from = m ? toMs(m[1]) : null;
+  const to = m ? toMs(m[2]) : null;
+  return from !== null && to !== null ? period(from, to) : text;
+}

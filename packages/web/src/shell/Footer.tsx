@@ -7,7 +7,7 @@ export function Footer() {
     <footer className="footer">
       <div className="footer-inner">
         <span data-testid="footer-copyright">© {year} bt. Tous droits réservés</span>
-        <span className="footer-version">Beta v1.3</span>
+        <span className="footer-version" data-raw>Beta v1.3</span>
         <nav className="footer-links" aria-label="Liens légaux">
           <Link to="/legal/mentions-legales">Mentions légales</Link>
           <Link to="/legal/politique-confidentialite">Politique de confidentialité</Link>

@@ -10,6 +10,9 @@ import { openWorkbook } from '@bt/core/report';
 export interface RealResult {
   folder: string;
   sheets: Map<string, { headers: string[]; rows: unknown[][] }>;
+  /** The statistics and golden hours the workbook was written from (the backtest answer's). */
+  statistics: unknown;
+  goldenHours: unknown;
 }
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -44,5 +47,5 @@ export async function realResult(input: RealRun): Promise<RealResult> {
     const page = reader.sheet(name, { limit: 10_000 });
     sheets.set(name, { headers: [...page.headers], rows: page.rows.map((row) => [...row]) });
   }
-  return { folder: result.folder, sheets };
+  return { folder: result.folder, sheets, statistics: JSON.parse(JSON.stringify(result.statistics)), goldenHours: JSON.parse(JSON.stringify(result.golden_hours)) };
 }

@@ -1,3 +1,4 @@
+import { formatCompactFr } from '@bt/core/format';
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -35,7 +36,7 @@ function valueChartOptions(model: CompareChartModel, width: number, height: numb
     marginBottom: 40,
     style: STYLE,
     color: colorRange(model),
-    y: { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${v} %` : String(v)) },
+    y: { domain: [0, max], ticks, grid: true, label: null, tickFormat: (v: number) => (model.valueType === 'percentage' ? `${formatCompactFr(v, 2)}\u202f%` : formatCompactFr(v, 2)) },
   };
 }
 

@@ -3,6 +3,7 @@
  * POST /api/compare/data shaped into points, values and their display, the 6-colour palette, the
  * grid divisions, the size rules and the radar's polar projection. Plot only draws the result.
  */
+import { formatNumberFr } from '@bt/core/format';
 import { fieldNumber as numberOrNull } from '../../api/fields.js';
 
 export const METRICS = [
@@ -138,11 +139,11 @@ export function hasValues(model: CompareChartModel): boolean {
   return model.series.some((s) => s.values.some((v) => v !== null));
 }
 
-/** A value as the table and tooltips show it: '53.85 %' or '12'; '—' for no data. */
+/** A value as the table and tooltips show it, in French: '53,85 %' or '1 012'; '—' for no data. */
 export function formatValue(value: number | null, model: Pick<CompareChartModel, 'valueType' | 'precision'>): string {
   if (value === null) return '—';
-  const text = value.toFixed(model.precision);
-  return model.valueType === 'percentage' ? `${text} %` : text;
+  const text = formatNumberFr(value, model.precision);
+  return model.valueType === 'percentage' ? `${text}\u202f%` : text;
 }
 
 /** Grid divisions: 5 for percentages, 4 for counts (spec 2 §9). */

@@ -6,7 +6,8 @@
 import { pinId } from './pin.js';
 import { PINNABLE_SHEETS, rowPins } from './rowPins.js';
 import { pinStore, usePins } from './browserPins.js';
-import { formatCell } from '../../lib/format.js';
+import { formatCellFr } from '@bt/core/format';
+import { Pin, PinOff } from 'lucide-react';
 import type { SheetRowContext } from '../../pages/stats/SheetsModal.js';
 import './pins.css';
 
@@ -29,7 +30,7 @@ export function PinRowAction({ context }: { context: SheetRowContext }) {
         onClick={() => pinStore.toggle(offer)}
         data-testid="pin-row"
       >
-        📌
+        {active ? <PinOff size={14} aria-hidden /> : <Pin size={14} aria-hidden />}
       </button>
     );
   }
@@ -49,7 +50,7 @@ export function PinRowAction({ context }: { context: SheetRowContext }) {
       {offers.map((offer, index) => (
         <option key={offer.key} value={index}>
           {pinned.has(pinId(offer)) ? '✓ ' : ''}
-          {offer.key} : {formatCell(offer.value, offer.key)}
+          {offer.key} : {formatCellFr(offer.value, offer.key)}
         </option>
       ))}
     </select>

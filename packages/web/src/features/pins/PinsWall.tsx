@@ -4,7 +4,8 @@
  * Tri and a search. Each pin: Détails (the results overlay on its sheet) and Retirer.
  */
 import { useMemo, useState } from 'react';
-import { formatCell, winrateClass } from '../../lib/format.js';
+import { formatCellFr } from '@bt/core/format';
+import { winrateClass } from '../../lib/format.js';
 import { pinStore, usePins } from './browserPins.js';
 import { NO_PIN_FILTERS, PIN_SORTS, bucketFilterOf, pinFilterOptions, visiblePins, type PinFilters, type PinSort } from './filters.js';
 import { bucketLabel, folderFacts, isWinrateMetric, metricLabel, PIN_TYPE_LABELS, SHEET_OF_TYPE, type Pin } from './pin.js';
@@ -42,7 +43,7 @@ function PinCard({ pin, onDetails }: { pin: Pin; onDetails: () => void }) {
         <span className="badge">{PIN_TYPE_LABELS[pin.type] ?? pin.type}</span>
       </div>
       <strong className={`pin-value${tone ? ` winrate-${tone}` : ''}`} data-testid="pin-value">
-        {formatCell(pin.value, pin.key)}
+        {formatCellFr(pin.value, pin.key)}
       </strong>
       {bucket ? <span className="pin-bucket">{bucket}</span> : null}
       <span className="small">
@@ -124,7 +125,7 @@ export function PinsWall({ standalone = false }: { standalone?: boolean }) {
           )}
         </>
       )}
-      {details ? <ResultsOverlay folder={details.folder} title={`Résultats · ${details.folder}`} initialSheet={SHEET_OF_TYPE[details.type]} onClose={() => setDetails(null)} /> : null}
+      {details ? <ResultsOverlay folder={details.folder} title={`Résultats · ${details.folder}`} initialSheet={SHEET_OF_TYPE[details.type]} onClose={() => setDetails(null)} withResultView /> : null}
     </div>
   );
 }

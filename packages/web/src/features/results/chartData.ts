@@ -3,7 +3,7 @@
  * interval) read from the statistics the backtest answer carries (core's BacktestStatistics), with
  * the golden hours marked. Win rates become percentages here; the intervals come from core.
  */
-import type { GoldenHourEntry } from './result.js';
+import type { GoldenHourEntry } from './golden.js';
 
 export interface ChartPoint {
   /** Order on the axis. */
@@ -15,12 +15,18 @@ export interface ChartPoint {
   high: number | null;
   resolved: number;
   golden: boolean;
+  /** Fewer resolved trades than golden hours need: drawn faded (docs/report.md "Golden hours"). */
+  faded: boolean;
 }
 
 export interface ChartSeries {
   hours: ChartPoint[];
   sessions: ChartPoint[];
   weekdays: ChartPoint[];
+  /** The run's TP1 win rate in percent (the line golden hours must beat), null when unknown. */
+  global: number | null;
+  /** Resolved trades an hour needs to be eligible, when known. */
+  minTrades: number | null;
 }
 
 type Group = Record<string, unknown>;
@@ -44,12 +50,13 @@ function groups(value: unknown): Group[] {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export function chartSeries(statistics: unknown, goldenHours: readonly GoldenHourEntry[]): ChartSeries {
+export function chartSeries(statistics: unknown, goldenHours: readonly GoldenHourEntry[], minTrades: number | null = null): ChartSeries {
   const golden = new Set(goldenHours.map((g) => g.hour));
   const stats = statistics && typeof statistics === 'object' ? (statistics as Record<string, unknown>) : {};
   let hours = groups(stats.byHour).map((g) => {
     const hour = Number(g.hour);
-    return { order: hour, label: `${pad(hour)}h`, ...figures(g), golden: golden.has(hour) };
+    const f = figures(g);
+    return { order: hour, label: `${pad(hour)}h`, ...f, golden: golden.has(hour), faded: minTrades !== null && f.resolved < minTrades };
   });
   if (hours.length === 0 && goldenHours.length) {
     // Without statistics, the golden hours alone still make a useful chart.
@@ -63,19 +70,22 @@ export function chartSeries(statistics: unknown, goldenHours: readonly GoldenHou
         high: ci ? ci[1] * 100 : null,
         resolved: g.trades ?? 0,
         golden: true,
+        faded: false,
       };
     });
   }
   hours.sort((a, b) => a.order - b.order);
-  const sessions = groups(stats.sessions).map((g, i) => ({ order: i, label: String(g.session ?? `#${i + 1}`), ...figures(g), golden: false }));
+  const sessions = groups(stats.sessions).map((g, i) => ({ order: i, label: String(g.session ?? `#${i + 1}`), ...figures(g), golden: false, faded: false }));
   const weekdays = groups(stats.byWeekday).map((g, i) => ({
     order: typeof g.weekday === 'number' ? g.weekday : i,
     label: String(g.label ?? i),
     ...figures(g),
     golden: false,
+    faded: false,
   }));
   weekdays.sort((a, b) => a.order - b.order);
-  return { hours, sessions, weekdays };
+  const global = figures((stats.global ?? {}) as Group).winrate;
+  return { hours, sessions, weekdays, global, minTrades };
 }
 
 export function hasChartData(series: ChartSeries): boolean {

@@ -5,10 +5,13 @@ import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { CostFields } from '../../features/costs/CostFields.js';
 import { costsForSymbol, typicalSpreadText } from '../../features/costs/costs.js';
 import { PageMeta } from '../../components/PageMeta.js';
+import { formatCompactFr } from '@bt/core/format';
+import { CalendarRange } from 'lucide-react';
 import { SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
 import { calls, session } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { creditBalance } from '../../shell/credits.js';
+import { availableText, parseAvailability, presetFromData, symbolChoices, timeframeChoices, usableTimeframe, type Availability } from './availability.js';
 import { DATE_PRESETS, presetRange } from './dates.js';
 import {
   buildParams,
@@ -50,6 +53,18 @@ export default function BacktestPage() {
   const [outcome, setOutcome] = useState<BacktestOutcome | null>(null);
   const [fileInput, setFileInput] = useState<File | null>(null);
   const { view, run } = useRun();
+  // What the official library holds (public): the pair list, the timeframes and the presets follow it.
+  const [availability, setAvailability] = useState<Availability | null>(null);
+  useEffect(() => {
+    let alive = true;
+    calls.datasets().then(
+      (answer) => alive && setAvailability(parseAvailability(answer)),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
 
   const patch = useCallback((change: Partial<BacktestFormState>) => {
     setForm((current) => ({ ...current, ...change }));
@@ -101,7 +116,16 @@ export default function BacktestPage() {
   const layout = useMemo(() => paramLayout(form, userStrategy, serverSignature), [form, userStrategy, serverSignature]);
   const credits = creditBalance(state.user);
   const pip = findSymbol(form.mode === 'official' ? form.symbol : form.customSymbol)?.pipSize ?? null;
-  const timeframes = form.mode === 'official' ? LIBRARY_TIMEFRAMES : TIMEFRAMES.map((t) => t.key);
+  const official = form.mode === 'official';
+  const timeframes = official
+    ? timeframeChoices(LIBRARY_TIMEFRAMES, availability, form.symbol)
+    : TIMEFRAMES.map((t) => ({ value: t.key, label: t.key, disabled: false }));
+  const choices = useMemo(() => symbolChoices(SYMBOLS_BY_LABEL, availability), [availability]);
+  const series = official ? (availability?.get(form.symbol)?.timeframes.get(form.timeframe) ?? null) : null;
+  const rangeLine = official ? availableText(availability, form.symbol, form.timeframe) : null;
+
+  /** A new pair moves the timeframe to one it has data in. */
+  const chooseSymbol = (symbol: string) => patch({ symbol, costs: costsForSymbol(form.costs, symbol), timeframe: usableTimeframe(availability, symbol, form.timeframe, LIBRARY_TIMEFRAMES) });
 
   const selectPersonal = useCallback(
     async (id: string) => {
@@ -194,13 +218,32 @@ export default function BacktestPage() {
             {form.mode === 'official' ? (
               <label>
                 Paire
-                <select value={form.symbol} onChange={(e) => patch({ symbol: e.target.value, costs: costsForSymbol(form.costs, e.target.value) })} data-testid="symbol">
+                <select value={form.symbol} onChange={(e) => chooseSymbol(e.target.value)} data-testid="symbol">
                   <option value="">— Choisir —</option>
-                  {SYMBOLS_BY_LABEL.map((s) => (
-                    <option key={s.symbol} value={s.symbol}>
-                      {s.label === s.symbol ? s.symbol : `${s.label} (${s.symbol})`}
-                    </option>
-                  ))}
+                  {choices.withoutData.length ? (
+                    <>
+                      <optgroup label="Avec données officielles">
+                        {choices.withData.map((c) => (
+                          <option key={c.value} value={c.value}>
+                            {c.label}
+                          </option>
+                        ))}
+                      </optgroup>
+                      <optgroup label="Sans données pour l’instant">
+                        {choices.withoutData.map((c) => (
+                          <option key={c.value} value={c.value} disabled title={c.disabledReason}>
+                            {c.label}
+                          </option>
+                        ))}
+                      </optgroup>
+                    </>
+                  ) : (
+                    choices.withData.map((c) => (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ))
+                  )}
                 </select>
               </label>
             ) : (
@@ -233,15 +276,15 @@ export default function BacktestPage() {
               Timeframe
               <select value={form.timeframe} onChange={(e) => patch({ timeframe: e.target.value })} data-testid="timeframe">
                 {timeframes.map((tf) => (
-                  <option key={tf} value={tf}>
-                    {tf}
+                  <option key={tf.value} value={tf.value} disabled={tf.disabled}>
+                    {tf.label}
                   </option>
                 ))}
               </select>
             </label>
             {pip !== null ? (
               <p className="pip-badge" title="Taille d’un pip pour cette paire">
-                1 pip = {pip}
+                1 pip = {formatCompactFr(pip, 10)}
               </p>
             ) : null}
           </div>
@@ -255,12 +298,30 @@ export default function BacktestPage() {
               Fin
               <input type="date" value={form.end} onChange={(e) => patch({ end: e.target.value })} data-testid="end-date" />
             </label>
+            {rangeLine ? (
+              <p className="data-range small" data-testid="data-range">
+                <CalendarRange size={14} aria-hidden /> {rangeLine}
+              </p>
+            ) : null}
             <div className="presets">
-              {DATE_PRESETS.map((preset) => (
-                <button key={preset.id} type="button" className="chip" onClick={() => patch(presetRange(preset.id, Date.now()))}>
-                  {preset.label}
-                </button>
-              ))}
+              {DATE_PRESETS.map((preset) => {
+                // Counted back from the last candle the library holds, not from today.
+                const range = series ? presetFromData(preset.id, series) : official && availability ? null : presetRange(preset.id, Date.now());
+                const why = official && !form.symbol ? 'Choisis d’abord une paire' : 'Pas de données pour cette période';
+                return (
+                  <button
+                    key={preset.id}
+                    type="button"
+                    className="chip"
+                    disabled={!range}
+                    title={range ? undefined : why}
+                    onClick={() => range && patch(range)}
+                    data-preset={preset.id}
+                  >
+                    {preset.label}
+                  </button>
+                );
+              })}
             </div>
           </div>
 

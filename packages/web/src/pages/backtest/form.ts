@@ -17,7 +17,7 @@ export const FORM_MESSAGES = {
   slRequired: 'Renseigne un stop-loss en pips (0 = SL interne, au bord de la zone).',
   tp1Required: 'Renseigne un take-profit TP1 en pips.',
   tp2BelowTp1: 'Le TP2 doit être supérieur ou égal au TP1.',
-  overlapRange: 'Profondeur min retour : un pourcentage entre 0.1 et 100, ou coche « entrée au toucher ».',
+  overlapRange: 'Profondeur min retour : un pourcentage entre 0,1 et 100, ou coche « entrée au toucher ».',
   notEnoughCredits: 'Il te faut au moins 2 crédits pour lancer un backtest.',
 } as const;
 

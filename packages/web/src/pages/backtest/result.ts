@@ -5,7 +5,11 @@
 import { isNonJsonAnswer } from '../../api/client.js';
 import { HttpError, errorDetail } from '../../api/errors.js';
 import { usableNumber } from '../../shell/credits.js';
-import { fieldNumber as num } from '../../api/fields.js';
+import { fieldNumber as num, fieldString } from '../../api/fields.js';
+import type { TitleParts } from '../../features/results/chartAnswer.js';
+import { goldenFromAnswer, type GoldenHourEntry, type GoldenSummary } from '../../features/results/golden.js';
+
+export type { GoldenHourEntry };
 
 export const RESULT_MESSAGES = {
   nonJson: 'Erreur serveur (réponse non-JSON)',
@@ -13,24 +17,20 @@ export const RESULT_MESSAGES = {
   customDefault: 'Erreur backtest custom',
 } as const;
 
-export interface GoldenHourEntry {
-  hour: number;
-  TP1: number | null;
-  TP2: number | null;
-  trades?: number;
-  TP1_ci95?: readonly [number, number] | null;
-}
-
 export interface BacktestOutcome {
   folder: string;
   file: string;
   creditsRemaining: number | null;
   winrateGlobal: { TP1: number | null; TP2: number | null };
   goldenHours: GoldenHourEntry[];
+  /** The golden hours with their threshold and what to say when there is none. */
+  golden: GoldenSummary;
   /** Core statistics when the server includes them (charts). */
   statistics: unknown;
   /** Net R of the resolved trades in entry order, per target: what the Monte Carlo panel draws from. */
   rSequence: { tp1: number[]; tp2: number[] } | null;
+  /** The human title's parts (docs/web.md "Result view"). */
+  title: TitleParts;
   raw: Record<string, unknown>;
 }
 
@@ -83,14 +83,25 @@ export function parseBacktestAnswer(answer: unknown, kind: 'official' | 'custom'
   if (record.error) return { ok: false, error: errorDetail(record) ?? fallback };
   const paths = splitResultPath(record.xlsx_result);
   if (!paths) return { ok: false, error: errorDetail(record) ?? fallback };
+  const golden = goldenHoursOf(record);
   return {
     ok: true,
     outcome: {
       ...paths,
       creditsRemaining: usableNumber(record.credits_remaining),
-      ...goldenHoursOf(record),
+      ...golden,
+      golden: goldenFromAnswer(golden.goldenHours, record.golden_hours),
       statistics: record.statistics ?? null,
       rSequence: rSequenceOf(record),
+      title: {
+        symbol: fieldString(record.symbol),
+        timeframe: fieldString(record.timeframe),
+        strategyLabel: fieldString(record.strategy_label) || fieldString(record.strategy),
+        startDate: fieldString(record.start_date),
+        endDate: fieldString(record.end_date),
+        slMode: fieldString(record.sl_mode) || null,
+        slPips: num(record.sl_pips),
+      },
       raw: record,
     },
   };

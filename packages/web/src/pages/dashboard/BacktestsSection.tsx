@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { HttpError } from '../../api/errors.js';
 import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
-import { winrateClass } from '../../lib/format.js';
+import { formatIntegerFr, formatPercentFr, periodLabel, winrateClass } from '../../lib/format.js';
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
@@ -131,12 +131,12 @@ export function BacktestsSection() {
                     {item.pair || '—'} {item.timeframe ? <span className="tf-badge">{item.timeframe}</span> : null}
                   </h3>
                   <span className={`winrate${tone ? ` winrate-${tone}` : ''}`} title="Win rate TP1" data-testid="backtest-winrate">
-                    {item.winrate === null ? '—' : `${item.winrate.toFixed(2)}%`}
+                    {item.winrate === null ? '—' : formatPercentFr(item.winrate / 100)}
                   </span>
                 </div>
                 <p className="small">{item.strategy || '—'}</p>
                 <p className="muted small">
-                  {item.period || '—'} · {item.trades ?? '—'} trades
+                  {item.period ? periodLabel(item.period) : '—'} · {formatIntegerFr(item.trades)} trades
                 </p>
                 <div className="row-actions">
                   <button type="button" className="btn btn-small btn-primary" onClick={() => setOpen(item)}>
@@ -163,6 +163,7 @@ export function BacktestsSection() {
           title={`Résultats · ${[open.pair, open.timeframe, open.strategy].filter(Boolean).join(' · ')}`}
           onClose={() => setOpen(null)}
           footer={<XlsxLink item={open} apiKey={key} />}
+          withResultView
         />
       ) : null}
       {confirm ? (

@@ -4,7 +4,7 @@
  * great at 70, good at 55, fractions read as percentages) come from @bt/core/format.
  */
 import { HttpError } from '../../api/errors.js';
-import { homeWinrateClass as coreHomeClass, isHotWinrate, parseWinrate } from '../../lib/format.js';
+import { formatPercentFr, homeWinrateClass as coreHomeClass, isHotWinrate, parseWinrate } from '../../lib/format.js';
 import { fieldText as str } from '../../api/fields.js';
 
 export const TOP_STRATEGIES = { maxCards: 6, skeletons: 3, timeoutMs: 6000, loaderMs: 450 } as const;
@@ -66,7 +66,7 @@ export function toCard(item: Record<string, unknown>, strategyLabel: (key: strin
     strategy: strategyKey ? strategyLabel(strategyKey) : '',
     period: str(item.period) || (from || to ? `${from} → ${to}` : ''),
     winrate,
-    winrateText: winrate === null ? '—' : `${winrate.toFixed(2)}%`,
+    winrateText: winrate === null ? '—' : formatPercentFr(winrate / 100),
     winrateClass: coreHomeClass(item.winrate_tp1) ?? '',
     hot: isHotWinrate(item.winrate_tp1),
     trades: Number.isFinite(trades) && item.trades !== null && item.trades !== '' ? trades : null,

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Modal } from '../../components/Modal.js';
+import { TRADE_HEADERS, configLabel, configValueText, formatCellFr } from '@bt/core/format';
 import {
   DEFAULT_HOURLY_TIME_ZONE,
   HOURLY_TIME_ZONES,
   defaultSheet,
-  formatCell,
   isHiddenMetric,
   shiftHourlyRows,
   timeZoneOffsetHours,
@@ -47,6 +47,9 @@ type RowAction = ((row: unknown[], extra?: { bucketLabel: string; tzOffset: numb
 
 type SheetState = { status: 'loading' } | { status: 'ready'; table: SheetTable } | { status: 'error' };
 
+/** The pin column comes first, so it never covers a value (wide sheets scroll sideways under nothing). */
+const ActionHead = ({ action }: { action: RowAction }) => (action ? <th className="row-action" aria-label="Épingler" /> : null);
+
 function HourlyTable({ table, timeZone, at, action }: { table: SheetTable; timeZone: string; at: number; action: RowAction }) {
   const hourIndex = Math.max(0, table.headers.findIndex((h) => /heure|hour/i.test(h)));
   const offset = timeZoneOffsetHours(timeZone, at);
@@ -56,15 +59,18 @@ function HourlyTable({ table, timeZone, at, action }: { table: SheetTable; timeZ
   return (
     <table className="sheet-table" data-testid="sheet-table">
       <thead>
-        <tr>{headers.map((h, i) => <th key={i}>{h}</th>)}{action ? <th /> : null}</tr>
+        <tr>
+          <ActionHead action={action} />
+          {headers.map((h, i) => <th key={i}>{h}</th>)}
+        </tr>
       </thead>
       <tbody>
         {shifted.map(({ label, row }, r) => (
           <tr key={r}>
-            {row.map((cell, c) => (
-              <td key={c}>{c === hourIndex ? label : formatCell(cell, table.headers[c])}</td>
-            ))}
             {action ? <td className="row-action">{action(row, { bucketLabel: label, tzOffset: offset })}</td> : null}
+            {row.map((cell, c) => (
+              <td key={c}>{c === hourIndex ? label : formatCellFr(cell, table.headers[c])}</td>
+            ))}
           </tr>
         ))}
       </tbody>
@@ -83,17 +89,20 @@ function MetricTable({ table, internalStop, action = null }: { table: SheetTable
     <table className="sheet-table metric-table" data-testid="sheet-table">
       {showHeaders ? (
         <thead>
-          <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}{action ? <th /> : null}</tr>
+          <tr>
+            <ActionHead action={action} />
+            {table.headers.map((h, i) => <th key={i}>{h}</th>)}
+          </tr>
         </thead>
       ) : null}
       <tbody>
         {rows.map((row, i) => (
           <tr key={i}>
+            {action ? <td className="row-action">{action(row)}</td> : null}
             <th scope="row">{String(row[0] ?? '')}</th>
             {row.slice(1).map((cell, c) => (
-              <td key={c}>{formatCell(cell, row[0])}</td>
+              <td key={c}>{formatCellFr(cell, row[0])}</td>
             ))}
-            {action ? <td className="row-action">{action(row)}</td> : null}
           </tr>
         ))}
       </tbody>
@@ -101,19 +110,48 @@ function MetricTable({ table, internalStop, action = null }: { table: SheetTable
   );
 }
 
-function GridTable({ table, action = null }: { table: SheetTable; action?: RowAction }) {
+/** Config in French: a label per parameter (its raw name in the tooltip) and values in words. */
+function ConfigTable({ table, internalStop }: { table: SheetTable; internalStop: boolean }) {
+  const rows = table.rows.filter((row) => !isHiddenMetric(row[0], internalStop));
+  return (
+    <table className="sheet-table metric-table" data-testid="sheet-table">
+      <tbody>
+        {rows.map((row, i) => {
+          const metric = String(row[0] ?? '');
+          return (
+            <tr key={i} data-metric={metric}>
+              <th scope="row" title={metric}>
+                {configLabel(metric)}
+              </th>
+              <td data-raw={metric === 'engine_version' || metric === 'run_id' ? '' : undefined}>{configValueText(metric, row[1])}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Columns kept for scripts but not for reading (the 0-based candle index of the entry). */
+const HIDDEN_COLUMNS: ReadonlySet<string> = new Set([TRADE_HEADERS.entryIndex]);
+
+function GridTable({ table, action = null, pipSize }: { table: SheetTable; action?: RowAction; pipSize: number | null }) {
+  const shown = table.headers.map((h, i) => i).filter((i) => !HIDDEN_COLUMNS.has(table.headers[i]));
   return (
     <table className="sheet-table" data-testid="sheet-table">
       <thead>
-        <tr>{table.headers.map((h, i) => <th key={i}>{h}</th>)}{action ? <th /> : null}</tr>
+        <tr>
+          <ActionHead action={action} />
+          {shown.map((i) => <th key={i}>{table.headers[i]}</th>)}
+        </tr>
       </thead>
       <tbody>
         {table.rows.map((row, r) => (
           <tr key={r}>
-            {row.map((cell, c) => (
-              <td key={c}>{formatCell(cell, table.headers[c])}</td>
-            ))}
             {action ? <td className="row-action">{action(row)}</td> : null}
+            {shown.map((c) => (
+              <td key={c}>{formatCellFr(row[c], table.headers[c], { pipSize })}</td>
+            ))}
           </tr>
         ))}
       </tbody>
@@ -142,6 +180,12 @@ function configInstant(table: SheetTable | null): number {
     }
   }
   return Date.now();
+}
+
+/** The instrument's pip size from Config, so prices keep its decimals. */
+function configPipSize(table: SheetTable | null): number | null {
+  const row = table ? metricValueRows(table).find((r) => r.metric.trim() === 'pip_size') : undefined;
+  return typeof row?.value === 'number' && row.value > 0 ? row.value : null;
 }
 
 /** Statistics modal with one tab per sheet (spec 1 §2 public variant, spec 2 §2 results variant). */
@@ -206,9 +250,9 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   else if (!current || current.status === 'loading') body = <p className="muted">Chargement…</p>;
   else if (current.status === 'error') body = <p className="error-text">Impossible de charger cette feuille.</p>;
   else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} action={action} />;
-  else if (active === CONFIG_SHEET) body = <MetricTable table={configTable(current.table)} internalStop={internalStop} />;
+  else if (active === CONFIG_SHEET) body = <ConfigTable table={configTable(current.table)} internalStop={internalStop} />;
   else if (isMetricSheet(current.table)) body = <MetricTable table={current.table} internalStop={internalStop} action={action} />;
-  else body = <GridTable table={current.table} action={action} />;
+  else body = <GridTable table={current.table} action={action} pipSize={configPipSize(config)} />;
 
   return (
     <Modal title={title} onClose={onClose} wide footer={footer} className="sheets-modal">
