@@ -1,5 +1,5 @@
 import { LIBRARY_TIMEFRAMES, TIMEFRAMES, findSymbol } from '@bt/core/catalogue';
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { CostFields } from '../../features/costs/CostFields.js';
@@ -28,7 +28,6 @@ import { GeneratePanel, GenerateToggleLabel } from './GeneratePanel.js';
 import { ImportPanel } from './ImportPanel.js';
 import { ParamFields } from './ParamFields.js';
 import { ProgressPanel } from './ProgressPanel.js';
-import { ResultCard } from './ResultCard.js';
 import { backtestFailureMessage, parseBacktestAnswer, type BacktestOutcome, type ParsedAnswer } from './result.js';
 import { StrategyPickers } from './StrategyPickers.js';
 import { TipsAside } from './TipsAside.js';
@@ -36,6 +35,9 @@ import { useRun } from './useRun.js';
 import { parseUserStrategies, signatureFromAnswer, type UserStrategy } from './userStrategies.js';
 
 type Panel = 'ai' | 'import' | null;
+
+// The result card (result view, statistics modal) loads once a result is there: the form's first load stays small.
+const ResultCard = lazy(() => import('./ResultCard.js').then((m) => ({ default: m.ResultCard })));
 
 export default function BacktestPage() {
   const [params, setParams] = useSearchParams();
@@ -361,7 +363,11 @@ export default function BacktestPage() {
         </form>
         <TipsAside />
       </div>
-      {outcome ? <ResultCard outcome={outcome} /> : null}
+      {outcome ? (
+        <Suspense fallback={<p className="muted">Chargement des résultats…</p>}>
+          <ResultCard outcome={outcome} />
+        </Suspense>
+      ) : null}
       {prompt ? <ConnectPrompt onClose={() => setPrompt(false)} /> : null}
     </div>
   );
