@@ -13,12 +13,12 @@ function tip(p: EquityPoint): string {
   return `Trade n° ${p.tradeId} (${formatDateTimeFr(p.time)} UTC) · cumul ${formatRFr(p.equity)} · drawdown ${formatRFr(p.drawdown)}`;
 }
 
+/** What the two figures share, so the curve and its drawdown line up. */
+const frame = (width: number, height: number) => ({ width, height, marginLeft: 48, style: { background: 'transparent', color: INK, fontSize: '11px' } });
+
 function drawEquity(points: EquityPoint[], width: number): HTMLElement | SVGSVGElement {
   return Plot.plot({
-    width,
-    height: 220,
-    marginLeft: 48,
-    style: { background: 'transparent', color: INK, fontSize: '11px' },
+    ...frame(width, 220),
     x: { label: 'Trades résolus, dans l’ordre des entrées', tickFormat: tick },
     y: { label: 'Cumul (R, au TP1)', grid: true, tickFormat: tick },
     marks: [
@@ -32,10 +32,7 @@ function drawEquity(points: EquityPoint[], width: number): HTMLElement | SVGSVGE
 
 function drawDrawdown(points: EquityPoint[], width: number): HTMLElement | SVGSVGElement {
   return Plot.plot({
-    width,
-    height: 120,
-    marginLeft: 48,
-    style: { background: 'transparent', color: INK, fontSize: '11px' },
+    ...frame(width, 120),
     x: { label: null, tickFormat: tick },
     y: { label: 'Drawdown (R)', grid: true, tickFormat: tick },
     marks: [
