@@ -139,6 +139,7 @@ describe(`GET /api/datasets (${TEST_DIALECT})`, () => {
       ['?timeframe=W9', 'Unité de temps non disponible pour les données officielles : « W9 » (H4, H1, M30, M15, M5).'],
       [`?symbol=${'A'.repeat(5000)}`, `Symbole inconnu : « ${'A'.repeat(40)} ».`],
       ['?symbol=%00%27%22', 'Symbole inconnu : « \u0000\'" ».'],
+      ['?symbol=EURUSD&symbol=GBPUSD', 'Champ « symbol » : une seule valeur attendue (pas une liste ni un objet).'],
     ];
     for (const [query, detail] of cases) {
       const res = await t.request('GET', `/api/datasets${query}`);

@@ -133,13 +133,14 @@ describe(`user results (${TEST_DIALECT})`, () => {
       [`/api/user/backtests/chart?folder=${folder}`, {}, 401, 'Non authentifié'],
       [`/api/user/backtests/chart?folder=${folder}`, { key: 'not-a-key' }, 401, 'Clé API invalide ou expirée.'],
       [`/api/user/backtests/chart?folder=${folder}`, { key: bob.key }, 404, 'Dossier inconnu'],
-      [`/api/user/backtests/CHART?folder=${folder}`, {}, 401, 'Non authentifié'],
-      [`/api/USER/backtests/chart?folder=${folder}`, { key: bob.key }, 404, 'Dossier inconnu'],
+      // Routes are case-sensitive: another letter case is no route at all, with or without a key.
+      [`/api/user/backtests/CHART?folder=${folder}`, {}, 404, 'Ressource introuvable.'],
+      [`/api/USER/backtests/chart?folder=${folder}`, { key: alice.key }, 404, 'Ressource introuvable.'],
       ['/api/user/backtests/chart', { key: alice.key }, 400, 'Aucune donnée XLSX associée à cette stratégie (folder manquant).'],
       ['/api/user/backtests/chart?folder=', { key: alice.key }, 400, 'Aucune donnée XLSX associée à cette stratégie (folder manquant).'],
       ['/api/user/backtests/chart?folder=..%2F..%2Fetc', { key: alice.key }, 404, 'Dossier inconnu'],
       [`/api/user/backtests/chart?folder=${'A'.repeat(3000)}`, { key: alice.key }, 404, 'Dossier inconnu'],
-      [`/api/user/backtests/chart?folder=${folder}&folder=x`, { key: bob.key }, 404, 'Dossier inconnu'],
+      [`/api/user/backtests/chart?folder=${folder}&folder=x`, { key: alice.key }, 400, 'Champ « folder » : une seule valeur attendue (pas une liste ni un objet).'],
     ];
     for (const [path, options, status, detail] of cases) {
       const res = await t.request('GET', path, options);

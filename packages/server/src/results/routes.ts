@@ -91,7 +91,7 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
 
   // The result view's chart: candles of the run's period and its trades (docs/api.md).
   router.get('/api/user/backtests/chart', requireUser, async (ctx) => {
-    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query.folder));
+    const run = await results.owned(currentUser(ctx).user.id, Results.folderParam(ctx.query));
     ctx.body = await services.charts.view(run);
   });
 
