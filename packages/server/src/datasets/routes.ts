@@ -9,7 +9,7 @@ import type { Services } from '../app/services.js';
 import { BACKTEST_MESSAGES } from '../backtests/request.js';
 import { presentAvailability } from './availability.js';
 
-/** Browsers and proxies may keep the list this long (the library changes monthly, spec 2 §9). */
+/** Browsers and proxies may keep the list this long (the library changes monthly, docs/product.md §2.9). */
 const MAX_AGE_SECONDS = 300;
 
 /**
