@@ -66,4 +66,6 @@ test('Config rows: French labels (the parameters’ catalogue labels too), value
   assert.equal(configValueText('confirm_candle', false), 'Non');
   assert.equal(configValueText('pip_size', 0.0001), '0,0001');
   assert.equal(configValueText('min_overlap_ratio', null), '—');
+  assert.equal(configLabel('spread_by_hour_pips'), 'Spread par heure UTC (pips)');
+  assert.equal(configValueText('spread_by_hour_pips', '1.2 0.8 1'), '1,2 0,8 1');
 });

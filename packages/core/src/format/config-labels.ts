@@ -28,6 +28,16 @@ const CONFIG_LABELS: Readonly<Record<string, string>> = {
   sessions_utc: 'Sessions (UTC)',
   golden_hours_min_trades: 'Trades résolus min. par golden hour',
   golden_hours_utc: 'Golden hours (UTC)',
+  spread_pips: 'Spread (pips)',
+  spread_by_hour_pips: 'Spread par heure UTC (pips)',
+  spread_from_data: 'Spread lu dans les données',
+  spread_point_size: 'Taille d’un point de spread',
+  spread_data_candles: 'Bougies avec un spread',
+  commission_pips: 'Commission (pips)',
+  commission_per_lot: 'Commission par lot',
+  account_currency: 'Devise du compte',
+  slippage_pips: 'Slippage (pips)',
+  price_rule: 'Règle de prix',
   engine_version: 'Version du moteur',
   run_id: 'Identifiant du run',
   user_id: 'Utilisateur',
@@ -52,6 +62,8 @@ export function configValueText(metric: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Oui' : 'Non';
   if (typeof value === 'number') return formatCompactFr(value, 10);
   const text = String(value);
+  // A list of numbers written by the engine (the spread of each UTC hour): French numbers too.
+  if (/^-?\d+(\.\d+)?( -?\d+(\.\d+)?)+$/.test(text)) return text.split(' ').map((n) => formatCompactFr(Number(n), 10)).join(' ');
   const word = VALUE_WORDS[name]?.[text];
   if (word) return word;
   if (name === 'strategy') return findStrategy(text)?.label ?? text;
