@@ -1,3 +1,4 @@
+import { formatCompactFr } from '@bt/core/format';
 import type { CostFormState } from './costs.js';
 
 /**
@@ -21,7 +22,7 @@ export function CostFields({ costs, custom, typical, onChange }: { costs: CostFo
             onChange={(e) => set({ spread: e.target.value, spreadEdited: true })}
             data-testid="spread-pips"
           />
-          <span className="muted small">{typical ? `Spread typique de la paire : ${typical} pips` : 'Pas de spread typique connu pour ce symbole'}</span>
+          <span className="muted small">{typical ? `Spread typique de la paire : ${formatCompactFr(Number(typical))} pips` : 'Pas de spread typique connu pour ce symbole'}</span>
         </label>
         <label>
           Commission (pips, aller-retour)
