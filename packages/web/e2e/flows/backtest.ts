@@ -109,7 +109,7 @@ export function backtestFlow(flow: Flow): void {
       await page.getByRole('button', { name: '25 %' }).click();
       // Trading costs: the pair's typical spread is pre-filled, visible and editable.
       assert.equal(await page.getByTestId('spread-pips').inputValue(), '1.3', 'EURUSD’s typical spread (docs/catalogue.md)');
-      await page.getByTestId('cost-fields').getByText('Spread typique de la paire : 1.3 pips').waitFor();
+      await page.getByTestId('cost-fields').getByText('Spread typique de la paire : 1,3 pips').waitFor();
       await page.getByTestId('spread-pips').fill('1,5');
       await page.getByTestId('slippage-pips').fill('0.5');
 
