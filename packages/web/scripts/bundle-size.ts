@@ -29,9 +29,9 @@ const PUBLIC_PAGES: [route: string, module: string][] = [
   ['/support', 'src/pages/support/SupportPage.tsx'],
   ['/a-savoir', 'src/pages/reference/ASavoirPage.tsx'],
   ['/a-savoir/strategies', 'src/pages/reference/StrategyDocsPage.tsx'],
-  ['/pricing', 'src/pages/later/PricingPage.tsx'],
+  ['/pricing', 'src/pages/pricing/PricingPage.tsx'],
   ['/csv-shop', 'src/pages/csv-shop/CsvShopPage.tsx'],
-  ['/success', 'src/pages/later/SuccessPage.tsx'],
+  ['/success', 'src/pages/success/SuccessPage.tsx'],
 ];
 
 interface ManifestChunk {
