@@ -6,7 +6,8 @@ import { before, describe, it } from 'node:test';
 import { NO_ELIGIBLE_HOUR, NO_GOLDEN_HOUR } from '@bt/core/format';
 import { barTime, equityCurve, parseResultChart, resultTitle, tradeMarkers, tradeWindow, type ChartTrade } from '../src/features/results/chartAnswer.js';
 import { figureCells, figuresFromGlobalSheet, figuresFromStatistics } from '../src/features/results/figures.js';
-import { goldenFromAnswer, goldenFromSheets, goldenHourText, type GoldenHourEntry } from '../src/features/results/golden.js';
+import { goldenFromAnswer, goldenFromSheets, type GoldenHourEntry } from '../src/features/results/golden.js';
+import { goldenHourText } from '../src/features/results/goldenText.js';
 import { chartSeries } from '../src/features/results/chartData.js';
 import { realResult, type RealResult } from './support/real-result.js';
 

@@ -3,7 +3,7 @@
  * them, the view only reads): from the backtest answer's `golden_hours`, or from a stored
  * workbook (Par_Heure's rank column and Config's `golden_hours_utc`).
  */
-import { LABELS, NO_ELIGIBLE_HOUR, NO_GOLDEN_HOUR, formatIntegerFr, formatPercentFr, hourLabel } from '@bt/core/format';
+import { LABELS, NO_ELIGIBLE_HOUR, NO_GOLDEN_HOUR } from '@bt/core/format';
 
 export interface GoldenHourEntry {
   hour: number;
@@ -52,9 +52,4 @@ export function goldenFromSheets(hours: { headers: string[]; rows: unknown[][] }
     minTrades: num(settings.get('golden_hours_min_trades')),
     emptyText: typeof text === 'string' && /^aucune/i.test(text) ? text : NO_GOLDEN_HOUR,
   };
-}
-
-/** `14h · 81,25 % · 16 trades` for one golden hour (UTC). */
-export function goldenHourText(g: GoldenHourEntry): string {
-  return [hourLabel(g.hour), formatPercentFr(g.TP1), g.trades === undefined ? null : `${formatIntegerFr(g.trades)} trades`].filter(Boolean).join(' · ');
 }
