@@ -1,2 +1,2 @@
-export type { Storage } from './types.js';
-export { LocalStorage, StoragePathError, relativeSegments } from './local.js';
+export type { Storage, StorageEntry } from './types.js';
+export { LocalStorage, STAGING_DIR, StoragePathError, relativeSegments } from './local.js';

@@ -1,6 +1,8 @@
-import { mkdir, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, readFile, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { Storage } from './types.js';
+import type { Storage, StorageEntry } from './types.js';
 
 export class StoragePathError extends Error {
   constructor(path: string, reason: string) {
@@ -8,6 +10,12 @@ export class StoragePathError extends Error {
     this.name = 'StoragePathError';
   }
 }
+
+/**
+ * Where interrupted writes may leave their temporary files: one folder at the root, on the same
+ * file system as every destination (so the final rename is atomic), never a valid data path.
+ */
+export const STAGING_DIR = '.staging';
 
 /**
  * The segments of a relative path from a request, or StoragePathError (400): absolute paths, `..`
@@ -68,16 +76,42 @@ export class LocalStorage implements Storage {
     }
   }
 
+  /**
+   * The bytes go to a staging file first (flushed to disk), which is then renamed over the
+   * destination: a reader, or a process killed at any moment, sees the old file or the new one.
+   */
   async write(relativePath: string, data: Uint8Array | string): Promise<void> {
     const path = await this.resolve(relativePath);
     await mkdir(dirname(path), { recursive: true });
     // The directories just created may not contain links, but check again before writing.
     await this.resolve(relativePath);
-    await writeFile(path, data);
+    const staging = join(await this.rootReal(), STAGING_DIR);
+    await mkdir(staging, { recursive: true });
+    const temp = join(staging, `${randomBytes(8).toString('hex')}.tmp`);
+    try {
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
   }
 
   async read(relativePath: string): Promise<Uint8Array> {
     return readFile(await this.resolve(relativePath));
+  }
+
+  async readStream(relativePath: string): Promise<Readable> {
+    const path = await this.resolve(relativePath);
+    // Opened before the stream is handed out, so a missing file is an error here, not mid-answer.
+    const handle = await open(path, 'r');
+    return handle.createReadStream();
   }
 
   async exists(relativePath: string): Promise<boolean> {
@@ -96,12 +130,89 @@ export class LocalStorage implements Storage {
 
   async list(relativePath: string): Promise<string[]> {
     try {
-      return (await readdir(await this.resolve(relativePath))).sort();
+      const names = (await readdir(await this.resolve(relativePath))).sort();
+      return relativeSegments(relativePath).length === 0 ? names.filter((n) => n !== STAGING_DIR) : names;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
       throw err;
     }
   }
+
+  async stat(relativePath: string): Promise<StorageEntry | null> {
+    let path: string;
+    try {
+      path = await this.resolve(relativePath);
+    } catch (err) {
+      if (err instanceof StoragePathError && /outside the storage root/.test(err.message)) return null;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      const info = await stat(path);
+      const segments = relativeSegments(relativePath);
+      return entryOf(segments[segments.length - 1] ?? '', info);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async entries(relativePath: string): Promise<StorageEntry[]> {
+    let dir: string;
+    try {
+      dir = await this.resolve(relativePath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const root = await this.rootReal();
+    let names: string[];
+    try {
+      names = (await readdir(dir)).sort();
+      if (relativeSegments(relativePath).length === 0) names = names.filter((n) => n !== STAGING_DIR);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+      throw err;
+    }
+    const out: StorageEntry[] = [];
+    for (const name of names) {
+      const full = join(dir, name);
+      try {
+        const own = await lstat(full);
+        if (own.isSymbolicLink()) {
+          // A link is shown as what it leads to, and only when that stays inside the root.
+          const target = await realpath(full);
+          if (!isInside(root, target)) continue;
+        }
+        const info = own.isSymbolicLink() ? await stat(full) : own;
+        if (!info.isFile() && !info.isDirectory()) continue;
+        out.push(entryOf(name, info));
+      } catch (err) {
+        // A dangling link, or an entry removed while listing: not there.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+    }
+    return out;
+  }
+
+  async clearStaging(): Promise<number> {
+    const staging = join(await this.rootReal(), STAGING_DIR);
+    let names: string[];
+    try {
+      names = await readdir(staging);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+    await Promise.all(names.map((name) => rm(join(staging, name), { recursive: true, force: true })));
+    return names.length;
+  }
+}
+
+function entryOf(name: string, info: { isDirectory(): boolean; size: number; mtime: Date }): StorageEntry {
+  const dir = info.isDirectory();
+  return { name, type: dir ? 'dir' : 'file', bytes: dir ? 0 : info.size, mtime: info.mtime };
 }
 
 function isInside(root: string, path: string): boolean {

@@ -1,15 +1,41 @@
+import type { Readable } from 'node:stream';
+
+/** One entry of a storage directory (the admin's disk explorer, the billing files). */
+export interface StorageEntry {
+  name: string;
+  type: 'file' | 'dir';
+  /** File size; 0 for a directory. */
+  bytes: number;
+  mtime: Date;
+}
+
 /**
  * Where files live (results, CSV library, extractions, user strategies, invoices). Paths are
  * always relative, '/'-separated, and resolved inside the storage root; a local directory is the
- * default, an S3-compatible bucket can implement the same interface (DESIGN §4).
+ * default, an S3-compatible bucket can implement the same interface (docs/architecture.md).
  */
 export interface Storage {
   /** Absolute location of a relative path, after checking it stays inside the root. */
   resolve(relativePath: string): Promise<string>;
+  /**
+   * Writes the whole file or nothing: readers see the old content or the new one, never a part
+   * (a process killed mid-write leaves at most a staging file that `clearStaging` removes).
+   */
   write(relativePath: string, data: Uint8Array | string): Promise<void>;
   read(relativePath: string): Promise<Uint8Array>;
+  /** The file as a stream (downloads of any size without holding them in memory). */
+  readStream(relativePath: string): Promise<Readable>;
   exists(relativePath: string): Promise<boolean>;
   remove(relativePath: string): Promise<void>;
   /** Entries of a directory (names only), empty when it does not exist. */
   list(relativePath: string): Promise<string[]>;
+  /** The entry at a path, null when nothing is there (or it is a link leading outside the root). */
+  stat(relativePath: string): Promise<StorageEntry | null>;
+  /**
+   * The entries of a directory with their type, size and time, sorted by name; empty when it does
+   * not exist. Links are followed inside the root; a link leading outside it is left out.
+   */
+  entries(relativePath: string): Promise<StorageEntry[]>;
+  /** Removes what interrupted writes left behind (called at start, and before an import). */
+  clearStaging(): Promise<number>;
 }
