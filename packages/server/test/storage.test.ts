@@ -51,3 +51,46 @@ describe('LocalStorage', () => {
     assert.equal(Buffer.from(await storage.read('alias/EURUSD.csv')).toString(), 'Datetime,Open');
   });
 });
+
+describe('LocalStorage, entries and removal', () => {
+  it('removes a link, never what it leads to; never the root', async () => {
+    await storage.write('kept/target.txt', 'keep me');
+    symlinkSync(join(base, 'root', 'kept', 'target.txt'), join(base, 'root', 'kept-link.txt'));
+    symlinkSync(join(base, 'root', 'kept'), join(base, 'root', 'kept-dir-link'));
+    await storage.remove('kept-link.txt');
+    await storage.remove('kept-dir-link');
+    assert.equal(Buffer.from(await storage.read('kept/target.txt')).toString(), 'keep me');
+    assert.deepEqual((await storage.list('')).filter((n) => n.startsWith('kept')), ['kept']);
+    await assert.rejects(storage.remove(''), StoragePathError);
+    await assert.rejects(storage.remove('escape/secret.txt'), /outside the storage root/);
+  });
+
+  it('lists entries with type, size and time, links out of the root left out; stat says null for them', async () => {
+    await storage.write('listing/a.csv', 'abc');
+    await storage.write('listing/sub/b.csv', 'b');
+    symlinkSync(join(base, 'outside'), join(base, 'root', 'listing', 'out'));
+    symlinkSync(join(base, 'root', 'listing', 'sub'), join(base, 'root', 'listing', 'in'));
+    const entries = await storage.entries('listing');
+    assert.deepEqual(entries.map((e) => [e.name, e.type, e.bytes]), [['a.csv', 'file', 3], ['in', 'dir', 0], ['sub', 'dir', 0]]);
+    assert.ok(entries.every((e) => e.mtime instanceof Date));
+    assert.equal(await storage.stat('listing/out'), null);
+    assert.equal(await storage.stat('listing/none'), null);
+    assert.deepEqual(await storage.entries('listing/none'), []);
+    assert.equal((await storage.stat('listing/a.csv'))?.bytes, 3);
+  });
+
+  it('writes atomically through the staging folder, which stays hidden and is cleared', async () => {
+    await storage.write('atomic/file.txt', 'first');
+    await storage.write('atomic/file.txt', 'second');
+    assert.equal(Buffer.from(await storage.read('atomic/file.txt')).toString(), 'second');
+    assert.ok(!(await storage.list('')).includes('.staging'));
+    assert.ok(!(await storage.entries('')).some((e) => e.name === '.staging'));
+    writeFileSync(join(base, 'root', '.staging', 'left-by-a-kill.tmp'), 'partial');
+    assert.equal(await storage.clearStaging(), 1);
+    assert.equal(await storage.clearStaging(), 0);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.readStream('atomic/file.txt')) chunks.push(chunk as Buffer);
+    assert.equal(Buffer.concat(chunks).toString(), 'second');
+    await assert.rejects(storage.readStream('atomic/none.txt'), /ENOENT/);
+  });
+});

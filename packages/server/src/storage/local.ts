@@ -124,8 +124,15 @@ export class LocalStorage implements Storage {
     }
   }
 
+  /**
+   * Removes the entry itself: a link is removed, never what it leads to (resolving the whole path
+   * would delete the link's target, elsewhere in the root). The root itself is never removed.
+   */
   async remove(relativePath: string): Promise<void> {
-    await rm(await this.resolve(relativePath), { recursive: true, force: true });
+    const segments = relativeSegments(relativePath);
+    if (segments.length === 0) throw new StoragePathError(relativePath, 'the storage root itself');
+    const parent = await this.resolve(segments.slice(0, -1).join('/'));
+    await rm(join(parent, segments[segments.length - 1]), { recursive: true, force: true });
   }
 
   async list(relativePath: string): Promise<string[]> {
