@@ -3,15 +3,37 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
-import type { BacktestFlags } from '../commands/backtest.js';
-import { costsFor, parseCostFlags } from '../costs.js';
-import { parseMonteCarloFlags, printMonteCarlo, runMonteCarlo } from '../monte-carlo.js';
+import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
+import { parseMonteCarloFlags, printMonteCarlo, runMonteCarlo, type MonteCarloFlags } from '../monte-carlo.js';
 import { loadData, type LoadedData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { parsePeriod } from '../options.js';
 import { jsonHeader, print, printJson, warn } from '../output.js';
 import { checkStrategy, exitValues, rawParams } from '../request.js';
 import { checkPipSize, printSummary } from '../summary.js';
+
+/** The flags of the command (commands/backtest.ts declares them). */
+export interface BacktestFlags extends CostFlags, MonteCarloFlags {
+  data: string;
+  symbol?: string;
+  timeframe?: string;
+  pipSize?: string;
+  strategy: string;
+  param?: string[];
+  paramsJson?: string;
+  sl?: string;
+  tp1?: string;
+  tp2?: string;
+  slMode?: 'external' | 'internal';
+  from?: string;
+  to?: string;
+  ltf?: string;
+  out?: string;
+  json?: boolean;
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+}
 
 export async function backtestCommand(flags: BacktestFlags): Promise<void> {
   const started = performance.now();

@@ -8,12 +8,21 @@ import { runPool, type Progress } from '../batch/pool.js';
 import { progressLine } from '../batch/progress-text.js';
 import { RANK_METRICS, rankRuns, runsCsv } from '../batch/rank.js';
 import type { RunRow } from '../batch/run-row.js';
-import type { BatchFlags } from '../commands/batch.js';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { parsePositiveInt } from '../options.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { startReporter } from '../progress/reporter.js';
 import { readPlanFile } from '../plan-file.js';
+
+/** The flags of the command (commands/batch.ts declares them). */
+export interface BatchFlags {
+  concurrency?: string;
+  csv?: string;
+  json?: boolean;
+  top: string;
+  rankBy: string;
+  progress?: boolean;
+}
 
 const pct = (x: number | null) => (x === null ? '' : formatPercentCell(x));
 const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digits));

@@ -1,10 +1,19 @@
 // `bt convert IN OUT`: core's readers and writers; the format follows each file's extension.
 import { resolve } from 'node:path';
 import { writeCandlesFile } from '@bt/core/node';
-import type { ConvertFlags } from '../commands/convert.js';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
+
+/** The flags of the command (commands/convert.ts declares them). */
+export interface ConvertFlags {
+  symbol?: string;
+  timeframe?: string;
+  dates?: 'text' | 'excel';
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+}
 
 export async function convertCommand(input: string, output: string, flags: ConvertFlags): Promise<void> {
   if (!/\.(csv|txt|xlsx|arrow|ipc|feather|arrows|json)$/i.test(output)) {

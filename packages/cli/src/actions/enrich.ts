@@ -1,10 +1,19 @@
 // `bt enrich FILE -o OUT`: core's indicator columns (withIndicators) written by core's writers.
 import { withIndicators } from '@bt/core/indicators';
 import { writeCandlesFile } from '@bt/core/node';
-import type { EnrichFlags } from '../commands/enrich.js';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
+
+/** The flags of the command (commands/enrich.ts declares them). */
+export interface EnrichFlags {
+  output: string;
+  rsi: string | false;
+  ema: string | false;
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+}
 
 function periods(flag: string, text: string | false): number[] {
   if (text === false) return [];

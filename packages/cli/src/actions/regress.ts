@@ -6,10 +6,17 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION } from '@bt/core/backtest';
 import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, updateGoldenFile, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
-import type { RegressFlags } from '../commands/regress.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { readPlanFile } from '../plan-file.js';
+
+/** The flags of the command (commands/regress.ts declares them). */
+export interface RegressFlags {
+  update?: boolean;
+  note?: string;
+  scenario?: string[];
+  json?: boolean;
+}
 
 const PLAN = join('fixtures', 'golden', 'plan.json');
 

@@ -1,10 +1,17 @@
 // `bt report FILE.xlsx`: core's workbook reader (exceljs), sheets printed with the display rules.
 import { readFile } from 'node:fs/promises';
 import { MAX_SHEET_LIMIT, openWorkbook, WorkbookSheetNotFoundError, type SheetPage, type WorkbookReader } from '@bt/core/report';
-import type { ReportFlags } from '../commands/report.js';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { isMetricSheet, sheetText } from '../sheet-text.js';
+
+/** The flags of the command (commands/report.ts declares them). */
+export interface ReportFlags {
+  sheet?: string;
+  json?: boolean;
+  limit: string;
+  offset: string;
+}
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);

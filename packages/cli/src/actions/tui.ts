@@ -1,9 +1,15 @@
 // `bt tui`: the Ink app on a real terminal. Flags are checked first, so a typo or a missing file is
 // reported like in any other command, before the screen is taken over.
 import { stat } from 'node:fs/promises';
-import type { TuiFlags } from '../commands/tui.js';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { readOptions } from '../options.js';
+
+/** The flags of the command (commands/tui.ts declares them). */
+export interface TuiFlags {
+  data?: string;
+  dir: string;
+  utcOffset?: string;
+}
 
 export async function tuiCommand(flags: TuiFlags): Promise<void> {
   const read = readOptions({ utcOffset: flags.utcOffset });

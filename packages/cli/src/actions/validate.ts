@@ -1,11 +1,21 @@
 // `bt validate FILE...`: core's reader on each file; problems and warnings listed with line,
 // column and fix. Exit 1 when any file cannot be loaded.
 import { CandleFileError, type CandleProblem } from '@bt/core/candles';
-import type { ValidateFlags } from '../commands/validate.js';
 import { loadData } from '../data.js';
 import { fileError, isFsError } from '../errors.js';
 import { parsePositiveInt, readOptions } from '../options.js';
 import { count, jsonHeader, print, printJson, styles } from '../output.js';
+
+/** The flags of the command (commands/validate.ts declares them). */
+export interface ValidateFlags {
+  json?: boolean;
+  maxProblems?: string;
+  symbol?: string;
+  timeframe?: string;
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+}
 
 interface FileReport {
   path: string;

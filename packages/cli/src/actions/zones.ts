@@ -2,12 +2,26 @@
 import { listZones, type ZoneRecord } from '@bt/core/backtest';
 import { findStrategy } from '@bt/core/catalogue';
 import { normalizeParams } from '@bt/core/params';
-import type { ZonesFlags } from '../commands/zones.js';
 import { loadData } from '../data.js';
 import { asUsage, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, warn } from '../output.js';
 import { checkStrategy, rawParams } from '../request.js';
 import { checkPipSize } from '../summary.js';
+
+/** The flags of the command (commands/zones.ts declares them). */
+export interface ZonesFlags {
+  data: string;
+  pattern: string;
+  param?: string[];
+  symbol?: string;
+  timeframe?: string;
+  pipSize?: string;
+  json?: boolean;
+  csv?: boolean;
+  format?: string;
+  utcOffset?: string;
+  duplicates?: string;
+}
 
 /** Short names of the issue and docs, and core's own names. */
 const PATTERNS: Record<string, string> = {

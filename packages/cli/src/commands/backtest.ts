@@ -1,29 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { CostFlags } from '../costs.js';
-import type { MonteCarloFlags } from '../monte-carlo.js';
 import { addCostOptions, addReadOptions, collect, examples, lazy } from './shared.js';
-
-export interface BacktestFlags extends CostFlags, MonteCarloFlags {
-  data: string;
-  symbol?: string;
-  timeframe?: string;
-  pipSize?: string;
-  strategy: string;
-  param?: string[];
-  paramsJson?: string;
-  sl?: string;
-  tp1?: string;
-  tp2?: string;
-  slMode?: 'external' | 'internal';
-  from?: string;
-  to?: string;
-  ltf?: string;
-  out?: string;
-  json?: boolean;
-  format?: string;
-  utcOffset?: string;
-  duplicates?: string;
-}
+import type { BacktestFlags } from '../actions/backtest.js';
 
 export function registerBacktestCommand(program: Command): void {
   const command = program

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { examples, lazy } from './shared.js';
-
-export interface BatchFlags {
-  concurrency?: string;
-  csv?: string;
-  json?: boolean;
-  top: string;
-  rankBy: string;
-  progress?: boolean;
-}
+import type { BatchFlags } from '../actions/batch.js';
 
 export function registerBatchCommand(program: Command): void {
   const command = program

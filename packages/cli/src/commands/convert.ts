@@ -1,14 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addReadOptions, examples, lazy } from './shared.js';
-
-export interface ConvertFlags {
-  symbol?: string;
-  timeframe?: string;
-  dates?: 'text' | 'excel';
-  format?: string;
-  utcOffset?: string;
-  duplicates?: string;
-}
+import type { ConvertFlags } from '../actions/convert.js';
 
 export function registerConvertCommand(program: Command): void {
   const command = program

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { addReadOptions, examples, lazy } from './shared.js';
-
-export interface EnrichFlags {
-  output: string;
-  rsi: string | false;
-  ema: string | false;
-  format?: string;
-  utcOffset?: string;
-  duplicates?: string;
-}
+import type { EnrichFlags } from '../actions/enrich.js';
 
 export function registerEnrichCommand(program: Command): void {
   const command = program

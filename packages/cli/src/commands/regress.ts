@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import { examples, lazy } from './shared.js';
-
-export interface RegressFlags {
-  update?: boolean;
-  note?: string;
-  scenario?: string[];
-  json?: boolean;
-}
+import type { RegressFlags } from '../actions/regress.js';
 
 export function registerRegressCommand(program: Command): void {
   const command = program

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import { examples, lazy } from './shared.js';
-
-export interface ReportFlags {
-  sheet?: string;
-  json?: boolean;
-  limit: string;
-  offset: string;
-}
+import type { ReportFlags } from '../actions/report.js';
 
 export function registerReportCommand(program: Command): void {
   const command = program

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import { examples, lazy } from './shared.js';
-
-export interface TuiFlags {
-  data?: string;
-  dir: string;
-  utcOffset?: string;
-}
+import type { TuiFlags } from '../actions/tui.js';
 
 export function registerTuiCommand(program: Command): void {
   const command = program

@@ -1,15 +1,6 @@
 import type { Command } from 'commander';
 import { addReadOptions, examples, lazy } from './shared.js';
-
-export interface ValidateFlags {
-  json?: boolean;
-  maxProblems?: string;
-  symbol?: string;
-  timeframe?: string;
-  format?: string;
-  utcOffset?: string;
-  duplicates?: string;
-}
+import type { ValidateFlags } from '../actions/validate.js';
 
 export function registerValidateCommand(program: Command): void {
   const command = program

@@ -1,19 +1,6 @@
 import type { Command } from 'commander';
 import { addReadOptions, collect, examples, lazy } from './shared.js';
-
-export interface ZonesFlags {
-  data: string;
-  pattern: string;
-  param?: string[];
-  symbol?: string;
-  timeframe?: string;
-  pipSize?: string;
-  json?: boolean;
-  csv?: boolean;
-  format?: string;
-  utcOffset?: string;
-  duplicates?: string;
-}
+import type { ZonesFlags } from '../actions/zones.js';
 
 export function registerZonesCommand(program: Command): void {
   const command = program
