@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): App {
     if (rawBodyPaths.some((prefix) => isUnder(path, prefix))) return next();
     return parseBody(ctx, next);
   });
-  app.use(authenticate(services.sessions, deps));
+  app.use(authenticate(services.sessions, services.presence, deps));
   app.use(adminGate);
 
   const routers = [

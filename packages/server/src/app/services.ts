@@ -2,6 +2,9 @@ import { Accounts } from '../auth/accounts.js';
 import { Sessions } from '../auth/sessions.js';
 import { OneTimeTokens } from '../auth/tokens.js';
 import { CreditLedger } from '../credits/ledger.js';
+import { EventLog } from '../events/log.js';
+import { Presence } from '../events/presence.js';
+import { Statistics } from '../events/statistics.js';
 import { IdentityLinking } from '../oidc/linking.js';
 import { OidcFlow } from '../oidc/flow.js';
 import { Support } from '../support/service.js';
@@ -32,7 +35,11 @@ export function createServices(deps: AppDeps) {
   const { db, clock, mailer, config, log } = deps;
   const sessions = new Sessions(db, clock, config.sessionIdleMs);
   const tokens = new OneTimeTokens(db, clock);
-  const ledger = new CreditLedger(db);
+  // Every source of the admin statistics records through this one log (docs/admin.md).
+  const events = new EventLog(db, clock, log);
+  const ledger = new CreditLedger(db, (entry, t) => events.fromLedger(entry, t));
+  const presence = new Presence(db, clock, events, log);
+  const statistics = new Statistics(db, clock);
   const recreations = new Recreations(db);
   const accounts = new Accounts({
     db,
@@ -42,11 +49,12 @@ export function createServices(deps: AppDeps) {
     tokens,
     ledger,
     recreations,
+    events,
     log,
     config, // by reference: the URLs can be set once the server listens
   });
-  const profiles = new Profiles({ db, clock, accounts, sessions, recreations, passwordCost: config.passwordCost });
-  const linking = new IdentityLinking(db, accounts, sessions);
+  const profiles = new Profiles({ db, clock, accounts, sessions, recreations, events, passwordCost: config.passwordCost });
+  const linking = new IdentityLinking(db, accounts, sessions, events);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
 
@@ -58,7 +66,7 @@ export function createServices(deps: AppDeps) {
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
   const results = new Results(db, storage);
   const charts = new ResultCharts({ results, datasets, storage });
-  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, clock, sandboxLimits, log });
+  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, log });
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
   const comparator = new Comparator(db);
@@ -69,12 +77,12 @@ export function createServices(deps: AppDeps) {
   const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
   const paymentRecords = new PaymentRecords(db, clock);
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
-  const subscriptions = new Subscriptions({ db, clock, gateways, log });
+  const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, log });
   return {
-    sessions, tokens, ledger, recreations, accounts, profiles, linking, oidc, support,
+    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
     paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks,
   };

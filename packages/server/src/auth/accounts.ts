@@ -5,6 +5,7 @@ import { MSG } from '../app/messages.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
+import { signupEvent, type EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
 import { resetMail, verificationMail, type Mailer } from '../mail/index.js';
 import { RecreateLimitError, type Recreations } from '../users/recreations.js';
@@ -33,6 +34,7 @@ export interface AccountsDeps {
   tokens: OneTimeTokens;
   ledger: CreditLedger;
   recreations: Recreations;
+  events: EventLog;
   config: AccountsConfig;
   log: (message: string) => void;
 }
@@ -94,9 +96,10 @@ export class Accounts {
     await this.deps.recreations.beforeCreate(fields.email, t);
     const now = this.deps.clock.now();
     const user = await User.create(
-      { ...fields, emailVerifiedAt: fields.emailVerified ? now : null, role: 'user', plan: 'free', credits: 0 },
+      { ...fields, emailVerifiedAt: fields.emailVerified ? now : null, role: 'user', plan: 'free', credits: 0, createdAt: now, updatedAt: now },
       { transaction: t },
     );
+    await this.deps.events.record(signupEvent(user), t);
     if (fields.emailVerified) await this.grantSignupCredits(user.id, t);
     return user;
   }
@@ -116,7 +119,11 @@ export class Accounts {
       const passwordHash = await hashPassword(password.slice(0, 1024), cost);
       await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id, passwordHash: user.passwordHash } });
     }
-    const { key } = await this.deps.db.transaction((t) => this.deps.sessions.issue(user.id, t));
+    const { key } = await this.deps.db.transaction(async (t) => {
+      const issued = await this.deps.sessions.issue(user.id, t);
+      await this.deps.events.record({ kind: 'login', userId: user.id, at: this.deps.clock.now(), method: 'password' }, t);
+      return issued;
+    });
     return { user, key };
   }
 

@@ -6,6 +6,7 @@ import { MSG } from '../app/messages.js';
 import { guardPath } from '../app/paths.js';
 import type { User } from '../db/models.js';
 import { enforce } from '../ratelimit/middleware.js';
+import type { Presence } from '../events/presence.js';
 import type { Sessions } from './sessions.js';
 
 /**
@@ -39,7 +40,7 @@ export function keyOf(ctx: AppContext): string | null {
 }
 
 /** Resolves the key into `ctx.state.auth` and counts the call against the key's rate limit. */
-export function authenticate(sessions: Sessions, deps: Pick<AppDeps, 'rateLimiter' | 'config'>) {
+export function authenticate(sessions: Sessions, presence: Presence, deps: Pick<AppDeps, 'rateLimiter' | 'config'>) {
   return async (ctx: AppContext, next: Next) => {
     const key = keyOf(ctx);
     ctx.state.keySent = key !== null;
@@ -49,6 +50,7 @@ export function authenticate(sessions: Sessions, deps: Pick<AppDeps, 'rateLimite
         ctx.state.auth = found;
         const rule = deps.config.rateLimits.api;
         if (rule) await enforce(deps.rateLimiter, 'api', rule, String(found.keyId));
+        await presence.seen(found.user);
       }
     }
     await next();

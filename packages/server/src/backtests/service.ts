@@ -17,6 +17,7 @@ import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js
 import { sliceCandles } from '../datasets/series.js';
 import { chartCandlesPath } from '../results/chart.js';
 import type { DatasetStore } from '../datasets/store.js';
+import { backtestEvent, type EventLog } from '../events/log.js';
 import { runSummary } from '../results/summary.js';
 import type { Storage } from '../storage/types.js';
 import { normalizeUserParams, signalStrategyOf, type StrategyShape } from '../strategies/contract.js';
@@ -74,6 +75,7 @@ export class Backtests {
       ledger: CreditLedger;
       datasets: DatasetStore;
       strategies: UserStrategies;
+      events: EventLog;
       clock: Clock;
       sandboxLimits: { memoryBytes: number; cpuSeconds: number };
       log: (message: string) => void;
@@ -169,8 +171,8 @@ export class Backtests {
         await this.deps.storage.write(chartCandlesPath(run), candlesToIpc({ ...period, symbol: plan.symbol, timeframe: plan.timeframe }));
       }
       const g = result.statistics.global;
-      await this.deps.db.transaction((t) =>
-        run.update(
+      await this.deps.db.transaction(async (t) => {
+        await run.update(
           {
             status: 'done',
             strategyLabel: result.strategyLabel.slice(0, 200),
@@ -184,8 +186,9 @@ export class Backtests {
             updatedAt: this.deps.clock.now(),
           },
           { transaction: t },
-        ),
-      );
+        );
+        await this.deps.events.record(backtestEvent(run), t);
+      });
       const phases = { charge_ms: round1(chargeMs), store_ms: round1(performance.now() - storing) };
       return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs, phases };
     } catch (err) {

@@ -41,7 +41,14 @@ export class LedgerError extends Error {
  * Costs come from @bt/core's catalogue, never from here.
  */
 export class CreditLedger {
-  constructor(private readonly db: Database) {}
+  /**
+   * `onApplied` sees every row the ledger writes, inside its transaction (the admin statistics'
+   * event log, docs/admin.md): a change and its event land together or not at all.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly onApplied: (entry: CreditEntry, transaction: Transaction) => Promise<void> = async () => {},
+  ) {}
 
   async balance(userId: number, transaction?: Transaction): Promise<number> {
     const user = await this.db.models.User.findByPk(userId, { attributes: ['credits'], transaction });
@@ -105,6 +112,7 @@ export class CreditLedger {
         { userId, kind, reason, amount: delta, balanceAfter: balance, reference: reference ?? null, meta: options.meta ? JSON.stringify(options.meta) : null },
         { transaction: t },
       );
+      await this.onApplied(entry, t);
       return { entry, applied: true, balance };
     };
 

@@ -7,9 +7,11 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { initAdminModels, type AdminModels } from './models-admin.js';
 import { initPaymentModels, type PaymentModels } from './models-payments.js';
 import { initWorkModels, type WorkModels } from './models-work.js';
 
+export * from './models-admin.js';
 export * from './models-payments.js';
 export * from './models-work.js';
 
@@ -41,6 +43,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare subscriptionId: CreationOptional<string | null>;
   /** Pro's backtest priority, for the job queue; in force only while the plan is (users/presenter.ts). */
   declare backtestPriority: CreationOptional<boolean>;
+  /** The last request made with one of the user's keys, written at most every few minutes. */
+  declare lastSeenAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -125,7 +129,7 @@ export class OidcState extends Model<InferAttributes<OidcState>, InferCreationAt
   declare createdAt: CreationOptional<Date>;
 }
 
-export interface Models extends WorkModels, PaymentModels {
+export interface Models extends WorkModels, PaymentModels, AdminModels {
   User: typeof User;
   ApiKey: typeof ApiKey;
   UserToken: typeof UserToken;
@@ -165,6 +169,7 @@ export function initModels(sequelize: Sequelize): Models {
       subscriptionProvider: { type: DataTypes.STRING(16), allowNull: true },
       subscriptionId: { type: DataTypes.STRING(191), allowNull: true },
       backtestPriority: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      lastSeenAt: { type: DataTypes.DATE, allowNull: true },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },
@@ -263,5 +268,5 @@ export function initModels(sequelize: Sequelize): Models {
     },
     { sequelize, tableName: 'oidc_states', modelName: 'OidcState', ...created },
   );
-  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, ...initWorkModels(sequelize), ...initPaymentModels(sequelize) };
+  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, ...initWorkModels(sequelize), ...initPaymentModels(sequelize), ...initAdminModels(sequelize) };
 }

@@ -3,6 +3,7 @@ import { isEmail, normalizeEmail } from '../auth/rules.js';
 import { newSecret } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { Database } from '../db/database.js';
+import type { EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
 import type { IdentityClaims } from './provider.js';
 
@@ -23,7 +24,12 @@ export class SignInRefused extends Error {
  *    provider vouches for the address, which grants the sign-up credits at once.
  */
 export class IdentityLinking {
-  constructor(private readonly db: Database, private readonly accounts: Accounts, private readonly sessions: Sessions) {}
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: Accounts,
+    private readonly sessions: Sessions,
+    private readonly events: EventLog,
+  ) {}
 
   async signIn(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
     const { User, UserIdentity } = this.db.models;
@@ -34,6 +40,7 @@ export class IdentityLinking {
         const user = await User.findByPk(identity.userId, { transaction: t });
         if (user && !user.deletedAt) {
           const { key } = await this.sessions.issue(user.id, t);
+          await this.events.record({ kind: 'login', userId: user.id, method: provider }, t);
           return { user, key, created: false };
         }
       }
@@ -44,6 +51,7 @@ export class IdentityLinking {
         await UserIdentity.create({ userId: existing.id, provider, subject: claims.subject, email }, { transaction: t });
         if (!existing.emailVerified) await this.accounts.markEmailVerified(existing.id, t);
         const { key } = await this.sessions.issue(existing.id, t);
+        await this.events.record({ kind: 'login', userId: existing.id, method: provider }, t);
         return { user: (await User.findByPk(existing.id, { transaction: t }))!, key, created: false };
       }
       const user = await this.accounts

@@ -5,6 +5,7 @@ import { MSG } from '../app/messages.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { Payment, User } from '../db/models.js';
+import type { EventLog } from '../events/log.js';
 import { effectivePlan } from '../users/presenter.js';
 import type { PaymentGateways } from './gateways.js';
 import { PAY_MSG } from './messages.js';
@@ -24,7 +25,7 @@ export interface PaidPeriod {
  * starts a new Pro period now and ends a Stripe Starter subscription at once.
  */
 export class Subscriptions {
-  constructor(private readonly deps: { db: Database; clock: Clock; gateways: PaymentGateways; log: (message: string) => void }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; gateways: PaymentGateways; events: EventLog; log: (message: string) => void }) {}
 
   /** Refuses what cannot be bought now: the plan one has and renews, or Starter under Pro. */
   checkPurchase(user: User, offer: OfferDefinition): void {
@@ -94,14 +95,26 @@ export class Subscriptions {
         throw new HttpError(502, PAY_MSG.stripeUnreachable);
       }
     }
-    await this.deps.db.transaction((t) => this.deps.db.models.User.update({ subscriptionAutoRenew: false }, { where: { id: user.id }, transaction: t }));
+    await this.deps.db.transaction(async (t) => {
+      await this.deps.db.models.User.update({ subscriptionAutoRenew: false }, { where: { id: user.id }, transaction: t });
+      await this.recordUnsubscription(user, t);
+    });
     return { until: user.subscriptionRenewDate };
+  }
+
+  /** The statistics' unsubscription (docs/admin.md): once per subscription period, however it was stopped. */
+  private recordUnsubscription(user: User, t: Transaction): Promise<void> {
+    const period = user.subscriptionRenewDate?.toISOString() ?? 'none';
+    return this.deps.events.record({ kind: 'unsubscription', userId: user.id, at: this.deps.clock.now(), label: user.plan, reference: `unsub:${user.id}:${period}` }, t);
   }
 
   /** Stripe said the subscription will not renew (cancelled at period end, or deleted). */
   async stripeRenewalStopped(subscriptionId: string, stopped: boolean): Promise<void> {
-    await this.deps.db.transaction((t) =>
-      this.deps.db.models.User.update({ subscriptionAutoRenew: !stopped }, { where: { subscriptionProvider: 'stripe', subscriptionId }, transaction: t }),
-    );
+    await this.deps.db.transaction(async (t) => {
+      const where = { subscriptionProvider: 'stripe', subscriptionId };
+      const renewing = stopped ? await this.deps.db.models.User.findAll({ where: { ...where, subscriptionAutoRenew: true }, transaction: t }) : [];
+      await this.deps.db.models.User.update({ subscriptionAutoRenew: !stopped }, { where, transaction: t });
+      for (const user of renewing) await this.recordUnsubscription(user, t);
+    });
   }
 }

@@ -15,7 +15,7 @@ export function hasBacktestPriority(user: User, now: Date): boolean {
   return user.backtestPriority && effectivePlan(user, now) === 'SUB_25';
 }
 
-const REASON_LABELS: Record<string, string> = {
+export const REASON_LABELS: Record<string, string> = {
   verification: 'Crédits offerts (adresse e-mail vérifiée)',
   admin: 'Ajustement par un administrateur',
   purchase: 'Achat de crédits',

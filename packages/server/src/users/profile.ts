@@ -7,6 +7,7 @@ import type { Sessions } from '../auth/sessions.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models.js';
+import { deletionEvent, type EventLog } from '../events/log.js';
 import type { Recreations } from './recreations.js';
 
 export interface ProfileDeps {
@@ -15,6 +16,7 @@ export interface ProfileDeps {
   accounts: Accounts;
   sessions: Sessions;
   recreations: Recreations;
+  events: EventLog;
   passwordCost: ScryptCost;
 }
 
@@ -83,14 +85,16 @@ export class Profiles {
    * and username are freed, sessions, tokens and linked identities are removed, and the
    * deletion counts toward the address's re-creation limit.
    */
-  async deleteAccount(user: User): Promise<void> {
+  async deleteAccount(user: User, by: 'self' | 'admin' = 'self'): Promise<void> {
     const { User, ApiKey, UserToken, UserIdentity } = this.deps.db.models;
+    const now = this.deps.clock.now();
     await this.deps.db.transaction(async (t) => {
       if (user.email) await this.deps.recreations.recordDeletion(user.email, t);
       await User.update(
-        { deletedEmail: user.email, email: null, username: null, passwordHash: null, deletedAt: this.deps.clock.now(), subscriptionAutoRenew: false },
+        { deletedEmail: user.email, email: null, username: null, passwordHash: null, deletedAt: now, subscriptionAutoRenew: false },
         { where: { id: user.id }, transaction: t },
       );
+      await this.deps.events.record(deletionEvent(user.id, now, by), t);
       await ApiKey.destroy({ where: { userId: user.id }, transaction: t });
       await UserToken.destroy({ where: { userId: user.id }, transaction: t });
       await UserIdentity.destroy({ where: { userId: user.id }, transaction: t });

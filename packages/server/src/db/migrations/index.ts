@@ -3,6 +3,7 @@ import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-working-area.js';
 import * as m0003 from './0003-sessions.js';
 import * as m0004 from './0004-payments.js';
+import * as m0005 from './0005-admin.js';
 
 export interface Migration {
   name: string;
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   { name: '0002-working-area', ...m0002 },
   { name: '0003-sessions', ...m0003 },
   { name: '0004-payments', ...m0004 },
+  { name: '0005-admin', ...m0005 },
 ];

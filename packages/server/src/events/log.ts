@@ -1,0 +1,156 @@
+import { OFFERS } from '@bt/core/catalogue';
+import type { Transaction } from 'sequelize';
+import type { Clock } from '../clock/index.js';
+import type { Database } from '../db/database.js';
+import { parseStoredObject } from '../db/json.js';
+import type { AppEvent, BacktestRun, CreditEntry, EventKind, User } from '../db/models.js';
+
+/** What a caller says happened; the log adds the UTC day, hour and weekday. */
+export interface EventInput {
+  kind: EventKind;
+  userId?: number | null;
+  at?: Date;
+  amountCents?: number | null;
+  credits?: number | null;
+  method?: string | null;
+  category?: string | null;
+  label?: string | null;
+  symbol?: string | null;
+  timeframe?: string | null;
+  strategy?: string | null;
+  durationMs?: number | null;
+  /** The same kind and reference are recorded once (a replay, or a rebuild, changes nothing). */
+  reference?: string | null;
+  meta?: Record<string, unknown> | null;
+}
+
+type EventValues = Omit<AppEvent['_creationAttributes'], 'id'>;
+
+const clip = (text: string | null | undefined, max: number) => (text == null ? null : text.length > max ? text.slice(0, max) : text);
+
+/** The row of an event: UTC calendar fields stored beside the instant (docs/admin.md, "Event log"). */
+export function eventValues(input: EventInput, now: Date): EventValues {
+  const at = input.at ?? now;
+  return {
+    kind: input.kind,
+    userId: input.userId ?? null,
+    occurredAt: at,
+    day: at.toISOString().slice(0, 10),
+    hour: at.getUTCHours(),
+    weekday: (at.getUTCDay() + 6) % 7,
+    amountCents: input.amountCents ?? null,
+    credits: input.credits ?? null,
+    method: clip(input.method, 32),
+    category: clip(input.category, 32),
+    label: clip(input.label, 200),
+    symbol: clip(input.symbol, 32),
+    timeframe: clip(input.timeframe, 8),
+    strategy: clip(input.strategy, 120),
+    durationMs: input.durationMs ?? null,
+    reference: clip(input.reference, 191),
+    meta: input.meta ? JSON.stringify(input.meta) : null,
+  };
+}
+
+const OFFER_LABELS = new Map(OFFERS.map((o) => [o.id, o.label]));
+/** Grants that cost the user nothing: the "credits offered" of the statistics. */
+const OFFERED_REASONS = new Set(['verification', 'admin', 'bonus']);
+const PAID_REASONS = new Set(['purchase', 'subscription']);
+
+/**
+ * The event of a ledger row, or null when the row is not one the statistics count on its own
+ * (a backtest's charge is counted by its `backtest` event once the run is done; a failed run's
+ * charge and refund cancel out). The live hook and the rebuild both call this, so they agree.
+ */
+export function ledgerEvent(entry: Pick<CreditEntry, 'id' | 'userId' | 'kind' | 'reason' | 'amount' | 'reference' | 'meta' | 'createdAt'>): EventInput | null {
+  const base = { userId: entry.userId, at: entry.createdAt };
+  const meta = parseStoredObject<{ offer_id: string; amount_eur: number; method: string; payment: string }>(entry.meta);
+  if (entry.kind === 'grant' && PAID_REASONS.has(entry.reason)) {
+    const amount = typeof meta.amount_eur === 'number' && Number.isFinite(meta.amount_eur) ? Math.round(meta.amount_eur * 100) : null;
+    const offer = typeof meta.offer_id === 'string' ? meta.offer_id : null;
+    return {
+      ...base,
+      kind: 'purchase',
+      amountCents: amount,
+      credits: entry.amount,
+      method: typeof meta.method === 'string' ? meta.method : 'inconnu',
+      label: (offer && OFFER_LABELS.get(offer)) ?? offer ?? entry.reason,
+      reference: typeof meta.payment === 'string' ? `payment:${meta.payment}` : `ledger:${entry.id}`,
+      meta: { reason: entry.reason, offer_id: offer },
+    };
+  }
+  if (entry.kind === 'grant') {
+    if (!OFFERED_REASONS.has(entry.reason)) return null;
+    return { ...base, kind: 'credits_offered', credits: entry.amount, method: entry.reason, label: entry.reason, reference: `ledger:${entry.id}` };
+  }
+  if (entry.reason === 'backtest') return null;
+  // A spend other than a backtest's (a CSV, an extraction, an admin's removal), or the refund of one.
+  return { ...base, kind: 'credits_spent', credits: entry.amount, method: entry.reason, label: entry.kind === 'refund' ? `refund:${entry.reason}` : entry.reason, reference: `ledger:${entry.id}` };
+}
+
+/** The event of a finished run (live at the end of the run, and in a rebuild). */
+export function backtestEvent(run: Pick<BacktestRun, 'runId' | 'userId' | 'createdAt' | 'symbol' | 'timeframe' | 'strategy' | 'folder' | 'durationMs' | 'startDate' | 'endDate' | 'source'>): EventInput {
+  return {
+    kind: 'backtest',
+    userId: run.userId,
+    at: run.createdAt,
+    credits: -2,
+    symbol: run.symbol,
+    timeframe: run.timeframe,
+    strategy: run.strategy,
+    label: run.folder,
+    durationMs: run.durationMs,
+    reference: run.runId,
+    meta: { period: `${run.startDate} → ${run.endDate}`, source: run.source },
+  };
+}
+
+export const signupEvent = (user: Pick<User, 'id' | 'createdAt'>): EventInput => ({ kind: 'signup', userId: user.id, at: user.createdAt, reference: `user:${user.id}` });
+
+export const deletionEvent = (userId: number, at: Date, by: 'self' | 'admin' | 'unknown'): EventInput => ({
+  kind: 'deletion',
+  userId,
+  at,
+  method: by,
+  reference: `user:${userId}`,
+});
+
+/**
+ * The event log the admin statistics are computed from (docs/admin.md). Every source records
+ * through `record`: in the caller's transaction when it has one (the event lands with the fact),
+ * otherwise on its own, where a failure is logged and never breaks what the user was doing.
+ */
+export class EventLog {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  async record(input: EventInput, transaction?: Transaction): Promise<void> {
+    await this.recordMany([input], transaction);
+  }
+
+  async recordMany(inputs: readonly EventInput[], transaction?: Transaction): Promise<void> {
+    if (inputs.length === 0) return;
+    const now = this.clock.now();
+    const rows = inputs.map((input) => eventValues(input, now));
+    // INSERT IGNORE / INSERT OR IGNORE: a (kind, reference) already there is a replay.
+    const insert = (t: Transaction) => this.db.models.AppEvent.bulkCreate(rows, { ignoreDuplicates: true, transaction: t });
+    if (transaction) {
+      await insert(transaction);
+      return;
+    }
+    try {
+      await this.db.transaction(insert);
+    } catch (err) {
+      this.log(`events: ${inputs.map((i) => i.kind).join(', ')} not recorded: ${(err as Error).message}`);
+    }
+  }
+
+  /** The ledger's hook: each applied row, in its own transaction. */
+  async fromLedger(entry: CreditEntry, transaction: Transaction): Promise<void> {
+    const event = ledgerEvent(entry);
+    if (event) await this.record(event, transaction);
+  }
+}
