@@ -5,6 +5,7 @@
  *   main.ts [serve]   migrate (unless AUTO_MIGRATE=false), create the admin on first start, listen
  *   main.ts migrate   apply pending migrations and exit
  */
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -55,6 +56,9 @@ async function main(command: string): Promise<void> {
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
   const library = new LocalStorage(join(env.dataDir, 'library'));
+  const storage = new LocalStorage(join(env.dataDir, 'files'));
+  // What a killed process was writing never becomes a file: its staging copies are dropped.
+  await storage.clearStaging();
   await bootstrapLibrary(db, library, env.seedDir, log);
   const { sandbox, setup } = await openSandbox({ python: env.python, ...env.isolation, limits: env.strategy, concurrency: env.strategy.concurrency });
   if (setup.ready) log(`bt: strategy sandbox: ${setup.launcher.description}`);
@@ -73,7 +77,7 @@ async function main(command: string): Promise<void> {
   if (env.webDist && !webDist) log(`bt: no web app build in ${env.webDist} (npm run build -w @bt/web): serving the API only`);
   const app = createApp({
     db,
-    storage: new LocalStorage(join(env.dataDir, 'files')),
+    storage,
     library,
     sandbox,
     llm,
@@ -100,6 +104,8 @@ async function main(command: string): Promise<void> {
       cspConnectSrc: env.cspConnectSrc,
       uploads: env.uploads,
       seller,
+      imports: env.imports,
+      projectRoots: env.seedDir && existsSync(env.seedDir) ? [{ key: 'fixtures', label: 'Données de départ du projet (fixtures)', path: env.seedDir }] : [],
     }),
   });
   if (!env.smtpUrl) {

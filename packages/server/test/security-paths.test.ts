@@ -18,8 +18,34 @@ function adminRouteList(app: TestApp): { method: string; path: string }[] {
       routes.push({ method, path: String(layer.path).replace(/:[A-Za-z_]+/g, '1').replace(/\{?\*[A-Za-z_]+\}?/g, 'x') });
     }
   }
-  assert.ok(routes.length >= 2, 'the admin router lists its routes');
+  assert.ok(routes.length >= 36, 'the admin router lists its routes');
   return routes;
+}
+
+/** The 35 admin calls of the console (docs/admin.md), each of which must be a route of the router. */
+const CONSOLE_CALLS = [
+  'GET /api/admin/get_users', 'GET /api/admin/user_history/1', 'POST /api/admin/add_credit', 'POST /api/admin/remove_credit',
+  'POST /api/admin/delete_user', 'GET /api/admin/global_history', 'POST /api/admin/history/reset',
+  'GET /api/admin/global_stats', 'GET /api/admin/metrics/overview', 'GET /api/admin/metrics/breakdown', 'GET /api/admin/metrics/details',
+  'GET /api/admin/metrics/details/sales', 'GET /api/admin/metrics/details/offered', 'GET /api/admin/metrics/details/users_all',
+  'POST /api/admin/metrics/reset', 'POST /api/admin/metrics/rebuild_from_users', 'GET /api/admin/stats/backtest_summary', 'GET /api/admin/download_xlsx',
+  'POST /api/admin/csv/reindex-output', 'GET /api/admin/email-recreate', 'POST /api/admin/reset-email-recreate', 'GET /api/admin/factures_info',
+  'GET /api/admin/factures_list', 'GET /api/admin/factures_download', 'POST /api/admin/factures_delete', 'POST /api/admin/maintenance/import-output',
+  'GET /api/admin/strategies/overview', 'GET /api/admin/strategies/recent', 'GET /api/admin/strategies/detail', 'GET /api/admin/strategies/archive/download',
+  'DELETE /api/admin/strategies/archive', 'PATCH /api/admin/strategies/archive/restore-all',
+  'GET /api/admin/fs/roots', 'GET /api/admin/fs/tree', 'GET /api/admin/fs/download',
+];
+
+/** What each route is sent: a JSON body that would change credits, or (the import) a multipart form with a ZIP. */
+function bodyFor(route: { method: string; path: string }, userId: number): { json?: unknown; form?: FormData } {
+  if (route.method === 'GET' || route.method === 'DELETE') return {};
+  if (route.path.endsWith('/maintenance/import-output')) {
+    const form = new FormData();
+    form.append('target_month', '2023-03');
+    form.append('file', new Blob([new Uint8Array(64 * 1024).fill(0x50)]), 'output.zip');
+    return { form };
+  }
+  return { json: { user_id: userId, amount: 1000, scope: 'all', email: 'x@example.com', rel: '2026/F.pdf' } };
 }
 
 /** The spellings an attacker tries: letter case at every level, trailing and doubled slashes, escapes. */
@@ -46,20 +72,29 @@ describe(`admin guard in every spelling (${TEST_DIALECT})`, () => {
     assert.throws(() => guardPathOf('/api/%E0%A4%A'));
   });
 
+  it('the router holds the 35 calls of the console', () => {
+    const listed = new Set(adminRouteList(t).map((r) => `${r.method} ${r.path}`));
+    assert.equal(CONSOLE_CALLS.length, 35);
+    for (const call of CONSOLE_CALLS) assert.ok(listed.has(call), call);
+  });
+
   it('every admin route, in every variant, answers 401 without a key and 403 to a user key; credits never move', async () => {
     const user = await register(t);
     const before = await balance(t, user.id);
+    const events = await t.db.models.AppEvent.count();
     for (const route of adminRouteList(t)) {
       for (const path of variants(route.path)) {
-        const json = route.method === 'GET' || route.method === 'DELETE' ? undefined : { user_id: user.id, amount: 1000 };
-        const anonymous = await t.request(route.method, path, { json });
+        const anonymous = await t.request(route.method, path, bodyFor(route, user.id));
         assert.equal(anonymous.status, 401, `${route.method} ${path} without a key: ${anonymous.text}`);
-        const asUser = await t.request(route.method, path, { key: user.key, json });
+        const asUser = await t.request(route.method, path, { key: user.key, ...bodyFor(route, user.id) });
         assert.equal(asUser.status, 403, `${route.method} ${path} with a user key: ${asUser.text}`);
         assert.deepEqual(asUser.body, { detail: 'Accès réservé aux administrateurs.' });
       }
     }
     assert.equal(await balance(t, user.id), before);
+    assert.equal(await t.db.models.User.count({ where: { id: user.id, deletedAt: null } }), 1, 'nobody was deleted');
+    // Only the user's own presence may have been recorded; no admin action left an event.
+    assert.ok((await t.db.models.AppEvent.count()) - events <= 1);
   });
 
   it('an admin reaches the routes as written (and a trailing slash); other spellings are not routes at all', async () => {

@@ -1,14 +1,23 @@
 import type Router from '@koa/router';
-import { apiRouter } from '../app/router.js';
 import type { Next } from 'koa';
+import { apiRouter } from '../app/router.js';
 import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
-import { badRequest, notFound } from '../app/errors.js';
-import { bodyOf, text } from '../app/input.js';
 import { guardPath, isUnder } from '../app/paths.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireAdmin } from '../auth/middleware.js';
-import { LedgerError } from '../credits/ledger.js';
+import { LocalStorage } from '../storage/local.js';
+import { ArchiveEntries } from '../strategies/archive-entries.js';
+import { registerArchiveRoutes } from './archive-routes.js';
+import { AdminBacktests } from './backtests.js';
+import { DiskExplorer, type DiskRoot } from './disk.js';
+import { registerDiskRoutes } from './disk-routes.js';
+import { OutputImporter } from './import/import-output.js';
+import { InvoiceFiles } from './invoice-files.js';
+import { registerMaintenanceRoutes } from './maintenance-routes.js';
+import { registerMetricsRoutes } from './metrics-routes.js';
+import { AdminUsers } from './users.js';
+import { registerUserRoutes } from './users-routes.js';
 
 /**
  * Every path under /api/admin, in any letter case, spelling or trailing slash, is refused to
@@ -20,36 +29,31 @@ export async function adminGate(ctx: AppContext, next: Next): Promise<void> {
   await next();
 }
 
-/** Body {user_id, amount (default 1)} of the credit buttons (spec 3 §7): a whole number 1..1000. */
-function creditChange(ctx: AppContext): { userId: number; amount: number } {
-  const body = bodyOf(ctx);
-  const userId = Number(text(body, 'user_id'));
-  const rawAmount = text(body, 'amount');
-  const amount = rawAmount === '' ? 1 : Number(rawAmount);
-  if (!Number.isInteger(userId) || userId <= 0) throw badRequest('Utilisateur manquant (user_id).');
-  if (!Number.isInteger(amount) || amount < 1 || amount > 1000) throw badRequest('Montant invalide (un entier de 1 à 1000).');
-  return { userId, amount };
+/** The folders the disk explorer shows: the file storage, the CSV library, and the project's own. */
+function diskRoots(deps: AppDeps): DiskRoot[] {
+  return [
+    { key: 'files', label: 'Fichiers (résultats, extractions, stratégies, archives, factures)', scope: 'disk', storage: deps.storage },
+    { key: 'library', label: 'Bibliothèque CSV officielle', scope: 'disk', storage: deps.library },
+    ...deps.config.projectRoots.map((r) => ({ key: r.key, label: r.label, scope: 'project' as const, storage: new LocalStorage(r.path) })),
+  ];
 }
 
-/** /api/admin/* (spec 3 grows it); adminGate already checked the role, the router checks again. */
-export function adminRoutes(services: Services, _deps: AppDeps): Router<AppState> {
+/**
+ * /api/admin/* (docs/admin.md): one router, so its route list is the whole admin surface (the
+ * guard tests read it). adminGate already checked the role; the router checks again.
+ */
+export function adminRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const router = apiRouter({ prefix: '/api/admin' });
   router.use(requireAdmin);
   router.get('/ping', async (ctx) => {
     ctx.body = { status: 'ok', admin: true, user_id: currentUser(ctx).user.id };
   });
-  // Credits go through the ledger like every other change, as an 'admin' grant.
-  router.post('/add_credit', async (ctx) => {
-    const { userId, amount } = creditChange(ctx);
-    let balance: number;
-    try {
-      ({ balance } = await services.ledger.grant(userId, amount, 'admin', { meta: { by: currentUser(ctx).user.id } }));
-    } catch (err) {
-      // The ledger refuses an unknown or deleted account.
-      if (err instanceof LedgerError) throw notFound('Utilisateur introuvable.');
-      throw err;
-    }
-    ctx.body = { status: 'success', detail: `${amount} crédit(s) ajouté(s).`, user_id: userId, credits: balance };
-  });
+  const users = new AdminUsers({ db: deps.db, clock: deps.clock, ledger: services.ledger, profiles: services.profiles });
+  const importer = new OutputImporter({ datasets: services.datasets, uploads: services.uploads, limits: deps.config.imports, log: deps.log });
+  registerUserRoutes(router, users);
+  registerMetricsRoutes(router, services, deps, new AdminBacktests(deps.db, deps.storage));
+  registerArchiveRoutes(router, services, new ArchiveEntries(deps.db, deps.storage, deps.clock));
+  registerDiskRoutes(router, new DiskExplorer(diskRoots(deps)));
+  registerMaintenanceRoutes(router, services, deps, importer, new InvoiceFiles(deps.storage));
   return router;
 }

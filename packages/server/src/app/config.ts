@@ -2,6 +2,7 @@ import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_SELLER, type SellerSettings } from '../payments/settings.js';
 import type { RateRule } from '../ratelimit/limiter.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
 
 export interface RateLimits {
   /** Per client IP. */
@@ -66,6 +67,10 @@ export interface AppConfig {
   webDist: string | null;
   /** The seller and VAT printed on invoices. */
   seller: SellerSettings;
+  /** The admin's import of output data (archive sizes, source_url limits and allow-list). */
+  imports: ImportLimits;
+  /** Folders of the project the admin's disk explorer also shows (scope `project`), read-only. */
+  projectRoots: { key: string; label: string; path: string }[];
 }
 
 export type ScreenVerification = 'credits' | 'no-credits' | 'off';
@@ -73,7 +78,8 @@ export type ScreenVerification = 'credits' | 'no-credits' | 'off';
 /** Upload routes: they read their own multipart bodies (app/multipart.ts). */
 export const UPLOAD_PATH = '/api/upload_csv_and_backtest';
 export const IMPORT_PATH = '/api/user/strategies/import';
-export const UPLOAD_ROUTE_PATHS = [UPLOAD_PATH, IMPORT_PATH];
+export const ADMIN_IMPORT_PATH = '/api/admin/maintenance/import-output';
+export const UPLOAD_ROUTE_PATHS = [UPLOAD_PATH, IMPORT_PATH, ADMIN_IMPORT_PATH];
 /** Payment provider callbacks: their signatures are checked over the raw body (payments/routes.ts). */
 export const STRIPE_WEBHOOK_PATH = '/api/payment/stripe/webhook';
 export const CRYPTO_IPN_PATH = '/api/payment/crypto/ipn';
@@ -99,6 +105,8 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     webDist: null,
     cspConnectSrc: [],
     seller: DEFAULT_SELLER,
+    imports: DEFAULT_IMPORT_LIMITS,
+    projectRoots: [],
     ...partial,
   };
 }

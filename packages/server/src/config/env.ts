@@ -4,6 +4,8 @@ import { defaultWebDist } from '../web/static.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits, type ScreenVerification } from '../app/config.js';
 import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
+import { allowList } from '../admin/import/source-url.js';
 import type { RateRule } from '../ratelimit/limiter.js';
 import {
   DEFAULT_NOWPAYMENTS_API,
@@ -52,6 +54,7 @@ export interface ServerEnv {
   uploads: UploadLimits;
   /** Payment providers (null: not configured, shown as unavailable) and the invoices' seller. */
   payments: { stripe: StripeSettings | null; paypal: PayPalSettings | null; nowpayments: NowPaymentsSettings | null; seller: SellerSettings };
+  imports: ImportLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -224,5 +227,26 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
       xlsxMaxInflatedBytes: int(env, 'XLSX_MAX_INFLATED_MB', DEFAULT_UPLOAD_LIMITS.xlsxMaxInflatedBytes / 1024 / 1024, 1, 4096) * 1024 * 1024,
     },
     payments: readPayments(env),
+    imports: {
+      ...DEFAULT_IMPORT_LIMITS,
+      maxArchiveBytes: int(env, 'IMPORT_MAX_MB', DEFAULT_IMPORT_LIMITS.maxArchiveBytes / MB, 1, 4096) * MB,
+      maxEntryBytes: int(env, 'IMPORT_MAX_FILE_MB', DEFAULT_IMPORT_LIMITS.maxEntryBytes / MB, 1, 4096) * MB,
+      maxInflatedBytes: int(env, 'IMPORT_MAX_INFLATED_MB', DEFAULT_IMPORT_LIMITS.maxInflatedBytes / MB, 1, 65_536) * MB,
+      urlTimeoutMs: int(env, 'IMPORT_URL_TIMEOUT_SECONDS', DEFAULT_IMPORT_LIMITS.urlTimeoutMs / 1000, 1, 3600) * 1000,
+      urlAllow: networks(env, 'IMPORT_URL_ALLOW'),
+    },
   };
+}
+
+const MB = 1024 * 1024;
+
+/** Comma- or space-separated IP addresses and networks (10.0.0.0/8), each checked. */
+function networks(env: Env, name: string): string[] {
+  const list = (env[name] ?? '').split(/[\s,]+/).filter(Boolean);
+  try {
+    allowList(list);
+  } catch (err) {
+    throw new Error((err as Error).message.replace('IMPORT_URL_ALLOW', name));
+  }
+  return list;
 }

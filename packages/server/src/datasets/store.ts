@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { candlesToCsv, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
+import { candlesFromColumns, candlesToCsv, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
 import { parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { Op } from 'sequelize';
 import { Lru } from '../app/lru.js';
@@ -26,6 +26,15 @@ export interface LoadedSeries {
   /** Candles inside [from, to]. */
   readonly inPeriod: number;
   readonly datasets: readonly Dataset[];
+}
+
+export interface ReindexResult {
+  /** Month files indexed. */
+  datasets: number;
+  /** Month files found. */
+  files: number;
+  /** Files that could not be read (left out of the index). */
+  errors: { path: string; detail: string }[];
 }
 
 export interface DatasetFilter {
@@ -78,38 +87,117 @@ export class DatasetStore {
   }
 
   /**
-   * Rebuilds the index from the files (spec 3 "reindex of the output CSV datasets"): every
-   * `{symbol}/{timeframe}/{symbol}_{timeframe}_{YYYY-MM}.csv`; the IPC copy is rewritten when it is
-   * missing or older than its CSV. Rows whose file is gone are dropped.
+   * Writes one month of a series (the admin's import, docs/admin.md "Import rules"), replacing the
+   * month when it exists. RSI_14, when the file has none, is computed with the series' earlier
+   * months as warm-up, so the month reads as if it had been cut from the whole series.
    */
-  async reindex(): Promise<{ datasets: number; files: number }> {
+  async importMonth(candles: Candles, options: { symbol: string; timeframe: TimeframeKey; month: string; source: string }): Promise<Dataset> {
+    let labelled: Candles = { ...candles, symbol: options.symbol, timeframe: options.timeframe };
+    if (!candles.extra.RSI_14) {
+      const warm = await this.warmupBefore(options.symbol, options.timeframe, options.month);
+      const bare = (c: Candles) => candlesFromColumns({ time: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }, { symbol: options.symbol, timeframe: options.timeframe });
+      const joined = warm ? concatCandles([bare(warm), bare(candles)], { symbol: options.symbol, timeframe: options.timeframe }) : bare(candles);
+      const withRsi = withRsi14(joined);
+      const own = sliceCandles(withRsi, withRsi.length - candles.length, withRsi.length);
+      labelled = candlesFromColumns({ ...candles, extra: { ...candles.extra, RSI_14: own.extra.RSI_14 } }, { symbol: options.symbol, timeframe: options.timeframe });
+    }
+    return this.writeMonth(labelled, options.month, options.source);
+  }
+
+  /** Up to WARMUP_CANDLES candles of the series just before a month (null when it has none). */
+  private async warmupBefore(symbol: string, timeframe: string, month: string): Promise<Candles | null> {
+    const earlier = await this.db.models.Dataset.findAll({ where: { symbol, timeframe, month: { [Op.lt]: month } }, order: [['month', 'DESC']], limit: 24 });
+    const chosen: Dataset[] = [];
+    let rows = 0;
+    for (const d of earlier) {
+      if (rows >= WARMUP_CANDLES) break;
+      chosen.unshift(d);
+      rows += d.rows;
+    }
+    if (chosen.length === 0) return null;
+    const joined = concatCandles(await Promise.all(chosen.map((d) => this.month(d))), { symbol, timeframe: parseTimeframe(timeframe) });
+    return joined.length > WARMUP_CANDLES ? sliceCandles(joined, joined.length - WARMUP_CANDLES, joined.length) : joined;
+  }
+
+  /**
+   * One month file and its index row, safe against a kill at any point: the path goes into the
+   * journal first, each file is written whole (storage writes are atomic), the row follows, and
+   * the journal line is removed last. A journal line left behind means the row may not match
+   * the files: `recover` re-indexes them.
+   */
+  private async writeMonth(labelled: Candles, month: string, source: string): Promise<Dataset> {
+    const path = libraryPath(labelled.symbol!, labelled.timeframe!, month);
+    const csv = new TextEncoder().encode(candlesToCsv(labelled));
+    const { DatasetJournalEntry } = this.db.models;
+    const line = await this.db.transaction((t) => DatasetJournalEntry.create({ path, createdAt: new Date() }, { transaction: t }));
+    // The Arrow copy first: a CSV never stands beside an older copy that claims to be fresher.
+    await this.library.write(ipcPathFor(path), candlesToIpc(labelled));
+    await this.library.write(path, csv);
+    const row = await this.upsert(path, csv, labelled, source);
+    await this.db.transaction((t) => DatasetJournalEntry.destroy({ where: { id: line.id }, transaction: t }));
+    return row;
+  }
+
+  /**
+   * After an interrupted import (a killed process): removes the storage's staging files and, when
+   * the journal holds paths, rebuilds the index from the files so every row matches its file.
+   */
+  async recover(): Promise<{ staged: number; journaled: number }> {
+    const staged = await this.library.clearStaging();
+    const { DatasetJournalEntry } = this.db.models;
+    const lines = await DatasetJournalEntry.findAll({ attributes: ['id', 'path'] });
+    if (lines.length > 0) {
+      this.log(`dataset journal: ${lines.length} interrupted write(s) (${lines.map((l) => l.path).slice(0, 5).join(', ')}): re-indexing the library`);
+      await this.reindex();
+      await this.db.transaction((t) => DatasetJournalEntry.destroy({ where: { id: lines.map((l) => l.id) }, transaction: t }));
+    }
+    return { staged, journaled: lines.length };
+  }
+
+  /**
+   * Rebuilds the index from the files (the admin's "reindex of the output CSV datasets"): every
+   * `{symbol}/{timeframe}/{symbol}_{timeframe}_{YYYY-MM}.csv`; the IPC copy is rewritten when it is
+   * missing or older than its CSV. Rows whose file is gone, or no longer reads, are dropped; a file
+   * that does not read is reported and left out, the others are indexed.
+   */
+  async reindex(options: { onProgress?: (done: number, total: number) => void } = {}): Promise<ReindexResult> {
     const { Dataset } = this.db.models;
     const existing = new Map((await Dataset.findAll()).map((d) => [d.path, d]));
-    const seen = new Set<string>();
-    const fresh: DatasetValues[] = [];
-    let files = 0;
+    const paths: { path: string; parsed: NonNullable<ReturnType<typeof parseLibraryPath>> }[] = [];
     for (const symbol of await this.library.list('')) {
       for (const timeframe of await this.library.list(symbol)) {
         for (const name of await this.library.list(`${symbol}/${timeframe}`)) {
           const path = `${symbol}/${timeframe}/${name}`;
           const parsed = parseLibraryPath(path);
-          if (!parsed) continue;
-          files++;
-          seen.add(path);
-          const csv = await this.library.read(path);
-          let candles: Candles;
-          if (await this.ipcIsFresh(path)) {
-            candles = readCandlesIpc(await this.library.read(ipcPathFor(path)), { validate: false }).candles;
-          } else {
-            candles = readCandlesCsv(csv, { symbol: parsed.symbol, timeframe: parsed.timeframe, file: path }).candles;
-            await this.library.write(ipcPathFor(path), candlesToIpc({ ...candles, symbol: parsed.symbol, timeframe: parseTimeframe(parsed.timeframe) }));
-          }
-          const row = existing.get(path);
-          const values = datasetValues(path, csv, candles, row?.source ?? 'reindex');
-          if (!row) fresh.push(values);
-          else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsert(path, csv, candles, values.source ?? 'reindex');
+          if (parsed) paths.push({ path, parsed });
         }
       }
+    }
+    const seen = new Set<string>();
+    const fresh: DatasetValues[] = [];
+    const errors: { path: string; detail: string }[] = [];
+    let done = 0;
+    for (const { path, parsed } of paths) {
+      try {
+        const csv = await this.library.read(path);
+        let candles: Candles;
+        if (await this.ipcIsFresh(path)) {
+          candles = readCandlesIpc(await this.library.read(ipcPathFor(path)), { validate: false }).candles;
+        } else {
+          candles = readCandlesCsv(csv, { symbol: parsed.symbol, timeframe: parsed.timeframe, file: path }).candles;
+          await this.library.write(ipcPathFor(path), candlesToIpc({ ...candles, symbol: parsed.symbol, timeframe: parseTimeframe(parsed.timeframe) }));
+        }
+        if (candles.length === 0) throw new Error('no candle');
+        const row = existing.get(path);
+        const values = datasetValues(path, csv, candles, row?.source ?? 'reindex');
+        if (!row) fresh.push(values);
+        else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsert(path, csv, candles, values.source ?? 'reindex');
+        seen.add(path);
+      } catch (err) {
+        errors.push({ path, detail: (err as Error).message.slice(0, 300) });
+      }
+      done++;
+      options.onProgress?.(done, paths.length);
     }
     const stale = [...existing.values()].filter((d) => !seen.has(d.path));
     await this.db.transaction(async (t) => {
@@ -119,7 +207,7 @@ export class DatasetStore {
     });
     this.months.deleteWhere(() => true);
     this.summary = null;
-    return { datasets: seen.size, files };
+    return { datasets: seen.size, files: paths.length, errors };
   }
 
   /**

@@ -37,4 +37,25 @@ export class Recreations {
     if (row) await row.update({ deletions: row.deletions + 1 }, { transaction });
     else await EmailRecreation.create({ email, deletions: 1, recreations: 0 }, { transaction });
   }
+
+  /** The counters (the admin's Maintenance tab), most re-creations first. */
+  async list(page: { limit: number; offset: number }) {
+    const { EmailRecreation } = this.db.models;
+    const [total, rows] = await Promise.all([
+      EmailRecreation.count(),
+      EmailRecreation.findAll({ order: [['recreations', 'DESC'], ['deletions', 'DESC'], ['email', 'ASC']], limit: page.limit, offset: page.offset }),
+    ]);
+    return {
+      counts: rows.map((r) => ({ email: r.email, deletions: r.deletions, recreations: r.recreations, blocked: r.deletions > 0 && r.recreations >= RECREATE_ACCOUNT_LIMIT, updated_at: r.updatedAt.toISOString() })),
+      total,
+      limit: RECREATE_ACCOUNT_LIMIT,
+    };
+  }
+
+  /** Forgets the counters of one address, or of all (null); returns how many addresses still have one. */
+  async reset(email: string | null): Promise<{ removed: number; left: number }> {
+    const { EmailRecreation } = this.db.models;
+    const removed = await this.db.transaction((t) => EmailRecreation.destroy({ where: email === null ? {} : { email }, transaction: t }));
+    return { removed, left: await EmailRecreation.count() };
+  }
 }

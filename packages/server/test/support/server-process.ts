@@ -15,6 +15,8 @@ export interface ServerProcess {
   output(): string;
   /** Peak resident memory of the process so far (VmHWM), in bytes. */
   peakRss(): number;
+  /** Kills the process at once (SIGKILL, no clean-up on its side) and waits for it to be gone. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -23,8 +25,9 @@ export interface ServerProcess {
  * can be read from /proc), on SQLite in a fresh data directory, with a private TMPDIR, no library
  * seeding and no web app, on a free port.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bt-proc-data-'));
+export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<ServerProcess> {
+  // A given data directory is the caller's (a restart over the same data): kept at stop.
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'bt-proc-data-'));
   const tmpDir = mkdtempSync(join(tmpdir(), 'bt-proc-tmp-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'src/main.ts'], {
     cwd: SERVER_DIR,
@@ -69,14 +72,20 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
       return kb * 1024;
     },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       rmSync(tmpDir, { recursive: true, force: true });
     },
   };

@@ -12,7 +12,7 @@ export interface ZipSource {
  * A zip written by hand (stored sizes under our control, so tests can build archives that lie),
  * every part deflated. Only what yauzl and exceljs need: local headers, central directory, end.
  */
-export function zipOf(parts: { name: string; deflated: Buffer; crc: number; size: number; claimedSize?: number }[]): Buffer {
+export function zipOf(parts: { name: string; deflated: Buffer; crc: number; size: number; claimedSize?: number; unixMode?: number }[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -41,6 +41,11 @@ export function zipOf(parts: { name: string; deflated: Buffer; crc: number; size
     central.writeUInt32LE(part.deflated.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
+    if (part.unixMode !== undefined) {
+      // Made on Unix (3), so the high half of the external attributes is the file's mode.
+      central.writeUInt16LE((3 << 8) | 20, 4);
+      central.writeUInt32LE((part.unixMode << 16) >>> 0, 38);
+    }
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, part.deflated);
     centrals.push(central, name);
@@ -56,7 +61,8 @@ export function zipOf(parts: { name: string; deflated: Buffer; crc: number; size
   return Buffer.concat([...locals, directory, end]);
 }
 
-function part(name: string, text: string | Buffer) {
+/** One deflated part of a zip. */
+export function part(name: string, text: string | Buffer) {
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   return { name, deflated: deflateRawSync(data, { level: 9 }), crc: crc32(data), size: data.length };
 }
