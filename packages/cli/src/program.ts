@@ -1,5 +1,6 @@
 // The commander program: one registerXCommand per file under commands/, errors and exit codes here.
 import { Command, CommanderError } from 'commander';
+import { registerAdminCommand } from './commands/admin.js';
 import { registerBacktestCommand } from './commands/backtest.js';
 import { registerBatchCommand } from './commands/batch.js';
 import { registerConvertCommand } from './commands/convert.js';
@@ -53,6 +54,7 @@ Examples:
   registerReportCommand(program);
   registerRegressCommand(program);
   registerTuiCommand(program);
+  registerAdminCommand(program);
   return program;
 }
 

@@ -1,0 +1,43 @@
+// `bt admin invoices list|download`: the billing files.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { RunError, UsageError } from '../../errors.js';
+import { print, renderTable, styles } from '../../output.js';
+import { clientOf, printAnswer, type AdminFlags } from './shared.js';
+
+export interface AdminInvoiceFlags extends AdminFlags {
+  output?: string;
+  force?: boolean;
+}
+
+interface BillingFile {
+  rel: string;
+  name: string;
+  bytes: number;
+  mtime: string;
+}
+
+export async function invoicesListCommand(flags: AdminFlags): Promise<void> {
+  const client = clientOf(flags);
+  const [list, info] = await Promise.all([client.json<{ items: BillingFile[] }>('GET', '/factures_list'), client.json<{ count: number; bytes: number }>('GET', '/factures_info')]);
+  if (flags.json) return printAnswer('invoices list', { ...list, ...info });
+  const s = styles();
+  if (list.items.length === 0) return print(s.dim('no billing file'));
+  print(renderTable(['rel', 'bytes', 'modified (UTC)'], list.items.map((f) => [f.rel, String(f.bytes), f.mtime.slice(0, 16).replace('T', ' ')]), { header: s.dim }));
+  print(s.dim(`\n${info.count} files, ${info.bytes} bytes`));
+}
+
+export async function invoicesDownloadCommand(rel: string, flags: AdminInvoiceFlags): Promise<void> {
+  if (!rel.trim()) throw new UsageError('invalid <rel>: empty (expected a path listed by bt admin invoices list)');
+  const { name, bytes } = await clientOf(flags).file('/factures_download', { rel });
+  const out = flags.output ?? basename(name ?? rel);
+  if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists: add --force to overwrite it, or -o FILE`);
+  try {
+    await writeFile(out, bytes);
+  } catch (error) {
+    throw new RunError(`cannot write ${out}: ${(error as Error).message}`);
+  }
+  if (flags.json) return printAnswer('invoices download', { rel, file: out, bytes: bytes.byteLength });
+  print(`${rel} → ${out} (${bytes.byteLength} bytes)`);
+}

@@ -1,0 +1,122 @@
+// `bt admin reindex`, `import-output`, `email-recreate [reset]`: the Maintenance tab.
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { uploadProgress } from '../../admin/progress.js';
+import { fileError, RunError, UsageError } from '../../errors.js';
+import { print, renderTable, styles, warn } from '../../output.js';
+import { cell, clientOf, confirmed, printAnswer, wholeNumber, type AdminFlags } from './shared.js';
+import type { AdminConfirmFlags } from './users.js';
+
+export interface AdminImportFlags extends AdminFlags {
+  url?: string;
+  month?: string;
+  mode?: string;
+  dryRun?: boolean;
+  progress?: boolean;
+}
+
+export interface AdminRecreateFlags extends AdminFlags {
+  limit?: string;
+}
+
+interface ReindexAnswer {
+  status: string;
+  detail?: string;
+  result: { ok: boolean; datasets: number; files: number; root: string; errors: { path: string; detail: string }[]; elapsed_ms: number };
+}
+
+export async function reindexCommand(flags: AdminFlags): Promise<void> {
+  const answer = await clientOf(flags).json<ReindexAnswer>('POST', '/csv/reindex-output', { json: {} });
+  if (flags.json) printAnswer('reindex', answer);
+  else {
+    const { result } = answer;
+    print(`reindexed ${result.datasets} of ${result.files} month files under ${result.root} in ${result.elapsed_ms} ms`);
+    for (const e of result.errors) warn(`${e.path}: ${e.detail}`);
+  }
+  if (!answer.result.ok) throw new RunError(`${answer.result.errors.length} file(s) could not be indexed`);
+}
+
+interface ImportedFile {
+  file: string;
+  path: string;
+  rows: number;
+}
+
+interface ImportAnswer {
+  target_month: string;
+  mode: string;
+  dry_run: boolean;
+  added: ImportedFile[];
+  skipped: ImportedFile[];
+  overwritten: ImportedFile[];
+  errors: { file: string; detail: string }[];
+  counts: Record<string, number>;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+export async function importOutputCommand(file: string | undefined, flags: AdminImportFlags): Promise<void> {
+  if (file && flags.url) throw new UsageError('give a ZIP file or --url, not both');
+  if (!file && !flags.url) throw new UsageError('give the ZIP file to import, or --url URL');
+  const month = flags.month ?? new Date().toISOString().slice(0, 7);
+  if (!MONTH.test(month)) throw new UsageError(`invalid --month: ${JSON.stringify(month)} (expected YYYY-MM)`);
+  const mode = flags.mode ?? 'skip';
+  if (mode !== 'skip' && mode !== 'overwrite') throw new UsageError(`invalid --mode: ${JSON.stringify(mode)} (expected skip or overwrite)`);
+  if (flags.url && !/^https?:\/\//i.test(flags.url)) throw new UsageError(`invalid --url: ${JSON.stringify(flags.url)} (expected an http:// or https:// address)`);
+  const client = clientOf(flags);
+  const fields = { target_month: month, mode, dry_run: flags.dryRun ? 'true' : 'false' };
+  let answer: ImportAnswer;
+  if (file) {
+    let bytes: Uint8Array;
+    try {
+      if (!(await stat(file)).isFile()) throw Object.assign(new Error(), { code: 'EISDIR', syscall: 'stat' });
+      bytes = await readFile(file);
+    } catch (error) {
+      throw fileError(file, error);
+    }
+    const progress = flags.progress === false ? null : uploadProgress(`uploading ${basename(file)}`);
+    answer = await client.upload<ImportAnswer>('/maintenance/import-output', fields, { field: 'file', name: basename(file), bytes }, (sent, total) => progress?.update(sent, total));
+  } else {
+    answer = await client.json<ImportAnswer>('POST', '/maintenance/import-output', { form: new URLSearchParams({ ...fields, source_url: flags.url! }) });
+  }
+  if (flags.json) printAnswer('import-output', answer);
+  else printImport(answer);
+  if (answer.errors.length > 0) throw new RunError(`${answer.errors.length} entr${answer.errors.length > 1 ? 'ies' : 'y'} of the archive refused (listed above)`);
+}
+
+function printImport(answer: ImportAnswer): void {
+  const s = styles();
+  const rows = [
+    ...answer.added.map((f) => [answer.dry_run ? 'would add' : 'added', f.file, f.path, String(f.rows)]),
+    ...answer.overwritten.map((f) => [answer.dry_run ? 'would overwrite' : 'overwritten', f.file, f.path, String(f.rows)]),
+    ...answer.skipped.map((f) => ['skipped', f.file, f.path, String(f.rows)]),
+    ...answer.errors.map((e) => [s.red('refused'), e.file, e.detail, '']),
+  ];
+  print(s.bold(`import ${answer.target_month} (${answer.mode}${answer.dry_run ? ', dry run: nothing written' : ''})`));
+  if (rows.length) print(renderTable(['status', 'entry', 'library path / reason', 'rows'], rows, { header: s.dim, align: ['left', 'left', 'left', 'right'] }));
+  const c = answer.counts;
+  print(s.dim(`\n${c.added} added, ${c.overwritten} overwritten, ${c.skipped} skipped, ${c.errors} refused`));
+}
+
+interface RecreateAnswer {
+  counts: { email: string; deletions: number; recreations: number; blocked: boolean }[];
+  total: number;
+  limit: number;
+}
+
+export async function emailRecreateCommand(flags: AdminRecreateFlags): Promise<void> {
+  const limit = wholeNumber('--limit', flags.limit, 1, 5000, 1000);
+  const answer = await clientOf(flags).json<RecreateAnswer>('GET', '/email-recreate', { query: { limit } });
+  if (flags.json) return printAnswer('email-recreate', answer);
+  const s = styles();
+  if (answer.counts.length === 0) return print(s.dim('no re-creation counter'));
+  print(renderTable(['email', 'deletions', 'recreations', 'blocked'], answer.counts.map((c) => [c.email, String(c.deletions), String(c.recreations), c.blocked ? 'yes' : 'no']), { header: s.dim }));
+  print(s.dim(`\n${answer.counts.length} of ${answer.total} addresses · blocked after ${answer.limit} re-creations`));
+}
+
+export async function emailRecreateResetCommand(email: string | undefined, flags: AdminConfirmFlags): Promise<void> {
+  if (!email) confirmed(flags, 'resetting every address\'s re-creation counter');
+  const answer = await clientOf(flags).json<{ removed: number; left: number }>('POST', '/reset-email-recreate', { json: email ? { email } : {} });
+  if (flags.json) return printAnswer('email-recreate reset', answer);
+  print(`${email ? `counter of ${cell(email)} reset` : `${answer.removed} counters reset`}; ${answer.left} address(es) still counted`);
+}
