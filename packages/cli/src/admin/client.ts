@@ -131,6 +131,7 @@ export class AdminClient {
       req.on('error', (error: NodeJS.ErrnoException) => reject(new RunError(`cannot reach the server at ${this.connection.api}: ${error.code ?? error.message}`)));
       const CHUNK = 64 * 1024;
       let sent = 0;
+      onProgress(0, body.length);
       const writeNext = () => {
         while (sent < body.length) {
           const chunk = body.subarray(sent, Math.min(body.length, sent + CHUNK));

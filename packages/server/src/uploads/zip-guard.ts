@@ -18,13 +18,20 @@ export interface ZipBudget {
   maxInflatedBytes: number;
 }
 
-async function openZip(bytes: Uint8Array, decodeStrings: boolean): Promise<ZipFile> {
+/** The archive's central directory, or a refusal: not a zip, or more entries than the budget. */
+async function openZip(bytes: Uint8Array, budget: ZipBudget, decodeStrings: boolean): Promise<ZipFile> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let zip: ZipFile;
   try {
-    return await fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false, decodeStrings });
+    zip = await fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false, decodeStrings });
   } catch (err) {
     throw new ZipRefusal('not_zip', (err as Error).message);
   }
+  if (zip.entryCount > budget.maxEntries) {
+    zip.close();
+    throw new ZipRefusal('too_many_entries', `${zip.entryCount} entries`);
+  }
+  return zip;
 }
 
 /**
@@ -64,11 +71,7 @@ export async function walkZip(
   budget: ZipBudget,
   visit: (entry: Entry, chunk: Buffer) => void = () => {},
 ): Promise<{ entries: number; inflatedBytes: number }> {
-  const zip = await openZip(bytes, true);
-  if (zip.entryCount > budget.maxEntries) {
-    zip.close();
-    throw new ZipRefusal('too_many_entries', `${zip.entryCount} entries`);
-  }
+  const zip = await openZip(bytes, budget, true);
   let inflated = 0;
   let entries = 0;
   // An error of the visitor (its own refusal) is passed on as it is, not taken for a broken zip.
@@ -147,11 +150,7 @@ export async function walkZipEntries(
     onRefused(info: ZipEntryInfo, problem: EntryProblem): void | Promise<void>;
   },
 ): Promise<{ entries: number; inflatedBytes: number }> {
-  const zip = await openZip(bytes, false);
-  if (zip.entryCount > budget.maxEntries) {
-    zip.close();
-    throw new ZipRefusal('too_many_entries', `${zip.entryCount} entries`);
-  }
+  const zip = await openZip(bytes, budget, false);
   let inflated = 0;
   let entries = 0;
   // The handlers' own errors go on as they are; anything else comes from reading the archive.
