@@ -103,6 +103,43 @@ describe(`the event log, fed by the product (${TEST_DIALECT})`, () => {
     assert.equal(again.body.added, 0, 'a second rebuild adds nothing');
   });
 
+  it('a rebuild maps the failed and refused attempts of the payments table, when there is one', async () => {
+    const admin = await makeAdmin(t);
+    const user = await funded(t, 0);
+    const qi = t.db.sequelize.getQueryInterface();
+    const tables = ((await qi.showAllTables()) as unknown[]).map((n) => (typeof n === 'string' ? n : (n as { tableName: string }).tableName));
+    if (!tables.includes('payments')) {
+      // The payments code's table (its migration is on another branch): the columns the rebuild reads.
+      const { DataTypes } = await import('sequelize');
+      await qi.createTable('payments', {
+        id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+        reference: { type: DataTypes.STRING(64), allowNull: false },
+        provider: { type: DataTypes.STRING(16), allowNull: false },
+        kind: { type: DataTypes.STRING(16), allowNull: false },
+        user_id: { type: DataTypes.INTEGER, allowNull: true },
+        offer_id: { type: DataTypes.STRING(32), allowNull: true },
+        amount_expected_cents: { type: DataTypes.INTEGER, allowNull: true },
+        status: { type: DataTypes.STRING(16), allowNull: false },
+        failure_kind: { type: DataTypes.STRING(32), allowNull: true },
+        created_at: { type: DataTypes.DATE, allowNull: false },
+        updated_at: { type: DataTypes.DATE, allowNull: false },
+      });
+    }
+    const when = new Date('2026-01-14T08:00:00Z');
+    const row = (reference: string, status: string, failureKind: string | null, userId: number | null) => ({
+      reference, provider: 'stripe', kind: 'purchase', user_id: userId, offer_id: 'CREDIT_10', amount_expected_cents: 1000, status, failure_kind: failureKind, created_at: when, updated_at: when,
+    });
+    await qi.bulkInsert('payments', [row(`pay_f_${user.id}`, 'failed', 'payment_failed', user.id), row(`pay_r_${user.id}`, 'refused', 'bad_signature', null), row(`pay_p_${user.id}`, 'paid', null, user.id)]);
+    const rebuilt = await t.request('POST', '/api/admin/metrics/rebuild_from_users', { key: admin.key, json: {} });
+    assert.equal(rebuilt.status, 200, rebuilt.text);
+    const failed = await t.db.models.AppEvent.findAll({ where: { kind: 'failed_payment', reference: [`payment:pay_f_${user.id}`, `payment:pay_r_${user.id}`, `payment:pay_p_${user.id}`] }, order: [['reference', 'ASC']] });
+    assert.deepEqual(failed.map((e) => [e.reference, e.userId, e.method, e.category, e.amountCents, e.label, e.occurredAt.toISOString()]), [
+      [`payment:pay_f_${user.id}`, user.id, 'stripe', 'payment_failed', 1000, 'Pack 12 crédits', when.toISOString()],
+      [`payment:pay_r_${user.id}`, null, 'stripe', 'bad_signature', 1000, 'Pack 12 crédits', when.toISOString()],
+    ]);
+    assert.equal((await t.request('POST', '/api/admin/metrics/rebuild_from_users', { key: admin.key, json: {} })).body.added, 0);
+  });
+
   it('the Backtests tab: every user\'s finished runs, and their workbooks', async () => {
     const admin = await makeAdmin(t);
     const user = await funded(t, 4);

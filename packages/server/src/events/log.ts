@@ -105,6 +105,34 @@ export function backtestEvent(run: Pick<BacktestRun, 'runId' | 'userId' | 'creat
   };
 }
 
+/** What the statistics keep of a failed or refused payment attempt (a row of the `payments` table). */
+export interface FailedPaymentFacts {
+  reference: string;
+  provider: string;
+  userId: number | null;
+  offerId: string | null;
+  amountCents: number | null;
+  failureKind: string | null;
+  at: Date;
+}
+
+/**
+ * The event of a failed or refused payment: the payments code records it where it marks the
+ * attempt, and a rebuild maps the `payments` table's rows through this same function.
+ */
+export function failedPaymentEvent(p: FailedPaymentFacts): EventInput {
+  return {
+    kind: 'failed_payment',
+    userId: p.userId,
+    at: p.at,
+    method: p.provider,
+    category: p.failureKind ?? 'inconnu',
+    amountCents: p.amountCents,
+    label: (p.offerId && OFFER_LABELS.get(p.offerId)) ?? p.offerId,
+    reference: `payment:${p.reference}`,
+  };
+}
+
 export const signupEvent = (user: Pick<User, 'id' | 'createdAt'>): EventInput => ({ kind: 'signup', userId: user.id, at: user.createdAt, reference: `user:${user.id}` });
 
 export const deletionEvent = (userId: number, at: Date, by: 'self' | 'admin' | 'unknown'): EventInput => ({

@@ -1,15 +1,17 @@
 import { Op } from 'sequelize';
 import type { Database } from '../db/database.js';
-import { backtestEvent, deletionEvent, ledgerEvent, signupEvent, type EventInput, type EventLog } from './log.js';
+import { QueryTypes } from 'sequelize';
+import { backtestEvent, deletionEvent, failedPaymentEvent, ledgerEvent, signupEvent, type EventInput, type EventLog } from './log.js';
 
 const BATCH = 1000;
 
 /**
  * Refills the event log from the tables that keep the facts (docs/admin.md, "Rebuild"): accounts
  * (sign-ups, deletions), the credit ledger (purchases, credits offered and spent) and finished
- * backtests, through the same mappers as the live recording, so an event already there is not
- * recorded twice and a rebuild after a reset gives back what the live log had. Logins, daily
- * activity and unsubscriptions exist nowhere else and are left as they are.
+ * backtests, and the failed attempts of the `payments` table when it exists, through the same
+ * mappers as the live recording, so an event already there is not recorded twice and a rebuild
+ * after a reset gives back what the live log had. Logins, daily activity and unsubscriptions
+ * exist nowhere else and are left as they are.
  */
 export async function rebuildEvents(db: Database, events: EventLog): Promise<{ before: number; after: number }> {
   const { AppEvent, User, CreditEntry, BacktestRun } = db.models;
@@ -34,5 +36,36 @@ export async function rebuildEvents(db: Database, events: EventLog): Promise<{ b
     await write(runs.map(backtestEvent));
     lastId = runs[runs.length - 1].id;
   }
+  await rebuildFailedPayments(db, write);
   return { before, after: await AppEvent.count() };
+}
+
+interface PaymentRow {
+  id: number;
+  reference: string;
+  provider: string;
+  user_id: number | null;
+  offer_id: string | null;
+  amount_expected_cents: number | null;
+  failure_kind: string | null;
+  updated_at: Date | string;
+}
+
+/** Failed and refused payment attempts, read with plain SQL: the table belongs to the payments code. */
+async function rebuildFailedPayments(db: Database, write: (batch: EventInput[]) => Promise<void>): Promise<void> {
+  const tables = ((await db.sequelize.getQueryInterface().showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName));
+  if (!tables.includes('payments')) return;
+  for (let lastId = 0; ; ) {
+    const rows = await db.sequelize.query<PaymentRow>(
+      "SELECT id, reference, provider, user_id, offer_id, amount_expected_cents, failure_kind, updated_at FROM payments WHERE status IN ('failed', 'refused') AND id > ? ORDER BY id LIMIT ?",
+      { replacements: [lastId, BATCH], type: QueryTypes.SELECT },
+    );
+    if (rows.length === 0) break;
+    await write(
+      rows.map((r) =>
+        failedPaymentEvent({ reference: r.reference, provider: r.provider, userId: r.user_id, offerId: r.offer_id, amountCents: r.amount_expected_cents, failureKind: r.failure_kind, at: new Date(r.updated_at) }),
+      ),
+    );
+    lastId = rows[rows.length - 1].id;
+  }
 }
