@@ -51,7 +51,7 @@ export function registerMetricsRoutes(router: Router<AppState>, services: Servic
   router.get('/metrics/details/users_all', (ctx) => details(ctx, 'total_users'));
 
   router.post('/metrics/reset', async (ctx) => {
-    const deleted = await deps.db.transaction((t) => deps.db.models.AppEvent.destroy({ where: {}, transaction: t }));
+    const deleted = await statistics.reset();
     deps.log(`admin: statistics reset by user ${ctx.state.auth?.user.id}: ${deleted} events deleted`);
     ctx.body = { status: 'success', detail: ADMIN_MSG.metricsReset(deleted), deleted };
   });

@@ -28,6 +28,7 @@ import { Invoices } from '../payments/invoices.js';
 import { PaymentRecords } from '../payments/records.js';
 import { Payments } from '../payments/service.js';
 import { Subscriptions } from '../payments/subscriptions.js';
+import { createAdminServices } from '../admin/services.js';
 import type { AppDeps } from './deps.js';
 
 /** The business rules, built once per app from its dependencies; route handlers call these. */
@@ -81,10 +82,11 @@ export function createServices(deps: AppDeps) {
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, log });
+  const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
     sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
-    paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks,
+    paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks, admin,
   };
 }
 

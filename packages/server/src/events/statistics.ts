@@ -102,6 +102,11 @@ export class Statistics {
     };
   }
 
+  /** Empties the event log; returns how many events it held. */
+  reset(): Promise<number> {
+    return this.db.transaction((t) => this.db.models.AppEvent.destroy({ where: {}, transaction: t }));
+  }
+
   /** The rows behind one KPI, newest first. */
   async details(kpi: Kpi, range: StatsRange, page: Page, filters: DetailFilters = {}): Promise<{ columns: string[]; rows: Record<string, unknown>[]; total: number }> {
     switch (kpi) {
