@@ -76,7 +76,7 @@ export function createServices(deps: AppDeps) {
 
   // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.
   const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
-  const paymentRecords = new PaymentRecords(db, clock);
+  const paymentRecords = new PaymentRecords(db, clock, events);
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
   const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });

@@ -176,6 +176,17 @@ export class EventLog {
     }
   }
 
+  /**
+   * Records the event, or brings the one already there (same kind and reference) up to date: an
+   * attempt that fails, then is refused for another reason, is one failed payment of the last kind.
+   */
+  async upsert(input: EventInput, transaction: Transaction): Promise<void> {
+    await this.record(input, transaction);
+    if (!input.reference) return;
+    const { category, method, amountCents, label } = eventValues(input, this.clock.now());
+    await this.db.models.AppEvent.update({ category, method, amountCents, label }, { where: { kind: input.kind, reference: input.reference }, transaction });
+  }
+
   /** The ledger's hook: each applied row, in its own transaction. */
   async fromLedger(entry: CreditEntry, transaction: Transaction): Promise<void> {
     const event = ledgerEvent(entry);

@@ -3,6 +3,7 @@ import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { Payment, PaymentKind, PaymentProvider, PaymentStatus } from '../db/models.js';
+import { failedPaymentEvent, type EventLog } from '../events/log.js';
 
 export type FailureKind =
   | 'bad_signature'
@@ -40,7 +41,8 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * Admin statistics and billing read it with SQL; the ledger stays the truth about credits.
  */
 export class PaymentRecords {
-  constructor(private readonly db: Database, private readonly clock: Clock) {}
+  /** Failed and refused attempts also go to the admin statistics' event log (docs/admin.md). */
+  constructor(private readonly db: Database, private readonly clock: Clock, private readonly events: EventLog) {}
 
   static newReference(): string {
     return `pay_${randomBytes(12).toString('base64url')}`;
@@ -53,7 +55,11 @@ export class PaymentRecords {
 
   /** A refusal with no payment to attach it to (bad signature, unknown offer, another user's token). */
   refuseNew(input: NewPayment, failureKind: FailureKind, detail: string): Promise<Payment> {
-    return this.db.transaction((t) => this.insert(input, 'refused', t, failureKind, detail));
+    return this.db.transaction(async (t) => {
+      const payment = await this.insert(input, 'refused', t, failureKind, detail);
+      await this.recordFailure(payment, failureKind, t);
+      return payment;
+    });
   }
 
   /**
@@ -85,7 +91,18 @@ export class PaymentRecords {
       failureDetail: clip(detail, 255),
       ...(received ? { amountReceivedCents: received.amountCents, currencyReceived: received.currency ? clip(received.currency, 16) : null } : {}),
     };
-    await this.db.transaction((t) => this.db.models.Payment.update(changes, { where: { id: payment.id, status: { [Op.ne]: 'paid' } }, transaction: t }));
+    await this.db.transaction(async (t) => {
+      const [changed] = await this.db.models.Payment.update(changes, { where: { id: payment.id, status: { [Op.ne]: 'paid' } }, transaction: t });
+      if (changed === 1 && (status === 'failed' || status === 'refused')) await this.recordFailure(payment, failureKind, t);
+    });
+  }
+
+  /** The statistics' failed payment, once per attempt (its reference), in the attempt's transaction. */
+  private recordFailure(payment: Payment, failureKind: FailureKind, t: Transaction): Promise<void> {
+    return this.events.upsert(
+      failedPaymentEvent({ reference: payment.reference, provider: payment.provider, userId: payment.userId, offerId: payment.offerId, amountCents: payment.amountExpectedCents, failureKind, at: this.clock.now() }),
+      t,
+    );
   }
 
   byReference(reference: string): Promise<Payment | null> {
