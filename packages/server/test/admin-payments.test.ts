@@ -51,6 +51,8 @@ describe(`payments in the admin statistics and billing files (${TEST_DIALECT})`,
     ]);
     const top = (await get('/api/admin/metrics/breakdown?kind=top_customers&range=all')).items;
     assert.deepEqual(top, [{ user: buyer.username, user_id: buyer.id, orders: 2, sales_eur: 30, credits: 37 }]);
+    const totals = await get('/api/admin/global_stats');
+    assert.deepEqual([totals.total_sales_eur, totals.total_credits_bought, totals.failed_payments], [30, 37, 2]);
     const history = await get(`/api/admin/user_history/${buyer.id}`);
     assert.deepEqual(history.history.map((h: Record<string, unknown>) => [h.type, h.method, h.price_eur, h.credits_delta]), [
       ['purchase', 'paypal', 20, 25],
