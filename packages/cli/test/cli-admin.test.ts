@@ -106,26 +106,26 @@ describe('bt admin, over HTTP, against a running server', () => {
 
   it('import-output: a ZIP with an upload progress, a dry run, a URL; exit 1 when an entry is refused', async () => {
     const march = libraryCsv('EURUSD', 'M15', '2023-03');
-    writeFileSync(join(work.dir, 'good.zip'), importArchive([{ name: 'GBPUSD_M15_2023-03.csv', data: march }, { name: 'EURUSD_M15_2023-03.csv', data: march }]));
+    writeFileSync(join(work.dir, 'good.zip'), importArchive([{ name: 'AUDJPY_M15_2023-03.csv', data: march }, { name: 'EURUSD_M15_2023-03.csv', data: march }]));
     const dry = ok(await admin(['import-output', 'good.zip', '--month', '2023-03', '--dry-run']), 'dry run');
     assert.match(dry.stdout, /^import 2023-03 \(skip, dry run: nothing written\)\n/);
-    assert.match(dry.stdout, /\nwould add\s+GBPUSD_M15_2023-03\.csv\s+GBPUSD\/M15\/GBPUSD_M15_2023-03\.csv\s+\d+\n/);
+    assert.match(dry.stdout, /\nwould add\s+AUDJPY_M15_2023-03\.csv\s+AUDJPY\/M15\/AUDJPY_M15_2023-03\.csv\s+\d+\n/);
     assert.match(dry.stderr, /^uploading good\.zip 0% .*\nuploading good\.zip 100% \(\d+\.\d\/\d+\.\d MB\)\n$/s);
-    assert.ok(!existsSync(join(server.dataDir, 'library/GBPUSD')));
+    assert.ok(!existsSync(join(server.dataDir, 'library/AUDJPY')));
     const done = json(await admin(['import-output', 'good.zip', '--month', '2023-03', '--json', '--no-progress']), 'import-output');
     assert.deepEqual(done.counts, { added: 1, skipped: 1, overwritten: 0, errors: 0 });
-    assert.ok(existsSync(join(server.dataDir, 'library/GBPUSD/M15/GBPUSD_M15_2023-03.csv')));
+    assert.ok(existsSync(join(server.dataDir, 'library/AUDJPY/M15/AUDJPY_M15_2023-03.csv')));
 
-    writeFileSync(join(work.dir, 'mixed.zip'), importArchive([{ name: 'USDJPY_M15_2023-03.csv', data: march }, { name: '../evil.csv', data: march }]));
+    writeFileSync(join(work.dir, 'mixed.zip'), importArchive([{ name: 'CADJPY_M15_2023-03.csv', data: march }, { name: '../evil.csv', data: march }]));
     const mixed = await admin(['import-output', 'mixed.zip', '--month', '2023-03', '--mode', 'overwrite']);
     assert.equal(mixed.code, 1);
-    assert.match(mixed.stdout, /\nadded\s+USDJPY_M15_2023-03\.csv/);
+    assert.match(mixed.stdout, /\nadded\s+CADJPY_M15_2023-03\.csv/);
     assert.match(mixed.stdout, /\nrefused\s+\.\.\/evil\.csv\s+Chemin avec « \.\. » refusé \(sortie du dossier\)\./);
     assert.match(mixed.stderr, /bt: 1 entry of the archive refused \(listed above\)\n$/);
 
-    writeFileSync(join(work.dir, 'url.zip'), importArchive([{ name: 'AUDUSD_M15.csv', data: march }]));
+    writeFileSync(join(work.dir, 'url.zip'), importArchive([{ name: 'CHFJPY_M15.csv', data: march }]));
     const viaUrl = json(await admin(['import-output', '--url', `${filesUrl}/output.zip`, '--month', '2023-03', '--json']), 'import-output');
-    assert.deepEqual(viaUrl.added.map((f: { path: string }) => f.path), ['AUDUSD/M15/AUDUSD_M15_2023-03.csv']);
+    assert.deepEqual(viaUrl.added.map((f: { path: string }) => f.path), ['CHFJPY/M15/CHFJPY_M15_2023-03.csv']);
     const privateUrl = await admin(['import-output', '--url', 'http://10.0.0.1/output.zip', '--month', '2023-03']);
     assert.equal(privateUrl.code, 1);
     assert.match(privateUrl.stderr, /^bt: HTTP 400: URL refusée : 10\.0\.0\.1 désigne une adresse privée ou locale/);
