@@ -177,7 +177,7 @@ describe('uploads against a server process: bombs, floods, temp files, memory', 
     for (const [i, res] of value.entries()) {
       const body = (await res.json()) as { detail: string };
       if (i % 5 === 4) assert.deepEqual([res.status, body.detail], [413, 'Fichier trop volumineux (20 Mo maximum).']);
-      else assert.deepEqual([res.status, /^Période trop longue \(\d+ jours\)\. Maximum: 31 jours\.$/.test(body.detail)], [400, true], body.detail);
+      else assert.deepEqual([res.status, /^Période trop longue \(\d+ jours\)\. Maximum : 31 jours\.$/.test(body.detail)], [400, true], body.detail);
     }
     const peak = server.peakRss();
     console.log(`server peak RSS after the upload floods: ${Math.round(peak / MB)} MB`);
