@@ -148,7 +148,7 @@ describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
   });
 
   it('working area: library seeded on first start, a backtest and its workbook, a .py import through the sandbox', async () => {
-    assert.match(output, /library seeded from .*fixtures: 79 month files/);
+    assert.match(output, /library seeded from .*fixtures: 823 month files/);
     const library = await call('GET', '/api/list_csv_library?symbol=EURUSD&timeframe=H1');
     assert.equal(library.body.total, 24);
     const run = await call('POST', '/api/run_backtest', {
