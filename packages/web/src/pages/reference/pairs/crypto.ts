@@ -27,7 +27,7 @@ export const CRYPTO_SHEETS: Readonly<Record<string, PairSheet>> = {
     notes: ['Les fonds cotés (ETF) au comptant sur l’ether sont autorisés aux États-Unis depuis juillet 2024.'],
     advice: [SIZE_ADVICE, WEEKEND_ADVICE],
   },
-  // Crosses with real data in fixtures/ (freqtrade), which issue 16 adds to the catalogue.
+  // Crosses with real data in fixtures/freqtrade (fixtures/README.md).
   'ETH-BTC': {
     kind: 'cryptomonnaie, cotée en bitcoins',
     summary: 'L’ether coté en bitcoins : combien de bitcoins vaut un ether. La paire ne dit rien du dollar ; elle mesure la force relative des deux premières cryptomonnaies, qui monte quand l’ether fait mieux que le bitcoin.',

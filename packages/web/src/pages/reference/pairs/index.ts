@@ -13,12 +13,6 @@ export type { PairSheet } from './types.js';
 
 export const PAIR_SHEETS: Readonly<Record<string, PairSheet>> = { ...FOREX_SHEETS, ...COMMODITY_SHEETS, ...INDEX_SHEETS, ...CRYPTO_SHEETS };
 
-/**
- * Instruments announced by the data work (issue 16) whose sheets are written ahead of their
- * catalogue entries; the completeness test accepts these keys until the catalogue has them.
- */
-export const ANNOUNCED_SYMBOLS: readonly string[] = ['ETH-BTC', 'XRP-ETH', 'XRP-USDT'];
-
 export function pairSheet(symbol: string): PairSheet | undefined {
   return Object.hasOwn(PAIR_SHEETS, symbol) ? PAIR_SHEETS[symbol] : undefined;
 }
