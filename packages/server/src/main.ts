@@ -7,7 +7,6 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import process from 'node:process';
 import { appConfig } from './app/config.js';
 import { createApp } from './app/createApp.js';
@@ -17,7 +16,7 @@ import { migrate, migrator, openDatabase } from './db/index.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
 import { MemoryRateLimiter } from './ratelimit/limiter.js';
-import { LocalStorage } from './storage/index.js';
+import { openStorages, readS3Env } from './storage/index.js';
 import { ensureAdmin } from './users/bootstrap.js';
 import { bootstrapLibrary } from './datasets/bootstrap.js';
 import { OpenAiCompatibleClient } from './gpt/llm.js';
@@ -55,8 +54,8 @@ async function main(command: string): Promise<void> {
   const identityProviders = env.google
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
-  const library = new LocalStorage(join(env.dataDir, 'library'));
-  const storage = new LocalStorage(join(env.dataDir, 'files'));
+  const { storage, library, description: storageDescription } = openStorages(env.dataDir, readS3Env(process.env));
+  log(`bt: files: ${storageDescription}`);
   // What a killed process was writing never becomes a file: its staging copies are dropped.
   await storage.clearStaging();
   await bootstrapLibrary(db, library, env.seedDir, log);

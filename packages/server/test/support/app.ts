@@ -11,7 +11,7 @@ import type { Database } from '../../src/db/index.js';
 import { DisabledMailer, SmtpMailer, type Mailer } from '../../src/mail/index.js';
 import type { IdentityProvider } from '../../src/oidc/provider.js';
 import { MemoryRateLimiter } from '../../src/ratelimit/limiter.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import { LocalStorage, type Storage } from '../../src/storage/index.js';
 import type { LlmClient } from '../../src/gpt/llm.js';
 import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
@@ -81,6 +81,8 @@ export async function startTestApp(
     sandboxSetup?: SandboxSetup;
     /** Payment gateways (pointed at the local provider servers of test/support). */
     payments?: PaymentGateways;
+    /** Other storages than throwaway folders (an S3 bucket shared by two apps); the caller's to clean. */
+    storages?: { storage: Storage; library: Storage };
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -93,8 +95,8 @@ export async function startTestApp(
   const config = appConfig({ publicUrl: 'http://web.bt.test', apiUrl: 'http://placeholder', rateLimits: NO_LIMITS, passwordCost: TEST_PASSWORD_COST, ...options.config });
   const app = createApp({
     db,
-    storage: new LocalStorage(storageDir),
-    library: new LocalStorage(libraryDir),
+    storage: options.storages?.storage ?? new LocalStorage(storageDir),
+    library: options.storages?.library ?? new LocalStorage(libraryDir),
     sandbox: new PythonSandbox(options.sandboxSetup ?? (await testSandboxSetup()), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits }, concurrency: options.sandboxConcurrency }),
     llm: options.llm ?? null,
     clock,
