@@ -61,7 +61,7 @@ export function openStorages(dataDir: string, s3: S3Settings | null): Storages {
       library,
       description: `local disk (${join(dataDir, 'files')}, ${join(dataDir, 'library')})`,
       ping: async () => {
-        await Promise.all([storage.resolve(''), library.resolve('')]);
+        await Promise.all([storage.ping(), library.ping()]);
       },
     };
   }

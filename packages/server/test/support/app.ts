@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/clock/index.js';
 import type { Database } from '../../src/db/index.js';
 import { DisabledMailer, SmtpMailer, type Mailer } from '../../src/mail/index.js';
 import type { IdentityProvider } from '../../src/oidc/provider.js';
-import { MemoryRateLimiter } from '../../src/ratelimit/limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../src/ratelimit/limiter.js';
 import { LocalStorage, type Storage } from '../../src/storage/index.js';
 import type { LlmClient } from '../../src/gpt/llm.js';
 import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
@@ -83,6 +83,8 @@ export async function startTestApp(
     payments?: PaymentGateways;
     /** Other storages than throwaway folders (an S3 bucket shared by two apps); the caller's to clean. */
     storages?: { storage: Storage; library: Storage };
+    /** Another limiter than the in-memory one (Redis, shared by two apps). */
+    rateLimiter?: (clock: ManualClock) => RateLimiter;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -102,7 +104,7 @@ export async function startTestApp(
     clock,
     mailer,
     identityProviders: options.providers ?? [],
-    rateLimiter: new MemoryRateLimiter(clock),
+    rateLimiter: options.rateLimiter?.(clock) ?? new MemoryRateLimiter(clock),
     payments: options.payments,
     config,
     log: (m) => logs.push(m),
