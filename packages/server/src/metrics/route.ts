@@ -11,10 +11,11 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
  * a proxy (a reverse proxy on the same host would otherwise make every visitor "local"), so a
  * public deployment never shows its metrics to the world by default (docs/deployment.md, "Metrics").
  */
-export function metricsEndpoint(metrics: Metrics, token: string | null) {
-  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
+export function metricsEndpoint(metrics: Metrics, token: () => string | null) {
   return async (ctx: Context, next: Next) => {
     if (ctx.path !== '/metrics') return next();
+    const configured = token();
+    const expected = configured ? Buffer.from(`Bearer ${configured}`) : null;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');

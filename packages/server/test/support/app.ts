@@ -17,6 +17,7 @@ import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { testSandboxSetup } from './sandbox.js';
 import type { PaymentGateways } from '../../src/payments/gateways.js';
+import type { AppDeps } from '../../src/app/deps.js';
 import { copySeededLibrary, type LibrarySet } from './library.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 
@@ -85,6 +86,8 @@ export async function startTestApp(
     storages?: { storage: Storage; library: Storage };
     /** Another limiter than the in-memory one (Redis, shared by two apps). */
     rateLimiter?: (clock: ManualClock) => RateLimiter;
+    /** More dependencies (a logger, metrics, Redis, a storage check), as main.ts passes them. */
+    deps?: Partial<AppDeps>;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -108,6 +111,7 @@ export async function startTestApp(
     payments: options.payments,
     config,
     log: (m) => logs.push(m),
+    ...options.deps,
   });
   if (options.library) await app.services.datasets.reindex();
   server = createServer(app.callback());
