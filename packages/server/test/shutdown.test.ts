@@ -21,7 +21,6 @@ function slowRequest(url: string, body: string, firstPart: number) {
 
 describe('graceful shutdown', () => {
   it('SIGTERM during a request: no new connections, the running request answered, closers run, exit 0', async () => {
-
     const server = await startServerProcess({ SHUTDOWN_TIMEOUT_MS: '10000' });
     try {
       // An idle keep-alive connection must not hold the stop back.
