@@ -8,6 +8,15 @@ import { redactUrl, withRequestId, type Logger } from './logger.js';
 /** An incoming X-Request-Id is kept when it looks like an id (a proxy's, a client's), never as free text. */
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** Whether an unmatched request was for the API; a path too malformed to decode counts as one. */
+function apiPath(ctx: AppContext): boolean {
+  try {
+    return isApiPath(ctx);
+  } catch {
+    return ctx.path.startsWith('/api');
+  }
+}
+
 /** The routes whose answer carries a backtest's Server-Timing phases (backtests/routes.ts). */
 const BACKTEST_ROUTE = /^\/api\/(run_backtest|upload[a-z_]*|user\/backtests\/run[a-z_]*)$/;
 
@@ -26,10 +35,18 @@ export function requestLogging(logger: Logger | null, metrics: Metrics | null) {
     const finish = () => {
       if (done) return;
       done = true;
+      try {
+        record();
+      } catch (err) {
+        // Runs in an event handler: a failure here must never take the process down.
+        logger?.error(`access log: ${(err as Error).message}`);
+      }
+    };
+    const record = () => {
       const seconds = (performance.now() - started) / 1000;
       const matched = (ctx as unknown as { _matchedRoute?: string | RegExp })._matchedRoute;
       // A pattern, never the raw path: the label set of the metrics stays bounded.
-      const route = typeof matched === 'string' ? matched : isApiPath(ctx) ? '(unmatched)' : ctx.path === '/metrics' ? '/metrics' : '(web)';
+      const route = typeof matched === 'string' ? matched : ctx.path === '/metrics' ? '/metrics' : apiPath(ctx) ? '(unmatched)' : '(web)';
       const status = ctx.res.headersSent || ctx.res.writableEnded ? ctx.res.statusCode : ctx.status;
       metrics?.observeRequest(ctx.method, route, status, seconds);
       if (metrics && status === 200 && typeof matched === 'string' && BACKTEST_ROUTE.test(matched)) {
