@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { request as httpRequest } from 'node:http';
-import { createLogger, logFunction } from '../src/logging/logger.js';
+import { createLogger, logFunction, redactUrl } from '../src/logging/logger.js';
 import { Metrics } from '../src/metrics/index.js';
 import { openRedis } from '../src/redis/client.js';
 import { register, startTestApp, useTestApp } from './support/app.js';
@@ -69,11 +69,23 @@ describe(`logs (${TEST_DIALECT})`, () => {
     assert.ok(entries().every((e) => e.req_id === id), 'no line of this request without its id');
   });
 
-  it('an unknown path is logged under a fixed route label, not its own path', async () => {
+  it('an unknown or undecodable path is logged under a fixed route label, not its own path', async () => {
     lines.length = 0;
-    const res = await t.request('GET', '/api/no/such/route-123');
-    assert.equal(res.status, 404);
-    assert.equal(entries().find((e) => e.msg === 'request')?.route, '(unmatched)');
+    assert.equal((await t.request('GET', '/api/no/such/route-123')).status, 404);
+    assert.equal((await t.raw('GET', '/api/%E0%A4%A')).status, 400);
+    assert.deepEqual(entries().filter((e) => e.msg === 'request').map((e) => [e.route, e.status]), [['(unmatched)', 404], ['(unmatched)', 400]]);
+  });
+
+  it('the one-time token of a verification or reset link is not logged either', async () => {
+    lines.length = 0;
+    const secret = 'a1b2c3d4e5f6a7b8c9d0e1f2';
+    await t.request('GET', `/api/auth/verify-email/${secret}`);
+    await t.request('POST', `/api/auth/reset-password/${secret}?next=1`, { json: { new_password: 'nouveau-mdp-123' } });
+    const urls = entries().filter((e) => e.msg === 'request').map((e) => e.url);
+    assert.deepEqual(urls, ['/api/auth/verify-email/[REDACTED]', '/api/auth/reset-password/[REDACTED]?next=1']);
+    assert.ok(!lines.join('').includes(secret));
+    assert.equal(redactUrl('/reset-password/abc?token=x&b=2'), '/reset-password/[REDACTED]?token=[REDACTED]&b=2');
+    assert.equal(redactUrl('/api/things/s3cr%65t/x', { apiKey: 's3cret' }), '/api/things/[REDACTED]/x');
   });
 });
 

@@ -58,7 +58,7 @@ export function requestLogging(logger: Logger | null, metrics: Metrics | null) {
           req_id: requestId,
           method: ctx.method,
           route,
-          url: redactUrl(ctx.originalUrl),
+          url: redactUrl(ctx.originalUrl, (ctx as unknown as { params?: Record<string, string> }).params),
           status,
           duration_ms: Math.round(seconds * 10_000) / 10,
           user_id: ctx.state.auth?.user.id ?? null,

@@ -92,10 +92,34 @@ export function logFunction(logger: Logger): (message: string) => void {
 
 const SECRET_PARAMS = new Set(['apikey', 'api_key', 'token', 'key', 'access_token', 'password', 'secret']);
 
-/** A request URL as it may be logged: the values of key-like query parameters replaced. */
-export function redactUrl(url: string): string {
+/** Paths that carry a one-time token (mailed verification and reset links, API and web app). */
+const SECRET_PATHS = [/^(\/api\/auth\/verify-email\/)[^/?#]+/, /^(\/api\/auth\/reset-password\/)[^/?#]+/, /^(\/reset-password\/)[^/?#]+/];
+
+/**
+ * A request URL as it may be logged: the token of a verification or reset link, route
+ * parameters named like a secret, and the values of key-like query parameters replaced.
+ */
+export function redactUrl(url: string, params: Record<string, string> = {}): string {
   const query = url.indexOf('?');
-  if (query === -1) return url;
+  let path = query === -1 ? url : url.slice(0, query);
+  for (const pattern of SECRET_PATHS) path = path.replace(pattern, '$1[REDACTED]');
+  const secrets = Object.entries(params).filter(([name, value]) => /token|key|secret|password/i.test(name) && value);
+  if (secrets.length) {
+    const hidden = new Set(secrets.map(([, value]) => value));
+    path = path
+      .split('/')
+      .map((segment) => {
+        let decoded = segment;
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          // Left as sent.
+        }
+        return hidden.has(decoded) || hidden.has(segment) ? '[REDACTED]' : segment;
+      })
+      .join('/');
+  }
+  if (query === -1) return path;
   const parts = url
     .slice(query + 1)
     .split('&')
@@ -110,5 +134,5 @@ export function redactUrl(url: string): string {
       }
       return SECRET_PARAMS.has(decoded.toLowerCase()) ? `${name}=[REDACTED]` : pair;
     });
-  return `${url.slice(0, query)}?${parts.join('&')}`;
+  return `${path}?${parts.join('&')}`;
 }
