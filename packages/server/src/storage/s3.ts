@@ -137,7 +137,10 @@ export class S3Storage implements Storage {
     }
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const out = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      // A batch delete answers 200 with per-key errors: a key left behind is a failed removal.
+      const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+      if (failed.length) throw new Error(`could not remove ${failed.length} object(s) under ${JSON.stringify(relativePath)}: ${failed[0].Code} ${failed[0].Message ?? ''}`.trim());
     }
   }
 
