@@ -79,13 +79,17 @@ export function createLogger(options: { level?: LogLevel; format?: LogFormat; de
   );
 }
 
+/** Lines about a dependency that stopped answering (Redis, readiness, a closer that failed). */
+const WARNINGS = /^(redis: (?!connected again)|readiness: |rate limits: Redis unavailable|shutdown: |bt: requests still running)/;
+
 /**
  * The `log(message)` the services take (app/deps.ts), on a pino logger: plain sentences become
- * `msg`, at info level; the lines that report a failure go out at error level.
+ * `msg`, at info level; lines about an unavailable dependency at warn, failures at error.
  */
 export function logFunction(logger: Logger): (message: string) => void {
   return (message: string) => {
     if (/ failed: /.test(message)) logger.error(message);
+    else if (WARNINGS.test(message)) logger.warn(message);
     else logger.info(message);
   };
 }
