@@ -89,6 +89,18 @@ describe(`logs (${TEST_DIALECT})`, () => {
   });
 });
 
+describe('log levels', () => {
+  it('the services’ sentences: failures at error, an unavailable dependency at warn, the rest at info', () => {
+    lines.length = 0;
+    const log = logFunction(logger);
+    log('GET /api/x failed: Error: boom');
+    log('redis: connect ECONNREFUSED 127.0.0.1:1');
+    log('redis: connected again');
+    log('bt: listening on http://127.0.0.1:1 (Node)');
+    assert.deepEqual(entries().map((e) => e.level), [50, 40, 30, 30]);
+  });
+});
+
 describe(`readiness (${TEST_DIALECT})`, () => {
   it('/api/ready says ok when the database and storage answer', async () => {
     const res = await t.request('GET', '/api/ready');
