@@ -16,6 +16,8 @@ if (!process.env.SMTP_URL && !process.env.VERIFY_ON_SCREEN) {
   process.env.VERIFY_ON_SCREEN = 'credits';
   console.log('bt: no SMTP_URL: the on-screen verification link grants the sign-up credits (VERIFY_ON_SCREEN=credits, for a local install)');
 }
+// A terminal reads `time LEVEL message` lines; deployments keep the JSON lines (docs/deployment.md).
+process.env.LOG_FORMAT ??= 'text';
 const main = join(root, 'packages', 'server', 'dist', 'main.js');
 run(process.execPath, [main, 'migrate']);
 console.log(`bt: starting the server (data in ${process.env.DATA_DIR}; stop it with Ctrl+C)`);

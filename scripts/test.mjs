@@ -6,11 +6,13 @@
 import { ensureBubblewrap } from './ensure-bubblewrap.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureInstall, run } from './ensure-install.mjs';
+import { ensureRedis } from './ensure-redis.mjs';
 
 ensureInstall();
 // Checked first: a missing browser or sandbox should stop the run before minutes of other suites.
 ensureChromium();
 ensureBubblewrap({ required: true });
+await ensureRedis();
 run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
 run('npm', ['run', 'test', '--workspaces', '--if-present']);
 // The golden results through the installed command, as CI users run it (exit 1 on any drift);

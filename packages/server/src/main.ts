@@ -6,8 +6,8 @@
  *   main.ts migrate   apply pending migrations and exit
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
 import process from 'node:process';
 import { appConfig } from './app/config.js';
 import { createApp } from './app/createApp.js';
@@ -16,8 +16,13 @@ import { readEnv } from './config/env.js';
 import { migrate, migrator, openDatabase } from './db/index.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
-import { MemoryRateLimiter } from './ratelimit/limiter.js';
-import { LocalStorage } from './storage/index.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/index.js';
+import { readOpsEnv } from './config/ops-env.js';
+import { Closers } from './app/lifecycle.js';
+import { createLogger, logFunction, type Logger } from './logging/logger.js';
+import { Metrics } from './metrics/index.js';
+import { describeRedisUrl, openRedis } from './redis/client.js';
+import { openStorages, readS3Env } from './storage/index.js';
 import { ensureAdmin } from './users/bootstrap.js';
 import { bootstrapLibrary } from './datasets/bootstrap.js';
 import { OpenAiCompatibleClient } from './gpt/llm.js';
@@ -27,9 +32,13 @@ import { NowPaymentsInvoices } from './payments/nowpayments.js';
 import { PayPalOrders } from './payments/paypal.js';
 import { StripeCheckout } from './payments/stripe.js';
 
-const log = (message: string) => console.log(message);
+// Until the logger exists (an invalid LOG_* variable), errors go to stderr as plain text.
+let logger: Logger | null = null;
 
 async function main(command: string): Promise<void> {
+  const ops = readOpsEnv(process.env);
+  logger = createLogger({ level: ops.logLevel, format: ops.logFormat, base: { hostname: hostname() } });
+  const log = logFunction(logger);
   const env = readEnv();
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
   log(`bt: database ${db.dialect} (${db.location})`);
@@ -51,12 +60,22 @@ async function main(command: string): Promise<void> {
   }
   await ensureAdmin(db, systemClock, env.admin, log);
 
+  // Closed newest first at shutdown: what services register later (a job runner) goes before these.
+  const closers = new Closers();
+  closers.add('database', () => db.close());
+  const redis = ops.redisUrl ? openRedis(ops.redisUrl, log) : null;
+  if (redis) closers.add('redis', () => redis.quit().catch(() => redis.disconnect()));
+  const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis, systemClock, { prefix: ops.redisPrefix, log }) : new MemoryRateLimiter(systemClock);
+  log(`bt: rate limits: ${redis ? `shared in Redis at ${describeRedisUrl(ops.redisUrl!)} (this process counts alone while Redis is down)` : 'in this process (REDIS_URL not set)'}`);
+  const metrics = new Metrics();
+  log(`bt: metrics: /metrics ${ops.metricsToken ? 'with the METRICS_TOKEN bearer token' : 'for loopback clients only (METRICS_TOKEN not set)'}`);
+
   const mailer = env.smtpUrl ? new SmtpMailer(env.smtpUrl, env.mailFrom) : new DisabledMailer();
   const identityProviders = env.google
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
-  const library = new LocalStorage(join(env.dataDir, 'library'));
-  const storage = new LocalStorage(join(env.dataDir, 'files'));
+  const { storage, library, description: storageDescription, ping: storagePing } = openStorages(env.dataDir, readS3Env(process.env));
+  log(`bt: files: ${storageDescription}`);
   // What a killed process was writing never becomes a file: its staging copies are dropped.
   await storage.clearStaging();
   await bootstrapLibrary(db, library, env.seedDir, log);
@@ -84,15 +103,21 @@ async function main(command: string): Promise<void> {
     clock: systemClock,
     mailer,
     identityProviders,
-    rateLimiter: new MemoryRateLimiter(systemClock),
+    rateLimiter,
     payments,
     log,
+    logger,
+    metrics,
+    redis,
+    closers,
+    storagePing,
     config: appConfig({
       publicUrl: env.publicUrl,
       apiUrl: env.apiUrl,
       supportEmail: env.supportEmail,
       rateLimits: env.rateLimits,
       trustProxy: env.trustProxy,
+      metricsToken: ops.metricsToken,
       resetTokenTtlMs: env.resetTokenTtlMs,
       verifyTokenTtlMs: env.verifyTokenTtlMs,
       uploadLimitBytes: env.uploadLimitBytes,
@@ -129,22 +154,51 @@ async function main(command: string): Promise<void> {
   log(`bt: listening on http://${env.host}:${port} (${runtime}, pid ${process.pid})`);
   log(`bt: open ${env.port === 0 ? `http://${env.host}:${port}` : env.publicUrl} — API health: http://${env.host}:${port}/api/health`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`bt: ${signal} received, stopping`);
-    server.close(() => {
-      Promise.allSettled([app.services.uploads.close(), db.close()]).finally(() => process.exit(0));
-    });
-    server.closeAllConnections?.();
-    setTimeout(() => process.exit(0), 5000).unref?.();
-  };
+  const stop = gracefulStop(server, closers, { timeoutMs: ops.shutdownTimeoutMs, log });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+/**
+ * Graceful stop (docs/deployment.md, "Stopping"): the listener closes at once (a load balancer's
+ * next connection goes elsewhere), idle keep-alive connections are dropped, running requests get
+ * up to `timeoutMs` to finish, then the closers run (job runner, uploads, Redis, database) and
+ * the process exits 0. A second signal exits at once with 1.
+ */
+function gracefulStop(server: Server, closers: Closers, options: { timeoutMs: number; log: (message: string) => void }) {
+  let stopping = false;
+  return (signal: string) => {
+    if (stopping) {
+      options.log(`bt: ${signal} received again, exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    options.log(`bt: ${signal} received, stopping (running requests get up to ${options.timeoutMs} ms)`);
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections?.();
+    // A keep-alive connection whose request ends while stopping becomes idle: drop it then too.
+    const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+    });
+    void Promise.race([drained.then(() => 'drained' as const), deadline])
+      .then(async (outcome) => {
+        clearInterval(sweep);
+        clearTimeout(timer);
+        if (outcome === 'timeout') {
+          options.log('bt: requests still running at the shutdown deadline: their connections are closed');
+          server.closeAllConnections?.();
+        }
+        const failed = await closers.closeAll({ timeoutMs: 10_000, log: options.log });
+        options.log(`bt: stopped${failed.length ? ` (not closed cleanly: ${failed.join(', ')})` : ''}`);
+      })
+      .finally(() => process.exit(0));
+  };
+}
+
 main(process.argv[2] ?? 'serve').catch((err) => {
-  console.error(`bt: ${(err as Error).message}`);
+  if (logger) logger.fatal(`bt: ${(err as Error).message}`);
+  else console.error(`bt: ${(err as Error).message}`);
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalStorage, StoragePathError } from '../src/storage/index.js';
+import { storageContract } from './support/storage-contract.js';
 
 let base: string;
 let storage: LocalStorage;
@@ -16,6 +17,8 @@ before(() => {
   storage = new LocalStorage(join(base, 'root'));
 });
 after(() => rmSync(base, { recursive: true, force: true }));
+
+storageContract('local disk', () => new LocalStorage(join(base, 'contract')));
 
 describe('LocalStorage', () => {
   it('writes, reads, lists and removes inside its root', async () => {

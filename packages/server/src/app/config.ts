@@ -49,6 +49,8 @@ export interface AppConfig {
   screenVerification: ScreenVerification;
   /** Trust X-Forwarded-* (behind a reverse proxy): the client IP for rate limits. */
   trustProxy: boolean;
+  /** Bearer token of GET /metrics; null: loopback clients only (metrics/route.ts). */
+  metricsToken: string | null;
   /** JSON / form body limit. */
   bodyLimitBytes: number;
   /** Path prefixes whose bodies the global parser leaves alone (upload routes parse their own). */
@@ -96,6 +98,7 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     passwordCost: OWASP_SCRYPT,
     screenVerification: 'no-credits',
     trustProxy: false,
+    metricsToken: null,
     bodyLimitBytes: 1024 * 1024,
     rawBodyPaths: [...UPLOAD_ROUTE_PATHS, ...PAYMENT_CALLBACK_PATHS],
     uploadLimitBytes: 20 * 1024 * 1024,

@@ -23,8 +23,11 @@ import { errorMiddleware } from './errorMiddleware.js';
 import { securityHeaders } from './security-headers.js';
 import { guardPath, guardPathOf, isApiPath, isUnder, normalizePath } from './paths.js';
 import { createServices, type Services } from './services.js';
+import { Closers } from './lifecycle.js';
+import { requestLogging } from '../logging/access-log.js';
+import { Metrics, metricsEndpoint } from '../metrics/index.js';
 
-export type App = Koa<AppState> & { services: Services; deps: AppDeps };
+export type App = Koa<AppState> & { services: Services; deps: AppDeps; metrics: Metrics; closers: Closers };
 
 /**
  * Builds the Koa app from its dependencies (DESIGN §3). One folder per API resource; each
@@ -34,14 +37,24 @@ export type App = Koa<AppState> & { services: Services; deps: AppDeps };
 export function createApp(deps: AppDeps): App {
   const app = new Koa<AppState>() as App;
   app.proxy = deps.config.trustProxy;
+  const metrics = deps.metrics ?? new Metrics({ defaultMetrics: false });
+  const closers = deps.closers ?? new Closers();
+  deps = { ...deps, metrics, closers };
   const services = createServices(deps);
   app.services = services;
   app.deps = deps;
+  app.metrics = metrics;
+  app.closers = closers;
+  closers.add('uploads', () => services.uploads.close());
   // Koa's default handler prints stacks to stderr for every error it sees; ours are answered
   // by errorMiddleware and logged there.
   app.silent = true;
 
-  app.use(errorMiddleware(deps.log));
+  // Before everything: the request id, the access line and the request metrics see every answer.
+  app.use(requestLogging(deps.logger ?? null, metrics));
+  const logger = deps.logger;
+  app.use(errorMiddleware(logger ? (message) => logger.error(message) : deps.log));
+  app.use(metricsEndpoint(metrics, () => deps.config.metricsToken));
   app.use(securityHeaders({ connectSrc: deps.config.cspConnectSrc, hsts: deps.config.publicUrl.startsWith('https://') }));
   app.use(normalizePath);
   app.use(async (ctx, next) => {

@@ -8,6 +8,10 @@ import type { LlmClient } from '../gpt/llm.js';
 import type { StrategySandbox } from '../strategies/sandbox/sandbox.js';
 import type { PaymentGateways } from '../payments/gateways.js';
 import type { AppConfig } from './config.js';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Closers } from './lifecycle.js';
 
 /** Everything the app talks to, injected (DESIGN §3): tests pass local stand-ins of the same kind. */
 export interface AppDeps {
@@ -28,4 +32,17 @@ export interface AppDeps {
   payments?: PaymentGateways;
   /** Server-side log (never sent to clients). */
   log: (message: string) => void;
+  /**
+   * The structured logger behind `log` (main.ts: pino, JSON lines); with it the app writes an
+   * access line per request with its id. Absent (most tests): no access log.
+   */
+  logger?: Logger;
+  /** Prometheus metrics (/metrics); absent: the app makes its own, without the process metrics. */
+  metrics?: Metrics;
+  /** The Redis connection of REDIS_URL (rate limits, readiness); absent or null: none configured. */
+  redis?: Redis | null;
+  /** What main.ts closes at shutdown; services register theirs here (app.closers). */
+  closers?: Closers;
+  /** Readiness of the storage backend(s) (main.ts: local folders or the S3 bucket). */
+  storagePing?: () => Promise<void>;
 }

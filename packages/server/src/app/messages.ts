@@ -60,6 +60,7 @@ export const MSG = {
   supportSent: 'Message envoyé. Merci !',
   rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
   databaseDown: 'Base de données indisponible.',
+  notReady: (down: string[]) => `Serveur pas prêt : ${down.join(', ')} indisponible${down.length > 1 ? 's' : ''}.`,
   providerNotConfigured: (provider: string) => `La connexion avec ${provider} n'est pas configurée sur ce serveur.`,
   providerUnknown: 'Fournisseur de connexion inconnu.',
   insufficientCredits: (needed: number, balance: number) =>

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { candlesFromColumns, candlesToCsv, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
 import { parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { Op } from 'sequelize';
@@ -295,13 +294,9 @@ export class DatasetStore {
   }
 
   private async ipcIsFresh(path: string): Promise<boolean> {
-    try {
-      const [csv, ipc] = await Promise.all([stat(await this.library.resolve(path)), stat(await this.library.resolve(ipcPathFor(path)))]);
-      return ipc.mtimeMs >= csv.mtimeMs;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw err;
-    }
+    // Through the storage (not the file system): the library may be an S3 bucket.
+    const [csv, ipc] = await Promise.all([this.library.stat(path), this.library.stat(ipcPathFor(path))]);
+    return !!csv && !!ipc && ipc.mtime.getTime() >= csv.mtime.getTime();
   }
 
   private async upsert(path: string, csv: Uint8Array, candles: Candles, source: string): Promise<Dataset> {

@@ -6,7 +6,7 @@ import { MSG } from '../app/messages.js';
 
 export const SERVER_VERSION = '0.1.0';
 
-/** Liveness and database reachability, for load balancers and the start script. */
+/** Liveness and database reachability (the start script), and readiness (load balancers). */
 export function healthRoutes(deps: AppDeps): Router<AppState> {
   const router = apiRouter();
   const started = Date.now();
@@ -31,5 +31,56 @@ export function healthRoutes(deps: AppDeps): Router<AppState> {
       uptime_s: Math.round((Date.now() - started) / 1000),
     };
   });
+  /**
+   * Readiness (docs/deployment.md, "Health and readiness"): whether this server can serve now —
+   * database, Redis when REDIS_URL is set, storage — each check bounded in time. A load balancer
+   * takes a server out of rotation on 503 and back on 200; /api/health stays the liveness probe.
+   */
+  router.get('/api/ready', async (ctx) => {
+    const checks: Record<string, () => Promise<unknown>> = {
+      database: () => deps.db.sequelize.query('SELECT 1'),
+      storage: async () => {
+        if (deps.storagePing) await deps.storagePing();
+        else await Promise.all([deps.storage.ping(), deps.library.ping()]);
+      },
+    };
+    if (deps.redis) {
+      const redis = deps.redis;
+      checks.redis = () => redis.ping();
+    }
+    const results = await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), READY_TIMEOUT_MS);
+          return [name, 'ok'] as const;
+        } catch (err) {
+          deps.log(`readiness: ${name} unavailable: ${(err as Error).message}`);
+          return [name, 'error'] as const;
+        }
+      }),
+    );
+    const down = results.filter(([, state]) => state !== 'ok').map(([name]) => name);
+    ctx.status = down.length ? 503 : 200;
+    ctx.body = {
+      status: down.length ? 'error' : 'ok',
+      ...(down.length ? { detail: MSG.notReady(down.map((name) => READY_LABELS[name] ?? name)) } : {}),
+      checks: Object.fromEntries(results),
+    };
+  });
   return router;
+}
+
+const READY_TIMEOUT_MS = 2000;
+
+/** What a check is called in the French detail. */
+const READY_LABELS: Record<string, string> = { database: 'base de données', redis: 'Redis', storage: 'stockage des fichiers' };
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

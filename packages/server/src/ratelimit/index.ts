@@ -1,2 +1,3 @@
 export * from './limiter.js';
 export * from './middleware.js';
+export * from './redis.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Storage, StorageEntry } from './types.js';
@@ -196,6 +197,11 @@ export class LocalStorage implements Storage {
       }
     }
     return out;
+  }
+
+  /** The root exists (created if need be) and this process may write in it. */
+  async ping(): Promise<void> {
+    await access(await this.rootReal(), constants.W_OK);
   }
 
   async clearStaging(): Promise<number> {

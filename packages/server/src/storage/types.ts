@@ -38,4 +38,6 @@ export interface Storage {
   entries(relativePath: string): Promise<StorageEntry[]>;
   /** Removes what interrupted writes left behind (called at start, and before an import). */
   clearStaging(): Promise<number>;
+  /** Resolves when the backend can be used (readiness): the root folder, or the bucket, answers. */
+  ping(): Promise<void>;
 }

@@ -10,13 +10,14 @@ import { ManualClock } from '../../src/clock/index.js';
 import type { Database } from '../../src/db/index.js';
 import { DisabledMailer, SmtpMailer, type Mailer } from '../../src/mail/index.js';
 import type { IdentityProvider } from '../../src/oidc/provider.js';
-import { MemoryRateLimiter } from '../../src/ratelimit/limiter.js';
-import { LocalStorage } from '../../src/storage/index.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../src/ratelimit/limiter.js';
+import { LocalStorage, type Storage } from '../../src/storage/index.js';
 import type { LlmClient } from '../../src/gpt/llm.js';
 import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { testSandboxSetup } from './sandbox.js';
 import type { PaymentGateways } from '../../src/payments/gateways.js';
+import type { AppDeps } from '../../src/app/deps.js';
 import { copySeededLibrary, type LibrarySet } from './library.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 
@@ -81,6 +82,12 @@ export async function startTestApp(
     sandboxSetup?: SandboxSetup;
     /** Payment gateways (pointed at the local provider servers of test/support). */
     payments?: PaymentGateways;
+    /** Other storages than throwaway folders (an S3 bucket shared by two apps); the caller's to clean. */
+    storages?: { storage: Storage; library: Storage };
+    /** Another limiter than the in-memory one (Redis, shared by two apps). */
+    rateLimiter?: (clock: ManualClock) => RateLimiter;
+    /** More dependencies (a logger, metrics, Redis, a storage check), as main.ts passes them. */
+    deps?: Partial<AppDeps>;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
@@ -93,17 +100,18 @@ export async function startTestApp(
   const config = appConfig({ publicUrl: 'http://web.bt.test', apiUrl: 'http://placeholder', rateLimits: NO_LIMITS, passwordCost: TEST_PASSWORD_COST, ...options.config });
   const app = createApp({
     db,
-    storage: new LocalStorage(storageDir),
-    library: new LocalStorage(libraryDir),
+    storage: options.storages?.storage ?? new LocalStorage(storageDir),
+    library: options.storages?.library ?? new LocalStorage(libraryDir),
     sandbox: new PythonSandbox(options.sandboxSetup ?? (await testSandboxSetup()), { limits: { ...TEST_SANDBOX_LIMITS, ...options.sandboxLimits }, concurrency: options.sandboxConcurrency }),
     llm: options.llm ?? null,
     clock,
     mailer,
     identityProviders: options.providers ?? [],
-    rateLimiter: new MemoryRateLimiter(clock),
+    rateLimiter: options.rateLimiter?.(clock) ?? new MemoryRateLimiter(clock),
     payments: options.payments,
     config,
     log: (m) => logs.push(m),
+    ...options.deps,
   });
   if (options.library) await app.services.datasets.reindex();
   server = createServer(app.callback());

@@ -15,6 +15,8 @@ export interface ServerProcess {
   output(): string;
   /** Peak resident memory of the process so far (VmHWM), in bytes. */
   peakRss(): number;
+  /** How the process ended, once it has (exit code, or the signal that ended it). */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Kills the process at once (SIGKILL, no clean-up on its side) and waits for it to be gone. */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -49,6 +51,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -67,6 +70,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
     dataDir,
     tmpDir,
     output: () => output,
+    exited: () => exited,
     peakRss() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);

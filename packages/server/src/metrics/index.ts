@@ -1,0 +1,2 @@
+export { Metrics } from './metrics.js';
+export { metricsEndpoint } from './route.js';
