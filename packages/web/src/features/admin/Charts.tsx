@@ -38,6 +38,9 @@ const str = (v: unknown) => (typeof v === 'string' ? v : String(v ?? ''));
 const base = (width: number, height = 220) => ({ width, height, marginLeft: 56, marginBottom: 40, style: { background: 'transparent', color: INK, fontSize: '11px' } });
 const dayDate = (d: unknown) => new Date(`${str(d)}T00:00:00Z`);
 const frNumber = (d: number) => formatIntegerFr(d);
+const DAY_TICK = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+/** Day axes in French (`26 nov.`), not Plot's English month names. */
+const frDay = (d: Date) => DAY_TICK.format(d);
 
 function bars(items: BreakdownItem[], key: string, value: string, width: number, money = false) {
   const data = items.map((d) => ({ key: str(d[key]), value: num(d[value]) }));
@@ -54,7 +57,7 @@ function days(items: BreakdownItem[], x: string, y: string, width: number, money
   const data = items.map((d) => ({ x: dayDate(d[x]), y: num(d[y]) }));
   return Plot.plot({
     ...base(width),
-    x: { type: 'utc', label: null },
+    x: { type: 'utc', label: null, tickFormat: frDay },
     y: { label: null, grid: true, tickFormat: frNumber },
     marks: [Plot.lineY(data, { x: 'x', y: 'y', stroke: BAR }), Plot.dot(data, { x: 'x', y: 'y', fill: BAR, r: 2, title: (d: { x: Date; y: number }) => `${d.x.toISOString().slice(0, 10)} : ${money ? formatEur(d.y) : formatCount(d.y)}` }), Plot.ruleY([0])],
   });
@@ -77,7 +80,7 @@ function flow(items: BreakdownItem[], width: number) {
   ]);
   return Plot.plot({
     ...base(width),
-    x: { type: 'utc', label: null },
+    x: { type: 'utc', label: null, tickFormat: frDay },
     y: { label: null, grid: true, tickFormat: frNumber },
     color: { domain: ['entrés', 'sortis'], range: [IN, OUT], legend: true },
     marks: [Plot.rectY(data, { x: 'day', y: 'value', fill: 'side', interval: 'day' }), Plot.ruleY([0])],
