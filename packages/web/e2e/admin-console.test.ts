@@ -426,6 +426,11 @@ describe('the admin console /admin', () => {
     assert.equal(await form.getByTestId('import-mode').inputValue(), 'skip');
     await form.getByTestId('import-submit').click();
     await form.getByRole('alert').getByText('Fournis un ZIP (fichier) ou une URL.').waitFor();
+    // A URL goes to the server, which refuses a local address: the refusal is shown as it says it.
+    await form.getByTestId('import-url').fill('http://127.0.0.1:9/output.zip');
+    await form.getByTestId('import-submit').click();
+    await form.getByRole('alert').getByText(/^Échec de l'import\. URL refusée : 127\.0\.0\.1 désigne une adresse privée ou locale/).waitFor();
+    await form.getByTestId('import-url').fill('');
     const month = '2019-02';
     const start = Date.UTC(2019, 1, 1);
     let price = 1.1345;

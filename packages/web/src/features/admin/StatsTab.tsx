@@ -37,6 +37,20 @@ const LEDGERS = [
   { key: 'users_all', label: 'Tous les utilisateurs' },
 ] as const;
 
+/** The fallback totals (GET global_stats), read from the tables when the event log cannot answer. */
+const GLOBAL_LABELS: Record<string, string> = {
+  total_sales_eur: 'Ventes (total)',
+  total_credits_bought: 'Crédits achetés (total)',
+  credits_offered: 'Crédits offerts (total)',
+  credits_spent: 'Crédits dépensés (total)',
+  credits_in_balances: 'Crédits en solde',
+  backtests_count: 'Backtests (total)',
+  total_users: 'Utilisateurs',
+  deleted_users: 'Comptes supprimés',
+  active_now: 'Actifs maintenant',
+  failed_payments: 'Paiements échoués',
+};
+
 type Confirm = 'reset' | 'rebuild' | null;
 
 export function StatsTab() {
@@ -106,9 +120,9 @@ export function StatsTab() {
       {fallback.data ? (
         <div className="admin-kpis" data-testid="global-stats">
           {Object.entries(fallback.data)
-            .filter(([, v]) => typeof v === 'number')
+            .filter(([k, v]) => typeof v === 'number' && k in GLOBAL_LABELS)
             .map(([k, v]) => (
-              <Kpi key={k} label={k} value={k.endsWith('_eur') ? formatEur(v) : formatCount(v)} />
+              <Kpi key={k} label={GLOBAL_LABELS[k]} value={k.endsWith('_eur') ? formatEur(v) : formatCount(v)} />
             ))}
         </div>
       ) : null}
