@@ -353,7 +353,12 @@ describe('the admin console /admin', () => {
     await modal.getByRole('button', { name: 'Fermer' }).click();
     const download = page.waitForEvent('download');
     await row.getByTestId('archive-download').click();
-    assert.match(readFileSync((await (await download).path())!, 'utf8'), /detect_breakout/);
+    const saved = await download;
+    assert.match(readFileSync((await saved.path())!, 'utf8'), /detect_breakout/);
+    // Saved under the name the server gives (Content-Disposition).
+    const [entry] = (await adminApi('GET', '/api/admin/strategies/recent?type=import')).body.items as { id: number; timestamp: number }[];
+    const direct = await adminApi('GET', `/api/admin/strategies/archive/download?type=import&id=${entry.id}&ts=${entry.timestamp}`);
+    assert.equal(`attachment; filename="${saved.suggestedFilename()}"`, direct.headers.get('content-disposition'));
     const recent = async () => ((await adminApi('GET', '/api/admin/strategies/recent?type=import')).body.items as unknown[]).length;
     await cancelThenConfirm(page, () => row.getByTestId('archive-delete').click(), async () => assert.equal(await recent(), 1));
     await list.getByTestId('admin-empty').getByText('Aucune stratégie pour le moment.').waitFor();

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HttpError } from '../src/api/errors.js';
+import { dispositionName, makeFileFetcher } from '../src/api/files.js';
 import { formatDelta, formatSize } from '../src/features/admin/format.js';
 import { cellShade, gridMax, heatmapGrid, SHADE_MAX, SHADE_MIN, WEEKDAYS } from '../src/features/admin/heatmap.js';
 import { HIDDEN_BACKTESTS_CAP, HIDDEN_BACKTESTS_KEY, HiddenBacktests, parseHidden } from '../src/features/admin/hiddenBacktests.js';
 import { currentMonth, importProblem, isMonth, stateFor } from '../src/features/admin/importForm.js';
 import { failure, MSG } from '../src/features/admin/messages.js';
 import { defaultRange, isDay, rangeQuery, withEnd, withPreset, withStart } from '../src/features/admin/range.js';
+import { DEFAULT_SL, parentPath, sortUsers, stopOf } from '../src/features/admin/rules.js';
 import { ADMIN_TABS, tabOf } from '../src/features/admin/tabs.js';
 import { memoryStorage } from '../src/session/keyStorage.js';
 
@@ -165,5 +167,70 @@ describe('admin console shell and messages', () => {
     assert.equal(isMonth('2026-13'), false);
     assert.equal(stateFor(true), 'simulating');
     assert.equal(stateFor(false), 'executing');
+  });
+});
+
+describe('admin console tab rules', () => {
+  const user = (id: number, email: string, username: string, credits: number) => ({ id, email, username, credits, plan: 'free', is_blocked: false });
+  it('sorts users by id (newest), e-mail, username (French order) or credits', () => {
+    const users = [user(1, 'b@x.fr', 'Émile', 5), user(3, 'a@x.fr', 'zoé', 5), user(2, 'c@x.fr', 'alain', 9)];
+    assert.deepEqual(sortUsers(users, 'newest').map((u) => u.id), [3, 2, 1]);
+    assert.deepEqual(sortUsers(users, 'email').map((u) => u.id), [3, 1, 2]);
+    assert.deepEqual(sortUsers(users, 'username').map((u) => u.username), ['alain', 'Émile', 'zoé']);
+    assert.deepEqual(sortUsers(users, 'credits').map((u) => u.id), [2, 1, 3], 'ties by id');
+    assert.deepEqual(users.map((u) => u.id), [1, 3, 2], 'the list given is left as it is');
+  });
+
+  it('reads the stop of a summary item from params.sl_pips or params.sl, 100 pips by default', () => {
+    const item = (params?: Record<string, unknown>) => ({ id: 1, folder: 'f', symbol: 'EURUSD', timeframe: 'M15', strategy: 's', period: 'p', winrate_tp1: 0.5, total: 1, tp1: 1, tp2: 0, sl: 0, params });
+    assert.equal(stopOf(item({ sl_pips: 15 })), 15);
+    assert.equal(stopOf(item({ sl: 0 })), 0);
+    assert.equal(stopOf(item({})), DEFAULT_SL);
+    assert.equal(stopOf(item()), 100);
+    assert.equal(stopOf(item({ sl_pips: '15' })), 100, 'a string is not a stop');
+  });
+
+  it('goes up one folder in the disk explorer', () => {
+    assert.equal(parentPath('EURUSD/M15'), 'EURUSD');
+    assert.equal(parentPath('EURUSD'), '');
+    assert.equal(parentPath(''), '');
+  });
+});
+
+describe('admin downloads keep the server’s file name', () => {
+  it('reads Content-Disposition: filename* first, quoted, plain, never a path', () => {
+    assert.equal(dispositionName('attachment; filename="EURUSD_M15.xlsx"'), 'EURUSD_M15.xlsx');
+    assert.equal(dispositionName("attachment; filename=\"x.py\"; filename*=UTF-8''strat%C3%A9gie%20a.py"), 'stratégie a.py');
+    assert.equal(dispositionName('attachment; filename=plain.csv'), 'plain.csv');
+    assert.equal(dispositionName('attachment; filename="../../etc/passwd"'), 'passwd');
+    assert.equal(dispositionName("attachment; filename*=UTF-8''%E0%A4%A"), null);
+    assert.equal(dispositionName('inline'), null);
+    assert.equal(dispositionName(null), null);
+  });
+
+  it('sends the key, names the file from the answer, and turns a refusal into an HttpError', async () => {
+    const seen: { url: string; init: RequestInit }[] = [];
+    const answers = [
+      new Response('PK..', { status: 200, headers: { 'Content-Disposition': 'attachment; filename="run.xlsx"' } }),
+      new Response('abc', { status: 200 }),
+      new Response(JSON.stringify({ detail: 'Aucun fichier archivé pour cette entrée.' }), { status: 404, statusText: 'Not Found' }),
+      new Response('<html>', { status: 502, statusText: 'Bad Gateway' }),
+    ];
+    const fetchFile = makeFileFetcher({
+      fetch: async (url, init) => {
+        seen.push({ url, init });
+        return answers.shift()!;
+      },
+      url: (path) => path,
+      getKey: () => 'k-123',
+    });
+    const named = await fetchFile('/api/admin/download_xlsx', { id: 7, sl: 0 }, 'fallback.xlsx');
+    assert.equal(named.name, 'run.xlsx');
+    assert.equal(await named.blob.text(), 'PK..');
+    assert.equal(seen[0].url, '/api/admin/download_xlsx?id=7&sl=0');
+    assert.deepEqual(seen[0].init.headers, { 'X-API-Key': 'k-123' });
+    assert.equal((await fetchFile('/x', {}, 'fallback.py')).name, 'fallback.py');
+    await assert.rejects(fetchFile('/x', {}, 'f'), (error: unknown) => error instanceof HttpError && error.status === 404 && failure(error, MSG.fileDownload) === 'Aucun fichier archivé pour cette entrée.');
+    await assert.rejects(fetchFile('/x', {}, 'f'), (error: unknown) => failure(error, MSG.fileDownload) === '502 Bad Gateway');
   });
 });

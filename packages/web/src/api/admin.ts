@@ -3,6 +3,7 @@
  * on /api/admin/* is an answer here, never a login redirect (api/authRedirect.ts).
  */
 import type { ApiClient } from './client.js';
+import type { FileFetcher } from './files.js';
 
 export interface AdminUser {
   id: number;
@@ -238,7 +239,8 @@ export interface ImportRequest {
 
 const rangeParams = (range: RangeQuery) => ({ range: range.range, start: range.range === 'custom' ? range.start : undefined, end: range.range === 'custom' ? range.end : undefined });
 
-export function makeAdminCalls(api: ApiClient) {
+/** `fetchFile` serves the downloads, whose names come from the server (api/files.ts). */
+export function makeAdminCalls(api: ApiClient, fetchFile: FileFetcher) {
   const A = '/api/admin';
   return {
     // Users and history.
@@ -263,14 +265,14 @@ export function makeAdminCalls(api: ApiClient) {
 
     // Backtests.
     backtestSummary: (limit: number, offset: number) => api.get<{ items: BacktestSummaryItem[]; total: number }>(`${A}/stats/backtest_summary`, { query: { limit, offset } }),
-    downloadXlsx: (query: { id?: string | number; symbol: string; timeframe: string; strategy: string; period: string; sl: number }) =>
-      api.get<Blob>(`${A}/download_xlsx`, { query, as: 'blob' }),
+    downloadXlsx: (query: { id?: string | number; symbol: string; timeframe: string; strategy: string; period: string; sl: number }, fallbackName: string) =>
+      fetchFile(`${A}/download_xlsx`, query, fallbackName),
 
     // Strategy archive.
     archiveOverview: () => api.get<{ data: Record<ArchiveType, ArchiveOverview> }>(`${A}/strategies/overview`),
     archiveRecent: (type: ArchiveType, limit: number) => api.get<{ type: ArchiveType; items: ArchiveEntry[] }>(`${A}/strategies/recent`, { query: { type, limit } }),
     archiveDetail: (type: ArchiveType, id: string | number, timestamp: number) => api.get<ArchiveEntry>(`${A}/strategies/detail`, { query: { type, id, timestamp } }),
-    archiveDownload: (type: ArchiveType, id: string | number, ts: number) => api.get<Blob>(`${A}/strategies/archive/download`, { query: { type, id, ts }, as: 'blob' }),
+    archiveDownload: (type: ArchiveType, id: string | number, ts: number, fallbackName: string) => fetchFile(`${A}/strategies/archive/download`, { type, id, ts }, fallbackName),
     archiveDelete: (type: ArchiveType, id: string | number, ts: number) => api.del<ActionAnswer>(`${A}/strategies/archive`, { query: { type, id, ts } }),
     archiveRestoreAll: (type: ArchiveType) => api.patch<ActionAnswer & { restored: number }>(`${A}/strategies/archive/restore-all`, undefined, { query: { type } }),
 
@@ -278,7 +280,7 @@ export function makeAdminCalls(api: ApiClient) {
     fsRoots: () => api.get<{ roots: FsRoot[] }>(`${A}/fs/roots`),
     fsTree: (root: string, path: string, depth: number, limit: number, offset: number) =>
       api.get<FsTree>(`${A}/fs/tree`, { query: { root, path, depth, limit, offset } }),
-    fsDownload: (root: string, path: string) => api.get<Blob>(`${A}/fs/download`, { query: { root, path }, as: 'blob' }),
+    fsDownload: (root: string, path: string, fallbackName: string) => fetchFile(`${A}/fs/download`, { root, path }, fallbackName),
 
     // Maintenance.
     reindex: () => api.post<ReindexAnswer>(`${A}/csv/reindex-output`, {}),
@@ -286,7 +288,7 @@ export function makeAdminCalls(api: ApiClient) {
     resetRecreate: (email?: string) => api.post<ActionAnswer & { left: number; removed: number }>(`${A}/reset-email-recreate`, email ? { email } : {}),
     invoicesInfo: () => api.get<{ count: number; bytes: number }>(`${A}/factures_info`),
     invoicesList: () => api.get<{ items: InvoiceFile[] }>(`${A}/factures_list`),
-    invoiceDownload: (rel: string) => api.get<Blob>(`${A}/factures_download`, { query: { rel }, as: 'blob', keyQuery: 'apiKey' }),
+    invoiceDownload: (rel: string, fallbackName: string) => fetchFile(`${A}/factures_download`, { rel }, fallbackName),
     invoiceDelete: (rel: string) => api.post<ActionAnswer>(`${A}/factures_delete`, { rel }, { query: { rel } }),
     importOutput: (request: ImportRequest) => {
       const form = new FormData();

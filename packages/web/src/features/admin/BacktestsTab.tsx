@@ -8,15 +8,7 @@ import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
-
-export const BACKTESTS_PAGE = 20;
-/** The summary's stop when the run had none (docs/product.md). */
-export const DEFAULT_SL = 100;
-
-export function stopOf(item: BacktestSummaryItem): number {
-  const sl = item.params?.sl_pips ?? item.params?.sl;
-  return typeof sl === 'number' && Number.isFinite(sl) ? sl : DEFAULT_SL;
-}
+import { BACKTESTS_PAGE, stopOf } from './rules.js';
 
 export function BacktestsTab() {
   const [count, setCount] = useState(BACKTESTS_PAGE);
@@ -32,8 +24,7 @@ export function BacktestsTab() {
     setBusy(String(item.id));
     setError(null);
     try {
-      const blob = await admin.downloadXlsx({ id: item.id, symbol: item.symbol, timeframe: item.timeframe, strategy: item.strategy, period: item.period, sl: stopOf(item) });
-      save(blob, `${item.folder}.xlsx`);
+      save(await admin.downloadXlsx({ id: item.id, symbol: item.symbol, timeframe: item.timeframe, strategy: item.strategy, period: item.period, sl: stopOf(item) }, `${item.folder}.xlsx`));
     } catch (e) {
       setError(MSG.downloadImpossible(failure(e, MSG.connection)));
     } finally {

@@ -13,17 +13,7 @@ import { formatCount, formatInstant, formatSize } from './format.js';
 import { failure, MSG } from './messages.js';
 import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
-
-export const DEPTH_MAX = 5;
-export const LIMITS = [10, 50, 100, 500, 1000, 5000] as const;
-export const DEFAULT_LIMIT = 500;
-
-/** The parent folder of a relative path ('' is the root). */
-export function parentPath(path: string): string {
-  const parts = path.split('/').filter(Boolean);
-  parts.pop();
-  return parts.join('/');
-}
+import { DEFAULT_LIMIT, DEPTH_MAX, LIMITS, parentPath } from './rules.js';
 
 function Explorer() {
   const roots = useLoad(() => admin.fsRoots(), []);
@@ -48,7 +38,7 @@ function Explorer() {
   async function download(entry: FsEntry) {
     setError(null);
     try {
-      save(await admin.fsDownload(root, entry.rel_path), entry.name);
+      save(await admin.fsDownload(root, entry.rel_path, entry.name));
     } catch (e) {
       setError(`${MSG.fileDownload} ${failure(e, '')}`.trim());
     }

@@ -136,7 +136,7 @@ function Invoices() {
   async function download(file: InvoiceFile) {
     setError(null);
     try {
-      save(await admin.invoiceDownload(file.rel), file.name);
+      save(await admin.invoiceDownload(file.rel, file.name));
     } catch (e) {
       setError(`${MSG.fileDownload} ${failure(e, '')}`.trim());
     }

@@ -22,19 +22,6 @@ const TYPES: readonly { type: ArchiveType; label: string }[] = [
   { type: 'import', label: 'Importées (import)' },
 ];
 
-export function fileNameOf(disposition: string | null, fallback: string): string {
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
-  if (star) {
-    try {
-      return decodeURIComponent(star[1].trim());
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename="?([^";]+)"?/i.exec(disposition ?? '');
-  return plain ? plain[1].trim() : fallback;
-}
-
 /** 'Restauration (tout) impossible.', with the server's reason when it gave one. */
 export function restoreFailure(error: unknown): string {
   const why = failure(error, '');
@@ -55,8 +42,7 @@ function ArchiveList({ type, label, epoch, onChanged }: { type: ArchiveType; lab
   async function download(entry: ArchiveEntry) {
     setError(null);
     try {
-      const blob = await admin.archiveDownload(type, entry.id, entry.timestamp);
-      save(blob, entry.files?.[0]?.name ?? `${entry.strategy_id}.py`);
+      save(await admin.archiveDownload(type, entry.id, entry.timestamp, entry.files?.[0]?.name ?? `${entry.strategy_id}.py`));
     } catch (e) {
       setError(MSG.downloadImpossible(failure(e, MSG.connection)));
     }

@@ -9,24 +9,7 @@ import { failure, MSG } from './messages.js';
 import { UserHistoryModal } from './UserHistoryModal.js';
 import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
-
-export type UserSort = 'newest' | 'email' | 'username' | 'credits';
-const SORTS: readonly { key: UserSort; label: string }[] = [
-  { key: 'newest', label: 'Plus récents' },
-  { key: 'email', label: 'E-mail' },
-  { key: 'username', label: 'Nom d’utilisateur' },
-  { key: 'credits', label: 'Crédits' },
-];
-
-export function sortUsers(users: readonly AdminUser[], sort: UserSort): AdminUser[] {
-  const list = [...users];
-  const text = (a: string, b: string) => a.localeCompare(b, 'fr', { sensitivity: 'base' });
-  if (sort === 'email') list.sort((a, b) => text(a.email, b.email));
-  else if (sort === 'username') list.sort((a, b) => text(a.username ?? '', b.username ?? ''));
-  else if (sort === 'credits') list.sort((a, b) => b.credits - a.credits || a.id - b.id);
-  else list.sort((a, b) => b.id - a.id);
-  return list;
-}
+import { sortUsers, USER_SORTS as SORTS, type UserSort } from './rules.js';
 
 export function UsersTab() {
   const [typed, setTyped] = useState('');
