@@ -63,6 +63,7 @@ export function BacktestsTab() {
                 <th>TP2</th>
                 <th>SL</th>
                 <th>Stop (pips)</th>
+                <th>Dossier</th>
                 <th>Actions</th>
               </tr>
             </thead>
@@ -77,12 +78,15 @@ export function BacktestsTab() {
                     <td>{item.timeframe}</td>
                     <td>{item.strategy_label ?? item.strategy}</td>
                     <td>{periodLabel(item.period)}</td>
-                    <td className={`winrate-cell ${winrateClass(winrate) ?? ''}`}>{winrate === null ? '—' : formatPercentFr(winrate / 100)}</td>
+                    <td className={`winrate-cell ${winrateClass(item.winrate_tp1) ?? ''}`}>{winrate === null ? '—' : formatPercentFr(winrate / 100)}</td>
                     <td>{formatCount(item.total)}</td>
                     <td>{formatCount(item.tp1)}</td>
                     <td>{formatCount(item.tp2)}</td>
                     <td>{formatCount(item.sl)}</td>
                     <td>{formatCount(stopOf(item))}</td>
+                    <td className="mono small" data-raw>
+                      {item.folder}
+                    </td>
                     <td>
                       <div className="admin-row-actions">
                         <button type="button" className="btn btn-small" disabled={busy === String(item.id)} onClick={() => void download(item)} aria-label={`Télécharger ${item.folder}.xlsx`} data-testid="backtest-xlsx">
