@@ -1,5 +1,5 @@
 /**
- * Authenticated file downloads that keep the server's file name (docs/product.md: the archive's
+ * Authenticated file downloads that keep the server's file name (docs/product.md §3.7: the archive's
  * name comes from the Content-Disposition header). The shared client reads bodies only, so this
  * fetches itself, with the same key header and the same '{status} {statusText}' errors.
  */

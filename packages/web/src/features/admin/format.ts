@@ -1,5 +1,5 @@
 /**
- * The console's display rules: sizes in o, ko, Mo and Go (docs/product.md, disk tab), money,
+ * The console's display rules: sizes in o, ko, Mo and Go (docs/product.md §3.2), money,
  * counts and instants in French, as the rest of the app writes them (@bt/core/format).
  */
 import { formatCompactFr, formatDateTimeFr, formatIntegerFr, formatNumberFr } from '@bt/core/format';
@@ -45,7 +45,7 @@ export function formatInstant(value: unknown): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) ? formatDateTimeFr(ms).slice(0, 10) : formatDateTimeFr(ms);
 }
 
-/** A signed credit change: `+3`, `-2`; a backtest line without a delta reads -2 (docs/product.md). */
+/** A signed credit change: `+3`, `-2`; a backtest line without a delta reads -2 (docs/product.md §3.3). */
 export function formatDelta(delta: number | null | undefined, type?: string): string {
   const value = typeof delta === 'number' && Number.isFinite(delta) ? delta : type === 'backtest' ? -2 : null;
   if (value === null) return '—';

@@ -1,5 +1,5 @@
 /**
- * The 7 × 24 backtests heatmap (docs/product.md): Monday first, one cell per UTC weekday and hour,
+ * The 7 × 24 backtests heatmap (docs/product.md §3.2, §3.9): Monday first, one cell per UTC weekday and hour,
  * shaded from 0.08 (an empty cell) to 0.5 (the busiest) of the accent colour.
  */
 import type { HeatmapRow } from '../../api/admin.js';

@@ -1,5 +1,5 @@
 /**
- * The Backtests tab's 'hide' (docs/product.md): front-only, a list of summary ids kept in browser
+ * The Backtests tab's 'hide' (docs/product.md §3.2, §3.9): front-only, a list of summary ids kept in browser
  * storage under admin_hidden_backtests_v1. A damaged or foreign value reads as nothing hidden.
  */
 export const HIDDEN_BACKTESTS_KEY = 'admin_hidden_backtests_v1';

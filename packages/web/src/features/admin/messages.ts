@@ -1,5 +1,5 @@
 /**
- * The console's sentences (docs/product.md, admin console messages), verbatim, and how a failed
+ * The console's sentences (docs/product.md §3.8), verbatim, and how a failed
  * call reads: the server's detail when it has one, else '{status} {statusText}'.
  */
 import { HttpError } from '../../api/errors.js';

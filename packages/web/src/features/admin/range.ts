@@ -1,5 +1,5 @@
 /**
- * The statistics range (docs/product.md, admin console): Jour, Semaine, Mois, Tout, or Custom with
+ * The statistics range (docs/product.md §3.2, §3.5): Jour, Semaine, Mois, Tout, or Custom with
  * Du and Au. Custom defaults to the last 30 days ending today; moving Du past Au pushes Au to
  * Du, and moving Au before Du pulls Du to Au, so the pair is never reversed. Days are UTC
  * calendar days (`YYYY-MM-DD`), as the server counts them.

@@ -20,7 +20,7 @@ export function sortUsers(users: readonly AdminUser[], sort: UserSort): AdminUse
 }
 
 export const BACKTESTS_PAGE = 20;
-/** The summary's stop when the run had none (docs/product.md). */
+/** The summary's stop when the run had none (docs/product.md §3.9). */
 export const DEFAULT_SL = 100;
 
 export function stopOf(item: BacktestSummaryItem): number {

@@ -1,5 +1,5 @@
 /**
- * /admin (docs/product.md, admin console): a sidebar of seven tabs, each deep-linkable with
+ * /admin (docs/product.md §3.2): a sidebar of seven tabs, each deep-linkable with
  * ?tab= (users, history, stats, backtests, strategies, disk, maintenance). On a phone the sidebar
  * becomes a select. The route's guard (session/guards.tsx) lets only admins in; every call is
  * checked again by the server.
