@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import sqlite3 from 'sqlite3';
 import { importArchive } from '../../server/test/support/import-archives.js';
 import { startStripeServer, type StripeServer } from '../../server/test/support/stripe-server.js';
+import { adminLogin, cancelThenConfirm, fitsWidth, nb, seedDatedRuns } from './admin-console-setup.js';
 import { BREAKOUT_PY } from './dashboard-setup.js';
 import { api, newUser, runBacktest, shot, type TestUser, useServerAndBrowser } from './work-area-support.js';
 
@@ -25,67 +25,6 @@ const dataDir = mkdtempSync(join(tmpdir(), 'bt-admin-e2e-'));
 const dbFile = join(dataDir, 'bt.sqlite');
 
 const seeded = {} as { adminKey: string; alice: TestUser; bruno: TestUser; carla: TestUser; grid: number[][]; runs: number };
-
-// ---- the server's SQLite database (the heatmap's dated runs) ----
-
-function openDb(): sqlite3.Database {
-  return new sqlite3.Database(dbFile);
-}
-function all<T>(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
-  return new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
-}
-function exec(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<void> {
-  return new Promise((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
-}
-/** Sequelize's SQLite date text. */
-const sqliteDate = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', ' +00:00');
-
-/** Where the runs are dated: days before today and a UTC hour, so the 7 × 24 cells are known. */
-const SLOTS: [daysAgo: number, hour: number, count: number][] = [
-  [2, 9, 5],
-  [4, 14, 8],
-  [9, 22, 6],
-  [12, 0, 4],
-];
-
-/** Copies the real runs into 19 more (new ids and folders), then dates every run in a slot. */
-async function seedDatedRuns(): Promise<{ grid: number[][]; runs: number }> {
-  const db = openDb();
-  try {
-    const columns = (await all<{ name: string }>(db, 'PRAGMA table_info(backtest_runs)')).map((c) => c.name).filter((c) => c !== 'id');
-    const real = await all<{ id: number }>(db, "SELECT id FROM backtest_runs WHERE status = 'done' ORDER BY id");
-    const copies = SLOTS.reduce((n, s) => n + s[2], 0) - real.length;
-    for (let i = 0; i < copies; i++) {
-      const source = real[i % real.length].id;
-      const select = columns.map((c) => (c === 'run_id' ? `'e2e-copy-${i}-' || substr(run_id, 1, 20)` : c === 'folder' ? `folder || '_copie${i}'` : c)).join(', ');
-      await exec(db, `INSERT INTO backtest_runs (${columns.join(', ')}) SELECT ${select} FROM backtest_runs WHERE id = ?`, [source]);
-    }
-    const ids = (await all<{ id: number }>(db, "SELECT id FROM backtest_runs WHERE status = 'done' ORDER BY id")).map((r) => r.id);
-    const grid = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
-    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-    let next = 0;
-    for (const [daysAgo, hour, count] of SLOTS) {
-      for (let k = 0; k < count; k++) {
-        const at = today - daysAgo * 86_400_000 + hour * 3_600_000 + k * 60_000;
-        await exec(db, 'UPDATE backtest_runs SET created_at = ? WHERE id = ?', [sqliteDate(at), ids[next++]]);
-        grid[(new Date(at).getUTCDay() + 6) % 7][hour] += 1;
-      }
-    }
-    assert.equal(next, ids.length, 'every run is dated in a slot');
-    return { grid, runs: ids.length };
-  } finally {
-    db.close();
-  }
-}
-
-// ---- seeding through the API ----
-
-async function adminLogin(url: string, email: string, password: string): Promise<string> {
-  const response = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ identifier: email, password }) });
-  const body = (await response.json()) as { token: string };
-  assert.equal(response.status, 200);
-  return body.token;
-}
 
 const running = useServerAndBrowser(
   async ({ server }) => {
@@ -110,7 +49,7 @@ const running = useServerAndBrowser(
     form.append('note', 'e2e admin');
     const imported = await fetch(`${server.url}/api/user/strategies/import`, { method: 'POST', headers: { 'X-API-Key': seeded.alice.key }, body: form });
     assert.equal(imported.status, 201, await imported.clone().text());
-    Object.assign(seeded, await seedDatedRuns());
+    Object.assign(seeded, await seedDatedRuns(dbFile));
   },
   async () => {
     stripe = await startStripeServer(stripeKeys);
@@ -164,27 +103,7 @@ async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('.admin-loading, [data-testid=disk-checking]'));
 }
 
-async function fitsWidth(page: Page, width: number, where: string): Promise<void> {
-  const scroll = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-  const inner = (await page.evaluate('innerWidth')) as number;
-  const wide = scroll <= inner ? [] : await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${width}).slice(-5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`);
-  assert.ok(scroll <= inner, `${where}: ${scroll} px wide at ${inner} px: ${JSON.stringify(wide)}`);
-}
-
-/** A confirmation: cancelled first (nothing changes), then confirmed. */
-async function cancelThenConfirm(page: Page, open: () => Promise<void>, unchanged: () => Promise<void>): Promise<void> {
-  await open();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: 'Annuler' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await unchanged();
-  await open();
-  await page.getByTestId('confirm-action').click();
-  await page.getByRole('dialog').waitFor({ state: 'detached' });
-}
-
 const rowOf = (page: Page, user: TestUser) => page.locator(`[data-testid=user-row][data-user-id="${user.id}"]`);
-const nb = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ').trim();
 
 describe('the admin console /admin', () => {
   it('users: search, sort, +1 / -1 credit, history, delete after a cancelled confirmation', async () => {
