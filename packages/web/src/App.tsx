@@ -21,7 +21,7 @@ const SuccessPage = lazy(() => import('./pages/success/SuccessPage.js'));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage.js'));
 const ComparateurPage = lazy(() => import('./pages/comparator/ComparateurPage.js'));
 const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.js'));
-const AdminPage = lazy(() => import('./pages/later/AdminPage.js'));
+const AdminPage = lazy(() => import('./pages/admin/AdminPage.js'));
 
 /** A page-view event on every route change (spec 1 §2). */
 function RouteEffects() {

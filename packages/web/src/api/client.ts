@@ -129,7 +129,7 @@ export function createApiClient(deps: ClientDeps): ApiClient {
         const redirectTo = authRedirectTarget(response.status, path, deps.location());
         if (redirectTo) deps.redirect(redirectTo);
       }
-      throw new HttpError(response.status, detail, parsed);
+      throw new HttpError(response.status, detail, parsed, response.statusText);
     }
     return readAnswer(response, options.as ?? 'json');
   }

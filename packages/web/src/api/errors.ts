@@ -4,13 +4,16 @@ export class HttpError extends Error {
   readonly status: number;
   readonly detail: string | undefined;
   readonly body: unknown;
+  /** The answer's reason phrase ('Not Found'), '' when unknown: the admin console shows '{status} {statusText}'. */
+  readonly statusText: string;
 
-  constructor(status: number, detail: string | undefined, body: unknown) {
+  constructor(status: number, detail: string | undefined, body: unknown, statusText = '') {
     super(formatHttpError(status, detail));
     this.name = 'HttpError';
     this.status = status;
     this.detail = detail;
     this.body = body;
+    this.statusText = statusText;
   }
 }
 

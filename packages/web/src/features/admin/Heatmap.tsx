@@ -1,0 +1,74 @@
+/** The 7 × 24 heatmap (Monday first); a cell opens the drill-down list of its backtests. */
+import { useState } from 'react';
+import type { HeatmapRow, RangeQuery } from '../../api/admin.js';
+import { Modal } from '../../components/Modal.js';
+import { admin } from './client.js';
+import { DetailsTable } from './DetailsTable.js';
+import { cellShade, gridMax, heatmapGrid, WEEKDAY_NAMES, WEEKDAYS } from './heatmap.js';
+import { failure, MSG } from './messages.js';
+import { ErrorLine, Loading } from './ui.js';
+import { useLoad } from './useLoad.js';
+
+function DrillDown({ weekday, hour, count, range, onClose }: { weekday: number; hour: number; count: number; range: RangeQuery; onClose: () => void }) {
+  const loaded = useLoad(() => admin.details('backtests_count', range, { weekday, hour, limit: 200 }), [weekday, hour, range]);
+  return (
+    <Modal title={`Backtests du ${WEEKDAY_NAMES[weekday]}, ${hour} h–${hour + 1} h (UTC) : ${count}`} onClose={onClose} wide>
+      {loaded.loading ? <Loading /> : null}
+      {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.detailsLoad)} /> : null}
+      {loaded.data ? <DetailsTable answer={loaded.data} testId="heatmap-drilldown" /> : null}
+    </Modal>
+  );
+}
+
+export function Heatmap({ rows, range }: { rows: HeatmapRow[]; range: RangeQuery }) {
+  const grid = heatmapGrid(rows);
+  const max = gridMax(grid);
+  const [open, setOpen] = useState<{ weekday: number; hour: number; count: number } | null>(null);
+  return (
+    <figure className="admin-figure" data-testid="heatmap">
+      <figcaption>Backtests par jour et heure de lancement (UTC)</figcaption>
+      <div className="admin-heatmap-box">
+        <table className="admin-heatmap">
+          <thead>
+            <tr>
+              <th />
+              {Array.from({ length: 24 }, (_, h) => (
+                <th key={h} scope="col">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {grid.map((hours, day) => (
+              <tr key={WEEKDAYS[day]}>
+                <th scope="row">{WEEKDAYS[day]}</th>
+                {hours.map((count, hour) => (
+                  <td key={hour}>
+                    <button
+                      type="button"
+                      className="admin-heat-cell"
+                      style={{ backgroundColor: `rgba(59, 130, 246, ${cellShade(count, max).toFixed(3)})` }}
+                      title={`${WEEKDAYS[day]} ${hour} h : ${count}`}
+                      aria-label={`${WEEKDAY_NAMES[day]} ${hour} h : ${count} backtest(s)`}
+                      disabled={count === 0}
+                      onClick={() => setOpen({ weekday: day, hour, count })}
+                      data-testid="heat-cell"
+                      data-day={day}
+                      data-hour={hour}
+                      data-count={count}
+                    >
+                      {count > 0 ? count : ''}
+                    </button>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {max === 0 ? <p className="muted small">{MSG.empty}</p> : null}
+      {open ? <DrillDown {...open} range={range} onClose={() => setOpen(null)} /> : null}
+    </figure>
+  );
+}

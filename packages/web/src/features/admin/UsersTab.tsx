@@ -1,0 +1,154 @@
+/** Utilisateurs: search, sort, ±1 credit, delete with confirmation, the user's history (docs/admin.md). */
+import { useEffect, useMemo, useState } from 'react';
+import { History, Minus, Plus, Search, Trash2 } from 'lucide-react';
+import type { AdminUser } from '../../api/admin.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { admin, notify } from './client.js';
+import { formatCount, formatInstant } from './format.js';
+import { failure, MSG } from './messages.js';
+import { UserHistoryModal } from './UserHistoryModal.js';
+import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
+import { useLoad } from './useLoad.js';
+import { sortUsers, USER_SORTS as SORTS, type UserSort } from './rules.js';
+
+export function UsersTab() {
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState<UserSort>('newest');
+  const [busy, setBusy] = useState<number | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [historyOf, setHistoryOf] = useState<AdminUser | null>(null);
+  const loaded = useLoad(() => admin.users(q), [q]);
+  const [overrides, setOverrides] = useState<Record<number, number>>({});
+
+  // Typing searches after a short pause (the server searches e-mail and username).
+  useEffect(() => {
+    const timer = window.setTimeout(() => setQ(typed.trim()), 250);
+    return () => window.clearTimeout(timer);
+  }, [typed]);
+  useEffect(() => setOverrides({}), [loaded.data]);
+
+  const users = useMemo(() => sortUsers(loaded.data?.users ?? [], sort), [loaded.data, sort]);
+
+  async function credit(user: AdminUser, delta: 1 | -1) {
+    setBusy(user.id);
+    setActionError(null);
+    try {
+      const answer = delta > 0 ? await admin.addCredit(user.id, 1) : await admin.removeCredit(user.id, 1);
+      if (typeof answer.credits !== 'number') throw new Error(MSG.invalidAnswer);
+      setOverrides((o) => ({ ...o, [user.id]: answer.credits }));
+      notify(answer.detail ?? `${delta > 0 ? '+1' : '-1'} crédit`);
+    } catch (error) {
+      setActionError(failure(error, error instanceof Error && error.message === MSG.invalidAnswer ? MSG.invalidAnswer : MSG.connection));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setBusy(deleting.id);
+    setDeleteError(null);
+    try {
+      const answer = await admin.deleteUser(deleting.id);
+      notify(answer.detail ?? 'Utilisateur supprimé.');
+      setDeleting(null);
+      loaded.reload();
+    } catch (error) {
+      setDeleteError(failure(error, MSG.targetedDeleteFailed));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="admin-tab" data-testid="admin-users">
+      <SectionHead title="Utilisateurs">
+        <span className="muted small">{loaded.data ? `${formatCount(loaded.data.total)} compte(s)` : ''}</span>
+      </SectionHead>
+      <div className="admin-toolbar">
+        <label className="admin-search">
+          <span className="sr-only">Rechercher</span>
+          <Search size={16} aria-hidden="true" />
+          <input type="search" placeholder="Rechercher (e-mail, nom d’utilisateur)" value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="users-search" />
+        </label>
+        <label className="admin-inline">
+          Trier par
+          <select value={sort} onChange={(e) => setSort(e.target.value as UserSort)} data-testid="users-sort">
+            {SORTS.map((s) => (
+              <option key={s.key} value={s.key}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorLine text={actionError} />
+      {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.usersLoad)} /> : null}
+      {loaded.loading && !loaded.data ? <Loading /> : null}
+      {loaded.data && users.length === 0 ? <Empty /> : null}
+      {users.length > 0 ? (
+        <TableBox testId="users-table">
+          <table className="sheet-table admin-table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>E-mail</th>
+                <th>Nom d’utilisateur</th>
+                <th>Offre</th>
+                <th>Crédits</th>
+                <th>Bloqué</th>
+                <th>Vu le</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id} data-testid="user-row" data-user-id={u.id}>
+                  <td>{u.id}</td>
+                  <td>{u.email}</td>
+                  <td>{u.username}</td>
+                  <td>{u.plan}</td>
+                  <td data-testid="user-credits">{formatCount(overrides[u.id] ?? u.credits)}</td>
+                  <td>{u.is_blocked ? <span className="badge admin-blocked">Bloqué</span> : <span className="muted">Non</span>}</td>
+                  <td>{formatInstant(u.last_seen)}</td>
+                  <td>
+                    <div className="admin-row-actions">
+                      <button type="button" className="btn btn-small" title="Ajouter 1 crédit" aria-label={`Ajouter 1 crédit à ${u.email}`} disabled={busy === u.id} onClick={() => void credit(u, 1)} data-testid="user-add-credit">
+                        <Plus size={14} aria-hidden="true" />1
+                      </button>
+                      <button type="button" className="btn btn-small" title="Retirer 1 crédit" aria-label={`Retirer 1 crédit à ${u.email}`} disabled={busy === u.id} onClick={() => void credit(u, -1)} data-testid="user-remove-credit">
+                        <Minus size={14} aria-hidden="true" />1
+                      </button>
+                      <button type="button" className="btn btn-small" title="Historique" aria-label={`Historique de ${u.email}`} onClick={() => setHistoryOf(u)} data-testid="user-history">
+                        <History size={14} aria-hidden="true" />
+                      </button>
+                      <button type="button" className="btn btn-small btn-danger" title="Supprimer" aria-label={`Supprimer ${u.email}`} disabled={busy === u.id || u.role === 'admin'} onClick={() => { setDeleteError(null); setDeleting(u); }} data-testid="user-delete">
+                        <Trash2 size={14} aria-hidden="true" />
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title="Supprimer cet utilisateur ?"
+          text={`Le compte ${deleting.email} sera archivé et ses sessions révoquées. Cette action est irréversible.`}
+          confirmLabel="Supprimer"
+          danger
+          busy={busy === deleting.id}
+          error={deleteError}
+          onConfirm={() => void confirmDelete()}
+          onClose={() => setDeleting(null)}
+        />
+      ) : null}
+      {historyOf ? <UserHistoryModal user={historyOf} onClose={() => setHistoryOf(null)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+/** The tabs' small rules, apart from React so node:test reads them (docs/web.md, admin console). */
+import type { AdminUser, BacktestSummaryItem } from '../../api/admin.js';
+
+export type UserSort = 'newest' | 'email' | 'username' | 'credits';
+export const USER_SORTS: readonly { key: UserSort; label: string }[] = [
+  { key: 'newest', label: 'Plus récents' },
+  { key: 'email', label: 'E-mail' },
+  { key: 'username', label: 'Nom d’utilisateur' },
+  { key: 'credits', label: 'Crédits' },
+];
+
+export function sortUsers(users: readonly AdminUser[], sort: UserSort): AdminUser[] {
+  const list = [...users];
+  const text = (a: string, b: string) => a.localeCompare(b, 'fr', { sensitivity: 'base' });
+  if (sort === 'email') list.sort((a, b) => text(a.email, b.email));
+  else if (sort === 'username') list.sort((a, b) => text(a.username ?? '', b.username ?? ''));
+  else if (sort === 'credits') list.sort((a, b) => b.credits - a.credits || a.id - b.id);
+  else list.sort((a, b) => b.id - a.id);
+  return list;
+}
+
+export const BACKTESTS_PAGE = 20;
+/** The summary's stop when the run had none (docs/product.md §3.9). */
+export const DEFAULT_SL = 100;
+
+export function stopOf(item: BacktestSummaryItem): number {
+  const sl = item.params?.sl_pips ?? item.params?.sl;
+  return typeof sl === 'number' && Number.isFinite(sl) ? sl : DEFAULT_SL;
+}
+
+export const DEPTH_MAX = 5;
+export const LIMITS = [10, 50, 100, 500, 1000, 5000] as const;
+export const DEFAULT_LIMIT = 500;
+
+/** The parent folder of a relative path ('' is the root). */
+export function parentPath(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  parts.pop();
+  return parts.join('/');
+}
+

@@ -1,0 +1,64 @@
+/** Small pieces every tab uses: the error line, the empty state, the scrolling table box, KPI cards. */
+import type { ReactNode } from 'react';
+import { MSG } from './messages.js';
+
+export function ErrorLine({ text }: { text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="alert alert-error admin-error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Empty({ text = MSG.empty }: { text?: string }) {
+  return (
+    <p className="empty-state" data-testid="admin-empty">
+      {text}
+    </p>
+  );
+}
+
+export function Loading() {
+  return (
+    <p className="muted admin-loading" role="status">
+      <span className="spinner" aria-hidden="true" /> Chargement…
+    </p>
+  );
+}
+
+/** Wide tables scroll inside this box, never the page (375 px phones). */
+export function TableBox({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <div className="admin-table-box" data-testid={testId}>
+      {children}
+    </div>
+  );
+}
+
+export function Kpi({ label, value, onClick, testId }: { label: string; value: string; onClick?: () => void; testId?: string }) {
+  const body = (
+    <>
+      <span className="label">{label}</span>
+      <strong className="admin-kpi-value">{value}</strong>
+    </>
+  );
+  return onClick ? (
+    <button type="button" className="admin-kpi" onClick={onClick} data-testid={testId}>
+      {body}
+    </button>
+  ) : (
+    <div className="admin-kpi" data-testid={testId}>
+      {body}
+    </div>
+  );
+}
+
+export function SectionHead({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="admin-section-head">
+      <h2>{title}</h2>
+      {children ? <div className="row-actions">{children}</div> : null}
+    </div>
+  );
+}
