@@ -111,6 +111,9 @@ const slug = (path: string) => (path === '/' ? 'root' : path.replace(/^\//, '').
 /** A context per role (one browser for the file), signed in by the `apiKey` parameter when given. */
 async function roleContext(browser: Browser, baseUrl: string, key: string | null): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
   const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 800 }, locale: 'fr-FR', reducedMotion: 'reduce' });
+  // tsx compiles this file with esbuild's keepNames: the functions handed to page.evaluate call
+  // its `__name` helper, which the page does not have.
+  await context.addInitScript('globalThis.__name = (fn) => fn');
   const page = await context.newPage();
   const errors: Error[] = [];
   page.on('pageerror', (error) => errors.push(error));
