@@ -108,9 +108,9 @@ async function settle(page: Page): Promise<void> {
 
 const slug = (path: string) => (path === '/' ? 'root' : path.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-').replace(/-$/, ''));
 
-/** A context per role (one browser for the file), signed in by the `apiKey` parameter when given. */
-async function roleContext(browser: Browser, baseUrl: string, key: string | null): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
-  const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 800 }, locale: 'fr-FR', reducedMotion: 'reduce' });
+/** A context per role and width (one browser for the file), signed in by the `apiKey` parameter when given. */
+async function roleContext(browser: Browser, baseUrl: string, key: string | null, width: number = WIDTHS[0]): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, locale: 'fr-FR', reducedMotion: 'reduce' });
   // tsx compiles this file with esbuild's keepNames: the functions handed to page.evaluate call
   // its `__name` helper, which the page does not have.
   await context.addInitScript('globalThis.__name = (fn) => fn');
@@ -124,28 +124,80 @@ async function roleContext(browser: Browser, baseUrl: string, key: string | null
   return { context, page, errors };
 }
 
-/** Visits each path at each width and returns every fault found (an empty list passes). */
+/**
+ * Visits each path at each width and returns every fault found (an empty list passes). The two
+ * widths run side by side, each in its own context: most of a visit is waiting for the network
+ * to settle.
+ */
 async function visitAll(browser: Browser, baseUrl: string, role: string, key: string | null, paths: string[], expect?: (path: string, page: Page) => Promise<void>): Promise<string[]> {
-  const { context, page, errors } = await roleContext(browser, baseUrl, key);
-  const faults: string[] = [];
-  try {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: width < 500 ? 800 : 900 });
-      for (const path of paths) {
-        await page.goto(baseUrl + path);
-        await settle(page);
-        await expect?.(path, page);
-        const m = await page.evaluate(measure, ICON_GLYPHS);
-        await shot(page, `every-route-${width}-${role}-${slug(path)}`);
-        if (m.scrollWidth > m.innerWidth) faults.push(`${role} ${path} @${width}: document ${m.scrollWidth} px wide > ${m.innerWidth}\n    ${m.culprits.join('\n    ')}`);
-        if (m.pictographs.length) faults.push(`${role} ${path} @${width}: pictographs as icons: ${[...new Set(m.pictographs)].join(' | ')}`);
+  const perWidth = await Promise.all(
+    WIDTHS.map(async (width) => {
+      const { context, page, errors } = await roleContext(browser, baseUrl, key, width);
+      const faults: string[] = [];
+      try {
+        for (const path of paths) {
+          await page.goto(baseUrl + path);
+          await settle(page);
+          await expect?.(path, page);
+          const m = await page.evaluate(measure, ICON_GLYPHS);
+          await shot(page, `every-route-${width}-${role}-${slug(path)}`);
+          if (m.scrollWidth > m.innerWidth) faults.push(`${role} ${path} @${width}: document ${m.scrollWidth} px wide > ${m.innerWidth}\n    ${m.culprits.join('\n    ')}`);
+          if (m.pictographs.length) faults.push(`${role} ${path} @${width}: pictographs as icons: ${[...new Set(m.pictographs)].join(' | ')}`);
+        }
+      } finally {
+        await context.close();
       }
+      if (errors.length) faults.push(`${role} @${width}: uncaught errors in the page: ${errors.map((e) => e.message).join(' | ')}`);
+      return faults;
+    }),
+  );
+  return perWidth.flat();
+}
+
+/** Runs in the page: where the open dialog and its close button sit, against the window. */
+function dialogBox(): { dialog: number[]; close: number[]; innerWidth: number; innerHeight: number; scrollWidth: number } {
+  const w = globalThis as any;
+  const dialog = w.document.querySelector('[role=dialog]');
+  const close = dialog.querySelector('.modal-close');
+  const box = (el: any) => {
+    const r = el.getBoundingClientRect();
+    return [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)];
+  };
+  return { dialog: box(dialog), close: box(close), innerWidth: w.innerWidth, innerHeight: w.innerHeight, scrollWidth: w.document.documentElement.scrollWidth };
+}
+
+async function assertDialogOnScreen(page: Page, what: string): Promise<void> {
+  const m = await page.evaluate(dialogBox);
+  const inside = ([left, top, right, bottom]: number[]) => left >= 0 && top >= 0 && right <= m.innerWidth && bottom <= m.innerHeight;
+  assert.ok(inside(m.close), `${what}: the close button ${m.close} stays on a ${m.innerWidth}×${m.innerHeight} screen`);
+  assert.ok(inside(m.dialog), `${what}: the dialog ${m.dialog} fits the ${m.innerWidth}×${m.innerHeight} screen`);
+  assert.ok(m.scrollWidth <= m.innerWidth, `${what}: the document stays ${m.innerWidth} px wide (${m.scrollWidth})`);
+}
+
+/**
+ * Runs in the page: the x-axis labels of each Observable Plot chart, and those written over a
+ * neighbour. Flat labels must not overlap; labels at an angle must sit at least a line apart
+ * across their direction.
+ */
+function axisLabelClashes(): { charts: number; labels: number; clashes: string[] } {
+  const w = globalThis as any;
+  const clashes: string[] = [];
+  let charts = 0;
+  let labels = 0;
+  for (const group of w.document.querySelectorAll('svg [aria-label="x-axis tick label"]')) {
+    charts += 1;
+    const texts = [...group.querySelectorAll('text')].filter((t: any) => t.getBoundingClientRect().width > 0);
+    labels += texts.length;
+    const rotated = /rotate\(/.test(texts[0]?.getAttribute('transform') ?? '') || /rotate\(/.test(group.getAttribute('transform') ?? '');
+    const boxes = texts.map((t: any) => ({ text: t.textContent, r: t.getBoundingClientRect() })).sort((a: any, b: any) => a.r.left - b.r.left);
+    for (let i = 1; i < boxes.length; i++) {
+      const a = boxes[i - 1];
+      const b = boxes[i];
+      const clash = rotated ? (b.r.left + b.r.right - a.r.left - a.r.right) / 2 * Math.SQRT1_2 < 11 : b.r.left < a.r.right - 0.5;
+      if (clash) clashes.push(`"${a.text}" / "${b.text}"${rotated ? ' (at an angle)' : ''}`);
     }
-  } finally {
-    await context.close();
   }
-  if (errors.length) faults.push(`${role}: uncaught errors in the page: ${errors.map((e) => e.message).join(' | ')}`);
-  return faults;
+  return { charts, labels, clashes };
 }
 
 let user: TestUser;
@@ -170,6 +222,60 @@ describe('every route at 375 and 1440 px', () => {
       assert.equal(new URL(page.url()).pathname, path, `${path} stays open to a signed-in user`);
     });
     assert.deepEqual(faults, []);
+  });
+
+  it('at 375 px: statistics modals keep their close button on screen, wide tables fade at the hidden edge, chart labels do not collide', async () => {
+    // The home page's public statistics modal, as a visitor.
+    const visitor = await roleContext(running.browser, running.server.url, null);
+    try {
+      await visitor.page.goto(`${running.server.url}/home`);
+      await visitor.page.getByTestId('top-strategy-card').first().click();
+      await visitor.page.getByRole('dialog').getByTestId('sheet-table').waitFor();
+      await assertDialogOnScreen(visitor.page, 'public statistics modal');
+      await shot(visitor.page, 'every-route-375-visitor-home-stats-modal', false);
+    } finally {
+      await visitor.context.close();
+    }
+
+    // A run on /backtest on the phone: its result charts, its trades table, its statistics modal.
+    const owner = await roleContext(running.browser, running.server.url, user.key);
+    try {
+      const { page } = owner;
+      await page.goto(`${running.server.url}/backtest`);
+      await page.getByTestId('official-strategy').selectOption('fvg_pullback_multi');
+      await page.getByTestId('symbol').selectOption('EURUSD');
+      await page.getByTestId('timeframe').selectOption('M15');
+      await page.getByTestId('data-range').waitFor();
+      await page.locator('[data-preset="lastMonth"]').click();
+      await page.getByTestId('run-backtest').click();
+      await page.getByTestId('chart-hours').locator('svg').first().waitFor({ timeout: 60_000 });
+      await page.getByTestId('equity-chart').locator('svg').first().waitFor();
+      const axes = await page.evaluate(axisLabelClashes);
+      assert.ok(axes.charts >= 5 && axes.labels >= 20, `the result charts are drawn with their axes (${JSON.stringify(axes)})`);
+      assert.deepEqual(axes.clashes, [], 'no axis label written over its neighbour at 375 px');
+      const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      assert.ok(width <= 375, `the page with its result stays 375 px wide (${width})`);
+
+      // The trades table is wider than a phone: it scrolls in its box, whose right edge fades
+      // until the reader reaches the last column.
+      const trades = page.locator('.scroll-x', { has: page.getByTestId('trades-table') });
+      await trades.scrollIntoViewIfNeeded();
+      assert.equal(await trades.getAttribute('data-more-end'), '', 'more columns to the right: the right edge fades');
+      assert.equal(await trades.getAttribute('data-more-start'), null);
+      await shot(page, 'every-route-375-user-backtest-result');
+      await trades.evaluate((node: any) => node.scrollTo({ left: node.scrollWidth }));
+      await page.waitForFunction((node: any) => node.hasAttribute('data-more-start') && !node.hasAttribute('data-more-end'), await trades.elementHandle());
+
+      await page.getByTestId('open-stats').click();
+      await page.getByRole('dialog').getByTestId('sheet-table').waitFor();
+      await assertDialogOnScreen(page, 'statistics modal of /backtest');
+      await shot(page, 'every-route-375-user-backtest-stats-modal', false);
+      await page.getByRole('dialog').getByRole('button', { name: 'Fermer' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    } finally {
+      await owner.context.close();
+    }
+    for (const errors of [visitor.errors, owner.errors]) assert.deepEqual(errors.map((e) => e.message), []);
   });
 
   it('the admin console, as the admin', async () => {
