@@ -46,7 +46,7 @@ function drawWinrate(points: ChartPoint[], title: string, width: number, series:
       ),
       Plot.tickY(data.filter((d) => d.low !== null), { x: 'label', y: 'low', stroke: '#e2e8f0', strokeOpacity: opacity }),
       Plot.tickY(data.filter((d) => d.high !== null), { x: 'label', y: 'high', stroke: '#e2e8f0', strokeOpacity: opacity }),
-      // The golden marker is an SVG star symbol, not a ★ character (no font needed).
+      // The golden marker is an SVG star symbol, not a text glyph (no font needed).
       Plot.dot(
         data.filter((d) => d.golden),
         { x: 'label', y: (d: ChartPoint) => Math.min(100, (d.high ?? d.winrate ?? 0) + 5), symbol: 'star', r: 5, fill: GOLD, stroke: null },
