@@ -2,7 +2,7 @@
  * Every route of the route table (docs/product.md §3.2) at a 375 px phone and a 1440 px desktop,
  * in Chromium against the real bt server: as a visitor, as a signed-in user, and as the admin for
  * /admin. On each: the document is no wider than the window, no emoji stands in for an icon in the
- * rendered text, and a full-page screenshot is kept (test-results/web-e2e/every-route-*.png, or
+ * rendered text, no chart axis label is written over its neighbour, and a full-page screenshot is kept (test-results/web-e2e/every-route-*.png, or
  * BT_SCREENSHOTS). Then, at 375 px, the statistics modals keep their close button on screen and
  * the result charts' axis labels do not run into each other.
  * Run after `npm run build -w @bt/web`.
@@ -143,6 +143,8 @@ async function visitAll(browser: Browser, baseUrl: string, role: string, key: st
           await shot(page, `every-route-${width}-${role}-${slug(path)}`);
           if (m.scrollWidth > m.innerWidth) faults.push(`${role} ${path} @${width}: document ${m.scrollWidth} px wide > ${m.innerWidth}\n    ${m.culprits.join('\n    ')}`);
           if (m.pictographs.length) faults.push(`${role} ${path} @${width}: pictographs as icons: ${[...new Set(m.pictographs)].join(' | ')}`);
+          const axes = await page.evaluate(axisLabelClashes);
+          if (axes.clashes.length) faults.push(`${role} ${path} @${width}: chart axis labels written over each other: ${axes.clashes.join(', ')}`);
         }
       } finally {
         await context.close();
