@@ -2,7 +2,7 @@
  * Every route of the route table (docs/product.md §3.2) at a 375 px phone and a 1440 px desktop,
  * in Chromium against the real bt server: as a visitor, as a signed-in user, and as the admin for
  * /admin. On each: the document is no wider than the window, no emoji stands in for an icon in the
- * rendered text, no chart axis label is written over its neighbour, and a full-page screenshot is kept (test-results/web-e2e/every-route-*.png, or
+ * rendered text, every icon-only button is named, no chart axis label is written over its neighbour, and a full-page screenshot is kept (test-results/web-e2e/every-route-*.png, or
  * BT_SCREENSHOTS). Then, at 375 px, the statistics modals keep their close button on screen and
  * the result charts' axis labels do not run into each other.
  * Run after `npm run build -w @bt/web`.
@@ -55,6 +55,8 @@ interface Measure {
   culprits: string[];
   /** Text (or accessible names) carrying a pictograph, with the pictograph. */
   pictographs: string[];
+  /** Icon-only buttons and links without an accessible name. */
+  unnamed: string[];
 }
 
 /** Runs in the page: the document's width, what sticks out, and pictographs in the rendered DOM. */
@@ -93,7 +95,14 @@ function measure(glyphs: string): Omit<Measure, 'path'> {
       if (value && re.test(value)) pictographs.push(`${attribute} "${value.slice(0, 60)}"`);
     }
   }
-  return { scrollWidth: doc.documentElement.scrollWidth, innerWidth, culprits: culprits.slice(0, 6), pictographs };
+  // Icon-only controls (an SVG and no text) must still say what they do.
+  const unnamed: string[] = [];
+  for (const el of doc.body.querySelectorAll('button, a[href], [role=button]')) {
+    if ((el.textContent ?? '').trim() !== '' || !el.querySelector('svg')) continue;
+    const named = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('aria-labelledby');
+    if (!named) unnamed.push(el.outerHTML.slice(0, 80));
+  }
+  return { scrollWidth: doc.documentElement.scrollWidth, innerWidth, culprits: culprits.slice(0, 6), pictographs, unnamed };
 }
 
 /** Waits until the route has drawn: its chunk and first answers are in, fonts are laid out. */
@@ -143,6 +152,7 @@ async function visitAll(browser: Browser, baseUrl: string, role: string, key: st
           await shot(page, `every-route-${width}-${role}-${slug(path)}`);
           if (m.scrollWidth > m.innerWidth) faults.push(`${role} ${path} @${width}: document ${m.scrollWidth} px wide > ${m.innerWidth}\n    ${m.culprits.join('\n    ')}`);
           if (m.pictographs.length) faults.push(`${role} ${path} @${width}: pictographs as icons: ${[...new Set(m.pictographs)].join(' | ')}`);
+          if (m.unnamed.length) faults.push(`${role} ${path} @${width}: icon-only controls without a name: ${m.unnamed.join(' | ')}`);
           const axes = await page.evaluate(axisLabelClashes);
           if (axes.clashes.length) faults.push(`${role} ${path} @${width}: chart axis labels written over each other: ${axes.clashes.join(', ')}`);
         }
