@@ -236,7 +236,7 @@ describe('every route at 375 and 1440 px', () => {
     assert.deepEqual(faults, []);
   });
 
-  it('at 375 px: statistics modals keep their close button on screen, wide tables fade at the hidden edge, chart labels do not collide', async () => {
+  it('at 375 px: statistics modals keep their close button on screen, wide tables and charts fade at the hidden edge, chart labels do not collide', async () => {
     // The home page's public statistics modal, as a visitor.
     const visitor = await roleContext(running.browser, running.server.url, null);
     try {
@@ -284,6 +284,21 @@ describe('every route at 375 and 1440 px', () => {
       await shot(page, 'every-route-375-user-backtest-stats-modal', false);
       await page.getByRole('dialog').getByRole('button', { name: 'Fermer' }).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+      // The comparator's chart keeps its desktop width and scrolls in its box on a phone, with
+      // the same fade; its hour labels stay apart.
+      await page.goto(`${running.server.url}/comparateur`);
+      await page.getByTestId('analysis-checkbox').first().check();
+      await page.getByTestId('metric-select').selectOption('hour');
+      await page.locator('[data-testid=compare-result][data-metric="hour"] [data-testid=compare-chart] svg').first().waitFor();
+      const chartBox = page.locator('.scroll-x', { has: page.getByTestId('compare-chart') });
+      await page.waitForFunction((node: any) => node.hasAttribute('data-more-end'), await chartBox.elementHandle());
+      const compared = await page.evaluate(axisLabelClashes);
+      assert.ok(compared.labels >= 12, `the comparator's chart has its axes (${JSON.stringify(compared)})`);
+      assert.deepEqual(compared.clashes, [], 'no axis label of the comparator written over its neighbour at 375 px');
+      const comparatorWidth = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      assert.ok(comparatorWidth <= 375, `the comparator with its chart stays 375 px wide (${comparatorWidth})`);
+      await shot(page, 'every-route-375-user-comparateur-chart');
     } finally {
       await owner.context.close();
     }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
 
 interface ScrollXProps {
   children: ReactNode;
@@ -6,6 +6,8 @@ interface ScrollXProps {
   /** Names the scrolling region for screen readers (it takes the keyboard focus to scroll). */
   label?: string;
   testId?: string;
+  /** Also given the box element (a caller that measures the box, e.g. to size a chart). */
+  boxRef?: MutableRefObject<HTMLDivElement | null>;
 }
 
 /**
@@ -13,7 +15,7 @@ interface ScrollXProps {
  * says so: while more columns hide past an edge, that edge fades out (`data-more-start` /
  * `data-more-end`, styles.css "Sideways scrolling").
  */
-export function ScrollX({ children, className, label, testId }: ScrollXProps) {
+export function ScrollX({ children, className, label, testId, boxRef }: ScrollXProps) {
   const box = useRef<HTMLDivElement | null>(null);
   const [edges, setEdges] = useState({ start: false, end: false });
 
@@ -31,16 +33,23 @@ export function ScrollX({ children, className, label, testId }: ScrollXProps) {
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(update) : null;
     observer?.observe(node);
     if (node.firstElementChild) observer?.observe(node.firstElementChild);
+    // Content redrawn in place (a chart replaced by another) may change the width without resizing the child.
+    const mutations = typeof MutationObserver === 'function' ? new MutationObserver(update) : null;
+    mutations?.observe(node, { childList: true, subtree: true });
     return () => {
       node.removeEventListener('scroll', update);
       observer?.disconnect();
+      mutations?.disconnect();
     };
   }, []);
 
   const scrolls = edges.start || edges.end;
   return (
     <div
-      ref={box}
+      ref={(node) => {
+        box.current = node;
+        if (boxRef) boxRef.current = node;
+      }}
       className={`scroll-x${className ? ` ${className}` : ''}`}
       data-more-start={edges.start ? '' : undefined}
       data-more-end={edges.end ? '' : undefined}
