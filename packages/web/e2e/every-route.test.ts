@@ -187,21 +187,23 @@ async function assertDialogOnScreen(page: Page, what: string): Promise<void> {
 }
 
 /**
- * Runs in the page: the x-axis labels of each Observable Plot chart, and those written over a
- * neighbour. Flat labels must not overlap; labels at an angle must sit at least a line apart
- * across their direction.
+ * Runs in the page: the x-axis labels of each Observable Plot chart, and those unreadable: written
+ * over a neighbour (flat labels must not overlap; labels at an angle must sit at least a line
+ * apart across their direction) or shrunk below 8 px with a figure scaled down to its box.
  */
 function axisLabelClashes(): { charts: number; labels: number; clashes: string[] } {
   const w = globalThis as any;
   const clashes: string[] = [];
   let charts = 0;
   let labels = 0;
-  for (const group of w.document.querySelectorAll('svg [aria-label="x-axis tick label"]')) {
+  for (const group of w.document.querySelectorAll('svg [aria-label="x-axis tick label"], svg [aria-label="fx-axis tick label"]')) {
     charts += 1;
     const texts = [...group.querySelectorAll('text')].filter((t: any) => t.getBoundingClientRect().width > 0);
     labels += texts.length;
     const rotated = /rotate\(/.test(texts[0]?.getAttribute('transform') ?? '') || /rotate\(/.test(group.getAttribute('transform') ?? '');
     const boxes = texts.map((t: any) => ({ text: t.textContent, r: t.getBoundingClientRect() })).sort((a: any, b: any) => a.r.left - b.r.left);
+    // A figure scaled down to its box shrinks its labels with it: below 8 px they are unreadable.
+    for (const b of boxes) if (b.r.height < 8) clashes.push(`"${b.text}" drawn ${Math.round(b.r.height)} px high (figure scaled down)`);
     for (let i = 1; i < boxes.length; i++) {
       const a = boxes[i - 1];
       const b = boxes[i];
