@@ -36,7 +36,7 @@ after(async () => {
 
 /** Picks, in a bucket row's pin picker, the option of a metric. */
 async function pinFromPicker(picker: Locator, metric: string): Promise<void> {
-  const label = await picker.locator('option', { hasText: new RegExp(`^(✓ )?${metric} :`) }).first().innerText();
+  const label = await picker.locator('option', { hasText: new RegExp(`^${metric} :`) }).first().innerText();
   await picker.selectOption({ label });
 }
 

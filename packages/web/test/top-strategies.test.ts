@@ -46,7 +46,7 @@ describe('top strategy cards (spec 1 §2, §3)', () => {
   it('keeps at most 6 cards and says so when the list is empty', () => {
     const outcome = cardsOutcome(Array.from({ length: 9 }, (_, i) => item({ trades: i })));
     assert.ok(outcome.kind === 'cards' && outcome.cards.length === TOP_STRATEGIES.maxCards);
-    assert.deepEqual(cardsOutcome([]), { kind: 'message', message: '⚠️ Aucune stratégie disponible pour le moment.' });
+    assert.deepEqual(cardsOutcome([]), { kind: 'message', message: 'Aucune stratégie disponible pour le moment.', tone: 'empty' });
     assert.deepEqual(cardsOutcome({ items: [item()] }).kind, 'cards');
   });
 });
@@ -64,9 +64,9 @@ describe('loading top strategies (spec 1 §8, §9)', () => {
 
   it('has a message for each failure', async () => {
     const run = (fetchTop: (signal: AbortSignal) => Promise<unknown>, setTimer = noTimer) => loadTopStrategies({ fetchTop, sleep: async () => undefined, setTimer });
-    assert.deepEqual(await run(async () => Promise.reject(new HttpError(500, undefined, {}))), { kind: 'message', message: 'Aucune stratégie trouvée' });
-    assert.deepEqual(await run(async () => Promise.reject(new TypeError('Failed to fetch'))), { kind: 'message', message: '❌ Impossible de charger les stratégies actuellement.' });
-    assert.deepEqual(await run(async () => ({ unexpected: true })), { kind: 'message', message: TOP_MESSAGES.other });
+    assert.deepEqual(await run(async () => Promise.reject(new HttpError(500, undefined, {}))), { kind: 'message', message: 'Aucune stratégie trouvée', tone: 'failed' });
+    assert.deepEqual(await run(async () => Promise.reject(new TypeError('Failed to fetch'))), { kind: 'message', message: 'Impossible de charger les stratégies actuellement.', tone: 'other' });
+    assert.deepEqual(await run(async () => ({ unexpected: true })), { kind: 'message', message: TOP_MESSAGES.other, tone: 'other' });
   });
 
   it('aborts after 6 s and says the connection is slow', async () => {
@@ -86,6 +86,6 @@ describe('loading top strategies (spec 1 §8, §9)', () => {
       },
     });
     assert.equal(scheduled, 6000);
-    assert.deepEqual(outcome, { kind: 'message', message: '⏱ Connexion lente — données non disponibles pour l’instant.' });
+    assert.deepEqual(outcome, { kind: 'message', message: 'Connexion lente — données non disponibles pour l’instant.', tone: 'timeout' });
   });
 });

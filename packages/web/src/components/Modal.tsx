@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { X } from 'lucide-react';
 import { createPortal } from 'react-dom';
 
 interface ModalProps {
@@ -47,8 +48,8 @@ export function Modal({ title, onClose, children, wide, footer, className }: Mod
       >
         <div className="modal-header">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="modal-close" aria-label="Fermer" onClick={onClose}>
-            ×
+          <button type="button" className="modal-close" aria-label="Fermer" title="Fermer" onClick={onClose}>
+            <X size={22} aria-hidden="true" />
           </button>
         </div>
         <div className="modal-body">{children}</div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Hexagon, Menu, X } from 'lucide-react';
 import { useSession } from '../session/react.js';
 import { storage } from '../runtime.js';
 import { avatarLook, storedAvatarColor } from './avatar.js';
@@ -63,7 +64,7 @@ export function TopBar() {
     <header className={`topbar${scrolled ? ' scrolled' : ''}`}>
       <div className="topbar-inner">
         <Link to="/" className="logo" aria-label="bt — accueil">
-          <span className="logo-mark" aria-hidden="true">⬢</span>
+          <Hexagon className="logo-mark" size={22} strokeWidth={2.5} aria-hidden="true" />
           <span className="logo-text">bt</span>
         </Link>
         {/* Closing on the click as well: a lazy page keeps the location update pending while it loads. */}
@@ -101,9 +102,7 @@ export function TopBar() {
             aria-expanded={menuOpen}
             onClick={() => setMenuOpen((open) => !open)}
           >
-            <span />
-            <span />
-            <span />
+            {menuOpen ? <X size={22} aria-hidden="true" /> : <Menu size={22} aria-hidden="true" />}
           </button>
         </div>
       </div>

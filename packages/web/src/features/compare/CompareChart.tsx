@@ -1,6 +1,7 @@
 import { formatCompactFr } from '@bt/core/format';
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef, useState } from 'react';
+import { ScrollX } from '../../components/ScrollX.js';
 import {
   chartHeight,
   chartPoints,
@@ -166,8 +167,8 @@ export default function CompareChart({ model, type }: { model: CompareChartModel
     };
   }, [model, type, windowHeight]);
   return (
-    <div className="compare-chart-box" ref={box}>
+    <ScrollX className="compare-chart-box" boxRef={box} label="Graphique comparatif">
       <div className="compare-chart" ref={host} data-testid="compare-chart" data-chart-type={type} />
-    </div>
+    </ScrollX>
   );
 }

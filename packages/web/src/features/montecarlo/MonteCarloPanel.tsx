@@ -7,6 +7,7 @@
 import * as Plot from '@observablehq/plot';
 import { monteCarlo, type Distribution, type MonteCarloMethod, type MonteCarloResult } from '@bt/core/montecarlo';
 import { useEffect, useRef, useState } from 'react';
+import { ScrollX } from '../../components/ScrollX.js';
 
 export interface RSequences {
   readonly tp1: readonly number[];
@@ -128,6 +129,7 @@ export default function MonteCarloPanel({ sequences }: { sequences: RSequences }
       {result ? (
         <>
           <Histogram distribution={result[metric]} label={`${shown.label} (${shown.unit})`} />
+          <ScrollX label="Centiles Monte Carlo">
           <table className="mc-percentiles" data-testid="mc-percentiles">
             <thead>
               <tr>
@@ -150,6 +152,7 @@ export default function MonteCarloPanel({ sequences }: { sequences: RSequences }
               ))}
             </tbody>
           </table>
+          </ScrollX>
           <p data-testid="mc-ruin">
             Risque de ruine : <strong>{fmt(result.riskOfRuin.probability * 100, 2)} %</strong> des tirages perdent 50 % du capital en risquant {fmt(result.riskOfRuin.riskPerTrade * 100, 2)} % par trade.
           </p>

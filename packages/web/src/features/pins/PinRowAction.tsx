@@ -49,8 +49,8 @@ export function PinRowAction({ context }: { context: SheetRowContext }) {
       <option value="">Épingler</option>
       {offers.map((offer, index) => (
         <option key={offer.key} value={index}>
-          {pinned.has(pinId(offer)) ? '✓ ' : ''}
           {offer.key} : {formatCellFr(offer.value, offer.key)}
+          {pinned.has(pinId(offer)) ? ' (épinglée)' : ''}
         </option>
       ))}
     </select>

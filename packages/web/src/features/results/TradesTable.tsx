@@ -2,6 +2,7 @@ import { formatDateTimeFr, formatIntegerFr, formatPriceFr, formatRFr } from '@bt
 import { ArrowDownRight, ArrowUpRight } from 'lucide-react';
 import { useState } from 'react';
 import { OUTCOME_TEXT, type ChartTrade } from './chartAnswer.js';
+import { ScrollX } from '../../components/ScrollX.js';
 
 const PAGE = 25;
 
@@ -12,7 +13,7 @@ export function TradesTable({ trades, pipSize, selectedId, onSelect }: { trades:
   const price = (p: number | null) => (p === null ? '—' : formatPriceFr(p, pipSize));
   return (
     <div className="trades-list">
-      <div className="sheet-body">
+      <ScrollX className="sheet-body" label="Liste des trades">
         <table className="sheet-table trades-table" data-testid="trades-table">
           <thead>
             <tr>
@@ -59,7 +60,7 @@ export function TradesTable({ trades, pipSize, selectedId, onSelect }: { trades:
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollX>
       {shown < trades.length ? (
         <button type="button" className="btn btn-small" onClick={() => setShown(shown + PAGE)} data-testid="trades-more">
           Afficher plus ({formatIntegerFr(trades.length - shown)} restants)

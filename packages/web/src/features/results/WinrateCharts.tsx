@@ -1,5 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { formatNumberFr, formatPercentFr } from '@bt/core/format';
+import { bandAxis } from './bandAxis.js';
 import { usePlot } from './usePlot.js';
 import type { ChartPoint, ChartSeries } from './chartData.js';
 
@@ -19,14 +20,16 @@ function drawWinrate(points: ChartPoint[], title: string, width: number, series:
   const data = points.filter((p) => p.winrate !== null);
   const domain = points.map((p) => p.label);
   const opacity = (d: ChartPoint) => (d.faded ? 0.28 : 0.88);
+  const axis = bandAxis(domain, width);
   return Plot.plot({
     title,
     width,
     height: 240,
     marginLeft: 44,
-    marginBottom: 36,
+    marginRight: 20,
+    marginBottom: axis.marginBottom,
     style: { background: 'transparent', color: INK, fontSize: '11px' },
-    x: { domain, label: null, tickRotate: points.length > 12 && width < 700 ? -45 : 0 },
+    x: { domain, label: null, ticks: axis.ticks, tickRotate: axis.tickRotate },
     y: { domain: [0, 100], label: 'Win rate TP1 (%)', grid: true },
     marks: [
       series.global === null ? null : Plot.ruleY([series.global], { stroke: '#94a3b8', strokeDasharray: '4 3' }),
@@ -43,9 +46,10 @@ function drawWinrate(points: ChartPoint[], title: string, width: number, series:
       ),
       Plot.tickY(data.filter((d) => d.low !== null), { x: 'label', y: 'low', stroke: '#e2e8f0', strokeOpacity: opacity }),
       Plot.tickY(data.filter((d) => d.high !== null), { x: 'label', y: 'high', stroke: '#e2e8f0', strokeOpacity: opacity }),
-      Plot.text(
+      // The golden marker is an SVG star symbol, not a text glyph (no font needed).
+      Plot.dot(
         data.filter((d) => d.golden),
-        { x: 'label', y: (d: ChartPoint) => Math.min(100, (d.high ?? d.winrate ?? 0) + 5), text: () => '★', fill: GOLD, fontSize: 14 },
+        { x: 'label', y: (d: ChartPoint) => Math.min(100, (d.high ?? d.winrate ?? 0) + 5), symbol: 'star', r: 5, fill: GOLD, stroke: null },
       ),
     ],
   });
@@ -65,12 +69,12 @@ function Chart({ points, title, testId, series }: { points: ChartPoint[]; title:
   );
 }
 
-/** Win rate by hour (golden hours in gold with ★, thin hours faded), by session and by weekday, with 95 % intervals. */
+/** Win rate by hour (golden hours in gold with a star, thin hours faded), by session and by weekday, with 95 % intervals. */
 export default function WinrateCharts({ series }: { series: ChartSeries }) {
   const global = series.global === null ? '' : ` — tirets : win rate global ${pct(series.global)}`;
   return (
     <div className="charts">
-      <Chart points={series.hours} title="Win rate TP1 par heure (UTC) — ★ Golden hours" testId="chart-hours" series={series} />
+      <Chart points={series.hours} title="Win rate TP1 par heure (UTC) — en doré : Golden hours" testId="chart-hours" series={series} />
       <div className="charts-row">
         <Chart points={series.sessions} title="Par session (UTC)" testId="chart-sessions" series={series} />
         <Chart points={series.weekdays} title="Par jour" testId="chart-weekdays" series={series} />

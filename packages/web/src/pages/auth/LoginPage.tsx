@@ -9,6 +9,7 @@ import { safeNext } from '../../session/next.js';
 import { useSession } from '../../session/react.js';
 import { AUTH_MESSAGES, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
 import { ResendVerification } from './ResendVerification.js';
+import { Hexagon, PartyPopper } from 'lucide-react';
 
 function LegalLinks() {
   return (
@@ -153,7 +154,12 @@ function RegisterForm({ next }: { next: string }) {
         </button>
       </form>
       {done ? (
-        <Modal title="Compte créé 🎉" onClose={() => navigate('/home', { replace: true })}>
+        <Modal
+          title={
+            <>
+              Compte créé <PartyPopper size={20} aria-hidden="true" className="inline-icon" />
+            </>
+          } onClose={() => navigate('/home', { replace: true })}>
           <div data-testid="signup-success">
             <p>{done.message || 'Bienvenue sur bt ! Confirme ton adresse e-mail pour recevoir tes crédits offerts.'}</p>
             {done.verifyUrl ? (
@@ -199,7 +205,7 @@ export default function LoginPage() {
     <div className="auth-page">
       <PageMeta title={tab === 'register' ? 'Inscription' : 'Connexion'} />
       <Link to="/" className="logo auth-logo">
-        <span className="logo-mark" aria-hidden="true">⬢</span> bt
+        <Hexagon className="logo-mark" size={22} strokeWidth={2.5} aria-hidden="true" /> bt
       </Link>
       <div className="auth-card card">
         <div className="pill-switch" role="tablist" aria-label="Connexion ou inscription">

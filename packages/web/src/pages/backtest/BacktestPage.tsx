@@ -6,7 +6,7 @@ import { CostFields } from '../../features/costs/CostFields.js';
 import { costsForSymbol, typicalSpreadText } from '../../features/costs/costs.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { formatCompactFr } from '@bt/core/format';
-import { CalendarRange } from 'lucide-react';
+import { CalendarRange, FileUp } from 'lucide-react';
 import { SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
 import { calls, session } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
@@ -201,7 +201,7 @@ export default function BacktestPage() {
               <GenerateToggleLabel />
             </button>
             <button type="button" className={`btn btn-small${panel === 'import' ? ' active' : ''}`} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? null : 'import')}>
-              📥 Importer un .py
+              <FileUp size={16} aria-hidden="true" /> Importer un .py
             </button>
           </div>
           {panel === 'ai' ? <GeneratePanel loggedIn={loggedIn} onNeedLogin={() => setPrompt(true)} onUse={selectPersonal} /> : null}

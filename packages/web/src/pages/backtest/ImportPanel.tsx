@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { calls } from '../../runtime.js';
 import { PERSONAL_MESSAGES, importFailureMessage, importedStrategyId } from './personal.js';
 import { StopModeSelect, type StopMode } from './StopModeSelect.js';
+import { FileUp } from 'lucide-react';
 
 interface Props {
   loggedIn: boolean;
@@ -41,7 +42,9 @@ export function ImportPanel({ loggedIn, onNeedLogin, onImported, heading = true 
 
   return (
     <div className="panel" data-testid="import-panel">
-      {heading ? <h3>📥 Importer une stratégie (.py)</h3> : null}
+      {heading ? <h3 className="icon-heading">
+          <FileUp size={18} aria-hidden="true" /> Importer une stratégie (.py)
+        </h3> : null}
       <p className="muted small">
         Un fichier Python qui définit <code>detect_&lt;id&gt;</code>. Le code est vérifié (contrôle de sécurité et exécution à blanc) ; aucun crédit n’est consommé.
       </p>

@@ -1,10 +1,13 @@
 import { Link } from 'react-router-dom';
+import { Lightbulb } from 'lucide-react';
 
 /** Tips beside the form (spec 2 §2), linking to the CSV guide of the reference page. */
 export function TipsAside() {
   return (
     <aside className="card tips" aria-label="Astuces">
-      <h3>💡 Astuces</h3>
+      <h3 className="icon-heading">
+        <Lightbulb size={18} aria-hidden="true" /> Astuces
+      </h3>
       <ul>
         <li>Un backtest coûte 2 crédits ; un échec n’est pas facturé.</li>
         <li>Période maximale : 31 jours par analyse.</li>

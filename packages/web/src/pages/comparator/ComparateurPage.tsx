@@ -25,6 +25,7 @@ import {
 } from '../../features/compare/chartModel.js';
 import { work } from '../../runtime.js';
 import './comparator.css';
+import { ScrollX } from '../../components/ScrollX.js';
 
 const CompareChart = lazy(() => import('../../features/compare/CompareChart.js'));
 
@@ -74,7 +75,7 @@ function Legend({ model }: { model: CompareChartModel }) {
 
 function CompareTable({ model }: { model: CompareChartModel }) {
   return (
-    <div className={`compare-table-wrap${tableScrolls(model.buckets.length) ? ' scrolls' : ''}`} data-testid="compare-table">
+    <ScrollX className={`compare-table-wrap${tableScrolls(model.buckets.length) ? ' scrolls' : ''}`} label="Tableau comparatif" testId="compare-table">
       <table className="sheet-table compare-table">
         <thead>
           <tr>
@@ -97,7 +98,7 @@ function CompareTable({ model }: { model: CompareChartModel }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }
 

@@ -1,9 +1,23 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { ChartColumn, CircleX, Clock, Compass, Flame, Timer, TriangleAlert, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageMeta } from '../../components/PageMeta.js';
 import { strategyLabel } from '../../lib/catalogue.js';
 import { calls } from '../../runtime.js';
-import { TOP_STRATEGIES, loadTopStrategies, type TopStrategiesOutcome, type TopStrategyCard } from './topStrategies.js';
+import { TOP_STRATEGIES, loadTopStrategies, type TopMessageTone, type TopStrategiesOutcome, type TopStrategyCard } from './topStrategies.js';
+
+/** The icon before each top-strategies message (none for the plain "nothing found"). */
+const MESSAGE_ICON: Record<TopMessageTone, LucideIcon | null> = { failed: null, empty: TriangleAlert, timeout: Timer, other: CircleX };
+
+function TopMessage({ text, tone }: { text: string; tone: TopMessageTone }) {
+  const Icon = MESSAGE_ICON[tone];
+  return (
+    <p className={`top-message top-message-${tone}`} data-testid="top-message">
+      {Icon ? <Icon size={18} aria-hidden="true" className="inline-icon" /> : null}
+      {text}
+    </p>
+  );
+}
 
 const PublicStatsModal = lazy(() => import('../stats/PublicStatsModal.js'));
 
@@ -24,7 +38,11 @@ function StrategyCard({ card, onOpen }: { card: TopStrategyCard; onOpen: () => v
       <div className="strategy-card-head">
         <span className="pair">{card.pair}</span>
         <span className="tf-badge">{card.timeframe}</span>
-        {card.hot ? <span className="hot-badge" title="Win rate TP1 ≥ 70 %">🔥 Hot</span> : null}
+        {card.hot ? (
+          <span className="hot-badge" title="Win rate TP1 ≥ 70 %">
+            <Flame size={15} aria-hidden="true" /> Hot
+          </span>
+        ) : null}
       </div>
       <div className="strategy-name">{card.strategy}</div>
       <div className="period">{card.period}</div>
@@ -71,7 +89,7 @@ function TopStrategies() {
           {Array.from({ length: TOP_STRATEGIES.skeletons }, (_, i) => <Skeleton key={i} />)}
         </div>
       ) : outcome.kind === 'message' ? (
-        <p className="top-message" data-testid="top-message">{outcome.message}</p>
+        <TopMessage text={outcome.message} tone={outcome.tone} />
       ) : (
         <div className="card-grid">
           {outcome.cards.map((card, i) => (
@@ -113,15 +131,21 @@ export default function HomePage() {
 
       <section className="value-block" aria-label="Ce que bt t’apporte">
         <div className="value-item">
-          <h3>⏰ Golden Hours</h3>
+          <h3>
+            <Clock size={20} aria-hidden="true" className="value-icon" /> Golden Hours
+          </h3>
           <p>Le win rate de ta stratégie heure par heure, session par session et jour par jour, avec son intervalle de confiance.</p>
         </div>
         <div className="value-item">
-          <h3>🧭 Contexte et filtrage</h3>
+          <h3>
+            <Compass size={20} aria-hidden="true" className="value-icon" /> Contexte et filtrage
+          </h3>
           <p>24 stratégies officielles, des filtres RSI et EMA, tes propres stratégies générées à partir d’une description ou importées en .py.</p>
         </div>
         <div className="value-item">
-          <h3>📊 Clarté actionnable</h3>
+          <h3>
+            <ChartColumn size={20} aria-hidden="true" className="value-icon" /> Clarté actionnable
+          </h3>
           <p>Un classeur .xlsx par analyse : configuration, résumé global, sessions, heures, jours, TP2 et la liste des trades.</p>
         </div>
       </section>

@@ -9,12 +9,19 @@ import { fieldText as str } from '../../api/fields.js';
 
 export const TOP_STRATEGIES = { maxCards: 6, skeletons: 3, timeoutMs: 6000, loaderMs: 450 } as const;
 
+/**
+ * The words of each message; the pictograph the product text puts before three of them (warning,
+ * stopwatch, cross) is drawn by the page as an SVG icon chosen by the message's `tone`, since
+ * emoji show as empty boxes where no colour-emoji font is installed.
+ */
 export const TOP_MESSAGES = {
   failed: 'Aucune stratégie trouvée',
-  empty: '⚠️ Aucune stratégie disponible pour le moment.',
-  timeout: '⏱ Connexion lente — données non disponibles pour l’instant.',
-  other: '❌ Impossible de charger les stratégies actuellement.',
+  empty: 'Aucune stratégie disponible pour le moment.',
+  timeout: 'Connexion lente — données non disponibles pour l’instant.',
+  other: 'Impossible de charger les stratégies actuellement.',
 } as const;
+
+export type TopMessageTone = keyof typeof TOP_MESSAGES;
 
 export interface TopStrategyCard {
   pair: string;
@@ -85,20 +92,22 @@ export function answerItems(answer: unknown): Record<string, unknown>[] | null {
   return list.filter((item): item is Record<string, unknown> => !!item && typeof item === 'object');
 }
 
-export type TopStrategiesOutcome = { kind: 'cards'; cards: TopStrategyCard[] } | { kind: 'message'; message: string };
+export type TopStrategiesOutcome = { kind: 'cards'; cards: TopStrategyCard[] } | { kind: 'message'; message: string; tone: TopMessageTone };
+
+const message = (tone: TopMessageTone): TopStrategiesOutcome => ({ kind: 'message', message: TOP_MESSAGES[tone], tone });
 
 export function cardsOutcome(answer: unknown, strategyLabel?: (key: string) => string): TopStrategiesOutcome {
   const items = answerItems(answer);
-  if (items === null) return { kind: 'message', message: TOP_MESSAGES.other };
-  if (items.length === 0) return { kind: 'message', message: TOP_MESSAGES.empty };
+  if (items === null) return message('other');
+  if (items.length === 0) return message('empty');
   return { kind: 'cards', cards: items.slice(0, TOP_STRATEGIES.maxCards).map((item) => toCard(item, strategyLabel)) };
 }
 
 /** The message of a failed load: HTTP failure, our 6 s timeout, anything else. */
-export function failureMessage(error: unknown, timedOut: boolean): string {
-  if (timedOut) return TOP_MESSAGES.timeout;
-  if (error instanceof HttpError) return TOP_MESSAGES.failed;
-  return TOP_MESSAGES.other;
+export function failureTone(error: unknown, timedOut: boolean): TopMessageTone {
+  if (timedOut) return 'timeout';
+  if (error instanceof HttpError) return 'failed';
+  return 'other';
 }
 
 /**
@@ -122,7 +131,7 @@ export async function loadTopStrategies(deps: {
   try {
     outcome = cardsOutcome(await deps.fetchTop(controller.signal), deps.strategyLabel);
   } catch (error) {
-    outcome = { kind: 'message', message: failureMessage(error, timedOut) };
+    outcome = message(failureTone(error, timedOut));
   } finally {
     cancel();
   }

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { PageMeta } from '../../components/PageMeta.js';
+import { Hexagon } from 'lucide-react';
 
 export type LegalTab = 'mentions' | 'confidentialite' | 'cgu';
 
@@ -96,7 +97,7 @@ export default function LegalPage({ tab }: { tab: LegalTab }) {
       <PageMeta title={current.label} />
       <header className="bare-header">
         <Link to="/" className="logo">
-          <span className="logo-mark" aria-hidden="true">⬢</span> bt
+          <Hexagon className="logo-mark" size={22} strokeWidth={2.5} aria-hidden="true" /> bt
         </Link>
       </header>
       <article className="card legal-card">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { FileDown } from 'lucide-react';
+import { CircleCheck, FileDown } from 'lucide-react';
 import { calls, payments, storage } from '../../runtime.js';
 import { Modal } from '../../components/Modal.js';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../shell/avatar.js';
 import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, visibleHistory } from '../../features/profile/profile.js';
 import type { UserProfile } from '../../session/types.js';
+import { ScrollX } from '../../components/ScrollX.js';
 
 /** More than the 9 derived blues: a few warm and green tones, then any colour. */
 const EXTRA_COLORS = ['#0f766e', '#16a34a', '#ca8a04', '#ea580c', '#dc2626', '#db2777', '#9333ea', '#475569'] as const;
@@ -100,7 +101,7 @@ export function VerificationCard({ user }: { user: UserProfile }) {
       <h2>Vérification de l’e-mail</h2>
       {verified ? (
         <p className="ok-text" data-testid="email-verified">
-          ✓ Adresse vérifiée : {String(user.email ?? '')}
+          <CircleCheck size={16} aria-hidden="true" className="inline-icon" /> Adresse vérifiée : {String(user.email ?? '')}
         </p>
       ) : (
         <>
@@ -147,7 +148,7 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
       {rows.length === 0 ? (
         <p className="empty-state">Aucun achat pour l’instant.</p>
       ) : (
-        <div className="sheet-body">
+        <ScrollX className="sheet-body" label="Historique des achats et crédits">
           <table className="sheet-table">
             <thead>
               <tr>
@@ -181,7 +182,7 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       )}
       {rows.length > HISTORY_DEFAULT ? (
         <button type="button" className="btn btn-ghost btn-small" onClick={() => setShowAll((v) => !v)} data-testid="history-toggle">

@@ -12,6 +12,7 @@ import {
   utcOffsetLabel,
 } from '../../lib/format.js';
 import { CONFIG_SHEET, HOURLY_SHEET, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
+import { ScrollX } from '../../components/ScrollX.js';
 
 export const MISSING_FOLDER_MESSAGE = 'Aucune donnée XLSX associée à cette stratégie (folder manquant).';
 
@@ -286,7 +287,7 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
           </select>
         </label>
       ) : null}
-      <div className="sheet-body">{body}</div>
+      <ScrollX className="sheet-body" label="Tableau de la feuille">{body}</ScrollX>
     </Modal>
   );
 }

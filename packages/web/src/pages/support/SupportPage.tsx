@@ -4,6 +4,7 @@ import { HttpError } from '../../api/errors.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { calls } from '../../runtime.js';
 import { SUPPORT_MESSAGES, SUPPORT_SENT_RESET_MS, SUPPORT_TABS, supportPayload, validateSupport, type SupportFields, type SupportType } from './support.js';
+import { Hexagon } from 'lucide-react';
 
 const EMPTY: SupportFields = { firstName: '', lastName: '', email: '', message: '' };
 
@@ -48,7 +49,7 @@ export default function SupportPage() {
       <PageMeta title="Support" noindex />
       <header className="bare-header">
         <Link to="/" className="logo">
-          <span className="logo-mark" aria-hidden="true">⬢</span> bt
+          <Hexagon className="logo-mark" size={22} strokeWidth={2.5} aria-hidden="true" /> bt
         </Link>
         <nav className="mini-nav" aria-label="Navigation">
           <Link to="/">Accueil</Link>
