@@ -1,5 +1,5 @@
-// Monte Carlo on a run's R sequence: bootstrap or shuffle, seeded, in plain typed-array loops so
-// that 10,000 runs of a few thousand trades take tens of milliseconds (docs/PERFORMANCE.md).
+// Monte Carlo on a run's R sequence: bootstrap or shuffle, seeded, in plain typed-array loops of
+// a few nanoseconds per draw (docs/engine.md §15, docs/PERFORMANCE.md).
 // Browser-safe: no Node API.
 import type { Trade } from '../simulate/types.js';
 import { MONTE_CARLO_DEFAULTS, MONTE_CARLO_LIMITS, type Distribution, type Histogram, type MonteCarloOptions, type MonteCarloResult } from './types.js';
