@@ -139,6 +139,14 @@ test('the exit grid: evaluateMany judges every combination of a grid exactly as 
     const expected = combinations.map((c) => one.evaluate(c));
     const many = new CombinationEvaluator(candles, base).evaluateMany(combinations);
     assert.deepEqual(many, expected, base.strategy);
+    // A grid too large for memory is cut into smaller ones, with the same figures.
+    const cells = CombinationEvaluator.gridCells;
+    try {
+      CombinationEvaluator.gridCells = 4000; // 364 to 632 entries: batches of 2 to 16 combinations
+      assert.deepEqual(new CombinationEvaluator(candles, base).evaluateMany(combinations), expected, `${base.strategy}, cut grids`);
+    } finally {
+      CombinationEvaluator.gridCells = cells;
+    }
     const sum = (f: (e: Evaluation) => number) => expected.reduce((a, e) => a + f(e), 0);
     assert.ok(sum((e) => e.figures!.tp1.wins) > 0 && sum((e) => e.figures!.tp2.losses) > 0 && sum((e) => e.figures!.tp2.open) > 0, `${base.strategy}: wins, losses and open trades`);
   }

@@ -79,6 +79,8 @@ export function combinationRequest(base: OptimizationBase, c: Pick<Combination, 
 }
 
 export class CombinationEvaluator {
+  /** Most first candles (entries × distinct levels) one exit grid holds: 8M, about 100 MB (a test lowers it to check the cut). */
+  static gridCells = 8_000_000;
   private readonly prepared: PreparedRun;
   private readonly head: Candles;
   private readonly start: number;
@@ -184,8 +186,37 @@ export class CombinationEvaluator {
     return out;
   }
 
-  /** Combinations sharing `stages`' entries (and so their series and costs). */
+  /**
+   * Combinations sharing `stages`' entries (and so their series and costs), in batches whose exit
+   * grid stays under `gridCells` first candles (12 bytes each): a grid of many stops and targets on
+   * many entries is cut rather than allowed to take gigabytes.
+   */
   private judgeGroup(stages: ReturnType<CombinationEvaluator['stages']>, group: readonly { c: Combination; run: EngineRun }[]): Evaluation[] {
+    const m = Math.max(1, stages.entries.count);
+    const out: Evaluation[] = [];
+    let from = 0;
+    const sl = new Set<number>();
+    const tp = new Set<number>();
+    for (let k = 0; k < group.length; k++) {
+      const { run } = group[k];
+      if (run.exits.slMode === 'external') {
+        const d = exitDistances(run);
+        const levels = sl.size + tp.size + +!sl.has(d.sl) + +!tp.has(d.tp1) + +(!tp.has(d.tp2) && d.tp2 !== d.tp1);
+        if (k > from && levels * m > CombinationEvaluator.gridCells) {
+          out.push(...this.judgeBatch(stages, group.slice(from, k)));
+          from = k;
+          sl.clear();
+          tp.clear();
+        }
+        sl.add(d.sl);
+        tp.add(d.tp1).add(d.tp2);
+      }
+    }
+    out.push(...this.judgeBatch(stages, group.slice(from)));
+    return out;
+  }
+
+  private judgeBatch(stages: ReturnType<CombinationEvaluator['stages']>, group: readonly { c: Combination; run: EngineRun }[]): Evaluation[] {
     const external = group.every(({ run }) => run.exits.slMode === 'external');
     // One walk per combination costs less than the grid's searches for a handful.
     if (!external || group.length < 4) {
