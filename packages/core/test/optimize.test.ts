@@ -142,7 +142,7 @@ test('the exit grid: evaluateMany judges every combination of a grid exactly as 
     // A grid too large for memory is cut into smaller ones, with the same figures.
     const cells = CombinationEvaluator.gridCells;
     try {
-      CombinationEvaluator.gridCells = 4000; // 364 to 632 entries: batches of 2 to 16 combinations
+      CombinationEvaluator.gridCells = 4000; // 364 to 632 entries: batches of 1 to 16 combinations
       assert.deepEqual(new CombinationEvaluator(candles, base).evaluateMany(combinations), expected, `${base.strategy}, cut grids`);
     } finally {
       CombinationEvaluator.gridCells = cells;
