@@ -58,14 +58,15 @@ async function main() {
       `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores shared with other work, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; median of ${RUNS} run(s).`,
       '',
       '`bt optimize` (the built binary, the whole process: start, reading the file in each worker, the search, ranking, CSV and JSON) of **10,000 combinations** of fvg_pullback_multi on one year of synthetic M5 (74,880 candles, Arrow file):',
-      '`min_wait_candles` 1..5 × `max_wait_candles` 10, 20, 30, 40 × SL 10 values × TP1 10 values × TP2 5 values. Every combination is a full simulation of its 10,000 to 15,000 trades',
-      '(the same trades as `runBacktest`, checked on 50 random combinations by packages/core/test/optimize.test.ts); setups are shared by all, entries by the 500 combinations of each entry setting.',
+      '`min_wait_candles` 1..5 × `max_wait_candles` 10, 20, 30, 40 × SL 10 values × TP1 10 values × TP2 5 values. Every combination judges its 10,000 to 15,000 trades',
+      '(the same trades as `runBacktest`, checked on 50 random combinations by packages/core/test/optimize.test.ts, and every combination of three grids against one walk each); setups are shared by all, entries by the 500 combinations of each entry setting,',
+      'and those 500 are judged on one exit grid (packages/core/src/optimize/exit-grid.ts, docs/engine.md §14): per entry, the first candle reaching each of the 10 stops and 15 targets is searched once, then each combination\'s verdicts are three look-ups. Chunks sent to the workers are whole blocks of 500.',
       '',
       '| workers | combinations | wall s | CPU s (all threads) | combinations/s | load average (start → end) |',
       '|---:|---:|---:|---:|---:|---|',
       ...rows,
       '',
-      'Target: at most 20 s wall on 2 cores. On this shared machine the wall clock depends on the load (read the CPU column: the work itself); the lead re-runs it on a quiet machine.',
+      'Target: at most 20 s wall on 2 cores. On this shared machine the wall clock depends on the load (read the CPU column: the work itself, user + system of every thread); at a load average far above the 2 cores, one worker can finish first (a second worker mostly waits for a core and repeats the reading of the file), so the lead re-runs it on a quiet machine.',
     ].join('\n'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

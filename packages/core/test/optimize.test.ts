@@ -119,3 +119,35 @@ test('ranking: eligible by score, then more resolved trades, then grid order; a 
   assert.deepEqual(byPf.map((r) => r.index).slice(0, 4), [5, 4, 1, 0], 'no loss first; equal 1.2: more resolved trades first');
   assert.throws(() => rankEvaluations(evaluations, { objective: 'sharpe' as 'expectancy' }), /^Error: invalid objective: "sharpe" \(expected expectancy, profit_factor, winrate_low\)$/);
 });
+
+test('the exit grid: evaluateMany judges every combination of a grid exactly as evaluate() walks it (both sides, resting and market entries, costs)', async () => {
+  const candles = await eurusdH1();
+  const costs = { spreadByHour: Array.from({ length: 24 }, (_, h) => (h < 7 ? 2.5 : 1.1)), slippagePips: 0.5, commissionPips: 0.7 };
+  const cases: { base: OptimizationBase; space: SearchSpace }[] = [
+    // Pullback (resting orders), with and without costs; TP2 by default (2 × TP1) in the first.
+    { base: { strategy: 'fvg_pullback_multi', symbol: 'EURUSD', slPips: 20, tp1Pips: 20 }, space: { params: { max_wait_candles: [5, 30] }, slPips: [5, 10, 20, 40, 80], tp1Pips: [5, 15, 30, 60] } },
+    { base: { strategy: 'ob_pullback_pure', symbol: 'EURUSD', slPips: 20, tp1Pips: 20, costs }, space: { params: { min_wait_candles: [0, 2] }, slPips: [8, 16, 32], tp1Pips: [8, 16, 50], tp2Pips: [10, 40, 400] } },
+    // Market entries at the next open, slipped with costs.
+    { base: { strategy: 'englobante_entry', symbol: 'EURUSD', slPips: 20, tp1Pips: 20, costs }, space: { params: { confirm_candle: [false, true] }, slPips: [5, 20, 60], tp1Pips: [5, 20, 60], tp2Pips: [30, 400] } },
+  ];
+  for (const { base, space } of cases) {
+    const grid = new ParameterSpace(base.strategy, space, 'external');
+    const combinations = grid.indices().map((i) => grid.combination(i));
+    const walked = new CombinationEvaluator(candles, base).evaluateMany([]);
+    assert.deepEqual(walked, []);
+    const one = new CombinationEvaluator(candles, base);
+    const expected = combinations.map((c) => one.evaluate(c));
+    const many = new CombinationEvaluator(candles, base).evaluateMany(combinations);
+    assert.deepEqual(many, expected, base.strategy);
+    // A grid too large for memory is cut into smaller ones, with the same figures.
+    const cells = CombinationEvaluator.gridCells;
+    try {
+      CombinationEvaluator.gridCells = 4000; // 364 to 632 entries: batches of 1 to 16 combinations
+      assert.deepEqual(new CombinationEvaluator(candles, base).evaluateMany(combinations), expected, `${base.strategy}, cut grids`);
+    } finally {
+      CombinationEvaluator.gridCells = cells;
+    }
+    const sum = (f: (e: Evaluation) => number) => expected.reduce((a, e) => a + f(e), 0);
+    assert.ok(sum((e) => e.figures!.tp1.wins) > 0 && sum((e) => e.figures!.tp2.losses) > 0 && sum((e) => e.figures!.tp2.open) > 0, `${base.strategy}: wins, losses and open trades`);
+  }
+});

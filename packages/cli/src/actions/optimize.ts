@@ -75,7 +75,7 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
       }
       const elapsedMs = performance.now() - started;
       reporter?.update({ total: indices.length, done, failed, workers: pool.workers, elapsedMs, etaMs: (elapsedMs / done) * (indices.length - done), best: best?.label ?? null });
-    });
+    }, setup.search.kind === 'grid' ? grid.exitBlock : 1);
   } finally {
     await reporter?.close();
     await pool.close();

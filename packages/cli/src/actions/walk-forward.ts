@@ -53,7 +53,7 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
         const elapsedMs = performance.now() - started;
         const all = before + done;
         reporter?.update({ total, done: all, failed, workers: pool.workers, elapsedMs, etaMs: (elapsedMs / all) * (total - all), best: `fold ${fold.index + 1}/${folds.length}: in sample ${day(fold.inSample.from)} → ${day(fold.inSample.to)}` });
-      });
+      }, setup.search.kind === 'grid' ? setup.grid.exitBlock : 1);
       const { chosen, eligible } = chooseOnInSample(evaluations, ranking);
       let judged: { figures: FoldResult['outOfSampleFigures']; trades: FoldResult['outOfSampleTrades'] } = { figures: null, trades: [] };
       if (chosen) {

@@ -57,9 +57,14 @@ export class OptimizePool {
     });
   }
 
-  /** Every index evaluated on the period, in chunks; `onChunk(done)` after each. */
-  async evaluate(period: Period, indices: readonly number[], onChunk?: (done: number, evaluations: readonly Evaluation[]) => void): Promise<Evaluation[]> {
-    const size = Math.max(1, Math.min(500, Math.ceil(indices.length / (this.workers * 16))));
+  /**
+   * Every index evaluated on the period, in chunks; `onChunk(done)` after each. `align`: a grid's
+   * exit block (ParameterSpace.exitBlock): chunks of whole blocks, so that no exit grid is split
+   * between workers (each would search the same entries' levels).
+   */
+  async evaluate(period: Period, indices: readonly number[], onChunk?: (done: number, evaluations: readonly Evaluation[]) => void, align = 1): Promise<Evaluation[]> {
+    let size = Math.max(1, Math.min(500, Math.ceil(indices.length / (this.workers * 16))));
+    if (align > 1 && align <= 2000) size = Math.max(1, Math.round(size / align)) * align;
     let done = 0;
     const chunks: Promise<Evaluation[]>[] = [];
     for (let k = 0; k < indices.length; k += size) {

@@ -48,7 +48,7 @@ async function answer(request: Exclude<OptimizeRequest, { type: 'stop' }>): Prom
     const evaluator = await evaluatorFor(request.period);
     if (request.type === 'evaluate') {
       space ??= new ParameterSpace(input.base.strategy, input.space, input.base.slMode ?? 'external');
-      return { type: 'evaluated', id: request.id, evaluations: request.indices.map((i) => evaluator.evaluate(space!.combination(i))) };
+      return { type: 'evaluated', id: request.id, evaluations: evaluator.evaluateMany(request.indices.map((i) => space!.combination(i))) };
     }
     const evaluation = evaluator.evaluate(request.combination);
     if (evaluation.error !== null) return { type: 'failed', id: request.id, message: evaluation.error };

@@ -1,5 +1,5 @@
-// Monte Carlo on a run's R sequence: bootstrap or shuffle, seeded, in plain typed-array loops so
-// that 10,000 runs of a few thousand trades take tens of milliseconds (docs/PERFORMANCE.md).
+// Monte Carlo on a run's R sequence: bootstrap or shuffle, seeded, in plain typed-array loops of
+// a few nanoseconds per draw (docs/engine.md §15, docs/PERFORMANCE.md).
 // Browser-safe: no Node API.
 import type { Trade } from '../simulate/types.js';
 import { MONTE_CARLO_DEFAULTS, MONTE_CARLO_LIMITS, type Distribution, type Histogram, type MonteCarloOptions, type MonteCarloResult } from './types.js';
@@ -34,20 +34,18 @@ interface RunFigures {
   readonly drawdown: Float64Array;
   readonly final: Float64Array;
   readonly streak: Float64Array;
-  ruined: number;
+  /** 1 for a run whose equity fell to the ruin level. */
+  readonly ruin: Uint8Array;
 }
 
 /**
- * Runs [from, to): a bootstrap draws `length` trades with replacement; a shuffle (`order` given)
- * walks a Fisher-Yates permutation of the observed trades, drawn in the same pass (position k
- * takes a random one of k..n-1). `growth[i]` is log(1 + risk × r[i]) (-Infinity when the trade
- * alone ruins), `ruinAt` log(1 - ruinLevel). One kernel for both: the method test is the same
- * for every step, so the branch is always predicted.
+ * Shuffle runs [from, to): each walks a Fisher-Yates permutation of the observed trades, drawn in
+ * the same pass (position k takes a random one of k..n-1), starting from the previous run's order.
+ * `growth[i]` is log(1 + risk × r[i]) (-Infinity when the trade alone ruins), `ruinAt`
+ * log(1 - ruinLevel).
  */
-function runRange(r: Float64Array, growth: Float64Array, ruinAt: number, length: number, order: Int32Array | null, state: Int32Array, out: RunFigures, from: number, to: number): void {
+function shuffleRange(r: Float64Array, growth: Float64Array, ruinAt: number, order: Int32Array, state: Int32Array, out: RunFigures, from: number, to: number): void {
   const n = r.length | 0;
-  const shuffle = order !== null;
-  let ruined = 0;
   let a = state[0];
   for (let run = from; run < to; run++) {
     let cum = 0;
@@ -57,19 +55,16 @@ function runRange(r: Float64Array, growth: Float64Array, ruinAt: number, length:
     let longest = 0;
     let equity = 0;
     let ruin = 0;
-    for (let k = 0; k < length; k++) {
+    for (let k = 0; k < n; k++) {
       // core's seededRandom (mulberry32), inlined: a call per draw would box every double it returns.
       a = (a + 0x6d2b79f5) | 0;
       let t = Math.imul(a ^ (a >>> 15), a | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       const u = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      let i: number;
-      if (shuffle) {
-        const j = k + ((u * (n - k)) | 0);
-        i = order[j];
-        order[j] = order[k];
-        order[k] = i;
-      } else i = (u * n) | 0;
+      const j = k + ((u * (n - k)) | 0);
+      const i = order[j];
+      order[j] = order[k];
+      order[k] = i;
       const x = r[i];
       // Branch-free: with random draws every branch here would be mispredicted half the time.
       cum += x;
@@ -83,10 +78,64 @@ function runRange(r: Float64Array, growth: Float64Array, ruinAt: number, length:
     out.drawdown[run] = dd;
     out.final[run] = cum;
     out.streak[run] = longest;
-    ruined += ruin;
+    out.ruin[run] = ruin;
   }
   state[0] = a;
-  out.ruined += ruined;
+}
+
+/** mulberry32's state after `draws` steps from `seed` (its state only ever adds the same constant). */
+function stateAfter(seed: number, draws: number): number {
+  return (seed + Math.imul(draws, 0x6d2b79f5)) | 0;
+}
+
+/**
+ * Bootstrap runs [from, to) (`to - from` even), two at a time: run q draws `length` trades with
+ * replacement, its generator started where run q-1's ended (stateAfter), so the draws are those of
+ * one stream of core's seededRandom, run after run. Two independent runs in one loop keep the
+ * processor's pipelines full (each run alone is one long chain of dependent additions).
+ */
+function bootstrapPairs(r: Float64Array, growth: Float64Array, ruinAt: number, length: number, seed: number, out: RunFigures, from: number, to: number): void {
+  const n = r.length | 0;
+  for (let run = from; run < to; run += 2) {
+    let a = stateAfter(seed, run * length);
+    let b = stateAfter(seed, (run + 1) * length);
+    let cumA = 0, peakA = 0, ddA = 0, streakA = 0, longestA = 0, equityA = 0, ruinA = 0;
+    let cumB = 0, peakB = 0, ddB = 0, streakB = 0, longestB = 0, equityB = 0, ruinB = 0;
+    for (let k = 0; k < length; k++) {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const i = ((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n) | 0;
+      b = (b + 0x6d2b79f5) | 0;
+      let v = Math.imul(b ^ (b >>> 15), b | 1);
+      v ^= v + Math.imul(v ^ (v >>> 7), v | 61);
+      const h = ((((v ^ (v >>> 14)) >>> 0) / 4294967296) * n) | 0;
+      const x = r[i];
+      const y = r[h];
+      cumA += x;
+      cumB += y;
+      peakA = Math.max(peakA, cumA);
+      peakB = Math.max(peakB, cumB);
+      ddA = Math.max(ddA, peakA - cumA);
+      ddB = Math.max(ddB, peakB - cumB);
+      streakA = (streakA + 1) * +(x < 0);
+      streakB = (streakB + 1) * +(y < 0);
+      longestA = Math.max(longestA, streakA);
+      longestB = Math.max(longestB, streakB);
+      equityA += growth[i];
+      equityB += growth[h];
+      ruinA |= +(equityA <= ruinAt);
+      ruinB |= +(equityB <= ruinAt);
+    }
+    out.drawdown[run] = ddA;
+    out.final[run] = cumA;
+    out.streak[run] = longestA;
+    out.drawdown[run + 1] = ddB;
+    out.final[run + 1] = cumB;
+    out.streak[run + 1] = longestB;
+    out.ruin[run] = ruinA;
+    out.ruin[run + 1] = ruinB;
+  }
 }
 
 /** Max drawdown, final R and longest losing streak of one sequence, as the runs measure them. */
@@ -164,13 +213,21 @@ export function monteCarlo(r: ArrayLike<number>, options: MonteCarloOptions = {}
     growth[i] = g > 0 ? Math.log(g) : -Infinity;
   }
   const ruinAt = o.ruin >= 1 ? -Infinity : Math.log(1 - o.ruin);
-  const out: RunFigures = { drawdown: new Float64Array(o.runs), final: new Float64Array(o.runs), streak: new Float64Array(o.runs), ruined: 0 };
-  // The generator's state: core's seededRandom (mulberry32) stepped inline by the kernels.
-  const state = Int32Array.of(o.seed | 0);
+  const padded = o.runs + (o.runs & 1);
+  const out: RunFigures = { drawdown: new Float64Array(padded), final: new Float64Array(padded), streak: new Float64Array(padded), ruin: new Uint8Array(padded) };
   // Chunks of runs: each kernel call is short enough to be optimised as a whole (docs/engine.md §11).
-  const chunk = Math.max(1, Math.floor(262_144 / o.trades));
-  const order = o.method === 'shuffle' ? Int32Array.from({ length: n }, (_, i) => i) : null;
-  for (let k = 0; k < o.runs; k += chunk) runRange(values, growth, ruinAt, o.trades, order, state, out, k, Math.min(o.runs, k + chunk));
+  const chunk = 2 * Math.max(1, Math.floor(131_072 / o.trades));
+  if (o.method === 'shuffle') {
+    // The generator's state: core's seededRandom (mulberry32) stepped inline by the kernel.
+    const state = Int32Array.of(o.seed | 0);
+    const order = Int32Array.from({ length: n }, (_, i) => i);
+    for (let k = 0; k < o.runs; k += chunk) shuffleRange(values, growth, ruinAt, order, state, out, k, Math.min(o.runs, k + chunk));
+  } else {
+    // An odd count runs one more, unreported: the runs' figures are kept for the first `runs`.
+    for (let k = 0; k < padded; k += chunk) bootstrapPairs(values, growth, ruinAt, o.trades, o.seed | 0, out, k, Math.min(padded, k + chunk));
+  }
+  let ruined = 0;
+  for (let k = 0; k < o.runs; k++) ruined += out.ruin[k];
   const seen = sequenceFigures(values);
   return {
     method: o.method,
@@ -178,10 +235,10 @@ export function monteCarlo(r: ArrayLike<number>, options: MonteCarloOptions = {}
     seed: o.seed,
     observedTrades: n,
     tradesPerRun: o.trades,
-    maxDrawdownR: distribution(out.drawdown, seen.maxDrawdownR, o.percentiles, o.bins, false),
-    finalR: distribution(out.final, seen.finalR, o.percentiles, o.bins, false),
-    longestLosingStreak: distribution(out.streak, seen.longestLosingStreak, o.percentiles, o.bins, true),
-    riskOfRuin: { riskPerTrade: o.risk, ruinLevel: o.ruin, probability: out.ruined / o.runs, ruinedRuns: out.ruined },
+    maxDrawdownR: distribution(out.drawdown.subarray(0, o.runs), seen.maxDrawdownR, o.percentiles, o.bins, false),
+    finalR: distribution(out.final.subarray(0, o.runs), seen.finalR, o.percentiles, o.bins, false),
+    longestLosingStreak: distribution(out.streak.subarray(0, o.runs), seen.longestLosingStreak, o.percentiles, o.bins, true),
+    riskOfRuin: { riskPerTrade: o.risk, ruinLevel: o.ruin, probability: ruined / o.runs, ruinedRuns: ruined },
   };
 }
 

@@ -11,13 +11,14 @@ import type { TradingCostsInput } from '../costs/types.js';
 import { withIndicators } from '../indicators/columns.js';
 import type { Setups } from '../patterns/types.js';
 import type { Entries } from '../simulate/entries.js';
-import { priceRounding } from '../simulate/levels.js';
+import { priceRounding, validateExitRules } from '../simulate/levels.js';
 import { simulateTable, tradesFromTable } from '../simulate/trades.js';
 import type { Trade } from '../simulate/types.js';
 import { checkFilterColumns, columnList, filterColumnNames } from '../strategies/params.js';
 import { engineEntries, engineSetups, headCandles, type EngineRun } from '../backtest/engine.js';
 import { exitRules, periodWindow, prepareRun, resolveStrategy, type PreparedRun } from '../backtest/prepare.js';
 import type { BacktestRequest } from '../backtest/types.js';
+import { ExitGrid } from './exit-grid.js';
 import { tableFigures, type TableFigures } from './figures.js';
 import type { Combination } from './space.js';
 
@@ -78,6 +79,8 @@ export function combinationRequest(base: OptimizationBase, c: Pick<Combination, 
 }
 
 export class CombinationEvaluator {
+  /** Most first candles (entries × distinct levels) one exit grid holds: 8M, about 100 MB (a test lowers it to check the cut). */
+  static gridCells = 8_000_000;
   private readonly prepared: PreparedRun;
   private readonly head: Candles;
   private readonly start: number;
@@ -136,11 +139,103 @@ export class CombinationEvaluator {
     try {
       stages = this.stages(c);
     } catch (error) {
-      return { index: c.index, params: c.params as StrategyParams, slPips: c.slPips ?? this.base.slPips ?? null, tp1Pips: c.tp1Pips ?? this.base.tp1Pips ?? null, tp2Pips: c.tp2Pips ?? this.base.tp2Pips ?? null, figures: null, error: (error as Error).message };
+      return this.failed(c, error as Error);
     }
     const { run, series, setups, entries } = stages;
     const sim = simulateTable(series, setups, entries, run.exits, { costs: run.costs, scratch: true });
     return { index: c.index, params: run.params, ...exitsOf(run), figures: tableFigures(sim.table), error: null };
+  }
+
+  /**
+   * evaluate() of each combination, in order, with the same figures: consecutive combinations
+   * that share their entries and differ only in external stops and targets are judged together
+   * on an exit grid (exit-grid.ts) instead of a walk each. `onEvaluated(done)` after each.
+   */
+  evaluateMany(combinations: readonly Combination[], onEvaluated?: (done: number) => void): Evaluation[] {
+    const out: Evaluation[] = [];
+    let group: { c: Combination; run: EngineRun }[] = [];
+    let groupEntries: Entries | null = null;
+    let groupStages: ReturnType<CombinationEvaluator['stages']> | null = null;
+    const flush = () => {
+      if (group.length > 0 && groupStages) {
+        for (const e of this.judgeGroup(groupStages, group)) {
+          out.push(e);
+          onEvaluated?.(out.length);
+        }
+      }
+      group = [];
+      groupEntries = null;
+      groupStages = null;
+    };
+    for (const c of combinations) {
+      let stages: ReturnType<CombinationEvaluator['stages']>;
+      try {
+        stages = this.stages(c);
+      } catch (error) {
+        flush();
+        out.push(this.failed(c, error as Error));
+        onEvaluated?.(out.length);
+        continue;
+      }
+      if (stages.entries !== groupEntries) flush();
+      groupEntries = stages.entries;
+      groupStages ??= stages;
+      group.push({ c, run: stages.run });
+    }
+    flush();
+    return out;
+  }
+
+  /**
+   * Combinations sharing `stages`' entries (and so their series and costs), in batches whose exit
+   * grid stays under `gridCells` first candles (12 bytes each): a grid of many stops and targets on
+   * many entries is cut rather than allowed to take gigabytes.
+   */
+  private judgeGroup(stages: ReturnType<CombinationEvaluator['stages']>, group: readonly { c: Combination; run: EngineRun }[]): Evaluation[] {
+    const m = Math.max(1, stages.entries.count);
+    const out: Evaluation[] = [];
+    let from = 0;
+    const sl = new Set<number>();
+    const tp = new Set<number>();
+    for (let k = 0; k < group.length; k++) {
+      const { run } = group[k];
+      if (run.exits.slMode === 'external') {
+        const d = exitDistances(run);
+        const levels = sl.size + tp.size + +!sl.has(d.sl) + +!tp.has(d.tp1) + +(!tp.has(d.tp2) && d.tp2 !== d.tp1);
+        if (k > from && levels * m > CombinationEvaluator.gridCells) {
+          out.push(...this.judgeBatch(stages, group.slice(from, k)));
+          from = k;
+          sl.clear();
+          tp.clear();
+        }
+        sl.add(d.sl);
+        tp.add(d.tp1).add(d.tp2);
+      }
+    }
+    out.push(...this.judgeBatch(stages, group.slice(from)));
+    return out;
+  }
+
+  private judgeBatch(stages: ReturnType<CombinationEvaluator['stages']>, group: readonly { c: Combination; run: EngineRun }[]): Evaluation[] {
+    const external = group.every(({ run }) => run.exits.slMode === 'external');
+    // One walk per combination costs less than the grid's searches for a handful.
+    if (!external || group.length < 4) {
+      return group.map(({ c, run }) => {
+        const sim = simulateTable(stages.series, stages.setups, stages.entries, run.exits, { costs: run.costs, scratch: true });
+        return { index: c.index, params: run.params, ...exitsOf(run), figures: tableFigures(sim.table), error: null };
+      });
+    }
+    for (const { run } of group) validateExitRules(run.exits);
+    const distances = group.map(({ run }) => exitDistances(run));
+    const grid = new ExitGrid(stages.series, stages.entries, stages.run.costs, this.prepared.exits.pipSize, this.scale, distances.map((d) => d.sl), distances.flatMap((d) => [d.tp1, d.tp2]));
+    return group.map(({ c, run }, k) => {
+      const d = distances[k];
+      return { index: c.index, params: run.params, ...exitsOf(run), figures: grid.figures(d.sl, d.tp1, d.tp2), error: null };
+    });
+  }
+
+  private failed(c: Combination, error: Error): Evaluation {
+    return { index: c.index, params: c.params as StrategyParams, slPips: c.slPips ?? this.base.slPips ?? null, tp1Pips: c.tp1Pips ?? this.base.tp1Pips ?? null, tp2Pips: c.tp2Pips ?? this.base.tp2Pips ?? null, figures: null, error: error.message };
   }
 
   /** The combination's Trade records: exactly runBacktest's for the same request (tests check it). */
@@ -155,4 +250,10 @@ function exitsOf(run: EngineRun): { slPips: number | null; tp1Pips: number | nul
   const e = run.exits;
   const external = e.slMode === 'external';
   return { slPips: e.slPips ?? null, tp1Pips: e.tp1Pips ?? null, tp2Pips: e.tp2Pips ?? (external && e.tp1Pips !== undefined ? 2 * e.tp1Pips : null) };
+}
+
+/** External exits in pips as simulateTable reads them (TP2 by default twice TP1). */
+function exitDistances(run: EngineRun): { sl: number; tp1: number; tp2: number } {
+  const e = run.exits;
+  return { sl: e.slPips!, tp1: e.tp1Pips!, tp2: e.tp2Pips ?? 2 * e.tp1Pips! };
 }

@@ -96,11 +96,11 @@ export function optimize(candles: Candles, options: OptimizeOptions): OptimizeRe
   const indices = space.indices(options.search);
   const evaluator = new CombinationEvaluator(candles, options, options);
   const every = Math.max(1, options.progressEvery ?? 100);
-  const evaluations: Evaluation[] = [];
-  for (let k = 0; k < indices.length; k++) {
-    evaluations.push(evaluator.evaluate(space.combination(indices[k])));
-    if (options.onProgress && ((k + 1) % every === 0 || k + 1 === indices.length)) options.onProgress(k + 1, indices.length);
-  }
+  const onProgress = options.onProgress;
+  const evaluations: Evaluation[] = evaluator.evaluateMany(
+    indices.map((i) => space.combination(i)),
+    onProgress ? (done) => (done % every === 0 || done === indices.length) && onProgress(done, indices.length) : undefined,
+  );
   return optimizeResult(space, evaluations, ranking, evaluator);
 }
 

@@ -88,6 +88,14 @@ export class ParameterSpace {
     this.size = this.radix.reduce((a, b) => a * b, 1);
   }
 
+  /**
+   * Consecutive combinations that share detection and entries (the product of the exit
+   * dimensions): the optimiser judges them together on one exit grid (exit-grid.ts).
+   */
+  get exitBlock(): number {
+    return this.dimensions.reduce((a, d) => (d.stage === 'exits' ? a * d.values.length : a), 1);
+  }
+
   /** The combination at `index` (mixed radix, the last dimension fastest). */
   combination(index: number): Combination {
     if (!Number.isInteger(index) || index < 0 || index >= this.size) throw new Error(`invalid combination index: ${index} (the space has ${this.size})`);

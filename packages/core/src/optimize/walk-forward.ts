@@ -192,7 +192,7 @@ export function walkForward(candles: Candles, options: WalkForwardOptions): Walk
   const results: FoldResult[] = [];
   for (const fold of folds) {
     const evaluator = new CombinationEvaluator(candles, options, fold.inSample);
-    const evaluations = indices.map((i) => evaluator.evaluate(space.combination(i)));
+    const evaluations = evaluator.evaluateMany(indices.map((i) => space.combination(i)));
     const { chosen, eligible } = chooseOnInSample(evaluations, ranking);
     const judged = chosen ? judgeOutOfSample(candles, options, fold, chosen, ranking.target) : { figures: null, trades: [] };
     const result: FoldResult = { ...fold, chosen, evaluated: evaluations.length, eligible, outOfSampleFigures: judged.figures, outOfSampleTrades: judged.trades };

@@ -28,6 +28,16 @@ export { priceBlocks, type PriceBlocks } from './price-blocks.js';
 const io = new Float64Array(4);
 
 /**
+ * firstExit for the optimiser's exit grid (optimize/exit-grid.ts): the levels go in `exitLevels`
+ * (lower, upper; ±Infinity for a side not searched), the first candle from `from` that reaches one
+ * comes back (n when none). Same search, so the same candle as the walk finds.
+ */
+export const exitLevels = io;
+export function firstReach(p: PriceBlocks, from: number): number {
+  return firstExit(p, from);
+}
+
+/**
  * First k in [from, n) with `low[k] <= io[0]` or `high[k] >= io[1]`; n when none. A buy passes
  * (stop, target), a sell (target, stop). Also sets io[2]/io[3] to the highest high and lowest low
  * of [from, k) (-Infinity/Infinity when empty).

@@ -69,21 +69,24 @@ export class TargetAccumulator {
 
   figures(group: number, target: number): TargetFigures {
     const i = target * this.groups + group;
-    const wins = this.wins[i];
-    const resolved = wins + this.losses[i];
-    const grossLoss = this.grossLoss[i];
-    return {
-      resolved,
-      wins,
-      losses: this.losses[i],
-      open: this.open[i],
-      winrate: resolved > 0 ? wins / resolved : null,
-      winrateCi95: wilsonInterval(wins, resolved),
-      expectancyR: resolved > 0 ? this.sumR[i] / resolved : null,
-      totalR: this.sumR[i],
-      profitFactor: grossLoss > 0 ? this.grossWin[i] / grossLoss : null,
-      maxDrawdownR: this.maxDrawdown[i],
-      longestLosingStreak: this.maxStreak[i],
-    };
+    return figuresOf(this.wins[i], this.losses[i], this.open[i], this.sumR[i], this.grossWin[i], this.grossLoss[i], this.maxDrawdown[i], this.maxStreak[i]);
   }
+}
+
+/** A target's figures from its tallies (TargetAccumulator's, or the optimiser's exit grid's). */
+export function figuresOf(wins: number, losses: number, open: number, sumR: number, grossWin: number, grossLoss: number, maxDrawdown: number, maxStreak: number): TargetFigures {
+  const resolved = wins + losses;
+  return {
+    resolved,
+    wins,
+    losses,
+    open,
+    winrate: resolved > 0 ? wins / resolved : null,
+    winrateCi95: wilsonInterval(wins, resolved),
+    expectancyR: resolved > 0 ? sumR / resolved : null,
+    totalR: sumR,
+    profitFactor: grossLoss > 0 ? grossWin / grossLoss : null,
+    maxDrawdownR: maxDrawdown,
+    longestLosingStreak: maxStreak,
+  };
 }
