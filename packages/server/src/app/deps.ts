@@ -29,6 +29,8 @@ export interface AppDeps {
   payments?: PaymentGateways;
   /** The Redis job queue of backtests (REDIS_URL, docs/queue.md); absent: worker threads in this process. */
   queue?: QueueOptions | null;
+  /** Engine threads of this process (default: the cores). */
+  engineThreads?: number;
   /** Server-side log (never sent to clients). */
   log: (message: string) => void;
 }

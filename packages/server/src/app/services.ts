@@ -70,7 +70,7 @@ export function createServices(deps: AppDeps) {
   const results = new Results(db, storage);
   const charts = new ResultCharts({ results, datasets, storage });
   // Backtests run off the event loop: worker threads here, or worker processes behind Redis.
-  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner();
+  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
   const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log });
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
