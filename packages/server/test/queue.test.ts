@@ -25,6 +25,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
   let t: TestApp;
   let dataDir: string;
   let queue: Queue;
+  let redis: Redis;
   const workers: WorkerProcess[] = [];
 
   const worker = async (env: Record<string, string> = {}) => {
@@ -48,13 +49,15 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     database = await openTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'bt-queue-data-'));
     t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 30_000 } });
-    queue = new Queue(BACKTEST_QUEUE, { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: null }), prefix: PREFIX });
+    redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest: null });
+    queue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix: PREFIX });
   });
 
   after(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await t?.close();
     await queue?.close();
+    redis?.disconnect();
     await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
