@@ -105,7 +105,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
 
   it('a worker killed mid-job: the job is retried once by another worker, charged once, answered', async () => {
     const user = await funded(t, 10);
-    const doomed = await worker({ BT_TEST_JOB_HOLD_MS: '5000' });
+    const doomed = await worker({ BT_TEST_JOB_HOLD_MS: '3000' });
     const call = runBacktest(t, user.key);
     await waitFor(async () => (await queue.getActiveCount()) === 1, 'the job taken by the first worker');
     await doomed.kill();
@@ -125,11 +125,11 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
 
   it('a job whose workers die twice fails: the run is refunded once and answered 503 with a detail', async () => {
     const user = await funded(t, 10);
-    const first = await worker({ BT_TEST_JOB_HOLD_MS: '5000' });
+    const first = await worker({ BT_TEST_JOB_HOLD_MS: '3000' });
     const call = runBacktest(t, user.key, OFFICIAL_RUN);
     await waitFor(async () => (await queue.getActiveCount()) === 1, 'the job taken by the first worker');
     await first.kill();
-    const second = await worker({ BT_TEST_JOB_HOLD_MS: '5000' });
+    const second = await worker({ BT_TEST_JOB_HOLD_MS: '3000' });
     await waitFor(async () => (await queue.getActiveCount()) === 1 && (await queue.getJobs(['active']))[0]?.processedBy?.endsWith(second.name) === true, 'the job retried by the second worker');
     await second.kill();
     const third = await worker();
