@@ -118,6 +118,9 @@ async function main(command: string): Promise<void> {
     log(`bt: verification links: ${screen[env.screenVerification]}`);
   }
 
+  // Runs a dead process or an outage left charged and 'running' are refunded (docs/queue.md).
+  app.services.backtests.startSweeper(60_000, (jobs.queue?.timeoutMs ?? 0) + 10 * 60_000);
+
   const server = createServer(app.callback());
   // Idle keep-alive connections outlive the clients' own idle limits (browsers, undici: 4 s; load
   // balancers: 60 s), so it is the client that closes one, never the server under a request the
@@ -141,7 +144,7 @@ async function main(command: string): Promise<void> {
     log(`bt: ${signal} received, stopping`);
     server.close(() => {
       // Waiting requests get their backtest's answer first (the runner's close), then the database closes.
-      Promise.allSettled([app.services.uploads.close(), app.services.backtests.runner.close()])
+      Promise.allSettled([app.services.uploads.close(), app.services.backtests.close()])
         .then(() => db.close())
         .finally(() => process.exit(0));
     });

@@ -7,7 +7,7 @@ import { ParamError, normalizeParams } from '@bt/core/params';
 import { formatDayFr, rangesTextFr } from '@bt/core/format';
 import { resultFolderName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
-import { UniqueConstraintError, literal } from 'sequelize';
+import { Op, UniqueConstraintError, literal } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
@@ -23,7 +23,7 @@ import { sandboxHttpError } from '../strategies/messages.js';
 import { SandboxError } from '../strategies/sandbox/sandbox.js';
 import type { UserStrategies } from '../strategies/service.js';
 import { hasBacktestPriority } from '../users/presenter.js';
-import { finishRun } from './finish.js';
+import { cancelRun, finishRun } from './finish.js';
 import { JOB_MESSAGES } from '../jobs/messages.js';
 import { BACKTEST_MESSAGES, dayOf, type Exits } from './request.js';
 
@@ -88,6 +88,41 @@ export class Backtests {
 
   get runner(): BacktestRunner {
     return this.deps.runner;
+  }
+
+  private sweeper: NodeJS.Timeout | null = null;
+
+  /**
+   * Runs left 'running' longer than `olderThanMs`: their process died mid-run, or the database
+   * was away when the run failed and its refund could not be written. Each is removed and
+   * refunded once (cancelRun is guarded by the row's status). Returns how many were.
+   */
+  async sweepStale(olderThanMs: number): Promise<number> {
+    const { BacktestRun } = this.deps.db.models;
+    const before = new Date(this.deps.clock.now().getTime() - olderThanMs);
+    const stale = await BacktestRun.findAll({ where: { status: 'running', createdAt: { [Op.lt]: before } }, attributes: ['id', 'runId', 'userId', 'folder'], limit: 500 });
+    let cancelled = 0;
+    for (const run of stale) {
+      if ((await cancelRun(this.deps, run)) !== 'cancelled') continue;
+      cancelled++;
+      this.deps.log(`run ${run.runId}: left running since before ${before.toISOString()}: cancelled and refunded`);
+    }
+    return cancelled;
+  }
+
+  /** The sweep every `everyMs` (main.ts starts it; close() stops it). */
+  startSweeper(everyMs: number, olderThanMs: number): void {
+    this.sweeper ??= setInterval(() => {
+      this.sweepStale(olderThanMs).catch((err) => this.deps.log(`stale runs sweep failed: ${(err as Error).message}`));
+    }, everyMs);
+    this.sweeper.unref?.();
+  }
+
+  /** Stops the sweep, then the runner (its running jobs finish). */
+  close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    return this.deps.runner.close();
   }
 
   /** The strategy of a request: an official key, or the user's own personal strategy (404 otherwise). */

@@ -190,6 +190,22 @@ function errorCode(err: unknown): string | undefined {
   return e?.parent?.code ?? e?.original?.code ?? e?.code;
 }
 
+/** Codes of a database that is not there (stopped, restarting, unreachable), not of a bad query. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY']);
+
+/**
+ * The database cannot serve now (docs/architecture.md §3: 503 "busy", never a 500): a connection
+ * error of Sequelize, a dropped or refused connection, a server shutting down, SQLite still locked
+ * after the busy timeout and the retries.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name.startsWith('SequelizeConnection') || err.name === 'SequelizeHostNotReachableError' || err.name === 'SequelizeHostNotFoundError') return true;
+  if (err.name === 'SequelizeConnectionAcquireTimeoutError' || err.name === 'ConnectionAcquireTimeoutError') return true;
+  const code = errorCode(err);
+  return code !== undefined && UNAVAILABLE_CODES.has(code);
+}
+
 const isMysqlDeadlock = (err: unknown) => ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'].includes(errorCode(err) ?? '');
 const isSqliteBusy = (err: unknown) => errorCode(err) === 'SQLITE_BUSY';
 

@@ -171,7 +171,7 @@ export async function startTestApp(
       await new Promise<void>((resolve) => server!.close(() => resolve()));
       if (mailer instanceof SmtpMailer) mailer.close();
       await app.services.uploads.close();
-      await app.services.backtests.runner.close();
+      await app.services.backtests.close();
       rmSync(storageDir, { recursive: true, force: true });
       rmSync(libraryDir, { recursive: true, force: true });
     },
