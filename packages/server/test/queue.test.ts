@@ -4,7 +4,7 @@
 // once and the credits exact.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 import { SHARED_REDIS, deleteKeys, waitFor } from './support/redis.js';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
-import { funded, ledgerRows, OFFICIAL_RUN, runBacktest } from './support/work.js';
+import { fixture, funded, ledgerRows, OFFICIAL_RUN, runBacktest } from './support/work.js';
 
 const PREFIX = `bt-test-${process.pid}-${randomBytes(3).toString('hex')}`;
 const LOCK_MS = 1000;
@@ -142,5 +142,22 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.equal((await t.db.models.User.findByPk(user.id))!.credits, 10);
     assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
     await third.stop();
+  });
+
+  it("an uploaded file's candles travel with the job: the worker stores the workbook and the chart's candles", async () => {
+    const user = await funded(t, 10);
+    const runner = await worker();
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ strategy: 'fvg_pullback_multi', sl_pips: '10', tp1_pips: '10', tp2_pips: '20', symbol: 'eurusd', timeframe: 'H1', params_json: '{}' })) form.append(k, v);
+    form.append('csv_file', new Blob([fixture('official/EURUSD_H1_custom-upload.csv')]), 'eurusd.csv');
+    const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.folder, 'EURUSD_H1_fvg_pullback_multi_20170419-20170421_sl10');
+    assert.equal((await job(res.body.run_id)).processedBy?.endsWith(runner.name), true);
+    const folder = join(dataDir, 'files', 'results', String(user.id), res.body.folder);
+    assert.ok(existsSync(join(folder, `${res.body.folder}.xlsx`)) && existsSync(join(folder, 'candles.arrow')));
+    const chart = await t.request('GET', `/api/user/backtests/chart?folder=${encodeURIComponent(res.body.folder)}`, { key: user.key });
+    assert.equal(chart.status, 200, chart.text);
+    await runner.stop();
   });
 });
