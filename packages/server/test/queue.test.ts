@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 import { SHARED_REDIS, deleteKeys, waitFor } from './support/redis.js';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
-import { fixture, funded, ledgerRows, OFFICIAL_RUN, runBacktest } from './support/work.js';
+import { BREAKOUT_PY, fixture, funded, importStrategy, ledgerRows, OFFICIAL_RUN, runBacktest } from './support/work.js';
 
 const PREFIX = `bt-test-${process.pid}-${randomBytes(3).toString('hex')}`;
 const LOCK_MS = 1000;
@@ -42,6 +42,9 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     workers.push(started);
     return started;
   };
+  // One plain worker shared by the last tests (each start costs seconds of tsx).
+  let plain: WorkerProcess | undefined;
+  const plainWorker = async () => (plain ??= await worker());
   const depth = () => t.app.services.backtests.runner.queueDepth();
   const job = async (runId: string) => (await queue.getJob(runId))!;
 
@@ -146,7 +149,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
 
   it("an uploaded file's candles travel with the job: the worker stores the workbook and the chart's candles", async () => {
     const user = await funded(t, 10);
-    const runner = await worker();
+    const runner = await plainWorker();
     const form = new FormData();
     for (const [k, v] of Object.entries({ strategy: 'fvg_pullback_multi', sl_pips: '10', tp1_pips: '10', tp2_pips: '20', symbol: 'eurusd', timeframe: 'H1', params_json: '{}' })) form.append(k, v);
     form.append('csv_file', new Blob([fixture('official/EURUSD_H1_custom-upload.csv')]), 'eurusd.csv');
@@ -158,6 +161,19 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.ok(existsSync(join(folder, `${res.body.folder}.xlsx`)) && existsSync(join(folder, 'candles.arrow')));
     const chart = await t.request('GET', `/api/user/backtests/chart?folder=${encodeURIComponent(res.body.folder)}`, { key: user.key });
     assert.equal(chart.status, 200, chart.text);
-    await runner.stop();
+  });
+
+  it("a personal strategy: signals from the API's sandbox travel with the job, the worker's engine runs them", async () => {
+    const user = await funded(t, 10);
+    const runner = await plainWorker();
+    const imported = await importStrategy(t, user.key, BREAKOUT_PY, 'cassure.py', { sl_mode: 'internal' });
+    assert.equal(imported.status, 201, imported.text);
+    const res = await runBacktest(t, user.key, { strategy: imported.body.strategy.id, sl_pips: '', tp1_pips: '', tp2_pips: '', params: { lookback: '20' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.folder, 'EURUSD_M15_breakout_20230101-20230131_sl0');
+    assert.equal(res.body.user_strategy_id, imported.body.strategy.id);
+    assert.ok(res.body.summary.trades > 10);
+    assert.ok(res.body.timing.sandbox_ms > 0);
+    assert.equal((await job(res.body.run_id)).processedBy?.endsWith(runner.name), true);
   });
 });
