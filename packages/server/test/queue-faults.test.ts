@@ -84,6 +84,7 @@ describe('outages under load', { skip: TEST_DIALECT === 'mysql' ? 'runs in the S
   it('Redis killed and restarted: 503s with a detail while it is away, then backtests again; credits exact', async () => {
     const redis: PrivateRedis = await startPrivateRedis();
     cleanups.push(() => redis.stop());
+    await redis.kill();
     const dir = mkdtempSync(join(tmpdir(), 'bt-redis-fault-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const db = await openDatabase(`sqlite:${join(dir, 'bt.sqlite')}`, { dataDir: dir });
@@ -94,6 +95,12 @@ describe('outages under load', { skip: TEST_DIALECT === 'mysql' ? 'runs in the S
     const worker: WorkerProcess = await startWorkerProcess({ DATABASE_URL: `sqlite:${join(dir, 'bt.sqlite')}`, DATA_DIR: dir, REDIS_URL: redis.url, QUEUE_PREFIX: 'bt', WORKER_LOCK_MS: '1000', WORKER_CONCURRENCY: '2', ENGINE_THREADS: '1' });
     cleanups.push(() => worker.stop());
     const user = await funded(t, 1000);
+
+    // Redis away since the API started (never reached): a 503 after the enqueue's bound, not a hang.
+    const never = await runBacktest(t, user.key);
+    assert.equal(never.status, 503, never.text);
+    assert.match(never.body.detail, /momentanément indisponible/);
+    await redis.restart();
 
     const traffic = load(t, user.key, 3);
     await waitFor(() => traffic.okSince(0) >= 4, 'backtests through the queue');

@@ -14,6 +14,8 @@ import type { EngineRequest, EngineResult } from './task.js';
 export const BACKTEST_QUEUE = 'backtests';
 /** BullMQ priorities: the lower, the sooner. Every job has one, so none jumps the line by default. */
 export const PRIORITY = { pro: 1, standard: 2 } as const;
+/** Longest wait for Redis to take a job before the run is given up (503). */
+const ENQUEUE_TIMEOUT_MS = 5000;
 
 /** A job as stored in Redis (JSON). */
 export interface QueueJobData {
@@ -100,8 +102,12 @@ export class QueueRunner {
       deadline: Date.now() + this.options.timeoutMs,
     };
     let added: Job;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      added = await this.queue.add('backtest', data, {
+      // Bounded: while Redis has never been reached (down at start) bullmq waits for it instead of
+      // failing. Should the job still reach Redis later, its worker finds the run gone and skips it.
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
+      added = await Promise.race([late, this.queue.add('backtest', data, {
         jobId: ref.runId,
         priority: job.priority ? PRIORITY.pro : PRIORITY.standard,
         // One try: an engine error is not transient. A worker dying mid-job is another matter:
@@ -109,10 +115,12 @@ export class QueueRunner {
         attempts: 1,
         removeOnComplete: { age: 300 },
         removeOnFail: { age: 3600 },
-      });
+      })]);
     } catch (err) {
       this.logError('enqueue', err as Error);
       return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
+    } finally {
+      clearTimeout(timer);
     }
     try {
       return (await added.waitUntilFinished(this.events, this.options.timeoutMs)) as QueueJobResult;
