@@ -176,4 +176,13 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.ok(res.body.timing.sandbox_ms > 0);
     assert.equal((await job(res.body.run_id)).processedBy?.endsWith(runner.name), true);
   });
+
+  it('a parameter the engine refuses on the worker is the same 400 as in-process, refunded', async () => {
+    const user = await funded(t, 10);
+    await plainWorker();
+    const res = await runBacktest(t, user.key, { strategy: 'fvg_pullback_multi_rsi', start_date: '2023-01-02', end_date: '2023-01-03', params: { rsi_key: 1e308 } });
+    assert.equal(res.status, 400, res.text);
+    assert.ok(typeof res.body.detail === 'string' && res.body.detail.length > 0);
+    assert.equal((await t.db.models.User.findByPk(user.id))!.credits, 10);
+  });
 });

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Candles } from '@bt/core/candles';
-import { buffersOf, columnsOf, type EngineOutput, type EngineRequest } from './task.js';
+import { buffersOf, columnsOf, paramErrorOf, type EngineOutput, type EngineRequest } from './task.js';
+import type { ThreadAnswer } from './thread.js';
 
 // The worker module beside this one, in the form this process runs (.ts under tsx, .js from dist).
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
@@ -23,10 +24,13 @@ export class EnginePool {
     return this.threads;
   }
 
-  run(candles: Candles, request: EngineRequest): Promise<EngineOutput> {
+  /** The engine's output; a ParamError when the engine refuses a parameter (as in-process). */
+  async run(candles: Candles, request: EngineRequest): Promise<EngineOutput> {
     this.pool ??= new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
     const columns = columnsOf(candles);
-    return this.pool.run({ columns, request }, { transferList: buffersOf(columns) });
+    const answer: ThreadAnswer = await this.pool.run({ columns, request }, { transferList: buffersOf(columns) });
+    if ('paramError' in answer) throw paramErrorOf(answer.paramError);
+    return answer.output;
   }
 
   /** Tasks waiting for a free thread. */

@@ -9,7 +9,7 @@ import type { Storage } from '../storage/types.js';
 import { cancelRun } from '../backtests/finish.js';
 import { JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
-import type { EngineRequest, EngineResult } from './task.js';
+import { paramErrorFromReason, type EngineRequest, type EngineResult } from './task.js';
 
 export const BACKTEST_QUEUE = 'backtests';
 /** BullMQ priorities: the lower, the sooner. Every job has one, so none jumps the line by default. */
@@ -131,8 +131,8 @@ export class QueueRunner {
         await added.remove().catch(() => undefined);
         return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.timeout));
       }
-      // The job's own error (its failedReason), or Redis gone while waiting.
-      return this.giveUp(ref, new Error(message));
+      // The job's own error (its failedReason: a refused parameter is the user's 400), or Redis gone while waiting.
+      return this.giveUp(ref, paramErrorFromReason(message) ?? new Error(message));
     }
   }
 

@@ -6,6 +6,7 @@ import { candlesFromColumns, type Candles } from '@bt/core/candles';
 import type { TimeframeKey, StrategyParams } from '@bt/core/catalogue';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { rSequence } from '@bt/core/montecarlo';
+import { ParamError } from '@bt/core/params';
 import type { StrategySignal } from '@bt/core/strategies';
 import { signalStrategyOf, type StrategyShape } from '../strategies/contract.js';
 
@@ -109,6 +110,29 @@ export async function runEngine(candles: Candles, request: EngineRequest): Promi
     result: { ...rest, rSequence: { tp1: Array.from(rSequence(trades, 'tp1')), tp2: Array.from(rSequence(trades, 'tp2')) } },
     workbook: workbook!,
   };
+}
+
+/** A ParamError as it crosses a thread or the queue (its class does not): rebuilt on the other side. */
+export interface ParamErrorShape {
+  param: string;
+  value: unknown;
+  expected: string;
+  message: string;
+}
+
+export const paramErrorShape = (err: ParamError): ParamErrorShape => ({ param: err.param, value: err.value, expected: err.expected, message: err.message });
+export const paramErrorOf = (shape: ParamErrorShape) => new ParamError(shape.param, shape.value, shape.expected, shape.message);
+
+/** How a ParamError travels in a job's failure reason (a string). */
+const PARAM_ERROR_PREFIX = 'ParamError ';
+export const paramErrorReason = (err: ParamError) => PARAM_ERROR_PREFIX + JSON.stringify(paramErrorShape(err));
+export function paramErrorFromReason(reason: string): ParamError | null {
+  if (!reason.startsWith(PARAM_ERROR_PREFIX)) return null;
+  try {
+    return paramErrorOf(JSON.parse(reason.slice(PARAM_ERROR_PREFIX.length)) as ParamErrorShape);
+  } catch {
+    return null;
+  }
 }
 
 /** The thread's side: candles rebuilt from their columns, then the engine. */

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { headCandles } from '@bt/core';
 import { readCandlesIpc, type Candles } from '@bt/core/candles';
+import { ParamError } from '@bt/core/params';
 import { lowerBound } from '@bt/core/simulate';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -13,6 +14,7 @@ import type { EventLog } from '../events/log.js';
 import type { Storage } from '../storage/types.js';
 import type { EnginePool } from './pool.js';
 import { BACKTEST_QUEUE, type QueueJobData, type QueueJobResult } from './queue.js';
+import { paramErrorReason } from './task.js';
 
 export interface WorkerOptions {
   url: string;
@@ -109,7 +111,15 @@ export class BacktestWorker {
     const candles = await this.candlesOf(data);
     if (this.options.holdMs) await new Promise((r) => setTimeout(r, this.options.holdMs));
     const started = performance.now();
-    const { result, workbook } = await this.deps.pool.run(candles, data.request);
+    let output: Awaited<ReturnType<EnginePool['run']>>;
+    try {
+      output = await this.deps.pool.run(candles, data.request);
+    } catch (err) {
+      // The user's input, not a fault: no retry, and the API answers it with a 400.
+      if (err instanceof ParamError) throw new UnrecoverableError(paramErrorReason(err));
+      throw err;
+    }
+    const { result, workbook } = output;
     const storing = performance.now();
     // A retried job whose first worker died after marking the run done: the workbook written again
     // (its write ran alongside), the row left as it is.
