@@ -13,6 +13,7 @@ import { appConfig } from './app/config.js';
 import { createApp } from './app/createApp.js';
 import { systemClock } from './clock/index.js';
 import { readEnv } from './config/env.js';
+import { readJobsEnv } from './jobs/env.js';
 import { migrate, migrator, openDatabase } from './db/index.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
@@ -92,6 +93,8 @@ async function main(command: string): Promise<void> {
   };
   const offered = Object.entries(payments).filter(([, gateway]) => gateway).map(([name]) => name);
   log(`bt: payments: ${offered.length ? offered.join(', ') : 'none configured (STRIPE_*, PAYPAL_*, NOWPAYMENTS_*)'}`);
+  const jobs = readJobsEnv();
+  log(`bt: backtests: ${jobs.queue ? `Redis job queue (prefix ${jobs.queue.prefix}), run by bt-worker processes (npm run worker)` : `${jobs.engineThreads} worker thread(s) in this process`}`);
   const webDist = env.webDist ? builtWebDist(env.webDist) : null;
   if (env.webDist && !webDist) log(`bt: no web app build in ${env.webDist} (npm run build -w @bt/web): serving the API only`);
   const app = createApp({
@@ -105,6 +108,8 @@ async function main(command: string): Promise<void> {
     identityProviders,
     rateLimiter,
     payments,
+    queue: jobs.queue,
+    engineThreads: jobs.engineThreads,
     log,
     logger,
     metrics,
@@ -137,6 +142,13 @@ async function main(command: string): Promise<void> {
     const screen = { credits: 'shown in API answers, and they grant the sign-up credits (VERIFY_ON_SCREEN=credits)', 'no-credits': 'shown in API answers; they verify the address but grant no credits (VERIFY_ON_SCREEN=no-credits)', off: 'not available (VERIFY_ON_SCREEN=off)' };
     log(`bt: verification links: ${screen[env.screenVerification]}`);
   }
+
+  // Runs a dead process or an outage left charged and 'running' are refunded (docs/queue.md).
+  // Closed before the database and Redis (closers run newest first): waiting requests get their
+  // backtest's answer, running jobs finish (docs/queue.md).
+  app.closers.add('backtest runner', () => app.services.backtests.close());
+  app.metrics.setQueueDepthSource(() => app.services.backtests.runner.queueDepth());
+  app.services.backtests.startSweeper(60_000, (jobs.queue?.timeoutMs ?? 0) + 10 * 60_000);
 
   const server = createServer(app.callback());
   // Idle keep-alive connections outlive the clients' own idle limits (browsers, undici: 4 s; load
