@@ -10,6 +10,8 @@ import { ensureRedis } from './ensure-redis.mjs';
 import { ensureInstall, run } from './ensure-install.mjs';
 
 ensureInstall();
+// Seconds: every reference in code and docs points inside the repository (docs/development.md).
+run('node', ['scripts/check-references.mjs']);
 // Checked first: a missing browser or sandbox should stop the run before minutes of other suites.
 ensureChromium();
 ensureBubblewrap({ required: true });

@@ -1,4 +1,4 @@
-// @bt/core: one library for the CLI, the server and the web app (DESIGN §1).
+// @bt/core: one library for the CLI, the server and the web app (docs/architecture.md §1).
 // Browser-safe; Node-only helpers live under `@bt/core/node`.
 export * from './catalogue/index.js';
 export * from './candles/index.js';

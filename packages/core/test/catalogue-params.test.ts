@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PARAMS, getParam } from '@bt/core/catalogue';
 
-test('the parameters of spec 2 §3 with their types and declared defaults', () => {
+test('the parameters of docs/product.md §2.3 with their types and declared defaults', () => {
   const table = Object.fromEntries(PARAMS.map((p) => [p.name, [p.type, p.default]]));
   assert.deepEqual(table, {
     min_wait_candles: ['int', 3],

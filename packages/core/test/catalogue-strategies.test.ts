@@ -13,7 +13,7 @@ const OFFICIAL_KEYS = [
   'englobante_entry', 'englobante_entry_ema', 'englobante_entry_rsi', 'englobante_entry_rsi_ema',
 ];
 
-test('exactly the 24 official strategy keys of spec 2 §3 / spec 3 §3', () => {
+test('exactly the 24 official strategy keys of docs/product.md §2.3 / docs/product.md §3.3', () => {
   assert.equal(STRATEGIES.length, 24);
   assert.deepEqual([...STRATEGY_KEYS].sort(), [...OFFICIAL_KEYS].sort());
 });

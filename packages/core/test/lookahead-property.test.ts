@@ -1,4 +1,4 @@
-// No look-ahead, as a property (DESIGN §2): for every strategy on real data, cutting the data at
+// No look-ahead, as a property (docs/architecture.md §2): for every strategy on real data, cutting the data at
 // random points leaves every trade entered before the cut unchanged (entry time, side, price).
 // Truncation cannot see a decision that peeks at its own entry candle's close, so each cut also
 // keeps the cut candle with a different close: entries up to and including it must not move.

@@ -1,5 +1,5 @@
 // FVG zones and their mitigation against smart-money-concepts' own answers on its EURUSD M15 file
-// (fixtures/smc, copied from joshyattridge/smart-money-concepts; provenance in /work/shared/data/README.md).
+// (fixtures/smc, copied from joshyattridge/smart-money-concepts; provenance in fixtures/README.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

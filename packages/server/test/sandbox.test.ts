@@ -31,7 +31,7 @@ const NO_ATTR = '(les attributs commençant par _ et les attributs internes de P
 const fn = (body: string) => `def detect_x(candles, params):\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n`;
 
 /**
- * Hostile files and the sentence each gets (issue 6 "Python sandbox"). Static refusals come from
+ * Hostile files and the sentence each gets (docs/security.md, the sandbox). Static refusals come from
  * the ast check; the loop, the memory bombs and the print flood are stopped by the resource limits
  * (2 s of CPU, 512 MB in the tests).
  */

@@ -1,5 +1,5 @@
 /**
- * The admin console /admin (issue 15) in Chromium against the real bt server: seeded through the
+ * The admin console /admin (docs/web.md "Admin console") in Chromium against the real bt server: seeded through the
  * API (users, a Stripe purchase through the local Stripe server of the server's tests, real
  * backtests, an imported strategy, an invoice PDF) and, for the heatmap, backtest rows dated in
  * the server's SQLite database then turned into events by the console's own reset and rebuild.

@@ -1,4 +1,4 @@
-/** Debian Chromium through playwright-core, never a downloaded browser (TOOLCHAIN.md). */
+/** Debian Chromium through playwright-core, never a downloaded browser (docs/development.md). */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 

@@ -1,5 +1,5 @@
 /**
- * The comparator (/comparateur, spec 2 §2, §4, §8, §9) in Chromium against the real bt server:
+ * The comparator (/comparateur, docs/product.md §2.2, §2.4, §2.8, §2.9) in Chromium against the real bt server:
  * five real backtests made through the API, then the list, the 1-to-4 selection, every metric and
  * chart type drawn as an SVG with marks, the ids preselection and the empty and error states.
  * Run after `npm run build -w @bt/web`.

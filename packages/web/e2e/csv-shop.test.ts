@@ -1,5 +1,5 @@
 /**
- * The CSV shop (/csv-shop, spec 2 §2, §6, §8, §9) in Chromium against the real bt server and its
+ * The CSV shop (/csv-shop, docs/product.md §2.2, §2.6, §2.8, §2.9) in Chromium against the real bt server and its
  * seeded library: visitor prompt, filters, paging, the column popover, a 1-credit download with
  * the badge updated, the free re-download (browser, API and ledger), extraction and its messages.
  * Run after `npm run build -w @bt/web`.

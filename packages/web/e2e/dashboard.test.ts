@@ -1,5 +1,5 @@
 /**
- * /dashboard against the real bt server (issue 8 item 1): empty states, strategy cards (Détails,
+ * /dashboard against the real bt server (docs/product.md §2.2): empty states, strategy cards (Détails,
  * rename, note, Utiliser, delete), backtest cards (results overlay, workbook link, delete with its
  * dialog), failure messages, and 'Mes CSV' with its free re-download. Every change is checked
  * after a reload and on the server. Run: `npm run build -w @bt/web`, then

@@ -1,5 +1,5 @@
 /**
- * Pins against the real bt server (issue 8 item 2): pin metric rows from the results overlay of
+ * Pins against the real bt server (docs/product.md §2.2 "Pins wall"): pin metric rows from the results overlay of
  * a real backtest, see them in the dashboard's wall and in the standalone 'Mes épingles' of a
  * second tab (no reload: storage event), survive a reload, narrow the wall with its filters, open
  * Détails, remove them down to the empty state. Run: `npm run build -w @bt/web`, then

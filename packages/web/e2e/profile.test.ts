@@ -1,5 +1,5 @@
 /**
- * The profile (/profile, spec 2 §2, §4, §5, §8) in Chromium against the real bt server: e-mail
+ * The profile (/profile, docs/product.md §2.2, §2.4, §2.5, §2.8) in Chromium against the real bt server: e-mail
  * verification and the `verified` banner, avatar colour, personal info, password (then a login
  * with it), purchase history, quick actions and the failure messages.
  * Run after `npm run build -w @bt/web`.

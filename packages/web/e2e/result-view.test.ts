@@ -1,5 +1,5 @@
 /**
- * Real data and the result view (issue 16) in Chromium against the real bt server: the backtest
+ * Real data and the result view (docs/web.md) in Chromium against the real bt server: the backtest
  * form lists what the library holds and its presets land on data (an index, a metal and a
  * crypto instrument get trades); the result view of EURUSD M15, March 2023 (title, card equal to
  * the workbook's Global sheet, golden hours, equity curve ending at the sum of R, one entry

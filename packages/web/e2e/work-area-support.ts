@@ -1,7 +1,7 @@
 /**
  * Set-up shared by the comparator, CSV shop and profile browser tests: accounts, credits and
  * backtests made through the real API (as a user and as the admin would), the browser signed in
- * by the `apiKey` address parameter (spec 1 §2), and screenshots.
+ * by the `apiKey` address parameter (docs/product.md §1.2), and screenshots.
  */
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';

@@ -18,7 +18,7 @@ const distDir = join(webDir, 'dist');
 const TARGET_KB = 250;
 const BUILD_RUNS = Number(process.env.BT_BENCH_RUNS ?? 3);
 
-/** Public pages (spec 3 §2) and the module each route renders. */
+/** Public pages (docs/product.md §3.2) and the module each route renders. */
 const PUBLIC_PAGES: [route: string, module: string][] = [
   ['/ and /home', 'src/pages/home/HomePage.tsx'],
   ['/backtest', 'src/pages/backtest/BacktestPage.tsx'],

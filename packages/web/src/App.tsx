@@ -23,7 +23,7 @@ const ComparateurPage = lazy(() => import('./pages/comparator/ComparateurPage.js
 const ProfilePage = lazy(() => import('./pages/profile/ProfilePage.js'));
 const AdminPage = lazy(() => import('./pages/admin/AdminPage.js'));
 
-/** A page-view event on every route change (spec 1 §2). */
+/** A page-view event on every route change (docs/product.md §1.2). */
 function RouteEffects() {
   const location = useLocation();
   useEffect(() => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Analytics, MemorySink, analyticsIdentity, recordingAllowedOn, type AnalyticsSink } from '../src/analytics/analytics.js';
 
-describe('analytics rules (spec 1 §6, §7)', () => {
+describe('analytics rules (docs/product.md §1.6, §1.7)', () => {
   it('captures a page view per route change, and stops recording on private paths', () => {
     const sink = new MemorySink();
     const analytics = new Analytics(sink, { hostname: 'bt.example' });

@@ -105,7 +105,7 @@ describe('shared client: GET de-duplication (250 ms)', () => {
   });
 });
 
-describe('shared client: errors and redirects (spec 1 §8)', () => {
+describe('shared client: errors and redirects (docs/product.md §1.8)', () => {
   it('throws HTTP {status} — {detail} from detail, then message, then error', async () => {
     const bodies = ['{"detail":"Crédits insuffisants"}', '{"message":"Trop de requêtes"}', '{"error":"Boom"}', 'plain text', ''];
     let i = 0;

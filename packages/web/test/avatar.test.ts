@@ -13,7 +13,7 @@ import {
   storedAvatarColor,
 } from '../src/shell/avatar.js';
 
-describe('avatar initials (spec 1 §5)', () => {
+describe('avatar initials (docs/product.md §1.5)', () => {
   it('uses the name first: first letters of the first and last words, upper case', () => {
     assert.equal(avatarInitials({ name: 'marie curie' }), 'MC');
     assert.equal(avatarInitials({ name: 'Jean-Luc de la Tour', email: 'x@y.fr' }), 'JT');

@@ -4,7 +4,7 @@ import { DATE_MESSAGES, dateError, periodDays, presetRange } from '../src/pages/
 
 const NOW = Date.parse('2025-03-15T18:30:00Z');
 
-describe('backtest dates (spec 2 §2, §5)', () => {
+describe('backtest dates (docs/product.md §2.2, §2.5)', () => {
   it('has the four presets', () => {
     assert.deepEqual(presetRange('last7', NOW), { start: '2025-03-09', end: '2025-03-15' });
     assert.deepEqual(presetRange('last30', NOW), { start: '2025-02-14', end: '2025-03-15' });

@@ -9,7 +9,7 @@ function form(patch: Partial<BacktestFormState> = {}): BacktestFormState {
   return { ...initialForm(), officialStrategy: 'ob_pullback_pure_rsi', symbol: 'EURUSD', start: '2025-01-01', end: '2025-01-31', ...patch };
 }
 
-describe('backtest form: what can be sent (spec 2 §5)', () => {
+describe('backtest form: what can be sent (docs/product.md §2.5)', () => {
   it('submit needs pair, timeframe and dates, or file and symbol for a custom CSV', () => {
     assert.equal(canSubmit(form()), true);
     assert.equal(canSubmit(form({ symbol: '' })), false);
@@ -92,7 +92,7 @@ describe('backtest form: parameters through core', () => {
   });
 });
 
-describe('backtest requests (spec 2 §3)', () => {
+describe('backtest requests (docs/product.md §2.3)', () => {
   it('builds the official JSON body', () => {
     const body = officialRequest(form({ slPips: '50', tp1Pips: '50', tp2Pips: '100' }), { min_wait_candles: 3 });
     assert.deepEqual(body, {

@@ -5,7 +5,7 @@ import { chartSeries, hasChartData } from '../src/features/results/chartData.js'
 import { generationFailure, generationResult, importedStrategyId } from '../src/pages/backtest/personal.js';
 import { backtestFailureMessage, parseBacktestAnswer, splitResultPath } from '../src/pages/backtest/result.js';
 
-describe('backtest answers (spec 2 §3, §8)', () => {
+describe('backtest answers (docs/product.md §2.3, §2.8)', () => {
   it('reads folder and workbook from the last two segments of xlsx_result', () => {
     assert.deepEqual(splitResultPath('results/7/EURUSD_M15_ob_20250101-20250131_sl100/EURUSD_M15_ob_20250101-20250131_sl100.xlsx'), {
       folder: 'EURUSD_M15_ob_20250101-20250131_sl100',
@@ -42,7 +42,7 @@ describe('backtest answers (spec 2 §3, §8)', () => {
   });
 });
 
-describe('AI generation and import answers (spec 2 §8)', () => {
+describe('AI generation and import answers (docs/product.md §2.8)', () => {
   it('reads generation outcomes and the 401 login prompt', () => {
     assert.deepEqual(generationResult({ success: true, strategy_id: 'gpt_12', comment: 'FVG + RSI' }), { kind: 'done', strategyId: 'gpt_12', comment: 'FVG + RSI', provider: null });
     assert.equal((generationResult({ success: true, strategy_id: 'us_1', provider: 'builtin' }) as { provider: unknown }).provider, 'builtin', 'the answer says who generated it');

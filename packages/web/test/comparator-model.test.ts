@@ -38,7 +38,7 @@ const options = {
   ],
 };
 
-describe('comparator list (spec 2 §2, §3, §4)', () => {
+describe('comparator list (docs/product.md §2.2, §2.3, §2.4)', () => {
   it('reads every analysis with an id, whatever the field names; timeframe in upper case', () => {
     const list = readAnalyses(options);
     assert.deepEqual(list.map((a) => a.id), ['12', '13', '14', '15', '16']);
@@ -93,7 +93,7 @@ const sessionAnswer = {
   precision: 2,
 };
 
-describe('comparator chart model (spec 2 §7, §9)', () => {
+describe('comparator chart model (docs/product.md §2.7, §2.9)', () => {
   it('matches series to the selection order, keeps their palette colour and turns fractions into percents', () => {
     const model = readCompareAnswer(sessionAnswer, ['12', '13']);
     assert.deepEqual(model.series.map((s) => s.id), ['12', '13']);

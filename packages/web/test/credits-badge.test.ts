@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CREDIT_FIELDS, creditBalance, creditsBadgeText } from '../src/shell/credits.js';
 
-describe('credits badge (spec 1 §3)', () => {
+describe('credits badge (docs/product.md §1.3)', () => {
   it('reads the first usable numeric field in the spec order', () => {
     assert.deepEqual([...CREDIT_FIELDS], ['credits', 'credit', 'credit_balance', 'remaining_credits', 'creditsLeft', 'balance_credits']);
     assert.equal(creditBalance({ credits: 5, credit: 9 }), 5);

@@ -42,7 +42,7 @@ function libraryAnswer() {
   return { files, total: files.length };
 }
 
-describe('CSV shop library (spec 2 §2, §3, §9)', () => {
+describe('CSV shop library (docs/product.md §2.2, §2.3, §2.9)', () => {
   it('reads the files whatever their field names and leaves M1, D and D1 out', () => {
     const files = readLibrary(libraryAnswer());
     assert.equal(files.length, 4 * 3 + 1);
@@ -109,7 +109,7 @@ describe('CSV shop library (spec 2 §2, §3, §9)', () => {
   });
 });
 
-describe('CSV shop extractions (spec 2 §2, §5, §8)', () => {
+describe('CSV shop extractions (docs/product.md §2.2, §2.5, §2.8)', () => {
   const extraction = (name: string, created: string) => ({
     filename: name, path: `live/${name}`, relative_path: `live/${name}`, symbol: 'EURUSD', timeframe: 'M15', start_date: '2023-01-02', end_date: '2023-01-05', kind: 'extraction', source: 'live', created_at: created,
   });

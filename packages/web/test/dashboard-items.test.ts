@@ -28,7 +28,7 @@ const run = (n: number, patch: Record<string, unknown> = {}) => ({
   ...patch,
 });
 
-describe('dashboard backtest items (spec 2 §3 aliases)', () => {
+describe('dashboard backtest items (docs/product.md §2.3 aliases)', () => {
   it('reads the server item and every alias', () => {
     const item = parseBacktestItem(run(1, { winrate: 0.6234, trades: 41 }))!;
     assert.equal(item.pair, 'EURUSD');
@@ -75,7 +75,7 @@ describe('dashboard backtest items (spec 2 §3 aliases)', () => {
     assert.equal(pageCount(CSVS_PAGE, 1, 25), 20);
   });
 
-  it('delete failure message: the server detail, else erreur serveur (spec 2 §8)', () => {
+  it('delete failure message: the server detail, else erreur serveur (docs/product.md §2.8)', () => {
     assert.equal(backtestDeleteMessage('Dossier inconnu'), 'Suppression impossible : Dossier inconnu');
     assert.equal(backtestDeleteMessage(undefined), 'Suppression impossible : erreur serveur');
     assert.equal(backtestDeleteMessage('  '), 'Suppression impossible : erreur serveur');
@@ -106,7 +106,7 @@ describe('dashboard strategies', () => {
     assert.deepEqual(sortStrategies(cards, 'name-az').map((s) => s.name), ['Alpha', 'beta', 'Éclair']);
   });
 
-  it('rename: an empty or unchanged name cancels (spec 2 §4)', () => {
+  it('rename: an empty or unchanged name cancels (docs/product.md §2.4)', () => {
     assert.equal(renameTarget('Alpha', '  '), null);
     assert.equal(renameTarget('Alpha', ' Alpha '), null);
     assert.equal(renameTarget('Alpha', ' Alpha v2 '), 'Alpha v2');

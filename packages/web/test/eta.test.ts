@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { memoryStorage } from '../src/session/keyStorage.js';
 import { ETA, ETA_STORAGE_KEY, defaultEtaMs, estimateEtaMs, etaKey, etaText, progressPercent, readEtaHistory, recordEtaRun } from '../src/pages/backtest/eta.js';
 
-describe('ETA (spec 2 §9)', () => {
+describe('ETA (docs/product.md §2.9)', () => {
   it('defaults to 6 s plus 250 ms per day, kept within 4–45 s', () => {
     assert.equal(defaultEtaMs(0), 6000);
     assert.equal(defaultEtaMs(10), 8500);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { AUTH_MESSAGES, isEmail, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
 import { SUPPORT_MESSAGES, SUPPORT_TABS, supportPayload, validateSupport } from '../src/pages/support/support.js';
 
-describe('login and registration (spec 1 §5, §8)', () => {
+describe('login and registration (docs/product.md §1.5, §1.8)', () => {
   it('trims the identifier and requires both fields', () => {
     assert.deepEqual(validateLogin({ identifier: '   ana@x.fr', password: 'p' }), { ok: true, identifier: 'ana@x.fr', password: 'p' });
     assert.deepEqual(validateLogin({ identifier: '  ', password: 'p' }), { ok: false, error: AUTH_MESSAGES.identifierRequired });
@@ -29,7 +29,7 @@ describe('login and registration (spec 1 §5, §8)', () => {
   });
 });
 
-describe('support form (spec 1 §3, §5)', () => {
+describe('support form (docs/product.md §1.3, §1.5)', () => {
   const fields = { lastName: 'Lima', firstName: 'Ana', email: 'ana@x.fr', message: 'Bonjour' };
   it('has the two tabs and validates every field and the @', () => {
     assert.deepEqual(SUPPORT_TABS.map((t) => [t.id, t.label]), [['contact', 'Assistance & questions'], ['feedback', 'Améliorations & bugs']]);

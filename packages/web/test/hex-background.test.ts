@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HEX, backgroundMode, blurForDpr, hexCenters, hexCorners, pulsedRadius } from '../src/shell/hexGeometry.js';
 
-describe('hexagon background (spec 1 §2, §9)', () => {
+describe('hexagon background (docs/product.md §1.2, §1.9)', () => {
   it('chooses lite mode at 2 GB of device memory or less, static without canvas', () => {
     assert.equal(backgroundMode({ canvasSupported: true, deviceMemory: 8 }), 'animated');
     assert.equal(backgroundMode({ canvasSupported: true }), 'animated');

@@ -29,7 +29,7 @@ function fakeTimers() {
   return { timers, advance };
 }
 
-describe('page-loading bar (spec 1 §2, §9)', () => {
+describe('page-loading bar (docs/product.md §1.2, §1.9)', () => {
   it('starts at 8, advances every 180 ms toward 90 without passing it', () => {
     const { timers, advance } = fakeTimers();
     const bar = new LoadingBarController(timers);

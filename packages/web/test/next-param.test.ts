@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { loginUrlFor } from '../src/api/authRedirect.js';
 import { DEFAULT_NEXT, safeNext } from '../src/session/next.js';
 
-describe('next parameter (spec 1 §5)', () => {
+describe('next parameter (docs/product.md §1.5)', () => {
   it('keeps paths of this site, with their query and hash', () => {
     assert.equal(safeNext('/dashboard'), '/dashboard');
     assert.equal(safeNext('/backtest?symbol=EURUSD#top'), '/backtest?symbol=EURUSD#top');

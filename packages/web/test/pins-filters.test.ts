@@ -71,7 +71,7 @@ describe('pinning a metric row of the results modal', () => {
   });
 });
 
-describe('pins wall filters (spec 2 §2)', () => {
+describe('pins wall filters (docs/product.md §2.2)', () => {
   it('options list what the pins hold: types in sheet order, days Lun..Dim, both pairs and periods', () => {
     const options = pinFilterOptions(pins);
     assert.deepEqual(options.types.map((t) => t.label), ['Résumé global', 'TP2 global', 'Par session', 'Par heure', 'Par jour']);
@@ -124,7 +124,7 @@ describe('pins wall filters (spec 2 §2)', () => {
   });
 });
 
-describe('pins wall sorts (spec 2 §9)', () => {
+describe('pins wall sorts (docs/product.md §2.9)', () => {
   it('winrate: win-rate pins first, best first; value ascending and descending; metric A-Z', () => {
     const byWinrate = sortPins(pins, 'winrate');
     const firstOther = byWinrate.findIndex((p) => !isWinrateMetric(p.key));

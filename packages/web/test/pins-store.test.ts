@@ -13,7 +13,7 @@ function clock(start = 1_000) {
   return () => ++t;
 }
 
-describe('pins store (btPins_v1, spec 2 §3-§4)', () => {
+describe('pins store (btPins_v1, docs/product.md §2.3-§2.4)', () => {
   it('stores pins under btPins_v1, newest first, and reads them back in a new store', () => {
     const storage = memoryStorage();
     const store = new PinStore(storage, clock());

@@ -18,7 +18,7 @@ import {
 
 const current = { email: 'camille@example.com', fullName: 'Camille Durand', hasPassword: true };
 
-describe('profile forms (spec 2 §5, §8)', () => {
+describe('profile forms (docs/product.md §2.5, §2.8)', () => {
   it('personal info sends only what changed; a new e-mail needs a valid address and the current password', () => {
     assert.deepEqual(checkPersonalInfo({ email: 'camille@example.com', fullName: 'Camille Martin', password: '' }, current), { fields: { full_name: 'Camille Martin' } });
     assert.deepEqual(checkPersonalInfo({ email: 'CAMILLE@example.com', fullName: 'Camille Durand', password: '' }, current), { error: PROFILE_MESSAGES.nothingChanged });
@@ -54,7 +54,7 @@ describe('profile forms (spec 2 §5, §8)', () => {
   });
 });
 
-describe('profile summary and purchase history (spec 2 §2, §3)', () => {
+describe('profile summary and purchase history (docs/product.md §2.2, §2.3)', () => {
   it('plans, names and renewal date', () => {
     assert.deepEqual(['free', 'SUB_9', 'SUB_25', undefined].map(planLabel), ['Gratuit', 'Starter', 'Pro', 'Gratuit']);
     assert.equal(displayName({ first_name: 'Ana', last_name: 'Lima' }), 'Ana Lima');

@@ -17,7 +17,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-describe('key in the address (spec 1 §4)', () => {
+describe('key in the address (docs/product.md §1.4)', () => {
   it('takes apiKey or token, non-blank, and removes it from the address', () => {
     assert.deepEqual(captureUrlKey('?apiKey=abc&tab=login'), { key: 'abc', search: '?tab=login', changed: true });
     assert.deepEqual(captureUrlKey('?token=xyz'), { key: 'xyz', search: '', changed: true });

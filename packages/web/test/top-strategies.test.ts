@@ -15,7 +15,7 @@ const item = (patch: Record<string, unknown> = {}) => ({
   ...patch,
 });
 
-describe('top strategy cards (spec 1 §2, §3)', () => {
+describe('top strategy cards (docs/product.md §1.2, §1.3)', () => {
   it('shows pair, timeframe, strategy, period, TP1 win rate with 2 decimals and trades', () => {
     const card = toCard(item(), (key) => (key === 'ob_pullback_pure' ? 'OB pullback' : key));
     assert.deepEqual(
@@ -51,7 +51,7 @@ describe('top strategy cards (spec 1 §2, §3)', () => {
   });
 });
 
-describe('loading top strategies (spec 1 §8, §9)', () => {
+describe('loading top strategies (docs/product.md §1.8, §1.9)', () => {
   const noTimer = () => () => undefined;
   const sleepLog = (log: number[]) => async (ms: number) => void log.push(ms);
 

@@ -18,7 +18,7 @@ import { ENGINE_VERSION } from './version.js';
 const DAY = 86_400_000;
 
 /**
- * The one entry point of every consumer (DESIGN §1): parameters normalised, indicators
+ * The one entry point of every consumer (docs/architecture.md §1): parameters normalised, indicators
  * computed, setups detected, entries and exits simulated, statistics, and on request the
  * workbook. Candles before `from` warm up indicators and zones; candles after `to` are unused.
  */

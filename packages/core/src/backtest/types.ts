@@ -14,7 +14,7 @@ export interface RunMeta {
   readonly runSeq?: number;
 }
 
-/** One backtest, as the CLI and the server describe it (spec 2 §3 "Backtest request"). */
+/** One backtest, as the CLI and the server describe it (docs/product.md §2.3 "Backtest request"). */
 export interface BacktestRequest {
   /** An official strategy key, or a signal function defined outside the catalogue. */
   readonly strategy: string | SignalStrategy;
@@ -82,7 +82,7 @@ export interface BacktestResult {
   readonly to: number;
   /** Canonical parameters the run used, defaults included. */
   readonly params: StrategyParams;
-  /** `{folder}/{workbook}`: the last two segments are folder and file name (spec 2 §3). */
+  /** `{folder}/{workbook}`: the last two segments are folder and file name (docs/product.md §2.3). */
   readonly xlsx_result: string;
   readonly folder: string;
   readonly workbookName: string;

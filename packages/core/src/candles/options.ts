@@ -2,7 +2,7 @@ import { parseTimeframe } from '../catalogue/timeframes.js';
 import type { TimeframeKey } from '../catalogue/types.js';
 
 /**
- * Column layouts bt reads. `official` is the product's format (spec 3 §5); the others are
+ * Column layouts bt reads. `official` is the product's format (docs/product.md §3.5); the others are
  * real-world shapes accepted only with what they lack stated (a UTC offset for naive times).
  */
 export type CandleFormat = 'official' | 'custom' | 'plain' | 'metatrader' | 'backtesting' | 'backtrader' | 'freqtrade';

@@ -1,5 +1,5 @@
 /**
- * Offers and credit rules (spec 2 §3, §6, §9; spec 3 §9), as plain data and pure functions so the
+ * Offers and credit rules (docs/product.md §2.3, §2.6, §2.9; docs/product.md §3.9), as plain data and pure functions so the
  * server charges and the web app displays the same numbers. Prices are in euro cents.
  */
 
@@ -32,7 +32,7 @@ export const OFFERS: readonly OfferDefinition[] = [
   { id: 'SUB_25', kind: 'subscription', label: 'Pro', priceCents: 2500, credits: 30, periodDays: 30, discountRate: 0.1, priority: true },
 ];
 
-/** What one action costs, in credits (spec 2 §9). */
+/** What one action costs, in credits (docs/product.md §2.9). */
 export const CREDIT_COSTS = { backtest: 2, csvDownload: 1, extraction: 1 } as const;
 export type PaidAction = keyof typeof CREDIT_COSTS;
 
@@ -46,10 +46,10 @@ export const MIN_CREDITS_FOR_BACKTEST = CREDIT_COSTS.backtest;
  */
 export const SIGNUP_CREDITS = 2;
 
-/** A subscriber's bonus on one-shot packs: 10 %, rounded up (spec 2 §6). */
+/** A subscriber's bonus on one-shot packs: 10 %, rounded up (docs/product.md §2.6). */
 export const SUBSCRIBER_PACK_BONUS_RATE = 0.1;
 
-/** Crypto payments need at least this price; CREDIT_10 is the exception (spec 2 §9). */
+/** Crypto payments need at least this price; CREDIT_10 is the exception (docs/product.md §2.9). */
 export const CRYPTO_MIN_PRICE_CENTS = 1001;
 /** CREDIT_10 paid in crypto is charged this price and gives extra credits. */
 export const CRYPTO_CREDIT_10_PRICE_CENTS = 1050;

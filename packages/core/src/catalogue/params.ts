@@ -2,7 +2,7 @@ import type { ParamDefinition, StrategyParams } from './types.js';
 import { getStrategy } from './strategies.js';
 
 /**
- * Every strategy parameter of spec 2 §3. Defaults the spec does not give are chosen here and
+ * Every strategy parameter of docs/product.md §2.3. Defaults the spec does not give are chosen here and
  * explained in docs/parameters.md (ema_key, min_pips, max_touch, ob_side, confirm_candle).
  */
 export const PARAMS: readonly ParamDefinition[] = [
@@ -94,8 +94,8 @@ export function getParam(name: string): ParamDefinition {
 }
 
 /**
- * Per-family default overrides. rsi_threshold is declared 40 (spec 2 §3, the catalogue), while the
- * strategy documentation (spec 3 §3) states 50 for the engulfing and impulsive families: both hold,
+ * Per-family default overrides. rsi_threshold is declared 40 (docs/product.md §2.3, the catalogue), while the
+ * strategy documentation (docs/product.md §3.3) states 50 for the engulfing and impulsive families: both hold,
  * each where it is stated.
  */
 export const FAMILY_DEFAULT_OVERRIDES: Readonly<Record<string, Readonly<StrategyParams>>> = {

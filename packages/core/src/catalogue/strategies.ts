@@ -2,9 +2,9 @@ import type { EntryMode, FilterKind, StrategyDefinition, StrategyFamily } from '
 import { closest } from './closest.js';
 
 /**
- * The 24 official strategies (spec 2 §3, spec 3 §3): five pattern families, each with filter
+ * The 24 official strategies (docs/product.md §2.3, docs/product.md §3.3): five pattern families, each with filter
  * variants. Texts are composed from the family and the filters so the key, the filters, the
- * parameters and the French wording cannot drift apart. Semantics: DESIGN §2.
+ * parameters and the French wording cannot drift apart. Semantics: docs/architecture.md §2.
  */
 
 interface FamilyText {
@@ -130,7 +130,7 @@ const FILTERS: Readonly<Record<FilterKind, FilterText>> = {
   },
 };
 
-/** The official keys with their family and filters, in the catalogue's order (spec 2 §3). */
+/** The official keys with their family and filters, in the catalogue's order (docs/product.md §2.3). */
 const OFFICIAL: readonly (readonly [string, StrategyFamily, readonly FilterKind[]])[] = [
   ['ob_pullback_pure', 'ob_pullback_pure', []],
   ['ob_pullback_pure_ema_simple', 'ob_pullback_pure', ['ema_simple']],

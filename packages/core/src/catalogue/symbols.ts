@@ -1,7 +1,7 @@
 import type { AssetClass, SymbolDefinition } from './types.js';
 
 /**
- * The instruments of the official data (spec 2 §3, spec 3 §2). Pip sizes follow the spec where it
+ * The instruments of the official data (docs/product.md §2.3, docs/product.md §3.2). Pip sizes follow the spec where it
  * gives one (0.0001 forex, 0.01 JPY pairs, 0.1 gold, 1 indices); for the other commodities the
  * pip is one minimum tick of the reference futures contract, and crypto uses a pip close to
  * gold's relative size. docs/catalogue.md gives the reason line by line.
@@ -150,7 +150,7 @@ export interface SymbolOption {
   readonly label: string;
 }
 
-/** Options of the pair filters (spec 2 §3): 'ALL' labelled 'Toutes', then every symbol sorted. */
+/** Options of the pair filters (docs/product.md §2.3): 'ALL' labelled 'Toutes', then every symbol sorted. */
 export function symbolFilterOptions(): SymbolOption[] {
   const sorted = [...SYMBOLS].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   return [{ value: 'ALL', label: 'Toutes' }, ...sorted.map((s) => ({ value: s.symbol, label: s.label }))];

@@ -18,7 +18,7 @@ export const TIMEFRAMES: readonly TimeframeDefinition[] = [
   { key: 'D1', label: '1 jour', stepMs: 1440 * MINUTE },
 ];
 
-/** Timeframes the public CSV library lists (spec 2 §9: M1 and D1 are filtered out). */
+/** Timeframes the public CSV library lists (docs/product.md §2.9: M1 and D1 are filtered out). */
 export const LIBRARY_TIMEFRAMES: readonly TimeframeKey[] = ['H4', 'H1', 'M30', 'M15', 'M5'];
 
 const byKey = new Map(TIMEFRAMES.map((t) => [t.key, t]));

@@ -1,4 +1,4 @@
-/** Timeframe keys of the product (spec 2 §9). */
+/** Timeframe keys of the product (docs/product.md §2.9). */
 export type TimeframeKey = 'M1' | 'M5' | 'M15' | 'M30' | 'H1' | 'H4' | 'D1';
 
 export type AssetClass = 'forex' | 'metal' | 'energy' | 'agriculture' | 'index' | 'crypto';
@@ -18,7 +18,7 @@ export interface SymbolDefinition {
   readonly typicalSpreadPips: number | null;
 }
 
-/** The five pattern families behind the 24 official strategies (spec 2 §3, DESIGN §2). */
+/** The five pattern families behind the 24 official strategies (docs/product.md §2.3, docs/architecture.md §2). */
 export type StrategyFamily =
   | 'ob_pullback_pure'
   | 'ob_pullback_gap'

@@ -2,7 +2,7 @@ import { formatCompactFr, formatIntegerFr, formatNumberFr, formatPercentFr, form
 import { isPercentLabel, TRADE_HEADERS } from './labels.js';
 
 /**
- * A percentage cell as the statistics modal shows it (spec 1 §2, spec 2 §2): a value between 0
+ * A percentage cell as the statistics modal shows it (docs/product.md §1.2, docs/product.md §2.2): a value between 0
  * and 1 is a fraction, multiplied by 100; any other number is already a percentage (older
  * workbooks stored 65.3). Always 2 decimals and '%'. Non-numbers are shown as they are.
  */

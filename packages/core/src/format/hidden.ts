@@ -1,5 +1,5 @@
 /**
- * Rows the statistics modal hides (spec 1 §2, spec 2 §2): the bookkeeping rows run_id, user_id
+ * Rows the statistics modal hides (docs/product.md §1.2, docs/product.md §2.2): the bookkeeping rows run_id, user_id
  * and run_seq always; the stop-loss and TP1 size rows when the stop is internal (their pips
  * mean nothing there: the stop sits at the zone's edge and TP1 at 1R).
  */

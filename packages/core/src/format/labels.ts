@@ -7,7 +7,7 @@
 export const SHEET_NAMES = ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global', 'Trades'] as const;
 export type SheetName = (typeof SHEET_NAMES)[number];
 
-/** Tab labels of the statistics modal (spec 1 §2); the Trades sheet is download-only. */
+/** Tab labels of the statistics modal (docs/product.md §1.2); the Trades sheet is download-only. */
 export const SHEET_TAB_LABELS: Readonly<Partial<Record<SheetName, string>>> = {
   Config: 'Configuration',
   Global: 'Résumé global',
@@ -17,7 +17,7 @@ export const SHEET_TAB_LABELS: Readonly<Partial<Record<SheetName, string>>> = {
   TP2_Global: 'TP2 global',
 };
 
-/** The modal's default tab: Global, otherwise the first sheet, otherwise none (spec 1 §2). */
+/** The modal's default tab: Global, otherwise the first sheet, otherwise none (docs/product.md §1.2). */
 export function defaultSheet(sheets: readonly string[]): string | null {
   return sheets.includes('Global') ? 'Global' : (sheets[0] ?? null);
 }

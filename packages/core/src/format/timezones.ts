@@ -6,7 +6,7 @@ export interface HourlyTimeZone {
   readonly label: string;
 }
 
-/** The 12 zones of the hourly sheet (spec 2 §9), Brussels first as the default. */
+/** The 12 zones of the hourly sheet (docs/product.md §2.9), Brussels first as the default. */
 export const HOURLY_TIME_ZONES: readonly HourlyTimeZone[] = [
   { id: 'Europe/Brussels', label: 'Bruxelles' },
   { id: 'Europe/London', label: 'Londres' },
@@ -75,7 +75,7 @@ export function hourLabel(hour: number): string {
   return `${String(Math.floor(hour)).padStart(2, '0')}h`;
 }
 
-/** 'UTC+2', 'UTC-5', 'UTC' (how per-hour pins show their zone, spec 2 §3). */
+/** 'UTC+2', 'UTC-5', 'UTC' (how per-hour pins show their zone, docs/product.md §2.3). */
 export function utcOffsetLabel(offsetHours: number): string {
   if (offsetHours === 0) return 'UTC';
   const sign = offsetHours > 0 ? '+' : '-';
@@ -94,7 +94,7 @@ export interface ShiftedHourRow<T> {
 }
 
 /**
- * The hourly sheet in another zone (spec 2 §9): each row's UTC hour shifted by the offset
+ * The hourly sheet in another zone (docs/product.md §2.9): each row's UTC hour shifted by the offset
  * modulo 24, rows sorted by the shifted hour, labelled 'HHh'. Rows whose hour cannot be read
  * (not an integer 0..23) are dropped rather than shown at a wrong hour.
  */

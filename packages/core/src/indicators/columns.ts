@@ -49,8 +49,8 @@ export function computeIndicator(candles: Candles, column: IndicatorColumn): Flo
 }
 
 /**
- * Candles holding every requested column. A column the data already has is used as it is (DESIGN
- * §2); 'RSI' resolves to an 'RSI' column, else to the file's 'RSI_14' (the same values under both
+ * Candles holding every requested column. A column the data already has is used as it is
+ * (docs/architecture.md §2); 'RSI' resolves to an 'RSI' column, else to the file's 'RSI_14' (the same values under both
  * names), else Wilder RSI 14 is computed; any other RSI_n or EMA_n is computed from the closes
  * under the requested name. Returns the same object when nothing is missing.
  */

@@ -2,7 +2,7 @@ import { checkPeriod, firstDefined } from './period.js';
 
 /**
  * Exponential moving average, k = 2 / (period + 1), seeded with the simple average of the first
- * `period` values (DESIGN §2): NaN before that index, the SMA at it, then
+ * `period` values (docs/architecture.md §2): NaN before that index, the SMA at it, then
  * ema[i] = ema[i-1] + k (v[i] - ema[i-1]). Leading NaN values are skipped (the seed starts at the
  * first defined value); a NaN later on propagates.
  */

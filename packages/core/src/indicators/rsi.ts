@@ -1,6 +1,6 @@
 import { checkPeriod, firstDefined } from './period.js';
 
-/** The product's RSI period (DESIGN §2: RSI is Wilder's, 14). */
+/** The product's RSI period (docs/architecture.md §2: RSI is Wilder's, 14). */
 export const DEFAULT_RSI_PERIOD = 14;
 
 /**

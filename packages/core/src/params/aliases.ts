@@ -1,6 +1,6 @@
 import { findParam } from '../catalogue/params.js';
 
-/** Other names of parameters (spec 2 §3, DESIGN §2), mapped to the canonical name. */
+/** Other names of parameters (docs/product.md §2.3, docs/architecture.md §2), mapped to the canonical name. */
 export const PARAM_ALIASES: Readonly<Record<string, string>> = {
   min_wait_candle: 'min_wait_candles',
   max_wait_candle: 'max_wait_candles',

@@ -10,7 +10,7 @@ import { checkParamRelations } from './relations.js';
 export interface NormalizeParamsOptions {
   /**
    * An official strategy key (its signature and its family's defaults), or a signature as a list of
-   * parameter names (a user strategy's, spec 2 §5). Without it every catalogue parameter is accepted.
+   * parameter names (a user strategy's, docs/product.md §2.5). Without it every catalogue parameter is accepted.
    */
   strategy?: string | readonly string[];
   /** What to do with a parameter the strategy does not read: 'error' (CLI, the default) or 'warn' (server: dropped). */
@@ -89,7 +89,7 @@ function passThrough(name: string, value: unknown): number | boolean | string | 
 }
 
 /**
- * The one parameter pipeline of the CLI, the server and the web app (DESIGN §2): aliases renamed to
+ * The one parameter pipeline of the CLI, the server and the web app (docs/architecture.md §2): aliases renamed to
  * canonical names, values coerced to their declared types, parameters filtered to the strategy's
  * signature (unknown ones: an error, or dropped with a warning), defaults filled, cross-field rules
  * checked. Invalid values are always errors (ParamError), whatever `unknown` says.

@@ -3,12 +3,12 @@ import { parseNumberText, roundDecimal } from './numbers.js';
 
 /**
  * min_overlap_ratio: how deep into a zone the price must come back before a pullback order fills,
- * as a fraction of the zone's height in (0, 1] (DESIGN §2). Unset means entry on touch. The web
- * form asks for a percent from 0.1 to 100 (spec 2 §5) and sends the fraction.
+ * as a fraction of the zone's height in (0, 1] (docs/architecture.md §2). Unset means entry on touch. The web
+ * form asks for a percent from 0.1 to 100 (docs/product.md §2.5) and sends the fraction.
  */
 export const OVERLAP_PERCENT_MIN = 0.1;
 export const OVERLAP_PERCENT_MAX = 100;
-/** Preset buttons of the form (spec 2 §5). */
+/** Preset buttons of the form (docs/product.md §2.5). */
 export const OVERLAP_PERCENT_PRESETS = [10, 25, 50] as const;
 
 const PERCENT_EXPECTED = `a percent from ${OVERLAP_PERCENT_MIN} to ${OVERLAP_PERCENT_MAX}`;

@@ -3,7 +3,7 @@ import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
 /**
- * Three-candle engulfing (`englobante_entry`, DESIGN §2). Bullish at candle i: i is bullish,
+ * Three-candle engulfing (`englobante_entry`, docs/architecture.md §2). Bullish at candle i: i is bullish,
  * i-1 is bearish, and the body of i covers the bodies of i-1 and i-2 together (inclusive:
  * `open[i] <= ` the lowest body edge of i-1 and i-2, `close[i] >=` the highest). Bearish is the
  * mirror. Signal at the close of i. `top`/`bottom` span the three candles; the stop for internal

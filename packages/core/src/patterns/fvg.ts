@@ -8,7 +8,7 @@ export interface FvgOptions {
 }
 
 /**
- * Fair value gaps (DESIGN §2). Bullish, completed at candle i: `low[i] > high[i-2]` and the
+ * Fair value gaps (docs/architecture.md §2). Bullish, completed at candle i: `low[i] > high[i-2]` and the
  * middle candle closes above its open; zone `[high[i-2], low[i]]`, known at the close of i.
  * Bearish is the mirror: `high[i] < low[i-2]`, middle candle closes below its open, zone
  * `[high[i], low[i-2]]`. `formedAt` is the middle candle (where smart-money-concepts labels it).

@@ -13,7 +13,7 @@ export interface OrderBlockOptions {
 }
 
 /**
- * Order blocks (DESIGN §2). Bullish, confirmed at candle k+1: candle k is bearish (close < open)
+ * Order blocks (docs/architecture.md §2). Bullish, confirmed at candle k+1: candle k is bearish (close < open)
  * and candle k+1 is bullish and closes above `high[k]`, so k is the last bearish candle before
  * that bullish candle; zone `[low[k], high[k]]`. Bearish is the mirror (k bullish, k+1 bearish
  * closing below `low[k]`). `formedAt` is k; the stop for internal SL is the block's far edge.

@@ -11,7 +11,7 @@ export interface PriceSeries {
   readonly close: Float64Array;
 }
 
-/** The five patterns behind the official families (DESIGN §2), and setups from a signal function. */
+/** The five patterns behind the official families (docs/architecture.md §2), and setups from a signal function. */
 export type PatternKind = 'fvg' | 'order_block' | 'order_block_gap' | 'engulfing' | 'fvg_impulsive' | 'custom';
 
 /** +1 bullish (a buy setup), -1 bearish (a sell setup). */

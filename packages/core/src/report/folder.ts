@@ -1,7 +1,7 @@
 import { parseTimeframe } from '../catalogue/timeframes.js';
 
 /**
- * Result folder names: `{PAIR}_{TF}_{strategy}_{YYYYMMDD}-{YYYYMMDD}_sl{N}` (DESIGN §2), `_sl0`
+ * Result folder names: `{PAIR}_{TF}_{strategy}_{YYYYMMDD}-{YYYYMMDD}_sl{N}` (docs/architecture.md §2), `_sl0`
  * when the stop is internal. Every part is checked against a small alphabet so the name is a
  * safe single path segment on every file system and in a URL: no separators, no `..`, no
  * spaces, nothing a shell or Windows treats specially.
@@ -125,7 +125,7 @@ function isoDay(year: string, month: string, day: string): string | null {
 }
 
 /**
- * The parts of a result folder name, tolerant as the pins need (spec 2 §3): the strategy is
+ * The parts of a result folder name, tolerant as the pins need (docs/product.md §2.3): the strategy is
  * every word between the timeframe and the date range (strategy keys contain '_'), the date
  * range is the last `YYYYMMDD-YYYYMMDD` word, the `sl` part may be missing, and words after it
  * are kept as `suffix`. Case of pair and timeframe is normalised. Throws `invalid result folder`.

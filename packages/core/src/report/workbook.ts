@@ -25,7 +25,7 @@ function toXlsxSheet(spec: SheetSpec): XlsxSheet {
 }
 
 /**
- * The run's workbook (DESIGN §2, docs/report.md): Config, Global, Sessions, Par_Heure,
+ * The run's workbook (docs/architecture.md §2, docs/report.md): Config, Global, Sessions, Par_Heure,
  * Jour_Semaine, TP2_Global, Trades. Percentages are stored as fractions and formatted 0.00%;
  * dates are Excel dates in UTC; every header row is bold and frozen.
  */

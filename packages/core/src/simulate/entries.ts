@@ -2,7 +2,7 @@ import { CHUNK } from '../patterns/candidates.js';
 import type { PriceSeries, Setups } from '../patterns/types.js';
 import { buyPasses, maskGate, sellPasses, type FilterGate, type FilterMasks } from '../strategies/filters.js';
 
-/** Pullback entry rules (DESIGN §2), already validated and defaulted. */
+/** Pullback entry rules (docs/architecture.md §2), already validated and defaulted. */
 export interface PullbackRules {
   /** A zone confirmed at candle d can fill at j only when `j - d >= minWait` (and always j > d). */
   readonly minWait: number;

@@ -1,4 +1,4 @@
-/** How stops and targets are placed (DESIGN §2 "Exits"). */
+/** How stops and targets are placed (docs/architecture.md §2 "Exits"). */
 export interface ExitRules {
   readonly slMode: 'external' | 'internal';
   /** External mode: stop distance in pips (required). Ignored in internal mode. */

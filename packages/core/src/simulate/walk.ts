@@ -29,7 +29,7 @@ export function newWalkState(dir: number, entry: number, sl: number, tp1: number
 
 /**
  * Walks candles [from, to) of one price set (the run's candles, or lower-timeframe candles when
- * resolving an ambiguity). Rules (DESIGN §2):
+ * resolving an ambiguity). Rules (docs/architecture.md §2):
  *  - a candle reaching SL and a pending TP counts as SL (conservative) and is flagged;
  *  - with `restingFirst`, candle `from` is a resting order's fill candle: only SL can count
  *    there (its high may predate the fill), and its favourable side is not an excursion;

@@ -8,7 +8,7 @@ export interface SessionBucket {
 }
 
 /**
- * Fixed trading-session buckets by UTC entry hour (DESIGN §2). Fixed on purpose: a run's
+ * Fixed trading-session buckets by UTC entry hour (docs/architecture.md §2). Fixed on purpose: a run's
  * sessions must not move with daylight saving, so results of different months compare.
  */
 export const SESSION_BUCKETS: readonly SessionBucket[] = [

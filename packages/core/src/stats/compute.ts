@@ -92,7 +92,7 @@ function checkOptions(options: StatisticsOptions): { minTrades: number; minShare
 }
 
 /**
- * Statistics of a run's trades (DESIGN §2): global, sessions, hours, weekdays, TP2 and golden
+ * Statistics of a run's trades (docs/architecture.md §2): global, sessions, hours, weekdays, TP2 and golden
  * hours, each win rate with its Wilson 95 % interval, plus the same-candle ambiguity figures.
  * Trades may come in any order; order-dependent figures use entry order.
  */

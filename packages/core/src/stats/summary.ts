@@ -1,8 +1,8 @@
 import type { BacktestStatistics } from './types.js';
 
 /**
- * The per-run figures the dashboard cards and the admin backtest list show (spec 2 §3 backtest
- * item, spec 3 §3 admin summary item), under the field names those screens read. winrate_tp1 and
+ * The per-run figures the dashboard cards and the admin backtest list show (docs/product.md §2.3 backtest
+ * item, docs/product.md §3.3 admin summary item), under the field names those screens read. winrate_tp1 and
  * winrate_tp2 are fractions 0..1 (the screens' winrate parsing treats values <= 1 as fractions).
  */
 export interface BacktestSummaryFields {

@@ -73,7 +73,7 @@ export interface WeekdayStatistics extends GroupStatistics {
   readonly label: string;
 }
 
-/** One golden hour in the API's JSON shape (spec 2 §3), plus its evidence. */
+/** One golden hour in the API's JSON shape (docs/product.md §2.3), plus its evidence. */
 export interface GoldenHour {
   readonly hour: number;
   /** TP1 and TP2 win rates, fractions 0..1 (TP2 null when no TP2 verdict in that hour). */
@@ -85,7 +85,7 @@ export interface GoldenHour {
   readonly TP2_ci95: Interval | null;
 }
 
-/** `golden_hours` of the backtest result (spec 2 §3), extended additively with intervals and the threshold. */
+/** `golden_hours` of the backtest result (docs/product.md §2.3), extended additively with intervals and the threshold. */
 export interface GoldenHours {
   readonly winrate_global: {
     readonly TP1: number | null;

@@ -9,7 +9,7 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 
 /**
  * Pullback rules from canonical parameters. Absent values: min_wait_candles 3 and
- * max_wait_candles 20 (spec 2 §3), no overlap ratio (touch entry), no touch limit, one fill per
+ * max_wait_candles 20 (docs/product.md §2.3), no overlap ratio (touch entry), no touch limit, one fill per
  * zone. runBacktest passes parameters through the catalogue's normaliser first, so its defaults
  * (max_touch 3 ...) apply there.
  */

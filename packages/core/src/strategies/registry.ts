@@ -21,7 +21,7 @@ export interface StrategyPlan {
   detect(candles: Candles, params: StrategyParams, pipSize: number): Setups;
 }
 
-/** The pattern of each family, and the unit its `min_pips` is given in (spec 3 §3). */
+/** The pattern of each family, and the unit its `min_pips` is given in (docs/product.md §3.3). */
 export const FAMILY_PATTERNS: Readonly<Record<StrategyFamily, { readonly pattern: PatternKind; readonly minPipsUnit: 'pips' | 'price' }>> = {
   ob_pullback_pure: { pattern: 'order_block', minPipsUnit: 'pips' },
   ob_pullback_gap: { pattern: 'order_block_gap', minPipsUnit: 'pips' },

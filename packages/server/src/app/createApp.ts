@@ -30,7 +30,7 @@ import { Metrics, metricsEndpoint } from '../metrics/index.js';
 export type App = Koa<AppState> & { services: Services; deps: AppDeps; metrics: Metrics; closers: Closers };
 
 /**
- * Builds the Koa app from its dependencies (DESIGN §3). One folder per API resource; each
+ * Builds the Koa app from its dependencies (docs/architecture.md §3). One folder per API resource; each
  * exports a router of thin handlers over the services built here. Later resources (backtests,
  * CSV library, strategies, payments) add their router to the list below.
  */

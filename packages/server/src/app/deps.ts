@@ -14,7 +14,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { Closers } from './lifecycle.js';
 import type { QueueOptions } from '../jobs/queue.js';
 
-/** Everything the app talks to, injected (DESIGN §3): tests pass local stand-ins of the same kind. */
+/** Everything the app talks to, injected (docs/architecture.md §3): tests pass local stand-ins of the same kind. */
 export interface AppDeps {
   db: Database;
   storage: Storage;

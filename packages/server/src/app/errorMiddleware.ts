@@ -20,7 +20,7 @@ const GENERIC: Record<number, string> = {
 };
 
 /**
- * The one place errors become responses: `{ detail }` in French with the status of DESIGN §3.
+ * The one place errors become responses: `{ detail }` in French with the status of docs/architecture.md §3.
  * Only HttpError messages are ours to show; any other error's text (a SQL statement, a stack,
  * a library's English) stays in the server log and the client gets a generic sentence.
  */
@@ -46,7 +46,7 @@ export function errorMiddleware(log: (message: string) => void) {
         status = 400;
         detail = frenchParamMessage(err);
       } else if (err instanceof InsufficientCreditsError) {
-        // A paid action the ledger refused: 402 (DESIGN §3), whichever route called spend().
+        // A paid action the ledger refused: 402 (docs/architecture.md §3), whichever route called spend().
         status = 402;
         detail = MSG.insufficientCredits(err.needed, err.balance);
       } else if (err instanceof StoragePathError) {

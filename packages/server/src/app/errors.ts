@@ -1,6 +1,6 @@
 /**
  * Errors a handler or service throws on purpose. The error middleware turns them into
- * `{ detail }` JSON with their status (DESIGN §3); anything else becomes a 500 without details.
+ * `{ detail }` JSON with their status (docs/architecture.md §3); anything else becomes a 500 without details.
  */
 export class HttpError extends Error {
   readonly status: number;

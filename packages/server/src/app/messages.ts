@@ -1,11 +1,11 @@
 /**
  * Every French sentence the API sends, in one place. Those quoted from the spec are verbatim
- * (spec 1 §5, §8; spec 2 §8); the others follow their tone.
+ * (docs/product.md §1.5, §1.8; docs/product.md §2.8); the others follow their tone.
  */
 import { RECREATE_ACCOUNT_LIMIT } from '@bt/core/catalogue';
 
 export const MSG = {
-  // spec 1 §8 / spec 2 §8
+  // docs/product.md §1.8 / docs/product.md §2.8
   notAuthenticated: 'Non authentifié',
   invalidCredentials: 'Identifiants invalides',
   serverError: 'Erreur serveur',

@@ -66,7 +66,7 @@ export function createServices(deps: AppDeps) {
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
 
-  // The working area (spec 2): official data, runs and results, the CSV shop, personal strategies.
+  // The working area (docs/product.md part 2): official data, runs and results, the CSV shop, personal strategies.
   const { storage, library, sandbox, llm } = deps;
   const sandboxLimits = sandbox.limits;
   const datasets = new DatasetStore(db, library, log);

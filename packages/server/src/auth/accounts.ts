@@ -42,7 +42,7 @@ export interface AccountsDeps {
 /** How a verification link reached (or not) its owner. */
 export interface VerificationDelivery {
   emailed: boolean;
-  /** Only when no SMTP server is configured: the link itself (DESIGN §3). */
+  /** Only when no SMTP server is configured: the link itself (docs/architecture.md §3). */
   verifyUrl?: string;
 }
 

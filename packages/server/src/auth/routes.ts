@@ -10,7 +10,7 @@ import type { Services } from '../app/services.js';
 import { enforce, rateLimit } from '../ratelimit/middleware.js';
 import { currentUser, requireUser } from './middleware.js';
 
-/** Registration, login, e-mail verification, password reset (spec 1 §7). */
+/** Registration, login, e-mail verification, password reset (docs/product.md §1.7). */
 export function authRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { accounts } = services;
   const { rateLimits } = deps.config;

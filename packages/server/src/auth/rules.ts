@@ -1,7 +1,7 @@
 import { badRequest } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
 
-/** Password minimum (spec 1 §5, §9). */
+/** Password minimum (docs/product.md §1.5, §1.9). */
 export const PASSWORD_MIN_LENGTH = 8;
 /** Bounds the work scrypt does for one request. */
 export const PASSWORD_MAX_LENGTH = 256;

@@ -37,7 +37,7 @@ function definition(name: string) {
   return { name, type: d.type, default: d.default ?? null, label: d.label, description: d.description, level: d.level, min: d.min ?? null, max: d.max ?? null, choices: d.choices ?? null };
 }
 
-/** GET /api/strategy_params/{strategy}: the signature (`params`, a list of names, spec 2 §5) and its details. */
+/** GET /api/strategy_params/{strategy}: the signature (`params`, a list of names, docs/product.md §2.5) and its details. */
 export function officialParamsAnswer(s: StrategyDefinition) {
   return { strategy: s.key, source: 'official', params: [...s.params], defaults: paramDefaults(s.key), definitions: s.params.map(definition) };
 }
@@ -55,7 +55,7 @@ export function userParamsAnswer(row: UserStrategy, shape: StrategyShape) {
   return { strategy: row.id, source: row.source, params: names, defaults: Object.fromEntries(defs.map((d) => [d.name, d.default])), definitions: defs, ui: uiOf(shape), entry_mode: shape.entryMode, filters: shape.filters, sl_mode: row.slMode };
 }
 
-/** The answer of a run (spec 2 §3 "Backtest result"), plus what the web app draws its charts from. */
+/** The answer of a run (docs/product.md §2.3 "Backtest result"), plus what the web app draws its charts from. */
 export function presentOutcome(outcome: BacktestOutcome, timing: { total_ms: number }) {
   const { run, result } = outcome;
   const file = workbookFileName(run.folder);

@@ -2,7 +2,7 @@ import { LIBRARY_TIMEFRAMES, MAX_BACKTEST_DAYS, TIMEFRAMES, closest, findStrateg
 import { badRequest } from '../app/errors.js';
 import type { Body } from '../app/input.js';
 
-/** The sentences of the backtest calls (spec 2 §5, §8 where quoted; the others in their tone). */
+/** The sentences of the backtest calls (docs/product.md §2.5, §2.8 where quoted; the others in their tone). */
 export const BACKTEST_MESSAGES = {
   noStrategy: 'Choisis une stratégie (officielle ou générée).',
   unknownStrategy: (key: string, suggestion?: string) => `Stratégie inconnue : « ${key} »${suggestion ? ` (voulais-tu dire ${suggestion} ?)` : ''}.`,

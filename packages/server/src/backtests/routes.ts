@@ -30,7 +30,7 @@ export const UPLOAD_MESSAGES = {
   noCandleInPeriod: (start: string, end: string) => `Aucune bougie du fichier entre le ${start} et le ${end}.`,
 } as const;
 
-/** Backtests on official data or an uploaded file, the strategy catalogue, pip sizes (spec 2 §7). */
+/** Backtests on official data or an uploaded file, the strategy catalogue, pip sizes (docs/product.md §2.7). */
 export function backtestRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { backtests, strategies } = services;
   const router = apiRouter();

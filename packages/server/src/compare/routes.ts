@@ -7,7 +7,7 @@ import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import { labelOf } from './service.js';
 
-/** The comparator (spec 2 §7 "Comparator"): only the user's own analyses. */
+/** The comparator (docs/product.md §2.7 "Comparator"): only the user's own analyses. */
 export function compareRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { comparator, results } = services;
   const router = apiRouter();

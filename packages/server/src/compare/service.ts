@@ -31,7 +31,7 @@ export interface CompareData {
 }
 
 /**
- * The comparator (spec 2 §2 "/comparateur", §7): 1 to 4 of the user's own finished analyses,
+ * The comparator (docs/product.md §2.2 "/comparateur", §2.7): 1 to 4 of the user's own finished analyses,
  * compared on one metric. Figures come from the summary each run stored (results/summary.ts),
  * so no workbook is read. Win rates per bucket are TP1 win rates, null where the bucket has no
  * resolved trade; with `normalize`, the per-bucket metrics give each bucket's share of the

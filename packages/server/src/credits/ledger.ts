@@ -47,7 +47,7 @@ export class LedgerError extends Error {
 }
 
 /**
- * The credit ledger is the truth about credits (DESIGN §3). A balance changes only inside the
+ * The credit ledger is the truth about credits (docs/architecture.md §3). A balance changes only inside the
  * transaction that writes its ledger row, and a spend is one guarded UPDATE
  * (`credits = credits - cost WHERE credits >= cost`), so concurrent spends cannot overdraw.
  * Costs come from @bt/core's catalogue, never from here.

@@ -40,7 +40,7 @@ export function presentDataset(d: Dataset, owned: Set<string> | null, now: Date)
   };
 }
 
-/** An owned file (purchase or extraction) for 'Mes CSV' and the recent extractions (spec 2 §3). */
+/** An owned file (purchase or extraction) for 'Mes CSV' and the recent extractions (docs/product.md §2.3). */
 export function presentUserCsv(f: UserCsv) {
   const name = f.path.split('/').pop()!;
   const owned = `/api/download_owned_csv_by_path/${f.path.split('/').map(encodeURIComponent).join('/')}`;
@@ -89,7 +89,7 @@ function sendCsv(ctx: AppContext, file: CsvFile): void {
   ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
 }
 
-/** The CSV shop (spec 2 §7 "CSV shop") and 'Mes CSV'. */
+/** The CSV shop (docs/product.md §2.7 "CSV shop") and 'Mes CSV'. */
 export function csvRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { csvShop } = services;
   const router = apiRouter();

@@ -13,7 +13,7 @@ import type { Storage } from '../storage/types.js';
 
 type CsvValues = Pick<UserCsv, 'kind' | 'path' | 'storagePath' | 'symbol' | 'timeframe' | 'startDate' | 'endDate' | 'rows' | 'bytes' | 'datasetId'>;
 
-/** Timeframes an extraction may ask for: the library's and M1 (spec 2 §9: M1 at most 3 weeks back). */
+/** Timeframes an extraction may ask for: the library's and M1 (docs/product.md §2.9: M1 at most 3 weeks back). */
 export const EXTRACTION_TIMEFRAMES: readonly TimeframeKey[] = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4'];
 export const M1_MAX_DAYS_BACK = 21;
 export const MAX_EXTRACTION_DAYS = 366;
@@ -41,7 +41,7 @@ export interface CsvFile {
 }
 
 /**
- * The CSV shop (spec 2 §2 "/csv-shop", §6, §9): the library of official monthly files, their
+ * The CSV shop (docs/product.md §2.2 "/csv-shop", §2.6, §2.9): the library of official monthly files, their
  * purchase (1 credit the first time, free for their owner afterwards), and on-demand extraction of
  * a date range from the same store (1 credit, private to its owner, not charged when it fails).
  */

@@ -1,7 +1,7 @@
 import { parseTimeframe, TIMEFRAMES } from '@bt/core/catalogue';
 
 /**
- * File names of the CSV library and of extractions (spec 2 §3): `{symbol}_{timeframe}_{YYYY-MM}.csv`
+ * File names of the CSV library and of extractions (docs/product.md §2.3): `{symbol}_{timeframe}_{YYYY-MM}.csv`
  * for a month, `{symbol}_{timeframe}_{YYYYMMDD}_to_{YYYYMMDD}.csv` for a range. Library files live
  * at `{symbol}/{timeframe}/{name}` under the library root, with their Arrow IPC copy beside them.
  */

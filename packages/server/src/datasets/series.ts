@@ -117,7 +117,7 @@ export function splitByMonth(candles: Candles): { month: string; candles: Candle
 }
 
 /**
- * The series with an RSI_14 column (Wilder, the product's RSI, spec 3 §5 "computed by the
+ * The series with an RSI_14 column (Wilder, the product's RSI, docs/product.md §3.5 "computed by the
  * product's pipeline"), computed over the whole series so every month file carries it from its
  * first candle. A series that already has RSI_14 keeps it.
  */

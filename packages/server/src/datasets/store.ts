@@ -45,7 +45,7 @@ export interface DatasetFilter {
 }
 
 /**
- * The official price data (issue 6 §1): one CSV per symbol, timeframe and UTC month in the library
+ * The official price data (docs/product.md §2.2, docs/server.md): one CSV per symbol, timeframe and UTC month in the library
  * storage (the official format, which is what users download), an Arrow IPC copy beside each for
  * fast loading, and one `datasets` row per month (symbol, timeframe, month, path, rows, first and
  * last candle, checksum). Loaded months are kept in a small LRU, keyed by path and checksum.

@@ -1,7 +1,7 @@
 /**
  * An OpenAI-compatible chat endpoint (`POST {base}/chat/completions`: OpenAI, Azure OpenAI's
  * compatible route, Mistral, a local llama.cpp or vLLM server...), configured by LLM_BASE_URL,
- * LLM_API_KEY and LLM_MODEL. Injected into createApp (DESIGN §3), so tests use a local server.
+ * LLM_API_KEY and LLM_MODEL. Injected into createApp (docs/architecture.md §3), so tests use a local server.
  */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

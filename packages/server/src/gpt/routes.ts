@@ -8,7 +8,7 @@ import { currentUser, requireUser } from '../auth/middleware.js';
 import { presentStrategy } from '../strategies/routes.js';
 import { GPT_MESSAGES } from './service.js';
 
-/** AI generation of a personal strategy (spec 2 §7): a configured chat model, or the built-in generator. */
+/** AI generation of a personal strategy (docs/product.md §2.7): a configured chat model, or the built-in generator. */
 export function gptRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { generator, strategies } = services;
   const router = apiRouter();

@@ -28,7 +28,7 @@ export interface Generated {
 }
 
 /**
- * POST /api/gpt/generate-strategy (spec 2 §4, §8): a chat model writes the .py when one is
+ * POST /api/gpt/generate-strategy (docs/product.md §2.4, §2.8): a chat model writes the .py when one is
  * configured, otherwise the built-in generator composes it from the catalogue's building blocks;
  * either way the file goes through the same validation as an import, is saved for the user and
  * archived with its attempts and timing.

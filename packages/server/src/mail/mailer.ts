@@ -9,7 +9,7 @@ export interface MailMessage {
 
 /**
  * Outbound e-mail. `configured` is false when no SMTP server is set: callers then say so in
- * their answer (the verification link is returned instead of mailed, DESIGN §3).
+ * their answer (the verification link is returned instead of mailed, docs/architecture.md §3).
  */
 export interface Mailer {
   readonly configured: boolean;

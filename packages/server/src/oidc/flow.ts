@@ -12,7 +12,7 @@ export interface OidcFlowConfig {
   publicUrl: string;
 }
 
-/** `next` must be a path of the web app (spec 1 §5): starts with '/', not '//', no scheme. */
+/** `next` must be a path of the web app (docs/product.md §1.5): starts with '/', not '//', no scheme. */
 export function safeNextPath(value: string | undefined | null): string | null {
   if (!value || typeof value !== 'string' || value.length > 500) return null;
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;

@@ -10,7 +10,7 @@ import type { IdentityProvider } from './provider.js';
 const BINDING_COOKIE = 'bt_oidc';
 
 /**
- * Third-party sign-in (spec 1 §2 "Login", §4): the web app sends the browser to
+ * Third-party sign-in (docs/product.md §1.2 "Login", §1.4): the web app sends the browser to
  * GET /api/auth/{provider}/login?next=/path; the provider sends it back to .../callback, which
  * redirects to /login?provider=...&apiKey=... (or &error=...).
  */

@@ -7,7 +7,7 @@ import { text } from '../app/input.js';
 import { sheetOptions } from '../results/routes.js';
 import { Results } from '../results/service.js';
 
-/** Public calls of spec 1 §7: the top strategies and their workbooks, without a key. */
+/** Public calls of docs/product.md §1.7: the top strategies and their workbooks, without a key. */
 export function publicRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { topStrategies } = services;
   const router = apiRouter();

@@ -10,7 +10,7 @@ import { baseFolder, RESULT_MESSAGES, type Results } from '../results/service.js
 /** Resolved trades a result needs to be shown publicly (a win rate on fewer says little). */
 export const TOP_MIN_TRADES = 20;
 export const TOP_LIMIT = 12;
-/** Sheets the public modal shows (spec 1 §2); the trade list stays with its owner. */
+/** Sheets the public modal shows (docs/product.md §1.2); the trade list stays with its owner. */
 const PUBLIC_HIDDEN_SHEETS = ['Trades'];
 
 export interface TopItem {
@@ -32,7 +32,7 @@ export interface TopItem {
 }
 
 /**
- * The public top strategies (spec 1 §2, §7): the best finished results of official strategies on
+ * The public top strategies (docs/product.md §1.2, §1.7): the best finished results of official strategies on
  * official data, by TP1 win rate, among those with at least TOP_MIN_TRADES resolved trades; one
  * per folder name and per setting (symbol, timeframe, strategy, period, stop). Anonymised: no user,
  * run id or sequence; the folder is shown without its per-user uniqueness suffix. The public

@@ -13,7 +13,7 @@ import { RESULT_MESSAGES, Results } from './service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** A dashboard backtest card (spec 2 §3 "Backtest item"), with every alias the spec lists. */
+/** A dashboard backtest card (docs/product.md §2.3 "Backtest item"), with every alias the spec lists. */
 export function presentRun(run: BacktestRun) {
   const period = `${run.startDate} → ${run.endDate}`;
   const file = `${run.folder}.xlsx`;
@@ -67,7 +67,7 @@ export function sheetOptions(query: Body) {
   return options;
 }
 
-/** The signed-in user's own results (spec 2 §7 "User results"); another user's folder is a 404. */
+/** The signed-in user's own results (docs/product.md §2.7 "User results"); another user's folder is a 404. */
 export function resultRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { results } = services;
   const router = apiRouter();
@@ -101,7 +101,7 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
     ctx.body = { status: 'success', message: RESULT_MESSAGES.deleted, folder: run.folder };
   });
 
-  // The workbook download link (spec 2 §7): GET /api/download/{file}?folder&apiKey.
+  // The workbook download link (docs/product.md §2.7): GET /api/download/{file}?folder&apiKey.
   router.get('/api/download/:file', requireUser, async (ctx) => {
     const file = String(ctx.params.file ?? '');
     const folder = text(ctx.query, 'folder') || file.replace(/\.xlsx$/i, '');

@@ -18,7 +18,7 @@ export const RESULT_MESSAGES = {
 } as const;
 
 /**
- * A user's backtest results (spec 2 §7 "User results"): their runs, the workbooks read for the
+ * A user's backtest results (docs/product.md §2.7 "User results"): their runs, the workbooks read for the
  * statistics modal, deletion. A folder is found by (user, folder) in the database, so another
  * user's folder answers exactly like a folder that does not exist (404); the file itself is read
  * through the storage, which resolves it inside its root. Parsed workbooks are kept in a small

@@ -7,7 +7,7 @@ import { parseStoredObject } from '../db/json.js';
 
 /**
  * What the archive keeps about each import or generation, success or failure: the admin console's
- * overview (spec 3 "Strategies tab": total_archived, openai_failures, avg_generation_seconds,
+ * overview (docs/product.md part 3 "Strategies tab": total_archived, openai_failures, avg_generation_seconds,
  * avg_attempts, dry_run_failures) is computed from these.
  */
 export interface ArchiveMeta {

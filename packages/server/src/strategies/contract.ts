@@ -90,7 +90,7 @@ export function signatureOf(shape: Pick<StrategyShape, 'params' | 'entryMode' | 
   return [...new Set(names)];
 }
 
-/** The parameter form of spec 2 §3 "meta.ui": its own and filter parameters basic, engine ones advanced. */
+/** The parameter form of docs/product.md §2.3 "meta.ui": its own and filter parameters basic, engine ones advanced. */
 export function uiOf(shape: Pick<StrategyShape, 'params' | 'entryMode' | 'filters'>): { hidden: string[]; basic: string[]; advanced: string[] } {
   const own = Object.keys(shape.params);
   const filterNames = shape.filters.flatMap((f) => FILTER_PARAMS[f]).filter((n) => !own.includes(n));

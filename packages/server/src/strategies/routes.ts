@@ -12,7 +12,7 @@ import { signatureOf, uiOf } from './contract.js';
 import { STRATEGY_MESSAGES, type UserStrategies } from './service.js';
 
 
-/** A personal strategy as spec 2 §3 "User strategy" describes it (created_at in seconds). */
+/** A personal strategy as docs/product.md §2.3 "User strategy" describes it (created_at in seconds). */
 export function presentStrategy(row: UserStrategy, strategies: UserStrategies) {
   const shape = strategies.shapeOf(row);
   const ui = uiOf(shape);
@@ -35,7 +35,7 @@ export function presentStrategy(row: UserStrategy, strategies: UserStrategies) {
   };
 }
 
-/** Personal strategies (spec 2 §7): import, list, download, rename, note, delete. */
+/** Personal strategies (docs/product.md §2.7): import, list, download, rename, note, delete. */
 export function strategyRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { strategies } = services;
   const router = apiRouter();

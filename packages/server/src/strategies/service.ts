@@ -46,7 +46,7 @@ export interface SaveInput {
 }
 
 /**
- * Personal strategies (spec 2 §3 "User strategy", §5 import rules): a `.py` file following the
+ * Personal strategies (docs/product.md §2.3 "User strategy", §2.5 import rules): a `.py` file following the
  * `detect_<id>` contract, validated by the sandbox (static check, dry run, look-ahead check),
  * stored per user and archived; no credit is consumed.
  */

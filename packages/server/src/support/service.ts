@@ -15,7 +15,7 @@ export interface SupportInput {
   ts?: string | number;
 }
 
-/** The support form (spec 1 §2, §5): every message is stored, then mailed to support. */
+/** The support form (docs/product.md §1.2, §1.5): every message is stored, then mailed to support. */
 export class Support {
   constructor(
     private readonly db: Database,

@@ -52,7 +52,7 @@ export function presentHistoryEntry(entry: CreditEntry, invoice?: Invoice) {
 }
 
 /**
- * What GET /api/me answers: every user field of spec 1 §3 and spec 2 §3 ("Profile/user"), and
+ * What GET /api/me answers: every user field of docs/product.md §1.3 and docs/product.md §2.3 ("Profile/user"), and
  * nothing else (no hashes, no internal dates).
  */
 export function presentUser(user: User, history: CreditEntry[], now: Date, invoices: Map<number, Invoice> = new Map()) {

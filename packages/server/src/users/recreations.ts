@@ -12,7 +12,7 @@ export class RecreateLimitError extends Error {
 /**
  * Counts, per e-mail address, the accounts deleted and the accounts created again after a
  * deletion. Creating an account for an address that had a deleted one is a re-creation; past
- * RECREATE_ACCOUNT_LIMIT of them the address cannot get a new account (spec 1 §8-§9).
+ * RECREATE_ACCOUNT_LIMIT of them the address cannot get a new account (docs/product.md §1.8-§1.9).
  */
 export class Recreations {
   constructor(private readonly db: Database) {}

@@ -12,7 +12,7 @@ import { presentUser } from './presenter.js';
 
 const HISTORY_LIMIT = 50;
 
-/** The signed-in user's own account (spec 1 §7, spec 2 §7 "Profile"). */
+/** The signed-in user's own account (docs/product.md §1.7, docs/product.md §2.7 "Profile"). */
 export function userRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { profiles, ledger, subscriptions, invoices } = services;
   const router = apiRouter();

@@ -11,7 +11,7 @@ import { isApiPath } from '../app/paths.js';
  * the whole product. Vite names its bundles after their content (assets/*-HASH.js), so those are
  * cached for a year; index.html is revalidated every time, else a deploy would leave browsers on
  * stale bundle names. Any other GET that is not a file gets index.html: the app's router owns the
- * route table (spec 3 §2), including its redirect of unknown paths to /home.
+ * route table (docs/product.md §3.2), including its redirect of unknown paths to /home.
  */
 export function webApp(distDir: string): Middleware {
   return async (ctx, next) => {

@@ -1,6 +1,6 @@
 /**
  * Sign-up, e-mail verification (the link the server answers without SMTP), sign-in, the
- * password-reset form and the admin entry, with the messages of spec 1 §5 and §8.
+ * password-reset form and the admin entry, with the messages of docs/product.md §1.5 and §8.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -28,7 +28,7 @@ export function accountFlow(flow: Flow): void {
       await form.getByLabel('E-mail').fill(account.email);
       await form.getByLabel('Mot de passe').fill('court');
       await form.getByRole('button', { name: 'Créer mon compte' }).click();
-      // The server's own message (spec 1 §8: the alert shows it).
+      // The server's own message (docs/product.md §1.8: the alert shows it).
       await form.getByRole('alert').getByText('8 caractères minimum.', { exact: true }).waitFor();
       await form.getByLabel('Mot de passe').fill(account.password);
       await form.getByRole('button', { name: 'Créer mon compte' }).click();

@@ -1,6 +1,6 @@
 /**
  * A signed-in trader's first backtest on official data (the seeded EURUSD M15 month): the form's
- * messages (spec 2 §5, §8), the run with its progress (spec 2 §4), the results card and charts,
+ * messages (docs/product.md §2.5, §2.8), the run with its progress (docs/product.md §2.4), the results card and charts,
  * every sheet of the statistics modal, the workbook download read back with core's reader, and
  * the credits badge dropping by the backtest's cost.
  */

@@ -1,5 +1,5 @@
 /**
- * The reference pages and the small faults of issue 17: /a-savoir's pair sheets and Techniques,
+ * The reference pages and small faults fixed with them: /a-savoir's pair sheets and Techniques,
  * the strategy documentation page (strat read, chosen, written back; sidebar or 'Sommaire'), both
  * at 375 and 1440 px without sideways scrolling; the footer's year; a non-admin's browser never
  * asking the admin ping; the built-in generator named as such, down to its strategy's label.

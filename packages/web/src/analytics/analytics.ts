@@ -1,5 +1,5 @@
 /**
- * Product analytics rules (spec 1 §6, §7), behind a sink interface so no third-party script is
+ * Product analytics rules (docs/product.md §1.6, §1.7), behind a sink interface so no third-party script is
  * needed: page views on every route change, session recording stopped on private paths, capture
  * off on localhost and for internal staff, identity = id, else e-mail, else 'anonymous'. Sink
  * errors are swallowed: analytics never breaks a page.
@@ -18,7 +18,7 @@ export interface AnalyticsSink {
 
 export interface AnalyticsConfig {
   hostname: string;
-  /** Staff addresses never tracked (spec 1 §6 names three; configured, not hard-coded). */
+  /** Staff addresses never tracked (docs/product.md §1.6 names three; configured, not hard-coded). */
   excludedEmails?: readonly string[];
   /** Internal e-mail domain suffixes (the spec's list is empty). */
   internalDomains?: readonly string[];
@@ -137,7 +137,7 @@ export class Analytics {
     try {
       action();
     } catch {
-      // Analytics errors are swallowed (spec 1 §7).
+      // Analytics errors are swallowed (docs/product.md §1.7).
     }
   }
 }

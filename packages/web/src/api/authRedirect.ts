@@ -1,7 +1,7 @@
 import type { PageLocation } from './url.js';
 
 /**
- * Which failed calls send the browser to the login page (spec 1 §8): a 401 on an authenticated
+ * Which failed calls send the browser to the login page (docs/product.md §1.8): a 401 on an authenticated
  * call, and a 403 on an authenticated call outside /api/admin/ (an admin probe refused is an
  * answer, not a session problem). Never when already on /login.
  */
@@ -17,7 +17,7 @@ export function isAdminApiPath(apiPath: string): boolean {
   return /^\/?api\/admin(\/|$|\?)/.test(path);
 }
 
-/** /login?next={current path, query and hash} (spec 1 §5). */
+/** /login?next={current path, query and hash} (docs/product.md §1.5). */
 export function loginUrlFor(location: Pick<PageLocation, 'pathname' | 'search' | 'hash'>): string {
   const current = `${location.pathname}${location.search}${location.hash}`;
   return `/login?next=${encodeURIComponent(current)}`;

@@ -1,5 +1,5 @@
 /**
- * The calls this part of the app makes (spec 1 §7, spec 2 §7), one function each, over the shared
+ * The calls this part of the app makes (docs/product.md §1.7, docs/product.md §2.7), one function each, over the shared
  * client. Answers are typed loosely: servers add fields, the pages read what they need.
  */
 import type { ApiClient } from './client.js';
@@ -71,7 +71,7 @@ export function makeCalls(api: ApiClient) {
   return {
     login: (identifier: string, password: string) => api.post<LoginAnswer>('/api/login', { identifier, password }, { auth: false }),
     register: (payload: RegisterPayload) => api.post<RegisterAnswer>('/api/register', payload, { auth: false }),
-    /** The profile of a given key; no login redirect: a refused key is simply forgotten (spec 1 §8). */
+    /** The profile of a given key; no login redirect: a refused key is simply forgotten (docs/product.md §1.8). */
     me: (key: string) => api.get<Record<string, unknown>>('/api/me', { auth: false, headers: keyHeader(key) }),
     /** Ends a session on the server; its failure changes nothing for the user (the key is forgotten anyway). */
     logout: (key: string) => api.post('/api/logout', undefined, { auth: false, headers: keyHeader(key) }),
@@ -102,15 +102,15 @@ export function makeCalls(api: ApiClient) {
     /** GET /api/download/{file}?folder&apiKey: a plain link, so the browser streams the workbook. */
     downloadUrl: (file: string, folder: string, key: string | null) =>
       api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
-    /** The third-party sign-in start endpoint on the API host (a browser redirect, spec 1 §7). */
+    /** The third-party sign-in start endpoint on the API host (a browser redirect, docs/product.md §1.7). */
     googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
     /** What the official library holds, per symbol and timeframe (public). */
     datasets: () => api.get<unknown>('/api/datasets', { auth: false }),
     /** The result view's candles and trades of one of the user's runs. */
     resultChart: (folder: string) => api.get<unknown>('/api/user/backtests/chart', { query: { folder } }),
-    // Dashboard and pins (issue 8, spec 2 §7 "User results" and personal strategies).
+    // Dashboard and pins (docs/product.md §2.7 "User results" and personal strategies).
     userBacktests: () => api.get<unknown>('/api/user/backtests'),
-    /** Failure on a non-OK status (spec 2 §7): the client throws HttpError with the server's detail. */
+    /** Failure on a non-OK status (docs/product.md §2.7): the client throws HttpError with the server's detail. */
     deleteBacktest: (folder: string) => api.del<{ status?: string; message?: string }>(`/api/user/backtests/delete/${encodeURIComponent(folder)}`),
     renameStrategy: (id: string, displayName: string) =>
       api.patch<{ strategy?: { id?: string; display_name?: string; display_filename?: string } }>(`/api/user/strategies/${encodeURIComponent(id)}/rename`, { display_name: displayName }),
@@ -126,7 +126,7 @@ export function makeCalls(api: ApiClient) {
 
 export type Calls = ReturnType<typeof makeCalls>;
 
-// --- Comparator, CSV shop and profile (spec 2 §7) -------------------------------------------
+// --- Comparator, CSV shop and profile (docs/product.md §2.7) -------------------------------------------
 
 /** A library or owned path sent in the URL: each segment encoded, the slashes kept. */
 export function encodePath(path: string): string {
@@ -150,7 +150,7 @@ export interface ProfileAnswer {
   verifyUrl?: string;
 }
 
-/** Retries a call once on 404 (spec 2 §7: profile update and password change have fallbacks). */
+/** Retries a call once on 404 (docs/product.md §2.7: profile update and password change have fallbacks). */
 async function on404<T>(first: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
   try {
     return await first();

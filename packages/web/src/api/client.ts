@@ -1,5 +1,5 @@
 /**
- * The shared call client (spec 1 §7, §8) as plain logic: fetch, clock, page location, redirect and
+ * The shared call client (docs/product.md §1.7, §1.8) as plain logic: fetch, clock, page location, redirect and
  * key are injected, so node:test drives it without a browser.
  */
 import { authRedirectTarget } from './authRedirect.js';
@@ -9,7 +9,7 @@ import { resolveApiUrl, withQuery, type PageLocation, type QueryValue } from './
 
 export type ResponseKind = 'json' | 'blob' | 'arrayBuffer' | 'text';
 
-/** What a JSON-expecting call gets when the answer is not JSON (spec 1 §7). */
+/** What a JSON-expecting call gets when the answer is not JSON (docs/product.md §1.7). */
 export interface NonJsonAnswer {
   readonly nonJson: true;
   readonly text: string;

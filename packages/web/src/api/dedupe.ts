@@ -1,5 +1,5 @@
 /**
- * Identical GET requests within a window share one response (spec 1 §7: 250 ms). The shared value
+ * Identical GET requests within a window share one response (docs/product.md §1.7: 250 ms). The shared value
  * is the parsed answer (a Response body can be read once only); a failure is shared too.
  */
 export class RequestDeduper {

@@ -1,4 +1,4 @@
-/** Errors of the shared client (spec 1 §8): 'HTTP {status}' then ' — ' and the body's detail. */
+/** Errors of the shared client (docs/product.md §1.8): 'HTTP {status}' then ' — ' and the body's detail. */
 
 export class HttpError extends Error {
   readonly status: number;

@@ -1,5 +1,5 @@
 /**
- * Where API calls go (spec 1 §7): paths under /api/ go to the configured API host, except on
+ * Where API calls go (docs/product.md §1.7): paths under /api/ go to the configured API host, except on
  * localhost where they stay on the page's origin (the dev server proxies them, or the bt server
  * serves the app itself).
  */

@@ -1,7 +1,7 @@
 import { Modal } from './Modal.js';
 
 /**
- * A yes/no dialog: the dashboard's deletions (spec 2 §2: 'Supprimer ce backtest ?' / 'Cette
+ * A yes/no dialog: the dashboard's deletions (docs/product.md §2.2: 'Supprimer ce backtest ?' / 'Cette
  * action est irréversible.') and the profile's quick actions, with the action's error below.
  */
 export function ConfirmDialog({

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router-dom';
 import { Modal } from './Modal.js';
 
-/** Connection prompt for visitors (spec 2 §1): register, log in, or continue as a visitor. */
+/** Connection prompt for visitors (docs/product.md §2.1): register, log in, or continue as a visitor. */
 export function ConnectPrompt({ onClose, reason }: { onClose: () => void; reason?: string }) {
   const location = useLocation();
   const next = encodeURIComponent(`${location.pathname}${location.search}${location.hash}`);

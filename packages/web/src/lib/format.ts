@@ -1,5 +1,5 @@
 /**
- * Display rules shared with the workbook and the server live in @bt/core/format (DESIGN §1: those
+ * Display rules shared with the workbook and the server live in @bt/core/format (docs/architecture.md §1: those
  * rules exist once). This file only narrows what the web app uses from there.
  */
 export {

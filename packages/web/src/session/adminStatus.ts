@@ -1,5 +1,5 @@
 /**
- * Admin status (spec 1 §4): a ping to /api/admin/ping, success meaning admin. One ping per key:
+ * Admin status (docs/product.md §1.4): a ping to /api/admin/ping, success meaning admin. One ping per key:
  * the answer is cached and forgotten only when the stored key changes.
  */
 export class AdminStatusCache {

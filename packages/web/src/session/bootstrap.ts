@@ -1,6 +1,6 @@
 /**
  * Runs once before the first render: a key in the address is taken out of it (history replaced,
- * nothing else touched) and the session starts with it (spec 1 §4).
+ * nothing else touched) and the session starts with it (docs/product.md §1.4).
  */
 import { session } from '../runtime.js';
 import { captureUrlKey } from './urlKey.js';

@@ -14,7 +14,7 @@ function GuardMessage({ text }: { text: string }) {
   );
 }
 
-/** Protected area (spec 1 §2 "Access guards"). */
+/** Protected area (docs/product.md §1.2 "Access guards"). */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const state = useSession();
   const location = useLocation();

@@ -1,5 +1,5 @@
 /**
- * Where the session key lives in browser storage (spec 1 §3, spec 2 §3). It is written as
+ * Where the session key lives in browser storage (docs/product.md §1.3, docs/product.md §2.3). It is written as
  * `apiKey`; older names (`token`, `X-API-Key`, and `user.token` inside a stored user object) are
  * read as fallbacks and cleared on logout, so a key never survives under another name.
  */
@@ -49,7 +49,7 @@ export function clearStoredKey(storage: KeyValueStorage): void {
   storage.removeItem(LEGACY_USER);
 }
 
-/** Storage-event keys that mean "the session key changed" (spec 1 §4: other tabs too). */
+/** Storage-event keys that mean "the session key changed" (docs/product.md §1.4: other tabs too). */
 export function isKeyStorageEvent(key: string | null): boolean {
   return key === null || key === API_KEY_STORAGE || key === LEGACY_USER || (LEGACY_KEYS as readonly string[]).includes(key);
 }

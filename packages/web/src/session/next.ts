@@ -1,5 +1,5 @@
 /**
- * The `next` parameter (spec 1 §5): a path on this site, starting with a single '/', never an
+ * The `next` parameter (docs/product.md §1.5): a path on this site, starting with a single '/', never an
  * absolute http(s) URL; anything else falls back to /home. Protocol-relative ('//evil') and
  * backslash tricks ('/\\evil') are refused too, since browsers read them as another host.
  */

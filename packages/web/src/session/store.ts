@@ -1,5 +1,5 @@
 /**
- * The session (spec 1 §4) as a small observable store, independent of React so its transitions
+ * The session (docs/product.md §1.4) as a small observable store, independent of React so its transitions
  * are testable: key from the address, profile fetch, login, logout, admin status, other tabs.
  */
 import { AdminStatusCache, isAdminUser, profileRole } from './adminStatus.js';
@@ -144,7 +144,7 @@ export class SessionStore {
       if (generation === this.generation) this.set({ user, status: 'ready' });
       return user;
     } catch (error) {
-      // A key the server refuses is worthless: forget it (spec 1 §8).
+      // A key the server refuses is worthless: forget it (docs/product.md §1.8).
       if (generation === this.generation && !quiet) {
         clearStoredKey(this.deps.storage);
         this.admin.reset();

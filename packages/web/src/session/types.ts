@@ -1,4 +1,4 @@
-/** The current user as GET /api/me describes it (spec 1 §3, spec 2 §3); every field optional. */
+/** The current user as GET /api/me describes it (docs/product.md §1.3, docs/product.md §2.3); every field optional. */
 export interface UserProfile {
   id?: number | string;
   user_id?: number | string;

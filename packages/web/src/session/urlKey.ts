@@ -1,7 +1,7 @@
 /**
- * A key passed in the address (spec 1 §4): query parameter apiKey or token, non-blank. It is taken
+ * A key passed in the address (docs/product.md §1.4): query parameter apiKey or token, non-blank. It is taken
  * out of the address and stored. On a payment return (/pricing?payment=...) the `token` parameter
- * belongs to the payment provider (spec 2 §2), so it is not taken for a session key there.
+ * belongs to the payment provider (docs/product.md §2.2), so it is not taken for a session key there.
  */
 
 export interface UrlKeyCapture {

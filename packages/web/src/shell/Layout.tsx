@@ -7,7 +7,7 @@ import { RouteFallback } from './RouteFallback.js';
 import { TopBar } from './TopBar.js';
 import { Toaster } from '../components/Toaster.js';
 
-/** The main layout (spec 1 §2): bar, routed page (max width 7xl, centred, padded), footer. */
+/** The main layout (docs/product.md §1.2): bar, routed page (max width 7xl, centred, padded), footer. */
 export function Layout() {
   return (
     <div className="app-shell">

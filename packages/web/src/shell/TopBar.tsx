@@ -16,7 +16,7 @@ export const NAV_LINKS = [
   { to: '/a-savoir', label: 'À savoir' },
 ] as const;
 
-/** Shell breakpoint (spec 1 §9) and scroll threshold of the bar's 'scrolled' style. */
+/** Shell breakpoint (docs/product.md §1.9) and scroll threshold of the bar's 'scrolled' style. */
 export const SHELL_BREAKPOINT_PX = 1024;
 export const SCROLLED_AFTER_PX = 8;
 

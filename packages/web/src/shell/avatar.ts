@@ -1,5 +1,5 @@
 /**
- * The avatar bubble (spec 1 §5): initials from the name, or first and last names, or the e-mail
+ * The avatar bubble (docs/product.md §1.5): initials from the name, or first and last names, or the e-mail
  * (first letters of the first and last words, upper case, 'U' if nothing); a colour chosen by the
  * user (per key, then a global fallback; hex of 3 or 6 digits) or derived from a hash of the
  * e-mail or name over 9 blues and indigos; text colour picked for contrast.

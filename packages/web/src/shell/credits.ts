@@ -1,5 +1,5 @@
 /**
- * The credits badge (spec 1 §3): the first usable numeric field among credits, credit,
+ * The credits badge (docs/product.md §1.3): the first usable numeric field among credits, credit,
  * credit_balance, remaining_credits, creditsLeft, balance_credits; an em dash otherwise.
  * "Usable" means a finite number, or a string holding one (servers send either).
  */

@@ -1,5 +1,5 @@
 /**
- * Geometry and mode rules of the hexagon background (spec 1 §2, §9): flat-top hexagons of edge 80
+ * Geometry and mode rules of the hexagon background (docs/product.md §1.2, §1.9): flat-top hexagons of edge 80
  * with a 3 px gap; light blobs whose radius pulses by 6 %; blur scaled by the device pixel ratio;
  * a lite mode at 2 GB of device memory or less (and when the user asks for reduced motion);
  * a static fallback without canvas.

@@ -1,5 +1,5 @@
 /**
- * The page-loading bar (spec 1 §2, §9): starts at 8 %, advances every 180 ms toward 90 %, jumps to
+ * The page-loading bar (docs/product.md §1.2, §1.9): starts at 8 %, advances every 180 ms toward 90 %, jumps to
  * 100 % when the work ends and hides 320 ms later. Several loads may overlap; the bar finishes
  * when the last one ends. Each step covers a tenth of the distance left to 90 plus half a point,
  * so the bar moves fast first and slows near the cap (the spec fixes the bounds, not the curve).

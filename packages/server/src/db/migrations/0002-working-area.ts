@@ -1,7 +1,7 @@
 import { DataTypes, type QueryInterface } from 'sequelize';
 
 /**
- * The working area (spec 2): the official dataset index, backtest runs and their results, the
+ * The working area (docs/product.md part 2): the official dataset index, backtest runs and their results, the
  * users' CSV purchases and extractions, personal strategies and the strategy archive.
  */
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {

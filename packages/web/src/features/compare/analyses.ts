@@ -1,11 +1,11 @@
 /**
- * The comparator's list 'Mes analyses' (spec 2 §2, §3, §4): the items of GET /api/compare/options
+ * The comparator's list 'Mes analyses' (docs/product.md §2.2, §2.3, §2.4): the items of GET /api/compare/options
  * read whatever their field names, the search, the 1-to-4 selection and the `ids` preselection.
  */
 import { strategyLabel } from '../../lib/catalogue.js';
 import { fieldText as str } from '../../api/fields.js';
 
-/** Comparison: 1 to 4 analyses (spec 2 §5, §9). */
+/** Comparison: 1 to 4 analyses (docs/product.md §2.5, §2.9). */
 export const MAX_COMPARED = 4;
 
 export interface Analysis {
@@ -33,13 +33,13 @@ function first<T>(...values: Array<T | null | '' | undefined>): T | null {
   return null;
 }
 
-/** The list in an answer: an array, or an object whose `items` holds it (spec 2 §7). */
+/** The list in an answer: an array, or an object whose `items` holds it (docs/product.md §2.7). */
 export function answerItems(answer: unknown): Item[] {
   const list = Array.isArray(answer) ? answer : answer && typeof answer === 'object' ? (answer as { items?: unknown }).items : null;
   return Array.isArray(list) ? list.filter((item): item is Item => !!item && typeof item === 'object') : [];
 }
 
-/** One analysis item (spec 2 §3 "Comparison analysis item"); null without an id. */
+/** One analysis item (docs/product.md §2.3 "Comparison analysis item"); null without an id. */
 export function readAnalysis(item: Item): Analysis | null {
   const id = str(item.id);
   if (!id) return null;
@@ -68,7 +68,7 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** The search box filters on label, pair and period (spec 2 §2); every word must match. */
+/** The search box filters on label, pair and period (docs/product.md §2.2); every word must match. */
 export function searchAnalyses(list: readonly Analysis[], query: string): Analysis[] {
   const words = fold(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...list];
@@ -85,12 +85,12 @@ export function toggleSelection(selected: readonly string[], id: string): string
   return [...selected, id];
 }
 
-/** Once 4 are selected the other unticked rows are disabled (spec 2 §4). */
+/** Once 4 are selected the other unticked rows are disabled (docs/product.md §2.4). */
 export function isSelectionDisabled(selected: readonly string[], id: string): boolean {
   return selected.length >= MAX_COMPARED && !selected.includes(id);
 }
 
-/** The `ids` query parameter: comma-separated, known ids only, no repeats, at most 4 (spec 2 §2). */
+/** The `ids` query parameter: comma-separated, known ids only, no repeats, at most 4 (docs/product.md §2.2). */
 export function preselectedIds(param: string | null, known: readonly Analysis[]): string[] {
   if (!param) return [];
   const ids = new Set(known.map((a) => a.id));

@@ -1,5 +1,5 @@
 /**
- * What the comparator draws (spec 2 §7, §9): metrics and chart types, the answer of
+ * What the comparator draws (docs/product.md §2.7, §2.9): metrics and chart types, the answer of
  * POST /api/compare/data shaped into points, values and their display, the 6-colour palette, the
  * grid divisions, the size rules and the radar's polar projection. Plot only draws the result.
  */
@@ -31,14 +31,14 @@ export const CHART_TYPES = [
 
 export type ChartType = (typeof CHART_TYPES)[number]['value'];
 
-/** Legend colours cycle modulo 6 (spec 2 §9). */
+/** Legend colours cycle modulo 6 (docs/product.md §2.9). */
 export const COMPARE_PALETTE = ['#3b82f6', '#f59e0b', '#22c55e', '#ef4444', '#a855f7', '#06b6d4'] as const;
 
 export function seriesColor(index: number): string {
   return COMPARE_PALETTE[((index % COMPARE_PALETTE.length) + COMPARE_PALETTE.length) % COMPARE_PALETTE.length];
 }
 
-/** French day abbreviations, Monday first (spec 2 §2). */
+/** French day abbreviations, Monday first (docs/product.md §2.2). */
 export const FRENCH_DAYS = ['Lun', 'Mar', 'Mer', 'Jeu', 'Ven', 'Sam', 'Dim'] as const;
 
 const DAY_ALIASES: Record<string, number> = {
@@ -146,7 +146,7 @@ export function formatValue(value: number | null, model: Pick<CompareChartModel,
   return model.valueType === 'percentage' ? `${text}\u202f%` : text;
 }
 
-/** Grid divisions: 5 for percentages, 4 for counts (spec 2 §9). */
+/** Grid divisions: 5 for percentages, 4 for counts (docs/product.md §2.9). */
 export function gridDivisions(valueType: ValueType): number {
   return valueType === 'percentage' ? 5 : 4;
 }
@@ -160,13 +160,13 @@ export function valueScale(model: CompareChartModel): { max: number; ticks: numb
   return { max: step * divisions, ticks: Array.from({ length: divisions + 1 }, (_, i) => step * i) };
 }
 
-/** The table scrolls beyond 8 buckets (spec 2 §9). */
+/** The table scrolls beyond 8 buckets (docs/product.md §2.9). */
 export const TABLE_SCROLL_AFTER_BUCKETS = 8;
 export function tableScrolls(bucketCount: number): boolean {
   return bucketCount > TABLE_SCROLL_AFTER_BUCKETS;
 }
 
-/** Chart sizes (spec 2 §9): height ≥ 360 and window height − 280; width ≥ 300; scrolls below a 900 px container. */
+/** Chart sizes (docs/product.md §2.9): height ≥ 360 and window height − 280; width ≥ 300; scrolls below a 900 px container. */
 export const CHART_MIN_HEIGHT = 360;
 export const CHART_HEIGHT_OFFSET = 280;
 export const CHART_MIN_WIDTH = 300;

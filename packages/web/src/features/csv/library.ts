@@ -1,5 +1,5 @@
 /**
- * The CSV shop's plain rules (spec 2 §2, §3, §5, §8, §9): library files read whatever their
+ * The CSV shop's plain rules (docs/product.md §2.2, §2.3, §2.5, §2.8, §2.9): library files read whatever their
  * field names, the pair / timeframe / month filters, paging with 'show more', the recent
  * extractions, the extraction form's checks and the messages of its failures.
  */
@@ -62,7 +62,7 @@ export function fileMonth(item: Item): string {
   return fromName ? fromName[1] : '';
 }
 
-/** M1, D and D1 are never listed (spec 2 §9). */
+/** M1, D and D1 are never listed (docs/product.md §2.9). */
 export function isLibraryTimeframe(timeframe: string): boolean {
   return (LIBRARY_TIMEFRAMES as readonly string[]).includes(timeframe);
 }
@@ -116,7 +116,7 @@ export function filterLibrary(files: readonly LibraryFile[], filter: LibraryFilt
   );
 }
 
-/** The pair filter: 'Toutes' then every catalogue symbol sorted (spec 2 §3). */
+/** The pair filter: 'Toutes' then every catalogue symbol sorted (docs/product.md §2.3). */
 export function pairOptions(): SymbolOption[] {
   return symbolFilterOptions();
 }
@@ -196,7 +196,7 @@ export function readOwnedCsvs(answer: unknown, field: 'files' | 'items' = 'files
     .filter((f) => f.path);
 }
 
-/** Live extractions are private to their owner (spec 2 §2). */
+/** Live extractions are private to their owner (docs/product.md §2.2). */
 export const LIVE_LABEL = 'LIVE (privé)';
 export const RECENT_EXTRACTIONS = 3;
 
@@ -223,7 +223,7 @@ export interface ExtractionInput {
   endDate: string;
 }
 
-/** Extraction needs pair, timeframe and both dates, start at or before end (spec 2 §5). */
+/** Extraction needs pair, timeframe and both dates, start at or before end (docs/product.md §2.5). */
 export function checkExtraction(input: ExtractionInput): string | null {
   if (!input.symbol || input.symbol === ALL || !input.timeframe || input.timeframe === ALL || !input.startDate || !input.endDate) return SHOP_MESSAGES.extractionMissing;
   if (input.startDate > input.endDate) return SHOP_MESSAGES.extractionDates;
@@ -234,7 +234,7 @@ export function checkExtraction(input: ExtractionInput): string | null {
 export const EXTRACTION_TIMEFRAMES = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4'] as const;
 
 /**
- * The message of a failed extraction (spec 2 §8): a 401 or a token-related message asks to sign
+ * The message of a failed extraction (docs/product.md §2.8): a 401 or a token-related message asks to sign
  * up; a network failure; otherwise the server's detail, or the default.
  */
 export function extractionErrorMessage(error: unknown): string {
@@ -268,7 +268,7 @@ export function formatBytes(bytes: number | null): string {
   return `${(bytes / 1024 / 1024).toFixed(1).replace('.', ',')} Mo`;
 }
 
-/** The columns of the official files (spec 2 §9), for the info strip's popover. */
+/** The columns of the official files (docs/product.md §2.9), for the info strip's popover. */
 export const CSV_COLUMNS = [
   { name: 'Datetime', text: 'Ouverture de la bougie, ISO 8601 en UTC.' },
   { name: 'Open', text: 'Prix d’ouverture.' },

@@ -1,5 +1,5 @@
 /**
- * "Pin a metric row" inside the results overlay (spec 2 §2): a pin button on each row of a
+ * "Pin a metric row" inside the results overlay (docs/product.md §2.2): a pin button on each row of a
  * metric sheet (Global, TP2_Global), and on bucket sheets (Sessions, Par_Heure, Jour_Semaine) a
  * picker of the row's numeric columns, since one row holds many metrics there.
  */

@@ -1,5 +1,5 @@
 /**
- * The pins wall (spec 2 §2): embedded in the dashboard and standalone ('Mes épingles'). Filters
+ * The pins wall (docs/product.md §2.2): embedded in the dashboard and standalone ('Mes épingles'). Filters
  * Métrique, Type, Période, then Heure / Session / Jour for those types; advanced Paire, Stratégie,
  * Tri and a search. Each pin: Détails (the results overlay on its sheet) and Retirer.
  */

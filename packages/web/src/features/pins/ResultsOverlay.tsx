@@ -1,5 +1,5 @@
 /**
- * The results overlay of one of the user's backtests (spec 2 §2: dashboard "Voir résultats", a
+ * The results overlay of one of the user's backtests (docs/product.md §2.2: dashboard "Voir résultats", a
  * pin's Détails): the statistics modal of the backtest screen over the user's workbook calls,
  * with "pin this metric" on the pinnable sheets.
  */
@@ -9,7 +9,7 @@ import { SheetsModal } from '../../pages/stats/SheetsModal.js';
 import { RESULT_SHEETS } from '../../pages/stats/sheets.js';
 import { PIN_ROW_ACTION } from './PinRowAction.js';
 
-/** The modal's sheet limit (spec 2 §9: 500 in the modal). */
+/** The modal's sheet limit (docs/product.md §2.9: 500 in the modal). */
 const MODAL_SHEET_LIMIT = 500;
 const loadMeta = (folder: string) => calls.userSheetMeta(folder);
 const loadSheet = (folder: string, sheet: string) => calls.userSheet(folder, sheet, 0, MODAL_SHEET_LIMIT);

@@ -1,5 +1,5 @@
 /**
- * The wall's filters and sorts (spec 2 §2 "Pins wall", §9): Métrique, Type, Période; Heure,
+ * The wall's filters and sorts (docs/product.md §2.2 "Pins wall", §2.9): Métrique, Type, Période; Heure,
  * Session or Jour when the type is per-hour, sessions or day-of-week; advanced Paire, Stratégie,
  * Tri and a free-text search. ALL ('') means no filter on that field.
  */
@@ -30,7 +30,7 @@ export interface PinFilters {
 
 export const NO_PIN_FILTERS: PinFilters = { metric: '', type: '', period: '', hour: '', session: '', day: '', pair: '', strategy: '', search: '', sort: 'winrate' };
 
-/** Which bucket filter the chosen type shows (spec 2 §2), and which filter field it sets. */
+/** Which bucket filter the chosen type shows (docs/product.md §2.2), and which filter field it sets. */
 export function bucketFilterOf(type: string): { field: 'hour' | 'session' | 'day'; label: 'Heure' | 'Session' | 'Jour' } | null {
   if (type === 'per-hour') return { field: 'hour', label: 'Heure' };
   if (type === 'sessions') return { field: 'session', label: 'Session' };
@@ -118,7 +118,7 @@ export function filterPins(pins: readonly Pin[], filters: PinFilters): Pin[] {
 }
 
 /**
- * Sorts (spec 2 §9): 'winrate' puts win-rate pins first, best first, then the others newest
+ * Sorts (docs/product.md §2.9): 'winrate' puts win-rate pins first, best first, then the others newest
  * first; value ascending/descending; metric A-Z (then bucket). Ties keep the newest first.
  */
 export function sortPins(pins: readonly Pin[], sort: PinSort): Pin[] {

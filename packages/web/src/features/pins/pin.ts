@@ -1,5 +1,5 @@
 /**
- * A pin (spec 2 §3 "Pin"): one figure of a result workbook kept on the user's wall — its result
+ * A pin (docs/product.md §2.3 "Pin"): one figure of a result workbook kept on the user's wall — its result
  * folder, the sheet it comes from (type), the metric (key), the bucket (hour, session or day) and
  * the value. Stored in the browser only (btPins_v1), so everything here is tolerant of entries
  * written by older versions or by hand.

@@ -1,4 +1,4 @@
-/** The pins a row of the results modal offers (spec 2 §2 "pin a metric row"), as plain logic. */
+/** The pins a row of the results modal offers (docs/product.md §2.2 "pin a metric row"), as plain logic. */
 import { typeOfSheet, type NewPin } from './pin.js';
 import { LABELS } from '@bt/core/format';
 import { fieldNumber as numeric } from '../../api/fields.js';

@@ -1,12 +1,12 @@
 /**
- * The pins list in browser storage under btPins_v1 (spec 2 §3), newest first, capped. One store
+ * The pins list in browser storage under btPins_v1 (docs/product.md §2.3), newest first, capped. One store
  * per page: every view subscribes to it (in-page changes), and the page's `storage` events feed
- * handleStorageEvent so another tab's change reaches every view here too (spec 2 §4).
+ * handleStorageEvent so another tab's change reaches every view here too (docs/product.md §2.4).
  */
 import { parsePin, pinId, type NewPin, type Pin } from './pin.js';
 
 export const PINS_STORAGE_KEY = 'btPins_v1';
-/** Oldest pins fall off past this many (spec 2 §3 "capped"; the number is ours: docs/web.md). */
+/** Oldest pins fall off past this many (docs/product.md §2.3 "capped"; the number is ours: docs/web.md). */
 export const PINS_CAP = 200;
 
 export interface PinStorage {

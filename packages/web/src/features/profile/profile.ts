@@ -1,5 +1,5 @@
 /**
- * The profile page's plain rules (spec 2 §2, §3, §5, §8): plan labels, the account summary, the
+ * The profile page's plain rules (docs/product.md §2.2, §2.3, §2.5, §2.8): plan labels, the account summary, the
  * personal-info and password checks, the `verified` parameter, failure messages and the purchase
  * history (5 entries, then all).
  */
@@ -29,7 +29,7 @@ export const PROFILE_MESSAGES = {
 
 export const PASSWORD_MIN = 8;
 
-/** Purchase history shows 5 entries by default (spec 2 §2). */
+/** Purchase history shows 5 entries by default (docs/product.md §2.2). */
 export const HISTORY_DEFAULT = 5;
 
 export const PLAN_LABELS: Record<string, string> = { free: 'Gratuit', SUB_9: 'Starter', SUB_25: 'Pro' };
@@ -107,7 +107,7 @@ export interface PasswordChange {
   confirm: string;
 }
 
-/** The new password is required, 8 characters at least, typed twice; the current one is optional (spec 2 §5). */
+/** The new password is required, 8 characters at least, typed twice; the current one is optional (docs/product.md §2.5). */
 export function checkPasswordChange(input: PasswordChange): string | null {
   if (!input.next) return PROFILE_MESSAGES.newPasswordRequired;
   if (input.next.length < PASSWORD_MIN) return PROFILE_MESSAGES.passwordTooShort;
@@ -116,7 +116,7 @@ export function checkPasswordChange(input: PasswordChange): string | null {
 }
 
 /**
- * A failed profile call as the page says it (spec 2 §8): the server's detail when it gives one,
+ * A failed profile call as the page says it (docs/product.md §2.8): the server's detail when it gives one,
  * 'Non authentifié' for 401, 'Erreur serveur' for a 5xx or an answer without detail.
  */
 export function profileErrorMessage(error: unknown): string {
@@ -128,7 +128,7 @@ export function profileErrorMessage(error: unknown): string {
   return PROFILE_MESSAGES.serverError;
 }
 
-/** Resend verification (spec 2 §8): 409 already verified, 502 the mail could not be generated. */
+/** Resend verification (docs/product.md §2.8): 409 already verified, 502 the mail could not be generated. */
 export function resendErrorMessage(error: unknown): string {
   if (error instanceof HttpError) {
     if (error.status === 409) return PROFILE_MESSAGES.alreadyVerified;
@@ -165,7 +165,7 @@ const TYPE_LABELS: Record<string, string> = {
   refund: 'Remboursement',
 };
 
-/** purchase_history entries {offer_id/label, date, amount, txid} (spec 2 §3), newest first as given. */
+/** purchase_history entries {offer_id/label, date, amount, txid} (docs/product.md §2.3), newest first as given. */
 export function historyRows(user: User | null | undefined): HistoryRow[] {
   const list = Array.isArray(user?.purchase_history) ? (user!.purchase_history as unknown[]) : [];
   return list

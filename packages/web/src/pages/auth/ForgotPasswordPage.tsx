@@ -6,7 +6,7 @@ import { AUTH_MESSAGES } from './authForms.js';
 
 export const FORGOT_REDIRECT_MS = 1000;
 
-/** Request a reset link (spec 1 §2, §4): the same confirmation whatever happened. */
+/** Request a reset link (docs/product.md §1.2, §1.4): the same confirmation whatever happened. */
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

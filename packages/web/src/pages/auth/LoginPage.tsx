@@ -51,7 +51,7 @@ function LoginForm({ next }: { next: string }) {
       try {
         await session.login(key);
       } catch (profileError) {
-        // The profile call failed: analytics still learns who tried (spec 1 §7).
+        // The profile call failed: analytics still learns who tried (docs/product.md §1.7).
         analytics.identify(checked.identifier.includes('@') ? { email: checked.identifier } : { username: checked.identifier });
         throw profileError;
       }

@@ -7,7 +7,7 @@ import { AUTH_MESSAGES, validateNewPassword } from './authForms.js';
 
 export const RESET_REDIRECT_MS = 1200;
 
-/** Set a new password from a reset link (spec 1 §2, §4, §5). */
+/** Set a new password from a reset link (docs/product.md §1.2, §1.4, §1.5). */
 export default function ResetPasswordPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();

@@ -1,5 +1,5 @@
 /**
- * Validation of the sign-in, registration and password forms (spec 1 §5, §8). The spec fixes the
+ * Validation of the sign-in, registration and password forms (docs/product.md §1.5, §1.8). The spec fixes the
  * reset-password messages; the others are ours (docs/web.md).
  */
 import type { RegisterPayload } from '../../api/calls.js';
@@ -36,7 +36,7 @@ export interface LoginInput {
   password: string;
 }
 
-/** Leading spaces of the identifier are dropped (spec 1 §5); trailing ones too, they are never meant. */
+/** Leading spaces of the identifier are dropped (docs/product.md §1.5); trailing ones too, they are never meant. */
 export function validateLogin(input: LoginInput): { ok: true; identifier: string; password: string } | { ok: false; error: string } {
   const identifier = input.identifier.trim();
   if (!identifier) return { ok: false, error: AUTH_MESSAGES.identifierRequired };

@@ -89,7 +89,7 @@ export default function BacktestPage() {
     else if (!state.key) setUserStrategies([]);
   }, [state.status, state.key, refreshStrategies]);
 
-  // ?strategy= preselects a personal strategy, then leaves the address (spec 2 §2).
+  // ?strategy= preselects a personal strategy, then leaves the address (docs/product.md §2.2).
   const wantedStrategy = params.get('strategy');
   useEffect(() => {
     if (!wantedStrategy) return;

@@ -12,7 +12,7 @@ interface Props {
   heading?: boolean;
 }
 
-/** Import a .py strategy (spec 2 §5): checked on the server, no credit consumed. */
+/** Import a .py strategy (docs/product.md §2.5): checked on the server, no credit consumed. */
 export function ImportPanel({ loggedIn, onNeedLogin, onImported, heading = true }: Props) {
   const [file, setFile] = useState<File | null>(null);
   const [slMode, setSlMode] = useState<StopMode>('external');

@@ -97,7 +97,7 @@ function Field({ form, field, onChange }: { form: BacktestFormState; field: Para
   );
 }
 
-/** Basic parameters, then the advanced ones behind a toggle (spec 2 §2). */
+/** Basic parameters, then the advanced ones behind a toggle (docs/product.md §2.2). */
 export function ParamFields({ form, layout, onChange }: Props) {
   const [showAdvanced, setShowAdvanced] = useState(false);
   if (layout.basic.length === 0 && layout.advanced.length === 0) return null;

@@ -18,7 +18,7 @@ function Badge({ active }: { active: boolean }) {
   return <span className={`badge ${active ? 'badge-active' : 'badge-inactive'}`}>{active ? 'Actif' : 'Inactif'}</span>;
 }
 
-/** Official and personal pickers (spec 2 §2): touching one makes it the active source. */
+/** Official and personal pickers (docs/product.md §2.2): touching one makes it the active source. */
 export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Props) {
   const officialActive = form.source === 'official';
   const provider = useGeneratorProvider();

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Lightbulb } from 'lucide-react';
 
-/** Tips beside the form (spec 2 §2), linking to the CSV guide of the reference page. */
+/** Tips beside the form (docs/product.md §2.2), linking to the CSV guide of the reference page. */
 export function TipsAside() {
   return (
     <aside className="card tips" aria-label="Astuces">

@@ -1,5 +1,5 @@
 /**
- * Dates of the backtest form (spec 2 §2, §5, §9): the four presets, the period length and its
+ * Dates of the backtest form (docs/product.md §2.2, §2.5, §2.9): the four presets, the period length and its
  * checks. Dates are calendar days 'YYYY-MM-DD' in UTC, both ends included (1 Jan → 31 Jan is 31
  * days), so a full month always fits the 31-day limit.
  */
@@ -56,7 +56,7 @@ export function periodDays(start: string, end: string): number | null {
   return Math.round((b - a) / DAY_MS) + 1;
 }
 
-/** The date problem to show, if any; admins bypass the 31-day limit (spec 2 §6). */
+/** The date problem to show, if any; admins bypass the 31-day limit (docs/product.md §2.6). */
 export function dateError(start: string, end: string, isAdmin: boolean): string | null {
   const a = parseDay(start);
   const b = parseDay(end);

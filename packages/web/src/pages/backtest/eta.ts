@@ -1,5 +1,5 @@
 /**
- * Progress and ETA of a running backtest (spec 2 §3, §4, §9). The last 15 run durations are kept
+ * Progress and ETA of a running backtest (docs/product.md §2.3, §2.4, §2.9). The last 15 run durations are kept
  * in browser storage per key (data source and timeframe: the two things that change a run's
  * cost per day), each with its period length. An estimate scales the median time per day of that
  * history to the requested period, clamped to 3–60 s; without history it is 6 s plus 250 ms per

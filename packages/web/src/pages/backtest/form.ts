@@ -1,5 +1,5 @@
 /**
- * The backtest form as data (spec 2 §2, §3, §5): which parameter fields show, whether it can be
+ * The backtest form as data (docs/product.md §2.2, §2.3, §2.5): which parameter fields show, whether it can be
  * submitted, the first problem to show, and the request it sends. Parameter aliasing, coercion,
  * signature filtering and the overlap percent come from @bt/core/params.
  */
@@ -95,7 +95,7 @@ function fieldsFor(names: readonly string[], defaults: StrategyParams): ParamFie
 /**
  * Parameter fields of the chosen strategy: an official one from the catalogue (its parameters by
  * level); a personal one from its meta.ui lists, else the server signature, else none.
- * `serverSignature` filters either (spec 2 §5).
+ * `serverSignature` filters either (docs/product.md §2.5).
  */
 export function paramLayout(form: BacktestFormState, userStrategy: UserStrategy | null, serverSignature: string[] | null): ParamLayout {
   if (form.source === 'official') {
@@ -197,7 +197,7 @@ export function formError(form: BacktestFormState, layout: ParamLayout, context:
   if (sl === null) return FORM_MESSAGES.slRequired;
   const tp1 = pipsValue(form.tp1Pips);
   const tp2 = pipsValue(form.tp2Pips);
-  // With an internal stop (0), TP1 and TP2 default to 1R and 2R (DESIGN §2).
+  // With an internal stop (0), TP1 and TP2 default to 1R and 2R (docs/architecture.md §2).
   if (sl > 0 && (tp1 === null || tp1 <= 0)) return FORM_MESSAGES.tp1Required;
   if (tp1 !== null && tp2 !== null && tp2 > 0 && tp2 < tp1) return FORM_MESSAGES.tp2BelowTp1;
   const built = buildParams(form, layout);
@@ -216,7 +216,7 @@ function pipsField(text: string): number | undefined {
   return pipsValue(text) ?? undefined;
 }
 
-/** JSON body of POST /api/run_backtest (spec 2 §3). */
+/** JSON body of POST /api/run_backtest (docs/product.md §2.3). */
 export function officialRequest(form: BacktestFormState, params: StrategyParams): Record<string, unknown> {
   return {
     strategy: strategyValue(form),
@@ -233,7 +233,7 @@ export function officialRequest(form: BacktestFormState, params: StrategyParams)
   };
 }
 
-/** Multipart fields of POST /api/upload_csv_and_backtest (spec 2 §3), the file excepted. */
+/** Multipart fields of POST /api/upload_csv_and_backtest (docs/product.md §2.3), the file excepted. */
 export function customRequestFields(form: BacktestFormState, params: StrategyParams): Record<string, string> {
   const fields: Record<string, string> = {
     strategy: strategyValue(form),

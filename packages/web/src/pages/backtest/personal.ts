@@ -1,4 +1,4 @@
-/** AI generation and .py import answers (spec 2 §4, §5, §7, §8). */
+/** AI generation and .py import answers (docs/product.md §2.4, §2.5, §2.7, §2.8). */
 import { HttpError, errorDetail } from '../../api/errors.js';
 import { readProvider, type GeneratorProvider } from '../../features/generator/provider.js';
 
@@ -27,7 +27,7 @@ export function generationResult(answer: unknown): GenerationResult {
   return { kind: 'done', strategyId: String(id), comment: typeof record.comment === 'string' ? record.comment : '', provider: readProvider(record.provider) };
 }
 
-/** A 401 reopens the login prompt (spec 2 §8); other failures show the server's words or the default. */
+/** A 401 reopens the login prompt (docs/product.md §2.8); other failures show the server's words or the default. */
 export function generationFailure(error: unknown): GenerationResult {
   if (error instanceof HttpError && error.status === 401) return { kind: 'login' };
   if (error instanceof HttpError) return { kind: 'error', message: error.detail || PERSONAL_MESSAGES.generationError };

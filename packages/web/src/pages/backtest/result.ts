@@ -1,5 +1,5 @@
 /**
- * Reading the answer of a backtest call (spec 2 §3 "Backtest result", §8): the error to show, or
+ * Reading the answer of a backtest call (docs/product.md §2.3 "Backtest result", §2.8): the error to show, or
  * the result folder and workbook name, the credits left, golden hours and statistics.
  */
 import { isNonJsonAnswer } from '../../api/client.js';
@@ -43,7 +43,7 @@ export function rSequenceOf(answer: Record<string, unknown>): BacktestOutcome['r
   return tp1 && tp2 ? { tp1, tp2 } : null;
 }
 
-/** Folder and file of xlsx_result: the last two segments of its path (spec 2 §3). */
+/** Folder and file of xlsx_result: the last two segments of its path (docs/product.md §2.3). */
 export function splitResultPath(path: unknown): { folder: string; file: string } | null {
   if (typeof path !== 'string' || path.trim() === '') return null;
   const parts = path.replace(/\\/g, '/').split('/').filter(Boolean);

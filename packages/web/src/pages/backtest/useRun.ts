@@ -15,7 +15,7 @@ const IDLE: RunView = { running: false, visible: false, percent: 0, elapsedMs: 0
 const TICK_MS = 200;
 
 /**
- * A run's progress (spec 2 §4): the top bar and the inline bar with its ETA while the call is out,
+ * A run's progress (docs/product.md §2.4): the top bar and the inline bar with its ETA while the call is out,
  * 100 % when it returns, hidden 450 ms later. Successful runs feed the ETA history.
  */
 export function useRun() {

@@ -1,4 +1,4 @@
-/** Personal strategies (spec 2 §3 "User strategy"): list parsing and the UI lists of their meta. */
+/** Personal strategies (docs/product.md §2.3 "User strategy"): list parsing and the UI lists of their meta. */
 
 export interface UserStrategy {
   id: string;
@@ -45,7 +45,7 @@ export function parseUserStrategies(answer: unknown): UserStrategy[] {
   return strategyItems(answer).map(parseUserStrategy).filter((s): s is UserStrategy => s !== null);
 }
 
-/** The server signature, when /api/strategy_params answers a list of names (spec 2 §5). */
+/** The server signature, when /api/strategy_params answers a list of names (docs/product.md §2.5). */
 export function signatureFromAnswer(answer: unknown): string[] | null {
   const params = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>).params : answer;
   if (Array.isArray(params) && params.length > 0 && params.every((p) => typeof p === 'string')) return params as string[];

@@ -132,7 +132,7 @@ export default function ComparateurPage() {
 
   const labels = useMemo(() => new Map(list.status === 'ready' ? list.items.map((a) => [a.id, a.label]) : []), [list]);
 
-  // Any change of selection or metric fetches the data again (spec 2 §4); the chart type only redraws.
+  // Any change of selection or metric fetches the data again (docs/product.md §2.4); the chart type only redraws.
   useEffect(() => {
     if (selected.length === 0) {
       setData({ status: 'idle' });

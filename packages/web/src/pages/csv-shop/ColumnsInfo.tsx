@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CSV_COLUMNS } from '../../features/csv/library.js';
 
-/** The info strip and its column-details popover (spec 2 §2, §9 "Price-data CSV format"). */
+/** The info strip and its column-details popover (docs/product.md §2.2, §2.9 "Price-data CSV format"). */
 export function ColumnsInfo() {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement | null>(null);

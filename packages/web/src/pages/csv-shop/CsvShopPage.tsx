@@ -96,7 +96,7 @@ export default function CsvShopPage() {
       const files = readLibrary(await work.csvLibrary());
       setLibrary({ status: 'ready', files, refreshError: false });
     } catch {
-      // A failed refresh keeps the files already shown (spec 2 §8: two messages).
+      // A failed refresh keeps the files already shown (docs/product.md §2.8: two messages).
       setLibrary((current) =>
         refresh && current.status === 'ready' ? { ...current, refreshError: true } : { status: 'error', message: refresh ? SHOP_MESSAGES.refreshError : SHOP_MESSAGES.loadError },
       );

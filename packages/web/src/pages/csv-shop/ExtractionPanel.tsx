@@ -16,7 +16,7 @@ type Status = { kind: 'idle' } | { kind: 'running' } | { kind: 'ok'; message: st
 const SYMBOLS = symbolFilterOptions().filter((o) => o.value !== 'ALL');
 
 /**
- * On-demand extraction (spec 2 §2, §4, §5): pair, timeframe and dates, 1 credit, charged once the
+ * On-demand extraction (docs/product.md §2.2, §2.4, §2.5): pair, timeframe and dates, 1 credit, charged once the
  * file is written. Visitors get the connection prompt instead of a call.
  */
 export function ExtractionPanel({

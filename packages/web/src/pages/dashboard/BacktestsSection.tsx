@@ -1,5 +1,5 @@
 /**
- * 'Mes backtests' (spec 2 §2, §9): cards sorted by win rate, trades or pair, 9 then +9; 'Voir
+ * 'Mes backtests' (docs/product.md §2.2, §2.9): cards sorted by win rate, trades or pair, 9 then +9; 'Voir
  * résultats' opens the results overlay (with pins); the workbook link or a disabled
  * '.xlsx indisponible'; 'Supprimer' behind the 'Supprimer ce backtest ?' dialog.
  */

@@ -1,5 +1,5 @@
 /**
- * 'Mes CSV' (spec 2 §2, §7): the user's bought and extracted CSV files, 10 then +10, each with a
+ * 'Mes CSV' (docs/product.md §2.2, §2.7): the user's bought and extracted CSV files, 10 then +10, each with a
  * free re-download. When GET /api/user/csvs fails, the download entries of the profile's purchase
  * history stand in.
  */

@@ -1,7 +1,7 @@
 /**
- * /dashboard (spec 2 §2): tabs 'Mon dashboard' (the collapsible 'Mes épingles', 'Mes stratégies',
+ * /dashboard (docs/product.md §2.2): tabs 'Mon dashboard' (the collapsible 'Mes épingles', 'Mes stratégies',
  * 'Mes backtests') and 'Mes CSV' (?tab=csv). The standalone pins wall 'Mes épingles' is
- * /dashboard?view=epingles: the route table (spec 3 §2) has no path of its own for it.
+ * /dashboard?view=epingles: the route table (docs/product.md §3.2) has no path of its own for it.
  */
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';

@@ -1,5 +1,5 @@
 /**
- * 'Mes stratégies' (spec 2 §2): cards with Détails ('Commentaire stratégie'), Utiliser, and an
+ * 'Mes stratégies' (docs/product.md §2.2): cards with Détails ('Commentaire stratégie'), Utiliser, and an
  * Options menu (Renommer / Valider le renommage, Éditer la note, Télécharger, Supprimer); the
  * import modal 'Importer une stratégie (.py)' reuses the backtest screen's import panel.
  */

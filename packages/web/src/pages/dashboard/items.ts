@@ -1,11 +1,11 @@
 /**
- * Dashboard lists as plain logic (spec 2 §2, §3, §9): reading the backtest and CSV items under
+ * Dashboard lists as plain logic (docs/product.md §2.2, §2.3, §2.9): reading the backtest and CSV items under
  * every alias the spec gives, the sorts, and the "Afficher plus" paging.
  */
 import { parseWinrate } from '../../lib/format.js';
 import type { UserStrategy } from '../backtest/userStrategies.js';
 
-/** Page sizes (spec 2 §9): backtests 9 then +9, CSVs 10 then +10. */
+/** Page sizes (docs/product.md §2.9): backtests 9 then +9, CSVs 10 then +10. */
 export const BACKTESTS_PAGE = 9;
 export const CSVS_PAGE = 10;
 
@@ -22,7 +22,7 @@ export const DASHBOARD_MESSAGES = {
   noStrategies: 'Aucune stratégie pour le moment.',
 } as const;
 
-/** 'Suppression impossible : {message or erreur serveur}' (spec 2 §8). */
+/** 'Suppression impossible : {message or erreur serveur}' (docs/product.md §2.8). */
 export function backtestDeleteMessage(detail: string | null | undefined): string {
   return `Suppression impossible : ${detail && detail.trim() ? detail.trim() : 'erreur serveur'}`;
 }
@@ -69,7 +69,7 @@ export interface BacktestItem {
   createdAt: string;
 }
 
-/** One backtest item, whatever aliases the server used (spec 2 §3 "Backtest item"). */
+/** One backtest item, whatever aliases the server used (docs/product.md §2.3 "Backtest item"). */
 export function parseBacktestItem(entry: unknown, index = 0): BacktestItem | null {
   if (!entry || typeof entry !== 'object') return null;
   const r = entry as Record<string, unknown>;
@@ -145,7 +145,7 @@ export function sortStrategies<S extends UserStrategy>(items: readonly S[], sort
   }
 }
 
-/** Rename rule (spec 2 §4): an empty or unchanged name cancels; otherwise the trimmed name. */
+/** Rename rule (docs/product.md §2.4): an empty or unchanged name cancels; otherwise the trimmed name. */
 export function renameTarget(current: string, typed: string): string | null {
   const name = typed.trim();
   return name === '' || name === current.trim() ? null : name;
@@ -164,7 +164,7 @@ export interface CsvItem {
   downloadUrl: string | null;
 }
 
-/** GET /api/user/csvs item (spec 2 §3 "Downloaded item", "Extraction file"). */
+/** GET /api/user/csvs item (docs/product.md §2.3 "Downloaded item", "Extraction file"). */
 export function parseCsvItem(entry: unknown, index = 0): CsvItem | null {
   if (!entry || typeof entry !== 'object') return null;
   const r = entry as Record<string, unknown>;
@@ -192,7 +192,7 @@ export function parseCsvs(answer: unknown): CsvItem[] {
   return list(answer).map(parseCsvItem).filter((item): item is CsvItem => item !== null);
 }
 
-/** Ledger reasons that are CSV downloads or extractions (GET /api/me purchase_history, spec 2 §7 fallback). */
+/** Ledger reasons that are CSV downloads or extractions (GET /api/me purchase_history, docs/product.md §2.7 fallback). */
 const CSV_HISTORY_TYPES = new Set(['csvDownload', 'csv_download', 'csv', 'download', 'extraction']);
 
 /**

@@ -1,4 +1,4 @@
-/** Strategy cards of the dashboard (spec 2 §3 "User strategy"): the fields the card and its modals show. */
+/** Strategy cards of the dashboard (docs/product.md §2.3 "User strategy"): the fields the card and its modals show. */
 import { parseUserStrategy, strategyItems, type UserStrategy } from '../backtest/userStrategies.js';
 
 export interface StrategyCardData extends UserStrategy {

@@ -1,5 +1,5 @@
 /**
- * Top-strategy cards of the home page (spec 1 §2, §3, §8, §9): at most 6 cards, the fields each
+ * Top-strategy cards of the home page (docs/product.md §1.2, §1.3, §1.8, §1.9): at most 6 cards, the fields each
  * card shows, its result folder, and the message of each failure. The win-rate rules (hot at 70,
  * great at 70, good at 55, fractions read as percentages) come from @bt/core/format.
  */

@@ -89,7 +89,7 @@ function Cgu() {
   );
 }
 
-/** The three legal pages (spec 1 §2), outside the main layout. */
+/** The three legal pages (docs/product.md §1.2), outside the main layout. */
 export default function LegalPage({ tab }: { tab: LegalTab }) {
   const current = TABS.find((t) => t.id === tab)!;
   return (

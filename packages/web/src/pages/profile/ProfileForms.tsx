@@ -27,7 +27,7 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) 
   );
 }
 
-/** Personal info (spec 2 §2): e-mail and full name; a new e-mail needs the current password. */
+/** Personal info (docs/product.md §2.2): e-mail and full name; a new e-mail needs the current password. */
 export function PersonalInfoForm({ user, work }: { user: UserProfile; work: WorkAreaCalls }) {
   const currentEmail = String(user.email ?? '');
   const currentName = displayName(user);
@@ -93,7 +93,7 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
   );
 }
 
-/** Password change (spec 2 §5): new password required (8 characters), the current one optional. */
+/** Password change (docs/product.md §2.5): new password required (8 characters), the current one optional. */
 export function PasswordForm({ work }: { work: WorkAreaCalls }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');

@@ -7,7 +7,7 @@ import { PUBLIC_SHEETS } from './sheets.js';
 const loadMeta = (folder: string) => calls.publicSheetMeta(folder);
 const loadSheet = (folder: string, sheet: string) => calls.publicSheet(folder, sheet);
 
-/** Public statistics of a top strategy (spec 1 §2); its call to action sends visitors to /login. */
+/** Public statistics of a top strategy (docs/product.md §1.2); its call to action sends visitors to /login. */
 export default function PublicStatsModal({ folder, title, onClose }: { folder: string | null; title: string; onClose: () => void }) {
   const { key } = useSession();
   const cta = key ? (

@@ -189,7 +189,7 @@ function configPipSize(table: SheetTable | null): number | null {
   return typeof row?.value === 'number' && row.value > 0 ? row.value : null;
 }
 
-/** Statistics modal with one tab per sheet (spec 1 §2 public variant, spec 2 §2 results variant). */
+/** Statistics modal with one tab per sheet (docs/product.md §1.2 public variant, docs/product.md §2.2 results variant). */
 export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClose, header, footer, rowAction, initialSheet }: SheetsModalProps) {
   const [names, setNames] = useState<string[] | null>(null);
   const [active, setActive] = useState<string | null>(null);
@@ -206,7 +206,7 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
         setNames(list);
         setActive(initialSheet && list.includes(initialSheet) ? initialSheet : defaultSheet(list));
       },
-      // A failed meta call shows as an empty sheet list (spec 1 §8).
+      // A failed meta call shows as an empty sheet list (docs/product.md §1.8).
       () => alive && setNames([]),
     );
     return () => {
@@ -235,7 +235,7 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   }, [folder, wanted, sheets, loadSheet]);
 
   const config = sheets[CONFIG_SHEET]?.status === 'ready' ? (sheets[CONFIG_SHEET] as { table: SheetTable }).table : null;
-  // The _sl0 / sl_mode rule (spec 1 §2) lives in core; Config rows come as [metric, value].
+  // The _sl0 / sl_mode rule (docs/product.md §1.2) lives in core; Config rows come as [metric, value].
   const internalStop = usesInternalStop({ folder, config: config ? configTable(config).rows : null });
   const current = active ? sheets[active] : undefined;
 

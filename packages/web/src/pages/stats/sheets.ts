@@ -1,14 +1,14 @@
 /**
- * Reading workbook answers for the statistics modals (spec 1 §2-§3, spec 2 §2-§3): the sheet list
+ * Reading workbook answers for the statistics modals (docs/product.md §1.2-§1.3, docs/product.md §2.2-§1.3): the sheet list
  * of a meta answer, French tab labels, the default tab, and sheet data as headers plus rows.
  * Cell display rules (percent cells, hidden rows, time zones) come from @bt/core through
  * lib/format.ts.
  */
 import { SHEET_TAB_LABELS } from '../../lib/format.js';
 
-/** Sheets the results modal of the backtest screen offers, in order (spec 2 §2 and issue 7). */
+/** Sheets the results modal of the backtest screen offers, in order (docs/product.md §2.2). */
 export const RESULT_SHEETS = ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global', 'Trades'] as const;
-/** The public modal stops at TP2_Global: trade lists stay private (spec 1 §2). */
+/** The public modal stops at TP2_Global: trade lists stay private (docs/product.md §1.2). */
 export const PUBLIC_SHEETS = ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour_Semaine', 'TP2_Global'] as const;
 
 export const HOURLY_SHEET = 'Par_Heure';

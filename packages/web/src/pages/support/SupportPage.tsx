@@ -8,7 +8,7 @@ import { Hexagon } from 'lucide-react';
 
 const EMPTY: SupportFields = { firstName: '', lastName: '', email: '', message: '' };
 
-/** Support page (spec 1 §2): not indexed, two tabs, one form. */
+/** Support page (docs/product.md §1.2): not indexed, two tabs, one form. */
 export default function SupportPage() {
   const location = useLocation();
   const [type, setType] = useState<SupportType>('contact');

@@ -1,4 +1,4 @@
-/** The support form's rules (spec 1 §3, §4, §5, §8). */
+/** The support form's rules (docs/product.md §1.3, §1.4, §1.5, §1.8). */
 import type { SupportPayload } from '../../api/calls.js';
 
 export type SupportType = SupportPayload['type'];
