@@ -65,7 +65,8 @@ def detect_breakout(candles, params):
 
 /** A browser context signed in as the user: the key is stored before any page script runs. */
 export async function signedInContext(browser: Browser, user: TestUser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'fr-FR', acceptDownloads: true });
+  // Reduced motion: the animated hexagon background would triple the run's CPU (the visitor flow tests it).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'fr-FR', acceptDownloads: true, reducedMotion: 'reduce' });
   // Only when absent, so a test can still sign out; a string because this tsconfig has no DOM lib.
   await context.addInitScript({ content: `if (!localStorage.getItem('apiKey')) localStorage.setItem('apiKey', ${JSON.stringify(user.key)});` });
   return context;
