@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, it } from 'node:test';
+import { createConnection } from 'mysql2/promise';
+import { runLoad } from '../bench/load/harness.js';
+import { parseLoadArgs } from '../bench/load/run.js';
+import { checkTargets, renderSection } from '../bench/load/report.js';
+import { TEST_DIALECT } from './support/db.js';
+
+const dialect = TEST_DIALECT === 'mysql' ? 'mariadb' : 'sqlite';
+const MYSQL = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+
+describe(`load test harness (npm run load, ${dialect})`, () => {
+  it('--quick runs a real server under a short mixed load and reports every figure, with no error', async () => {
+    const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('bt-load-')));
+    const { options, doc } = parseLoadArgs(['--quick', '--db', dialect, '--workload', 'mixed', '--clients', '2', '--duration', '2', '--warmup', '0', '--users', '3', '--login-every', '1']);
+    assert.equal(doc, false, 'a smoke run leaves docs/PERFORMANCE.md alone');
+    const report = await runLoad({ ...options, log: () => {} });
+
+    assert.equal(report.scenarios.length, 1);
+    const [s] = report.scenarios;
+    assert.deepEqual([s.dialect, s.mode, s.workload, s.clients], [dialect, 'inprocess', 'mixed', 2]);
+    assert.deepEqual([s.errors, s.timeouts, s.non2xx], [0, 0, 0], s.problems.join('\n'));
+    assert.ok(s.requests > 0 && s.requestsPerSecond > 0 && s.backtestsPerSecond > 0);
+    for (const kind of ['health', 'datasets', 'top_strategy', 'list_backtests', 'run_backtest', 'download_xlsx', 'login']) {
+      assert.ok(s.byKind[kind]?.count > 0, `${kind} measured`);
+    }
+    assert.ok(s.latency.p50 > 0 && s.latency.p50 <= s.latency.p95 && s.latency.p95 <= s.latency.p99 && s.latency.p99 <= s.latency.max);
+    for (const phase of ['total', 'load', 'charge', 'engine', 'report', 'store']) assert.ok(s.serverTiming[phase]?.p50 >= 0, `Server-Timing ${phase}`);
+    assert.ok(s.serverTiming.total.p50 > 0);
+    // Read inside the server process: a 1 ms timer ticks hundreds of times in 2 s.
+    assert.equal(s.server.role, 'server');
+    assert.ok(s.server.loopDelay.samples > 100 && s.server.loopDelay.max > 0 && s.server.loopDelay.p99 <= s.server.loopDelay.max);
+    assert.ok(s.server.cpuMs > 0 && s.server.wallMs >= 1500);
+    assert.ok(Number.isFinite(s.loadAverage.start) && Number.isFinite(s.loadAverage.end));
+
+    const section = renderSection(report);
+    assert.match(section, /\| (SQLite|MariaDB) \| in-process \| mixed \| 2 \| [\d.,]+ \| \*\*[\d.,]+\*\* \|/);
+    assert.match(section, /load average/);
+    assert.deepEqual(checkTargets(report), [], 'no backtest-only scenario: no target judged');
+
+    // Nothing left behind: the data directories, and the MariaDB database of the run.
+    assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith('bt-load-') && !before.has(f)), []);
+    if (dialect === 'mariadb') {
+      const conn = await createConnection(MYSQL);
+      const [rows] = await conn.query(`SHOW DATABASES LIKE 'bt\\_load\\_${process.pid}\\_%'`);
+      await conn.end();
+      assert.deepEqual(rows, []);
+    }
+  });
+});
