@@ -33,6 +33,9 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
     assert.equal(s.server.role, 'server');
     assert.ok(s.server.loopDelay.samples > 100 && s.server.loopDelay.max > 0 && s.server.loopDelay.p99 <= s.server.loopDelay.max);
     assert.ok(s.server.cpuMs > 0 && s.server.wallMs >= 1500);
+    // The control: a process doing nothing over the same window (the scheduler's share of the delays).
+    assert.equal(s.idle.role, 'idle');
+    assert.ok(s.idle.loopDelay.samples > 100 && s.idle.pid !== s.server.pid);
     assert.ok(Number.isFinite(s.loadAverage.start) && Number.isFinite(s.loadAverage.end));
 
     const section = renderSection(report);

@@ -58,6 +58,8 @@ export interface ScenarioReport {
   /** The server process's event-loop delay and CPU over the measured window (workers listed apart). */
   server: ProcessStats;
   workers: ProcessStats[];
+  /** A process doing nothing over the same window: the loop delay the busy machine's scheduler alone causes. */
+  idle: ProcessStats;
   loadAverage: { start: number; end: number };
 }
 
@@ -105,7 +107,10 @@ async function runScenario(target: Target, dialect: Dialect, mode: Mode, workloa
   const load0 = loadavg()[0];
   await target.resetStats();
   const result = await runCannon(target.url, requestsFor(workload, target.users, recorder, config), clients, options.durationSeconds, recorder);
-  const [server, ...workers] = await target.readStats();
+  const stats = await target.readStats();
+  const server = stats.find((p) => p.role === 'server')!;
+  const workers = stats.filter((p) => p.role === 'worker');
+  const idle = stats.find((p) => p.role === 'idle')!;
   const load1 = loadavg()[0];
 
   const samples = recorder.samples;
@@ -143,6 +148,7 @@ async function runScenario(target: Target, dialect: Dialect, mode: Mode, workloa
     problems: recorder.problems,
     server,
     workers,
+    idle,
     loadAverage: { start: round(load0, 2), end: round(load1, 2) },
   };
 }
@@ -179,7 +185,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
             options.log(
               `  ${workload}, ${clients} client(s): ${scenario.requestsPerSecond} req/s, ${scenario.backtestsPerSecond} backtests/s, p50 ${scenario.latency.p50} ms, p95 ${scenario.latency.p95} ms, p99 ${scenario.latency.p99} ms, ` +
                 `server total p50 ${scenario.serverTiming.total?.p50 ?? '-'} ms, errors ${scenario.errors + scenario.timeouts}, non-2xx ${scenario.non2xx}, ` +
-                `loop delay max ${scenario.server.loopDelay.max} ms (p99 ${scenario.server.loopDelay.p99}), load ${scenario.loadAverage.start}→${scenario.loadAverage.end}`,
+                `loop delay max ${scenario.server.loopDelay.max} ms (p99 ${scenario.server.loopDelay.p99}; idle process ${scenario.idle.loopDelay.max}), load ${scenario.loadAverage.start}→${scenario.loadAverage.end}`,
             );
             for (const problem of scenario.problems) options.log(`    ${problem}`);
           }

@@ -3,7 +3,9 @@
 // point unchanged. The harness (bench/load/harness.ts) talks to it over the IPC channel:
 //   { type: 'reset' }  starts a new measurement window (one scenario)
 //   { type: 'read' }   answers { type: 'stats', ... } for the window so far
-// Run: node --import tsx --conditions=@bt/source bench/load/process.ts [server|worker]
+// Run: node --import tsx --conditions=@bt/source bench/load/process.ts [server|worker|idle]
+// `idle` runs nothing: its loop delay is what the machine's scheduler alone costs a process in the
+// same window (on a machine loaded past its cores, a loop also waits for a CPU).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import process from 'node:process';
 
@@ -64,7 +66,12 @@ process.on('exit', () => {
   console.log(`bt-load: ${role} event-loop delay since the last reset: max ${stats.loopDelay.max} ms, p99 ${stats.loopDelay.p99} ms; CPU ${stats.cpuMs} ms`);
 });
 
-// The entry point as `npm start` / `npm run worker` run it (argv[2] is read by main.ts as its command).
-process.argv.splice(2, 1);
-const entry = role === 'worker' ? '../../src/worker.js' : '../../src/main.js';
-await import(entry);
+if (role === 'idle') {
+  setInterval(() => {}, 1 << 30);
+  process.on('SIGTERM', () => process.exit(0));
+} else {
+  // The entry point as `npm start` / `npm run worker` run it (argv[2] is read by main.ts as its command).
+  process.argv.splice(2, 1);
+  const entry = role === 'worker' ? '../../src/worker.js' : '../../src/main.js';
+  await import(entry);
+}

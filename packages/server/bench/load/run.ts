@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { writeSection } from '../../../../scripts/performance-doc.mjs';
 import { runLoad, type LoadOptions } from './harness.js';
 import { renderSection } from './report.js';
-import type { Dialect, Mode } from './target.js';
+import { closeAllTargets, type Dialect, type Mode } from './target.js';
 import type { Workload } from './workloads.js';
 
 export const SECTION = 'load';
@@ -76,6 +76,15 @@ export function parseLoadArgs(argv: string[]): { options: Omit<LoadOptions, 'log
 const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bench/load/run.ts');
 if (isMain) {
   const { options, json, doc } = parseLoadArgs(process.argv.slice(2));
+  // Ctrl-C reaches this process more than once (the terminal's group, then npm and tsx relaying it):
+  // every one is handled, so none ends the process before the databases are dropped.
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.log('interrupted: stopping the servers and dropping their databases');
+    void closeAllTargets().finally(() => process.exit(130));
+  });
   const report = await runLoad({ ...options, log: (line) => console.log(line) });
   if (json) writeFileSync(json, JSON.stringify(report, null, 2));
   const body = renderSection(report);

@@ -44,7 +44,7 @@ export interface Target {
   users: LoadUser[];
   /** Credits added to every user (admin grants through the API, 1,000 at most per call). */
   topUp(perUser: number): Promise<void>;
-  /** Starts a measurement window in the server (and workers). */
+  /** Starts a measurement window in the server, the workers and the idle control process. */
   resetStats(): Promise<void>;
   readStats(): Promise<ProcessStats[]>;
   close(): Promise<void>;
@@ -53,7 +53,7 @@ export interface Target {
 class Child {
   output = '';
   private readonly exited: Promise<void>;
-  constructor(readonly role: 'server' | 'worker', readonly proc: ChildProcess) {
+  constructor(readonly role: Role, readonly proc: ChildProcess) {
     proc.stdout!.on('data', (chunk) => (this.output = (this.output + chunk).slice(-20_000)));
     proc.stderr!.on('data', (chunk) => (this.output = (this.output + chunk).slice(-20_000)));
     this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
@@ -92,7 +92,9 @@ class Child {
   }
 }
 
-function spawnChild(role: 'server' | 'worker', env: NodeJS.ProcessEnv): Child {
+type Role = 'server' | 'worker' | 'idle';
+
+function spawnChild(role: Role, env: NodeJS.ProcessEnv): Child {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'bench/load/process.ts', role], {
     cwd: SERVER_DIR,
     env,
@@ -147,17 +149,26 @@ async function inBatches(count: number, parallel: number, work: (i: number) => P
   }));
 }
 
+const open = new Set<() => Promise<void>>();
+
+/** Ctrl-C on the harness: every system still up is stopped and its database dropped. */
+export async function closeAllTargets(): Promise<void> {
+  await Promise.allSettled([...open].map((close) => close()));
+}
+
 export async function startTarget(options: TargetOptions): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bt-load-data-'));
   const tmpDir = mkdtempSync(join(tmpdir(), 'bt-load-tmp-'));
   const children: Child[] = [];
   let database: { url: string; drop(): Promise<void> } | null = null;
   const cleanUp = async () => {
+    open.delete(cleanUp);
     await Promise.allSettled(children.map((c) => c.stop()));
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(tmpDir, { recursive: true, force: true });
   };
+  open.add(cleanUp);
   try {
     database = await createDatabase(options, dataDir);
     // The library the server would seed from fixtures/ on its first start (seedLibrary over the
@@ -195,6 +206,10 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       // A worker says it is ready on its output; it must be up before the load starts.
       await Promise.all(children.filter((c) => c.role === 'worker').map((w) => waitFor(w, /ready|listening|waiting|started/i, 120)));
     }
+    // The scheduler's share of the loop delays: an idle process measured over the same windows.
+    const idle = spawnChild('idle', { PATH: env.PATH, HOME: env.HOME, TMPDIR: tmpDir });
+    children.push(idle);
+    await idle.ask('reset', 'reset-done');
     options.log(`  server ${url} (pid ${server.proc.pid}), ${options.dialect}, ${options.mode}${options.mode === 'queue' ? ` with ${options.workers} workers` : ''}`);
 
     const admin = await api(url, 'POST', '/api/login', { json: { identifier: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
