@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { createConnection } from 'mysql2/promise';
 import { copySeededLibrary, type LibrarySet } from '../../test/support/library.js';
 import type { ProcessStats } from './process.js';
@@ -130,6 +131,21 @@ async function createDatabase(options: TargetOptions, dataDir: string): Promise<
   };
 }
 
+async function dropKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function api(url: string, method: string, path: string, options: { key?: string; json?: unknown } = {}): Promise<any> {
   const res = await fetch(url + path, {
     method,
@@ -161,9 +177,12 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   const tmpDir = mkdtempSync(join(tmpdir(), 'bt-load-tmp-'));
   const children: Child[] = [];
   let database: { url: string; drop(): Promise<void> } | null = null;
+  // Queue mode shares the machine's Redis: every key of this run under a prefix of its own, deleted after.
+  const queuePrefix = `bt-load-${process.pid}-${Date.now().toString(36)}`;
   const cleanUp = async () => {
     open.delete(cleanUp);
     await Promise.allSettled(children.map((c) => c.stop()));
+    if (options.mode === 'queue') await dropKeys(options.redisUrl, queuePrefix).catch((err) => options.log(`  redis clean-up: ${(err as Error).message}`));
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(tmpDir, { recursive: true, force: true });
@@ -196,7 +215,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       RATE_LIMIT_VERIFY: 'off',
       RATE_LIMIT_SUPPORT: 'off',
       RATE_LIMIT_API: 'off',
-      ...(options.mode === 'queue' ? { REDIS_URL: options.redisUrl } : {}),
+      ...(options.mode === 'queue' ? { REDIS_URL: options.redisUrl, QUEUE_PREFIX: queuePrefix } : {}),
     };
     const server = spawnChild('server', env);
     children.push(server);
