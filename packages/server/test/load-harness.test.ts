@@ -3,7 +3,8 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
 import { createConnection } from 'mysql2/promise';
-import { runLoad } from '../bench/load/harness.js';
+import { runLoad, type LoadReport, type ScenarioReport } from '../bench/load/harness.js';
+import type { ProcessStats } from '../bench/load/process.js';
 import { parseLoadArgs } from '../bench/load/run.js';
 import { checkTargets, renderSection } from '../bench/load/report.js';
 import { TEST_DIALECT } from './support/db.js';
@@ -51,5 +52,26 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
       await conn.end();
       assert.deepEqual(rows, []);
     }
+  });
+
+  it('judges the issue\'s targets on the backtest-only scenarios: server total at 1 client; rate, p95, errors and the server loop at 20', () => {
+    const stats = (role: string, max: number): ProcessStats => ({ type: 'stats', role, pid: 1, loopDelay: { max, p99: max / 2, p50: 1, mean: 1, samples: 1000 }, cpuMs: 1000, wallMs: 20_000 });
+    const scenario = (clients: number, total: number, rate: number, p95: number, loopMax: number, non2xx = 0): ScenarioReport => ({
+      dialect: 'sqlite', mode: 'inprocess', workload: 'backtest', clients, durationSeconds: 20, requests: rate * 20, requestsPerSecond: rate, backtestsPerSecond: rate,
+      latency: { count: rate * 20, p50: p95 / 2, p95, p99: p95, max: p95 }, byKind: {}, serverTiming: { total: { p50: total, p95: total } },
+      errors: 0, timeouts: 0, non2xx, problems: [], server: stats('server', loopMax), workers: [stats('worker', 400)], idle: stats('idle', 5), loadAverage: { start: 1, end: 1 },
+    });
+    const report = (scenarios: ScenarioReport[]): LoadReport => ({
+      date: '2026-11-26T10:00:00.000Z', machine: { cpu: 'cpu', cores: 2, memoryGb: 1, node: 'v20' }, options: {} as LoadReport['options'], loadAverage: { start: [1, 1, 1], end: [1, 1, 1] }, scenarios, skipped: [],
+    });
+    const met = checkTargets(report([scenario(1, 12, 70, 20, 10), scenario(20, 140, 120, 380, 45)]));
+    assert.deepEqual(met.map((c) => c.met), [true, true], 'a worker\'s own loop running backtests does not count against the server\'s');
+    const missed = [
+      scenario(20, 140, 99, 380, 45),
+      scenario(20, 140, 120, 401, 45),
+      scenario(20, 140, 120, 380, 51),
+      scenario(20, 140, 120, 380, 45, 1),
+    ].map((s) => checkTargets(report([scenario(1, 15.1, 60, 20, 10), s])).map((c) => c.met));
+    assert.deepEqual(missed, [[false, false], [false, false], [false, false], [false, false]]);
   });
 });
