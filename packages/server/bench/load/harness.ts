@@ -2,6 +2,7 @@
 // (bench/load/target.ts), then each workload at each client count through autocannon, with the
 // server's own event-loop delay and CPU time over the same window.
 import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { LibrarySet } from '../../test/support/library.js';
 import { quantile } from '../quantile.js';
@@ -73,6 +74,7 @@ export interface LoadReport {
   skipped: { dialect: Dialect; mode: Mode; reason: string }[];
 }
 
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export function summarize(latencies: number[]): LatencySummary {
@@ -172,7 +174,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       } catch (err) {
         // Queue mode needs the worker entry and Redis; without them the rest still runs, and the report says why.
         if (mode !== 'queue') throw err;
-        const reason = (err as Error).message.split('\n')[0];
+        // Said in the document: paths relative to the repository.
+        const reason = (err as Error).message.split('\n')[0].replaceAll(REPO_ROOT, '');
         options.log(`  skipped: ${reason}`);
         report.skipped.push({ dialect, mode, reason });
         continue;

@@ -63,7 +63,7 @@ process.on('message', (message: { type?: string }) => {
 process.channel?.unref();
 process.on('exit', () => {
   const stats = read();
-  console.log(`bt-load: ${role} event-loop delay since the last reset: max ${stats.loopDelay.max} ms, p99 ${stats.loopDelay.p99} ms; CPU ${stats.cpuMs} ms`);
+  console.log(`bt-load stats: ${role} event-loop delay since the last reset: max ${stats.loopDelay.max} ms, p99 ${stats.loopDelay.p99} ms; CPU ${stats.cpuMs} ms`);
 });
 
 if (role === 'idle') {
@@ -73,5 +73,10 @@ if (role === 'idle') {
   // The entry point as `npm start` / `npm run worker` run it (argv[2] is read by main.ts as its command).
   process.argv.splice(2, 1);
   const entry = role === 'worker' ? '../../src/worker.js' : '../../src/main.js';
-  await import(entry);
+  try {
+    await import(entry);
+  } catch (err) {
+    console.error(`bt-load: cannot load the ${role} (${entry}): ${(err as Error).message.split('\n')[0]}`);
+    process.exit(1);
+  }
 }

@@ -109,7 +109,12 @@ async function waitFor(child: Child, pattern: RegExp, seconds: number): Promise<
   for (;;) {
     const match = pattern.exec(child.output);
     if (match) return match;
-    if (!child.alive) throw new Error(`the ${child.role} exited (${child.proc.exitCode ?? child.proc.signalCode}):\n${child.output}`);
+    if (!child.alive) {
+      // First line: the process's last words (what a skipped mode's report says); then the whole output.
+      const lines = child.output.trim().split('\n').filter((l) => l.trim() && !/^\s+at /.test(l));
+      const last = (lines.filter((l) => /^(bt|bt-worker|bt-load): /.test(l)).pop() ?? lines.pop() ?? '').trim().slice(0, 240);
+      throw new Error(`the ${child.role} exited (${child.proc.exitCode ?? child.proc.signalCode}): ${last}\n${child.output}`);
+    }
     if (Date.now() > deadline) throw new Error(`the ${child.role} did not start within ${seconds} s:\n${child.output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
