@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { STRATEGY_KEYS } from '@bt/core/catalogue';
@@ -94,6 +95,9 @@ async function bench(): Promise<string> {
   const samples: Awaited<ReturnType<typeof call>>[] = [];
   for (let round = 0; round < SEQUENTIAL_ROUNDS; round++) for (const strategy of STRATEGY_KEYS) samples.push(await call(strategy));
 
+  // How long the event loop was held while 20 clients ran backtests (the engine runs on threads).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const throughput: autocannon.Result[] = [];
   for (let i = 0; i < AUTOCANNON_RUNS; i++) {
     throughput.push(
@@ -107,6 +111,7 @@ async function bench(): Promise<string> {
       }),
     );
   }
+  loopDelay.disable();
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 50));
   server.closeAllConnections();
   await new Promise<void>((r) => server.close(() => r()));
@@ -153,8 +158,9 @@ async function bench(): Promise<string> {
     '',
     `Throughput, ${CONNECTIONS} concurrent clients (autocannon, ${AUTOCANNON_SECONDS} s, ${AUTOCANNON_RUNS} runs, fvg_pullback_multi_rsi, every call a full backtest and workbook): median run`,
     `**${mid.requests.average.toFixed(1)} backtests/s** (runs: ${byRps.map((r) => r.requests.average.toFixed(1)).join(', ')}), latency p50 ${mid.latency.p50} ms, p97.5 ${mid.latency.p97_5} ms, p99 ${mid.latency.p99} ms; ${errors} non-2xx or errors.`,
-    'One process runs backtests one at a time on its event loop (they are CPU-bound), so concurrent clients queue: latency under load is',
-    'about the queue length times the service time. More throughput means more processes behind a load balancer (DESIGN §4; MySQL then).',
+    `Event loop delay during those runs (monitorEventLoopDelay, 10 ms resolution): max ${fmt(loopDelay.max / 1e6)} ms, p99 ${fmt(loopDelay.percentile(99) / 1e6)} ms.`,
+    'The engine and the workbook run on worker threads (ENGINE_THREADS, default the cores; docs/queue.md): the event loop only validates, charges and',
+    'stores, and concurrent clients share the cores. More throughput means more cores: bt-worker processes behind the Redis queue (docs/queue.md).',
   ].join('\n');
 }
 

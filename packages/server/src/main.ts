@@ -13,6 +13,7 @@ import { appConfig } from './app/config.js';
 import { createApp } from './app/createApp.js';
 import { systemClock } from './clock/index.js';
 import { readEnv } from './config/env.js';
+import { readJobsEnv } from './jobs/env.js';
 import { migrate, migrator, openDatabase } from './db/index.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
@@ -73,6 +74,8 @@ async function main(command: string): Promise<void> {
   };
   const offered = Object.entries(payments).filter(([, gateway]) => gateway).map(([name]) => name);
   log(`bt: payments: ${offered.length ? offered.join(', ') : 'none configured (STRIPE_*, PAYPAL_*, NOWPAYMENTS_*)'}`);
+  const jobs = readJobsEnv();
+  log(`bt: backtests: ${jobs.queue ? `Redis job queue (prefix ${jobs.queue.prefix}), run by bt-worker processes (npm run worker)` : `${jobs.engineThreads} worker thread(s) in this process`}`);
   const webDist = env.webDist ? builtWebDist(env.webDist) : null;
   if (env.webDist && !webDist) log(`bt: no web app build in ${env.webDist} (npm run build -w @bt/web): serving the API only`);
   const app = createApp({
@@ -86,6 +89,8 @@ async function main(command: string): Promise<void> {
     identityProviders,
     rateLimiter: new MemoryRateLimiter(systemClock),
     payments,
+    queue: jobs.queue,
+    engineThreads: jobs.engineThreads,
     log,
     config: appConfig({
       publicUrl: env.publicUrl,
@@ -113,6 +118,9 @@ async function main(command: string): Promise<void> {
     log(`bt: verification links: ${screen[env.screenVerification]}`);
   }
 
+  // Runs a dead process or an outage left charged and 'running' are refunded (docs/queue.md).
+  app.services.backtests.startSweeper(60_000, (jobs.queue?.timeoutMs ?? 0) + 10 * 60_000);
+
   const server = createServer(app.callback());
   // Idle keep-alive connections outlive the clients' own idle limits (browsers, undici: 4 s; load
   // balancers: 60 s), so it is the client that closes one, never the server under a request the
@@ -135,7 +143,10 @@ async function main(command: string): Promise<void> {
     stopping = true;
     log(`bt: ${signal} received, stopping`);
     server.close(() => {
-      Promise.allSettled([app.services.uploads.close(), db.close()]).finally(() => process.exit(0));
+      // Waiting requests get their backtest's answer first (the runner's close), then the database closes.
+      Promise.allSettled([app.services.uploads.close(), app.services.backtests.close()])
+        .then(() => db.close())
+        .finally(() => process.exit(0));
     });
     server.closeAllConnections?.();
     setTimeout(() => process.exit(0), 5000).unref?.();

@@ -8,6 +8,7 @@ import type { LlmClient } from '../gpt/llm.js';
 import type { StrategySandbox } from '../strategies/sandbox/sandbox.js';
 import type { PaymentGateways } from '../payments/gateways.js';
 import type { AppConfig } from './config.js';
+import type { QueueOptions } from '../jobs/queue.js';
 
 /** Everything the app talks to, injected (DESIGN §3): tests pass local stand-ins of the same kind. */
 export interface AppDeps {
@@ -26,6 +27,10 @@ export interface AppDeps {
   config: AppConfig;
   /** Stripe, PayPal and crypto (docs/payments.md); absent or null: that method is unavailable. */
   payments?: PaymentGateways;
+  /** The Redis job queue of backtests (REDIS_URL, docs/queue.md); absent: worker threads in this process. */
+  queue?: QueueOptions | null;
+  /** Engine threads of this process (default: the cores). */
+  engineThreads?: number;
   /** Server-side log (never sent to clients). */
   log: (message: string) => void;
 }

@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import { ParamError } from '@bt/core/params';
 import { InsufficientCreditsError } from '../credits/ledger.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { StoragePathError } from '../storage/local.js';
 import type { AppContext } from './context.js';
 import { HttpError } from './errors.js';
@@ -51,6 +52,10 @@ export function errorMiddleware(log: (message: string) => void) {
       } else if (err instanceof StoragePathError) {
         status = 400;
         detail = MSG.invalidPath;
+      } else if (isDatabaseUnavailable(err)) {
+        // Stopped, restarting, or out of connections: try again later, nothing the client did.
+        status = 503;
+        detail = MSG.databaseDown;
       } else {
         const candidate = Number((err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode);
         if (Number.isInteger(candidate) && ((candidate >= 400 && candidate < 500) || candidate === 501)) {

@@ -11,6 +11,8 @@ import { Support } from '../support/service.js';
 import { Profiles } from '../users/profile.js';
 import { Recreations } from '../users/recreations.js';
 import { Backtests } from '../backtests/service.js';
+import { QueueRunner } from '../jobs/queue.js';
+import { ThreadRunner } from '../jobs/runner.js';
 import { Comparator } from '../compare/service.js';
 import { CsvShop } from '../csvs/service.js';
 import { DatasetStore } from '../datasets/store.js';
@@ -67,7 +69,9 @@ export function createServices(deps: AppDeps) {
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
   const results = new Results(db, storage);
   const charts = new ResultCharts({ results, datasets, storage });
-  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, log });
+  // Backtests run off the event loop: worker threads here, or worker processes behind Redis.
+  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
+  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log });
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
   const comparator = new Comparator(db);

@@ -1,5 +1,4 @@
 import { STRATEGIES, findParam, paramDefaults, type StrategyDefinition } from '@bt/core/catalogue';
-import { rSequence } from '@bt/core/montecarlo';
 import { backtestSummary } from '@bt/core/stats';
 import { workbookFileName } from '@bt/core/report';
 import type { UserStrategy } from '../db/models.js';
@@ -93,7 +92,7 @@ export function presentOutcome(outcome: BacktestOutcome, timing: { total_ms: num
     costs: presentCosts(result.costs),
     // The net R of the resolved trades in entry order, at TP1 and TP2: what the result view's Monte
     // Carlo draws from (in the browser, docs/web.md), without sending every trade.
-    r_sequence: { tp1: Array.from(rSequence(result.trades, 'tp1')), tp2: Array.from(rSequence(result.trades, 'tp2')) },
+    r_sequence: result.rSequence,
     engine_version: result.engineVersion,
     timing: { engine_ms: result.timing.engine_ms, report_ms: result.timing.report_ms, sandbox_ms: outcome.sandboxMs, total_ms: timing.total_ms },
   };

@@ -1,29 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { headCandles, runBacktest, type BacktestResult } from '@bt/core';
-import { candlesToIpc, type Candles } from '@bt/core/candles';
+import { headCandles } from '@bt/core';
+import type { Candles } from '@bt/core/candles';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { ParamError, normalizeParams } from '@bt/core/params';
 import { formatDayFr, rangesTextFr } from '@bt/core/format';
-import { resultFolderName, workbookFileName } from '@bt/core/report';
+import { resultFolderName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
-import type { SignalStrategy } from '@bt/core/strategies';
-import { UniqueConstraintError, literal } from 'sequelize';
+import { Op, UniqueConstraintError, literal } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
-import { sliceCandles } from '../datasets/series.js';
-import { chartCandlesPath } from '../results/chart.js';
 import type { DatasetStore } from '../datasets/store.js';
-import { backtestEvent, type EventLog } from '../events/log.js';
-import { runSummary } from '../results/summary.js';
+import type { EventLog } from '../events/log.js';
+import { JobEndedElsewhere, type BacktestRunner } from '../jobs/runner.js';
+import type { EngineRequest, EngineResult } from '../jobs/task.js';
 import type { Storage } from '../storage/types.js';
-import { normalizeUserParams, signalStrategyOf, type StrategyShape } from '../strategies/contract.js';
+import { normalizeUserParams, type StrategyShape } from '../strategies/contract.js';
 import { sandboxHttpError } from '../strategies/messages.js';
 import { SandboxError } from '../strategies/sandbox/sandbox.js';
 import type { UserStrategies } from '../strategies/service.js';
+import { hasBacktestPriority } from '../users/presenter.js';
+import { cancelRun, finishRun } from './finish.js';
+import { JOB_MESSAGES } from '../jobs/messages.js';
 import { BACKTEST_MESSAGES, dayOf, type Exits } from './request.js';
 
 export type StrategyChoice =
@@ -49,7 +50,7 @@ export interface BacktestPlan {
 
 export interface BacktestOutcome {
   run: BacktestRun;
-  result: BacktestResult;
+  result: EngineResult;
   balance: number;
   params: StrategyParams;
   warnings: string[];
@@ -61,11 +62,12 @@ export interface BacktestOutcome {
 const NOT_CHARGED = ' Aucun crédit n’a été débité.';
 
 /**
- * Runs a backtest for a user (spec 2 §5, §9; DESIGN §2, §3): parameters normalised by core, 2
- * credits charged atomically before the run with the run id as ledger reference, the run through
- * core's runBacktest (never a second implementation; a personal strategy's signals come from the
- * sandbox and plug into core's signal-strategy interface), the workbook stored under the user's
- * results, and the charge refunded when anything fails after it.
+ * Runs a backtest for a user (docs/product.md, docs/architecture.md §3, §4): parameters normalised
+ * by core, 2 credits charged atomically before the run with the run id as ledger reference, the
+ * run through core's runBacktest on a worker thread or a queue worker (never a second
+ * implementation; a personal strategy's signals come from the sandbox, here, and plug into core's
+ * signal-strategy interface there), the workbook stored under the user's results, and the charge
+ * refunded when anything fails after it.
  */
 export class Backtests {
   constructor(
@@ -78,9 +80,50 @@ export class Backtests {
       events: EventLog;
       clock: Clock;
       sandboxLimits: { memoryBytes: number; cpuSeconds: number };
+      /** Worker threads, or the Redis job queue (src/jobs/). */
+      runner: BacktestRunner;
       log: (message: string) => void;
     },
   ) {}
+
+  get runner(): BacktestRunner {
+    return this.deps.runner;
+  }
+
+  private sweeper: NodeJS.Timeout | null = null;
+
+  /**
+   * Runs left 'running' longer than `olderThanMs`: their process died mid-run, or the database
+   * was away when the run failed and its refund could not be written. Each is removed and
+   * refunded once (cancelRun is guarded by the row's status). Returns how many were.
+   */
+  async sweepStale(olderThanMs: number): Promise<number> {
+    const { BacktestRun } = this.deps.db.models;
+    const before = new Date(this.deps.clock.now().getTime() - olderThanMs);
+    const stale = await BacktestRun.findAll({ where: { status: 'running', createdAt: { [Op.lt]: before } }, attributes: ['id', 'runId', 'userId', 'folder'], limit: 500 });
+    let cancelled = 0;
+    for (const run of stale) {
+      if ((await cancelRun(this.deps, run)) !== 'cancelled') continue;
+      cancelled++;
+      this.deps.log(`run ${run.runId}: left running since before ${before.toISOString()}: cancelled and refunded`);
+    }
+    return cancelled;
+  }
+
+  /** The sweep every `everyMs` (main.ts starts it; close() stops it). */
+  startSweeper(everyMs: number, olderThanMs: number): void {
+    this.sweeper ??= setInterval(() => {
+      this.sweepStale(olderThanMs).catch((err) => this.deps.log(`stale runs sweep failed: ${(err as Error).message}`));
+    }, everyMs);
+    this.sweeper.unref?.();
+  }
+
+  /** Stops the sweep, then the runner (its running jobs finish). */
+  close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    return this.deps.runner.close();
+  }
 
   /** The strategy of a request: an official key, or the user's own personal strategy (404 otherwise). */
   async choose(user: User, ref: { kind: 'official'; key: string } | { kind: 'user'; id: string }): Promise<StrategyChoice> {
@@ -135,82 +178,73 @@ export class Backtests {
     const started = performance.now();
     const chargeMs = started - charging;
     try {
-      let engineStrategy: string | SignalStrategy = key;
+      let engineStrategy: EngineRequest['strategy'] = key;
       let sandboxMs: number | null = null;
       if (strategy.kind === 'user') {
         const signals = await this.deps.strategies.signals(strategy.row, candles, params, { symbol: plan.symbol, timeframe: plan.timeframe, pip_size: plan.pipSize });
         sandboxMs = signals.wallMs;
-        engineStrategy = signalStrategyOf(strategy.shape, strategy.row.displayName, signals.signals);
+        engineStrategy = { shape: strategy.shape, label: strategy.row.displayName, signals: signals.signals };
       }
-      const result = await runBacktest(
-        candles,
-        {
-          strategy: engineStrategy,
-          params,
-          unknownParams: 'warn',
-          slMode: exits.slMode,
-          slPips: exits.slPips,
-          tp1Pips: exits.tp1Pips,
-          tp2Pips: exits.tp2Pips,
-          symbol: plan.symbol,
-          timeframe: plan.timeframe,
-          pipSize: plan.pipSize,
-          from: plan.from,
-          to: plan.to,
-          costs: plan.costs,
-          run: { runId, userId: user.id, runSeq: run.runSeq },
-        },
-        { workbook: true, createdAt: this.deps.clock.now() },
-      );
+      const request: EngineRequest = {
+        strategy: engineStrategy,
+        params,
+        slMode: exits.slMode,
+        slPips: exits.slPips,
+        tp1Pips: exits.tp1Pips,
+        tp2Pips: exits.tp2Pips,
+        symbol: plan.symbol,
+        timeframe: plan.timeframe,
+        pipSize: plan.pipSize,
+        from: plan.from,
+        to: plan.to,
+        costs: plan.costs,
+        run: { runId, userId: user.id, runSeq: run.runSeq },
+        createdAt: this.deps.clock.now().getTime(),
+      };
+      const runner = this.deps.runner;
+      if (runner.kind === 'queue') {
+        // A worker process runs it, stores the workbook and marks the row done (src/jobs/queue.ts).
+        const done = await runner.submit({ run, source: plan.source, request, candles: plan.source === 'custom' ? candles : null, priority: hasBacktestPriority(user, this.deps.clock.now()) });
+        run.set({ status: 'done', strategyLabel: done.result.strategyLabel.slice(0, 200) });
+        const phases = { charge_ms: round1(chargeMs), store_ms: round1(done.storeMs) };
+        return { run, result: done.result, balance, params, warnings: [...warnings, ...done.result.warnings], sandboxMs, phases };
+      }
+      const { result, workbook } = await runner.pool.run(candles, request);
       const storing = performance.now();
-      const xlsxPath = `results/${user.id}/${run.folder}/${workbookFileName(run.folder)}`;
-      await this.deps.storage.write(xlsxPath, result.workbook!);
-      // An upload is not kept: the period's candles are, for the result view's chart.
-      if (plan.source === 'custom') {
-        const period = sliceCandles(candles, lowerBound(candles.time, plan.from), candles.length);
-        await this.deps.storage.write(chartCandlesPath(run), candlesToIpc({ ...period, symbol: plan.symbol, timeframe: plan.timeframe }));
-      }
-      const g = result.statistics.global;
-      await this.deps.db.transaction(async (t) => {
-        await run.update(
-          {
-            status: 'done',
-            strategyLabel: result.strategyLabel.slice(0, 200),
-            trades: g.trades,
-            resolved: g.resolved,
-            winrateTp1: g.tp1.winrate,
-            winrateTp2: g.tp2.winrate,
-            summary: JSON.stringify(runSummary(result.statistics)),
-            xlsxPath,
-            durationMs: Math.round(performance.now() - started),
-            updatedAt: this.deps.clock.now(),
-          },
-          { transaction: t },
-        );
-        await this.deps.events.record(backtestEvent(run), t);
-      });
+      await finishRun(this.deps, run, result, workbook, plan.source === 'custom' ? candles : null, performance.now() - started);
       const phases = { charge_ms: round1(chargeMs), store_ms: round1(performance.now() - storing) };
       return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs, phases };
     } catch (err) {
+      if (err instanceof JobEndedElsewhere) {
+        // Already settled by the queue (refunded, or kept as a result): only the answer is left.
+        const answer = this.failure(err.answer);
+        throw answer instanceof HttpError || answer instanceof ParamError ? answer : new HttpError(503, JOB_MESSAGES.failed);
+      }
       await this.undo(user.id, runId, run);
       throw this.failure(err);
     }
   }
 
   /**
-   * The charge and the run's row in one transaction: the guarded spend (402 when the balance is
-   * short, parallel runs never overdraw), the user's run counter, and a folder unique per user
-   * (the base name, or base_{run_seq} when the user already has one by that name).
+   * The charge and the run's row in one transaction: the guarded spend with the run counter in
+   * the same UPDATE (402 when the balance is short, parallel runs never overdraw), the ledger row,
+   * and the run's row in a folder unique per user (the base name, or base_{run_seq} when the user
+   * already has one by that name).
    */
   private async charge(plan: BacktestPlan, runId: string, base: string, key: string, params: StrategyParams): Promise<{ run: BacktestRun; balance: number }> {
     const { db, ledger, clock } = this.deps;
-    const { User, BacktestRun } = db.models;
+    const { BacktestRun } = db.models;
     for (let attempt = 1; ; attempt++) {
       try {
         return await db.transaction(async (t) => {
-          const spent = await ledger.spend(plan.user.id, 'backtest', { reference: runId, transaction: t, meta: { folder: base, symbol: plan.symbol, timeframe: plan.timeframe, strategy: key } });
-          await User.update({ runSeq: literal('run_seq + 1') as unknown as number }, { where: { id: plan.user.id }, transaction: t });
-          const runSeq = (await User.findByPk(plan.user.id, { attributes: ['runSeq'], transaction: t }))!.runSeq;
+          const spent = await ledger.spend(plan.user.id, 'backtest', {
+            reference: runId,
+            freshReference: true,
+            transaction: t,
+            meta: { folder: base, symbol: plan.symbol, timeframe: plan.timeframe, strategy: key },
+            alongside: { set: { runSeq: literal('run_seq + 1') }, read: ['runSeq'] },
+          });
+          const runSeq = Number(spent.read!.runSeq);
           const taken = await BacktestRun.count({ where: { userId: plan.user.id, folder: base }, transaction: t });
           const now = clock.now();
           const run = await BacktestRun.create(

@@ -11,6 +11,16 @@ export interface LedgerOptions {
   meta?: Record<string, unknown>;
   /** Join a transaction the caller already holds (the change still lands with its row). */
   transaction?: Transaction;
+  /**
+   * The reference is new (a fresh run id): no look-up before the change. The unique index on
+   * (kind, reference) still refuses a second use.
+   */
+  freshReference?: boolean;
+  /**
+   * More columns of the user's row changed by the same guarded UPDATE, and read back with the
+   * balance (a backtest's run counter: the charge and the counter in one statement).
+   */
+  alongside?: { set: Record<string, unknown>; read: string[] };
 }
 
 export interface LedgerResult {
@@ -18,6 +28,8 @@ export interface LedgerResult {
   /** False when the reference had already been applied: nothing changed this time. */
   applied: boolean;
   balance: number;
+  /** The `alongside.read` columns after the change. */
+  read?: Record<string, unknown>;
 }
 
 export class InsufficientCreditsError extends Error {
@@ -93,7 +105,7 @@ export class CreditLedger {
   private async apply(userId: number, kind: LedgerKind, reason: string, delta: number, options: LedgerOptions): Promise<LedgerResult> {
     const { reference } = options;
     const work = async (t: Transaction): Promise<LedgerResult> => {
-      if (reference !== undefined) {
+      if (reference !== undefined && !options.freshReference) {
         const existing = await this.findReference(kind, reference, t);
         if (existing) return this.alreadyApplied(existing, userId, t);
       }
@@ -101,19 +113,23 @@ export class CreditLedger {
       // The balance row is locked by this UPDATE before the ledger row is inserted: the same
       // order in every transaction, so MySQL never deadlocks on the pair.
       const where = delta < 0 ? { id: userId, deletedAt: null, credits: { [Op.gte]: -delta } } : { id: userId, deletedAt: null };
-      const [changed] = await User.update({ credits: literal(`credits ${delta < 0 ? '-' : '+'} ${Math.abs(delta)}`) as unknown as number }, { where, transaction: t });
+      const set = { ...options.alongside?.set, credits: literal(`credits ${delta < 0 ? '-' : '+'} ${Math.abs(delta)}`) as unknown as number };
+      const [changed] = await User.update(set, { where, transaction: t });
       if (changed !== 1) {
         const user = await User.findByPk(userId, { attributes: ['credits', 'deletedAt'], transaction: t });
         if (!user || user.deletedAt) throw new LedgerError(`unknown user: ${userId}`);
         throw new InsufficientCreditsError(-delta, user.credits);
       }
-      const balance = await this.balance(userId, t);
+      const after = await User.findByPk(userId, { attributes: ['credits', ...(options.alongside?.read ?? [])], transaction: t });
+      if (!after) throw new LedgerError(`unknown user: ${userId}`);
+      const balance = after.credits;
+      const read = options.alongside ? Object.fromEntries(options.alongside.read.map((name) => [name, after.get(name)])) : undefined;
       const entry = await CreditEntry.create(
         { userId, kind, reason, amount: delta, balanceAfter: balance, reference: reference ?? null, meta: options.meta ? JSON.stringify(options.meta) : null },
         { transaction: t },
       );
       await this.onApplied(entry, t);
-      return { entry, applied: true, balance };
+      return { entry, applied: true, balance, read };
     };
 
     if (options.transaction) return work(options.transaction);

@@ -53,6 +53,13 @@ export interface DatasetFilter {
  */
 export class DatasetStore {
   private readonly months = new Lru<string, Candles>(96);
+  /**
+   * Loaded periods (warm-up + period), keyed by the series, the period and the checksums of the
+   * months they were cut from: a repeated backtest (the same form sent again, a load test, a
+   * parameter search by hand) skips the join and the cut. An import changes a checksum, so a
+   * stale entry is never hit.
+   */
+  private readonly slices = new Lru<string, LoadedSeries>(32);
   private summary: { at: number; value: Promise<SymbolAvailability[]> } | null = null;
 
   constructor(
@@ -206,6 +213,7 @@ export class DatasetStore {
       if (fresh.length) await Dataset.bulkCreate(fresh, { transaction: t });
     });
     this.months.deleteWhere(() => true);
+    this.slices.deleteWhere(() => true);
     this.summary = null;
     return { datasets: seen.size, files: paths.length, errors };
   }
@@ -267,6 +275,15 @@ export class DatasetStore {
       before += all[first].rows;
     }
     const chosen = all.slice(first);
+    const sliceKey = `${symbol}|${timeframe}|${from}|${to}|${warmup}|${chosen.map((d) => d.checksum.slice(0, 16)).join(',')}`;
+    const hit = this.slices.get(sliceKey);
+    if (hit) return { ...hit, datasets: chosen };
+    const loaded = await this.cut(chosen, symbol, timeframe, from, to, warmup);
+    if (loaded) this.slices.set(sliceKey, loaded);
+    return loaded;
+  }
+
+  private async cut(chosen: Dataset[], symbol: string, timeframe: string, from: number, to: number, warmup: number): Promise<LoadedSeries | null> {
     const parts = await Promise.all(chosen.map((d) => this.month(d)));
     const joined = concatCandles(parts, { symbol, timeframe: parseTimeframe(timeframe) });
     const start = lowerBound(joined.time, from);

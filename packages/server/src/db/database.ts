@@ -101,20 +101,67 @@ function makeDatabase(
 }
 
 /**
- * Sequelize's SQLite connection manager has no after-connect hook: wrap getConnection so every
- * connection it opens (one per transaction) gets the busy timeout.
+ * Sequelize's SQLite connection manager has no after-connect hook and opens a fresh connection
+ * for every transaction (closing it after): wrap it so that
+ * - every connection gets the busy timeout and `synchronous=NORMAL` (per connection in SQLite);
+ * - a transaction's connection, once released, is kept for the next transaction (up to
+ *   IDLE_CONNECTIONS), instead of re-opening the file and re-reading the schema each time.
+ *
+ * synchronous=NORMAL in WAL mode: a commit appends to the WAL without an fsync, which happens at
+ * checkpoints. A committed transaction survives the process being killed (the WAL is in the OS's
+ * page cache, and the next opening replays it); only a power loss or an OS crash can lose the
+ * last commits, never corrupt the file (sqlite.org/pragma.html#pragma_synchronous). The
+ * production database for several servers is MySQL anyway.
  */
+const IDLE_CONNECTIONS = 2;
+
 function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number): void {
-  type SqliteConnection = { configure(option: 'busyTimeout', value: number): void; __btConfigured?: boolean };
-  const manager = (sequelize as unknown as { connectionManager: { getConnection(options?: unknown): Promise<SqliteConnection> } }).connectionManager;
+  type SqliteConnection = {
+    configure(option: 'busyTimeout', value: number): void;
+    exec(sql: string, callback: (err: Error | null) => void): void;
+    close(callback?: (err: Error | null) => void): void;
+    uuid?: string;
+    __btConfigured?: boolean;
+  };
+  type Manager = {
+    connections: Record<string, SqliteConnection>;
+    getConnection(options?: { uuid?: string }): Promise<SqliteConnection>;
+    releaseConnection(connection: SqliteConnection, force?: boolean): void;
+    _onProcessExit(): Promise<void>;
+  };
+  const manager = (sequelize as unknown as { connectionManager: Manager }).connectionManager;
   const getConnection = manager.getConnection.bind(manager);
-  manager.getConnection = async (opts?: unknown) => {
+  const releaseConnection = manager.releaseConnection.bind(manager);
+  const onExit = manager._onProcessExit.bind(manager);
+  const idle: SqliteConnection[] = [];
+  manager.getConnection = async (opts?: { uuid?: string }) => {
+    const uuid = opts?.uuid;
+    if (uuid && uuid !== 'default' && !manager.connections[uuid] && idle.length > 0) {
+      const reused = idle.pop()!;
+      manager.connections[uuid] = reused;
+      return reused;
+    }
     const connection = await getConnection(opts);
     if (!connection.__btConfigured) {
-      connection.configure('busyTimeout', busyTimeoutMs);
       connection.__btConfigured = true;
+      connection.configure('busyTimeout', busyTimeoutMs);
+      await new Promise<void>((resolve, reject) => connection.exec('PRAGMA synchronous=NORMAL', (err) => (err ? reject(err) : resolve())));
     }
     return connection;
+  };
+  manager.releaseConnection = (connection: SqliteConnection, force?: boolean) => {
+    const uuid = connection.uuid;
+    if (uuid && !force && idle.length < IDLE_CONNECTIONS && manager.connections[uuid] === connection) {
+      delete manager.connections[uuid];
+      connection.uuid = undefined;
+      idle.push(connection);
+      return;
+    }
+    releaseConnection(connection, force);
+  };
+  manager._onProcessExit = async () => {
+    await Promise.all(idle.splice(0).map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
+    return onExit();
   };
 }
 
@@ -141,6 +188,22 @@ async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => b
 function errorCode(err: unknown): string | undefined {
   const e = err as { parent?: { code?: string }; original?: { code?: string }; code?: string };
   return e?.parent?.code ?? e?.original?.code ?? e?.code;
+}
+
+/** Codes of a database that is not there (stopped, restarting, unreachable), not of a bad query. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY']);
+
+/**
+ * The database cannot serve now (docs/architecture.md §3: 503 "busy", never a 500): a connection
+ * error of Sequelize, a dropped or refused connection, a server shutting down, SQLite still locked
+ * after the busy timeout and the retries.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name.startsWith('SequelizeConnection') || err.name === 'SequelizeHostNotReachableError' || err.name === 'SequelizeHostNotFoundError') return true;
+  if (err.name === 'SequelizeConnectionAcquireTimeoutError' || err.name === 'ConnectionAcquireTimeoutError') return true;
+  const code = errorCode(err);
+  return code !== undefined && UNAVAILABLE_CODES.has(code);
 }
 
 const isMysqlDeadlock = (err: unknown) => ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'].includes(errorCode(err) ?? '');

@@ -17,6 +17,7 @@ import type { SandboxSetup } from '../../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, type SandboxLimits } from '../../src/strategies/sandbox/sandbox.js';
 import { testSandboxSetup } from './sandbox.js';
 import type { PaymentGateways } from '../../src/payments/gateways.js';
+import type { QueueOptions } from '../../src/jobs/queue.js';
 import { copySeededLibrary, type LibrarySet } from './library.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 
@@ -81,11 +82,15 @@ export async function startTestApp(
     sandboxSetup?: SandboxSetup;
     /** Payment gateways (pointed at the local provider servers of test/support). */
     payments?: PaymentGateways;
+    /** Backtests through the Redis job queue (worker processes started by the test). */
+    queue?: QueueOptions;
+    /** A data directory laid out as main.ts does (files/, library/), to share with worker processes. */
+    dataDir?: string;
   } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
-  const storageDir = mkdtempSync(join(tmpdir(), 'bt-storage-'));
-  const libraryDir = mkdtempSync(join(tmpdir(), 'bt-library-'));
+  const storageDir = options.dataDir ? join(options.dataDir, 'files') : mkdtempSync(join(tmpdir(), 'bt-storage-'));
+  const libraryDir = options.dataDir ? join(options.dataDir, 'library') : mkdtempSync(join(tmpdir(), 'bt-library-'));
   if (options.library) await copySeededLibrary(libraryDir, options.library === true ? 'basic' : options.library);
   const logs: string[] = [];
   const mailer = options.mailer ?? (options.smtpUrl ? new SmtpMailer(options.smtpUrl, 'bt <no-reply@bt.test>') : new DisabledMailer());
@@ -102,6 +107,7 @@ export async function startTestApp(
     identityProviders: options.providers ?? [],
     rateLimiter: new MemoryRateLimiter(clock),
     payments: options.payments,
+    queue: options.queue,
     config,
     log: (m) => logs.push(m),
   });
@@ -165,6 +171,7 @@ export async function startTestApp(
       await new Promise<void>((resolve) => server!.close(() => resolve()));
       if (mailer instanceof SmtpMailer) mailer.close();
       await app.services.uploads.close();
+      await app.services.backtests.close();
       rmSync(storageDir, { recursive: true, force: true });
       rmSync(libraryDir, { recursive: true, force: true });
     },

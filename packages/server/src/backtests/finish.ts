@@ -1,0 +1,88 @@
+import { candlesToIpc, type Candles } from '@bt/core/candles';
+import type { TimeframeKey } from '@bt/core/catalogue';
+import { workbookFileName } from '@bt/core/report';
+import { lowerBound } from '@bt/core/simulate';
+import type { Clock } from '../clock/index.js';
+import type { CreditLedger } from '../credits/ledger.js';
+import type { Database } from '../db/database.js';
+import type { BacktestRun } from '../db/models.js';
+import { sliceCandles } from '../datasets/series.js';
+import { backtestEvent, type EventLog } from '../events/log.js';
+import { chartCandlesPath } from '../results/chart.js';
+import { runSummary } from '../results/summary.js';
+import type { Storage } from '../storage/types.js';
+import type { EngineResult } from '../jobs/task.js';
+
+/** The run's row is no longer 'running': another party cancelled (and refunded) it. */
+export class RunNotRunning extends Error {
+  constructor(readonly runId: string) {
+    super(`run ${runId} is no longer running`);
+    this.name = 'RunNotRunning';
+  }
+}
+
+export interface FinishDeps {
+  db: Database;
+  storage: Storage;
+  events: EventLog;
+  clock: Clock;
+}
+
+/**
+ * Stores a run's result: the workbook (and, for an uploaded file, the period's candles for the
+ * result view's chart) written while the row turns 'done' with its event, all at once rather than
+ * one after the other. The row changes only while it is still 'running' (RunNotRunning
+ * otherwise): with a job queue the API may have given up on the run and refunded it, and then
+ * a late worker must not turn it into a result.
+ */
+export async function finishRun(deps: FinishDeps, run: BacktestRun, result: EngineResult, workbook: Uint8Array, custom: Candles | null, durationMs: number): Promise<void> {
+  const xlsxPath = `results/${run.userId}/${run.folder}/${workbookFileName(run.folder)}`;
+  const g = result.statistics.global;
+  const values = {
+    status: 'done' as const,
+    strategyLabel: result.strategyLabel.slice(0, 200),
+    trades: g.trades,
+    resolved: g.resolved,
+    winrateTp1: g.tp1.winrate,
+    winrateTp2: g.tp2.winrate,
+    summary: JSON.stringify(runSummary(result.statistics)),
+    xlsxPath,
+    durationMs: Math.round(durationMs),
+    updatedAt: deps.clock.now(),
+  };
+  const writes: Promise<void>[] = [deps.storage.write(xlsxPath, workbook)];
+  // An upload is not kept: the period's candles are, for the result view's chart.
+  if (custom) {
+    const period = sliceCandles(custom, lowerBound(custom.time, result.from), custom.length);
+    writes.push(deps.storage.write(chartCandlesPath(run), candlesToIpc({ ...period, symbol: run.symbol, timeframe: run.timeframe as TimeframeKey })));
+  }
+  const marking = deps.db.transaction(async (t) => {
+    const [changed] = await deps.db.models.BacktestRun.update(values, { where: { id: run.id, status: 'running' }, transaction: t });
+    if (changed !== 1) throw new RunNotRunning(run.runId);
+    run.set(values);
+    await deps.events.record(backtestEvent(run), t);
+  });
+  const settled = await Promise.allSettled([...writes, marking]);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * Gives a run up: its row removed and its charge refunded in one transaction, only while it is
+ * still 'running' (so a run is refunded once, and a finished one never), then its folder removed.
+ * 'done' when it had finished first, 'gone' when someone else had already given it up.
+ */
+export async function cancelRun(deps: { db: Database; ledger: CreditLedger; storage: Storage }, run: Pick<BacktestRun, 'id' | 'runId' | 'userId' | 'folder'>): Promise<'cancelled' | 'done' | 'gone'> {
+  const { BacktestRun } = deps.db.models;
+  const outcome = await deps.db.transaction(async (t) => {
+    const removed = await BacktestRun.destroy({ where: { id: run.id, status: 'running' }, transaction: t });
+    if (removed === 1) {
+      await deps.ledger.refund(run.userId, run.runId, { transaction: t });
+      return 'cancelled' as const;
+    }
+    const row = await BacktestRun.findOne({ where: { id: run.id }, attributes: ['status'], transaction: t });
+    return row ? ('done' as const) : ('gone' as const);
+  });
+  if (outcome === 'cancelled') await deps.storage.remove(`results/${run.userId}/${run.folder}`);
+  return outcome;
+}

@@ -1,0 +1,163 @@
+import { hostname } from 'node:os';
+import { headCandles } from '@bt/core';
+import { readCandlesIpc, type Candles } from '@bt/core/candles';
+import { ParamError } from '@bt/core/params';
+import { lowerBound } from '@bt/core/simulate';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { cancelRun, finishRun, RunNotRunning } from '../backtests/finish.js';
+import type { Clock } from '../clock/index.js';
+import type { CreditLedger } from '../credits/ledger.js';
+import type { Database } from '../db/database.js';
+import type { DatasetStore } from '../datasets/store.js';
+import type { EventLog } from '../events/log.js';
+import type { Storage } from '../storage/types.js';
+import type { EnginePool } from './pool.js';
+import { BACKTEST_QUEUE, type QueueJobData, type QueueJobResult } from './queue.js';
+import { paramErrorReason } from './task.js';
+
+export interface WorkerOptions {
+  url: string;
+  prefix: string;
+  /** Jobs run at once by this process (on its engine threads). */
+  concurrency: number;
+  /**
+   * A job's lock, renewed while it runs: when a worker dies, another one sees the lock expire
+   * within this time (its stalled-job check runs as often) and puts the job back once.
+   */
+  lockMs: number;
+  /** Test seam for the fault tests only (BT_TEST_JOB_HOLD_MS): each job waits this long before its engine. */
+  holdMs?: number;
+}
+
+export interface WorkerDeps {
+  db: Database;
+  storage: Storage;
+  datasets: DatasetStore;
+  ledger: CreditLedger;
+  events: EventLog;
+  clock: Clock;
+  pool: EnginePool;
+  log: (message: string) => void;
+}
+
+/** Marks a job given up without running it (its run no longer exists). */
+type Skipped = { cancelled: true };
+
+/**
+ * A bt-worker's consumer of the backtest queue (docs/queue.md). For each job: the run's row must
+ * still be 'running' (else the API gave it up and refunded it: nothing to do), the candles come
+ * from the library (official data) or the job (an upload), the engine runs on this process's
+ * threads, the workbook is stored and the row marked done (guarded: never over a cancelled run).
+ * A job that fails for good has its run cancelled and refunded here too, once (the API does the
+ * same when it sees the failure; whichever comes second finds nothing to do).
+ */
+export class BacktestWorker {
+  private worker: Worker | null = null;
+  private readonly connection: Redis;
+
+  constructor(
+    private readonly options: WorkerOptions,
+    private readonly deps: WorkerDeps,
+  ) {
+    this.connection = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.connection.on('error', (err) => this.quietLog(`redis: ${err.message}`));
+  }
+
+  private lastLog = 0;
+  private quietLog(message: string): void {
+    if (Date.now() - this.lastLog < 5000) return;
+    this.lastLog = Date.now();
+    this.deps.log(`bt-worker: ${message}`);
+  }
+
+  start(): void {
+    const worker = new Worker<QueueJobData, QueueJobResult | Skipped>(BACKTEST_QUEUE, (job) => this.process(job), {
+      connection: this.connection,
+      prefix: this.options.prefix,
+      // Recorded on each job it takes (job.processedBy): which worker ran what.
+      name: `bt-worker@${hostname()}:${process.pid}`,
+      concurrency: this.options.concurrency,
+      lockDuration: this.options.lockMs,
+      stalledInterval: this.options.lockMs,
+      // A worker that dies mid-job: the job goes back to the queue once, then fails (refunded).
+      maxStalledCount: 1,
+    });
+    worker.on('error', (err) => this.quietLog(`queue: ${err.message}`));
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled more than allowable limit/.test(err.message);
+      this.deps.log(`bt-worker: job ${job.id} failed${final ? '' : ' (will retry)'}: ${err.message}`);
+      if (final) void this.settle(job.data);
+    });
+    this.worker = worker;
+  }
+
+  /** Refund and remove a run whose job failed for good (idempotent with the API's own). */
+  private async settle(data: QueueJobData): Promise<void> {
+    try {
+      await cancelRun(this.deps, data.run);
+    } catch (err) {
+      this.deps.log(`bt-worker: run ${data.run.runId}: cancel failed: ${(err as Error).message}`);
+    }
+  }
+
+  private async process(job: Job<QueueJobData>): Promise<QueueJobResult | Skipped> {
+    const data = job.data;
+    // Nobody waits for the answer any more; the API has given the run up (or will, at once).
+    if (Date.now() > data.deadline) throw new UnrecoverableError('expired before a worker took it');
+    const run = await this.deps.db.models.BacktestRun.findOne({ where: { runId: data.run.runId } });
+    if (!run) return { cancelled: true };
+    const candles = await this.candlesOf(data);
+    if (this.options.holdMs) await new Promise((r) => setTimeout(r, this.options.holdMs));
+    const started = performance.now();
+    let output: Awaited<ReturnType<EnginePool['run']>>;
+    try {
+      output = await this.deps.pool.run(candles, data.request);
+    } catch (err) {
+      // The user's input, not a fault: no retry, and the API answers it with a 400.
+      if (err instanceof ParamError) throw new UnrecoverableError(paramErrorReason(err));
+      throw err;
+    }
+    const { result, workbook } = output;
+    const storing = performance.now();
+    // A retried job whose first worker died after marking the run done: the workbook written again
+    // (its write ran alongside), the row left as it is.
+    if (run.status !== 'running') {
+      if (run.xlsxPath) await this.deps.storage.write(run.xlsxPath, workbook);
+      return { result, storeMs: performance.now() - storing };
+    }
+    try {
+      await finishRun(this.deps, run, result, workbook, data.source === 'custom' ? candles : null, performance.now() - started);
+    } catch (err) {
+      if (!(err instanceof RunNotRunning)) throw err;
+      // Given up (and refunded) while it ran: its files go, unless a new run took the folder.
+      const taken = await this.deps.db.models.BacktestRun.count({ where: { userId: run.userId, folder: run.folder } });
+      if (!taken) await this.deps.storage.remove(`results/${run.userId}/${run.folder}`);
+      return { cancelled: true };
+    }
+    return { result, storeMs: performance.now() - storing };
+  }
+
+  private async candlesOf(data: QueueJobData): Promise<Candles> {
+    const { request } = data;
+    if (data.candles !== null) return readCandlesIpc(Buffer.from(data.candles, 'base64'), { validate: false }).candles;
+    const loaded = await this.deps.datasets.load(request.symbol, request.timeframe, request.from, request.to);
+    if (!loaded) throw new UnrecoverableError(`no official candles for ${request.symbol} ${request.timeframe}`);
+    return headCandles(loaded.candles, lowerBound(loaded.candles.time, request.to + 1));
+  }
+
+  /** Running jobs finish (up to `graceMs`; past it they are left to the stalled-job check, which requeues them), then the connection closes. */
+  async close(graceMs = 30_000): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = worker.close();
+      const late = await Promise.race([graceful.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+      clearTimeout(timer);
+      if (late) await worker.close(true);
+    }
+    this.connection.disconnect();
+  }
+}

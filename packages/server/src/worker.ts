@@ -1,0 +1,59 @@
+/**
+ * bt-worker: runs queued backtests (docs/queue.md). Same environment as the server (DATABASE_URL,
+ * DATA_DIR, ...) plus REDIS_URL; start any number of them, on any machine that reaches the
+ * database, Redis and the storage: `npm run worker -w @bt/server` (or `node dist/worker.js`).
+ * SIGTERM/SIGINT: no new job; running jobs finish, then the process exits.
+ */
+import { join } from 'node:path';
+import process from 'node:process';
+import { systemClock } from './clock/index.js';
+import { readEnv } from './config/env.js';
+import { CreditLedger } from './credits/ledger.js';
+import { DatasetStore } from './datasets/store.js';
+import { migrator, openDatabase } from './db/index.js';
+import { EventLog } from './events/log.js';
+import { readJobsEnv } from './jobs/env.js';
+import { EnginePool } from './jobs/pool.js';
+import { BacktestWorker } from './jobs/worker.js';
+import { LocalStorage } from './storage/index.js';
+
+const log = (message: string) => console.log(message);
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  const jobs = readJobsEnv();
+  if (!jobs.url) throw new Error('REDIS_URL is not set: bt-worker takes its jobs from the Redis queue (docs/queue.md)');
+  const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
+  // The server migrates; a worker never runs against a schema it does not know.
+  const pending = await migrator(db.sequelize).pending();
+  if (pending.length) throw new Error(`${pending.length} pending migration(s): start the server (or 'main.ts migrate') first`);
+  const storage = new LocalStorage(join(env.dataDir, 'files'));
+  const library = new LocalStorage(join(env.dataDir, 'library'));
+  const events = new EventLog(db, systemClock, log);
+  const ledger = new CreditLedger(db, (entry, t) => events.fromLedger(entry, t));
+  const datasets = new DatasetStore(db, library, log);
+  const pool = new EnginePool(jobs.engineThreads);
+  const worker = new BacktestWorker({ url: jobs.url, ...jobs.worker }, { db, storage, datasets, ledger, events, clock: systemClock, pool, log });
+  worker.start();
+  log(`bt-worker: ready (pid ${process.pid}, queue prefix ${jobs.worker.prefix}, ${jobs.worker.concurrency} job(s) at once, database ${db.dialect})`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`bt-worker: ${signal} received, finishing running jobs`);
+    worker
+      .close()
+      .then(() => pool.close())
+      .then(() => db.close())
+      .finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 60_000).unref?.();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(`bt-worker: ${(err as Error).message}`);
+  process.exit(1);
+});
