@@ -34,6 +34,7 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
     assert.equal(s.server.role, 'server');
     assert.ok(s.server.loopDelay.samples > 100 && s.server.loopDelay.max > 0 && s.server.loopDelay.p99 <= s.server.loopDelay.max);
     assert.ok(s.server.cpuMs > 0 && s.server.wallMs >= 1500);
+    assert.ok(s.server.gc.totalMs >= s.server.gc.maxMs && s.server.gc.maxMs >= 0);
     // The control: a process doing nothing over the same window (the scheduler's share of the delays).
     assert.equal(s.idle.role, 'idle');
     assert.ok(s.idle.loopDelay.samples > 100 && s.idle.pid !== s.server.pid);
@@ -55,7 +56,7 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
   });
 
   it('judges the issue\'s targets on the backtest-only scenarios: server total at 1 client; rate, p95, errors and the server loop at 20', () => {
-    const stats = (role: string, max: number): ProcessStats => ({ type: 'stats', role, pid: 1, loopDelay: { max, p99: max / 2, p50: 1, mean: 1, samples: 1000 }, cpuMs: 1000, wallMs: 20_000 });
+    const stats = (role: string, max: number): ProcessStats => ({ type: 'stats', role, pid: 1, loopDelay: { max, p99: max / 2, p50: 1, mean: 1, samples: 1000 }, cpuMs: 1000, wallMs: 20_000, gc: { maxMs: 1, totalMs: 10 } });
     const scenario = (clients: number, total: number, rate: number, p95: number, loopMax: number, non2xx = 0): ScenarioReport => ({
       dialect: 'sqlite', mode: 'inprocess', workload: 'backtest', clients, durationSeconds: 20, requests: rate * 20, requestsPerSecond: rate, backtestsPerSecond: rate,
       latency: { count: rate * 20, p50: p95 / 2, p95, p99: p95, max: p95 }, byKind: {}, serverTiming: { total: { p50: total, p95: total } },

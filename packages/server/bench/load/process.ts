@@ -6,7 +6,7 @@
 // Run: node --import tsx --conditions=@bt/source bench/load/process.ts [server|worker|idle]
 // `idle` runs nothing: its loop delay is what the machine's scheduler alone costs a process in the
 // same window (on a machine loaded past its cores, a loop also waits for a CPU).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import process from 'node:process';
 
 /** What one measurement window saw in this process. */
@@ -19,6 +19,8 @@ export interface ProcessStats {
   /** CPU time of the whole process (every thread) in the window, ms. */
   cpuMs: number;
   wallMs: number;
+  /** The longest garbage-collection pause in the window (ms), and their sum: a loop delay GC explains. */
+  gc: { maxMs: number; totalMs: number };
 }
 
 const RESOLUTION_MS = 1;
@@ -29,6 +31,14 @@ const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
 histogram.enable();
 let cpuAtReset = process.cpuUsage();
 let wallAtReset = performance.now();
+let gcMax = 0;
+let gcTotal = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcMax = Math.max(gcMax, entry.duration);
+    gcTotal += entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 
 function read(): ProcessStats {
   const cpu = process.cpuUsage(cpuAtReset);
@@ -46,6 +56,7 @@ function read(): ProcessStats {
     },
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     wallMs: Math.round(performance.now() - wallAtReset),
+    gc: { maxMs: Math.round(gcMax * 10) / 10, totalMs: Math.round(gcTotal) },
   };
 }
 
@@ -54,6 +65,8 @@ process.on('message', (message: { type?: string }) => {
     histogram.reset();
     cpuAtReset = process.cpuUsage();
     wallAtReset = performance.now();
+    gcMax = 0;
+    gcTotal = 0;
     process.send?.({ type: 'reset-done' });
   } else if (message?.type === 'read') {
     process.send?.(read());

@@ -45,7 +45,7 @@ function scenarioRow(s: ScenarioReport): string {
   const failures = s.errors + s.timeouts;
   const cpuShare = s.server.wallMs ? (s.server.cpuMs / s.server.wallMs) * 100 : 0;
   const workerCpu = s.workers.length ? ` + ${s.workers.map((w) => n(w.wallMs ? (w.cpuMs / w.wallMs) * 100 : 0, 0)).join(' + ')}` : '';
-  return `| ${DB[s.dialect]} | ${MODE[s.mode]} | ${s.workload} | ${s.clients} | ${n(s.requestsPerSecond)} | **${n(s.backtestsPerSecond)}** | ${n(s.latency.p50)} | ${n(s.latency.p95)} | ${n(s.latency.p99)} | ${failures} / ${s.non2xx} | ${s.serverTiming.total ? n(s.serverTiming.total.p50) : '–'} | ${n(s.server.loopDelay.max)} / ${n(s.server.loopDelay.p99)} | ${n(s.idle.loopDelay.max)} | ${n(cpuShare, 0)}${workerCpu} % | ${s.requests ? n((s.server.cpuMs + s.workers.reduce((t, w) => t + w.cpuMs, 0)) / s.requests) : '–'} | ${n(s.loadAverage.start)} → ${n(s.loadAverage.end)} |`;
+  return `| ${DB[s.dialect]} | ${MODE[s.mode]} | ${s.workload} | ${s.clients} | ${n(s.requestsPerSecond)} | **${n(s.backtestsPerSecond)}** | ${n(s.latency.p50)} | ${n(s.latency.p95)} | ${n(s.latency.p99)} | ${failures} / ${s.non2xx} | ${s.serverTiming.total ? n(s.serverTiming.total.p50) : '–'} | ${n(s.server.loopDelay.max)} / ${n(s.server.loopDelay.p99)} | ${n(s.server.gc.maxMs)} | ${n(s.idle.loopDelay.max)} | ${n(cpuShare, 0)}${workerCpu} % | ${s.requests ? n((s.server.cpuMs + s.workers.reduce((t, w) => t + w.cpuMs, 0)) / s.requests) : '–'} | ${n(s.loadAverage.start)} → ${n(s.loadAverage.end)} |`;
 }
 
 export function renderSection(report: LoadReport): string {
@@ -74,11 +74,11 @@ export function renderSection(report: LoadReport): string {
     'measured inside the server with `perf_hooks.monitorEventLoopDelay` (1 ms timer, reset at the start of each measured window): the longest gap between',
     'two ticks (the longest time the loop was busy with one thing, or waited for a core) and the 99th percentile of the ticks. "Idle process" is the same',
     'measure in a process that does nothing, over the same window: what the busy machine\'s scheduler alone costs a loop; a server figure well above it is',
-    'the server\'s own blocking. Server CPU is the process\'s (all threads) over the window, as a share of one core (workers after the +); CPU ms per',
+    'the server\'s own blocking, by its code or by a garbage collection (the longest GC pause of the window is shown beside it). Server CPU is the process\'s (all threads) over the window, as a share of one core (workers after the +); CPU ms per',
     'request (server and workers) is the figure the machine\'s load changes least.',
     '',
-    '| database | mode | workload | clients | req/s | backtests/s | p50 | p95 | p99 | errors / non-2xx | server total p50 | loop delay max / p99 | idle process max | server CPU | CPU ms / request | load avg |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| database | mode | workload | clients | req/s | backtests/s | p50 | p95 | p99 | errors / non-2xx | server total p50 | loop delay max / p99 | longest GC pause | idle process max | server CPU | CPU ms / request | load avg |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...report.scenarios.map(scenarioRow),
     '',
     'Server-Timing phases of the backtests, median (p95) in ms: the charge is the credit charge and the run row (one transaction), store is the workbook',

@@ -220,6 +220,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       RATE_LIMIT_VERIFY: 'off',
       RATE_LIMIT_SUPPORT: 'off',
       RATE_LIMIT_API: 'off',
+      // Profiling the server under load: BT_LOAD_NODE_OPTIONS='--cpu-prof' (or --trace-gc) reaches the server and workers.
+      ...(process.env.BT_LOAD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BT_LOAD_NODE_OPTIONS } : {}),
       ...(options.mode === 'queue' ? { REDIS_URL: options.redisUrl, QUEUE_PREFIX: queuePrefix } : {}),
     };
     const server = spawnChild('server', env);
