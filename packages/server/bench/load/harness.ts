@@ -1,4 +1,4 @@
-// The load test (issue 18 point 5): for each database and mode, a fresh system under load
+// The load test (docs/PERFORMANCE.md "Load test"): for each database and mode, a fresh system under load
 // (bench/load/target.ts), then each workload at each client count through autocannon, with the
 // server's own event-loop delay and CPU time over the same window.
 import { cpus, loadavg, totalmem } from 'node:os';

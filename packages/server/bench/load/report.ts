@@ -8,7 +8,7 @@ const KINDS = ['health', 'datasets', 'top_strategy', 'list_backtests', 'run_back
 
 const n = (x: number, digits = 1) => x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** The targets of issue 18, checked against the scenarios that measure them. */
+/** The scale-out targets (one client p50 ≤ 15 ms; 20 clients ≥ 100 runs/s, p95 ≤ 400 ms), checked against the scenarios that measure them. */
 export interface TargetCheck {
   label: string;
   met: boolean;
@@ -105,7 +105,7 @@ export function renderSection(report: LoadReport): string {
     lines.push('', 'First failed answers:', '');
     for (const s of problems) lines.push(`- ${DB[s.dialect]}, ${MODE[s.mode]}, ${s.workload}, ${s.clients} client(s): ${s.problems.map((p) => `\`${p.replace(/`/g, "'").replace(/\s+/g, ' ')}\``).join('; ')}`);
   }
-  lines.push('', 'Targets (issue 18; benchmarks, not timed tests):', '');
+  lines.push('', 'Targets (scale-out; benchmarks, not timed tests):', '');
   const checks = checkTargets(report);
   for (const c of checks) lines.push(`- ${c.label}: **${c.met ? 'met' : 'not met'}** (${c.detail}).`);
   if (checks.length === 0) lines.push('- (no scenario of this run measures them: run the backtest workload at 1 and 20 clients)');
