@@ -51,6 +51,9 @@ export class TopStrategies {
       where: { official: true, status: 'done', resolved: { [Op.gte]: this.options.minTrades }, winrateTp1: { [Op.ne]: null } },
       order: [['winrateTp1', 'DESC'], ['resolved', 'DESC'], ['id', 'ASC']],
       limit: 500,
+      // The grouped figures (a JSON text per run) and the parameters are not shown here: reading
+      // them for 500 candidates on every home page visit is event-loop time for nothing.
+      attributes: { exclude: ['summary', 'params'] },
     });
     const byFolder = new Map<string, BacktestRun>();
     const settings = new Set<string>();
