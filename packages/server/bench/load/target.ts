@@ -97,7 +97,9 @@ class Child {
 type Role = 'server' | 'worker' | 'idle';
 
 function spawnChild(role: Role, env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'bench/load/process.ts', role], {
+  // Node refuses --cpu-prof in NODE_OPTIONS: BT_LOAD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p' goes on the command line.
+  const extra = role === 'idle' ? [] : (process.env.BT_LOAD_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const proc = spawn(process.execPath, [...extra, '--import', 'tsx', '--conditions=@bt/source', 'bench/load/process.ts', role], {
     cwd: SERVER_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -221,7 +223,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       RATE_LIMIT_VERIFY: 'off',
       RATE_LIMIT_SUPPORT: 'off',
       RATE_LIMIT_API: 'off',
-      // Profiling the server under load: BT_LOAD_NODE_OPTIONS='--cpu-prof' (or --trace-gc) reaches the server and workers.
+      // Flags for the server and workers: BT_LOAD_NODE_OPTIONS='--trace-gc' (--cpu-prof: BT_LOAD_NODE_ARGS, spawnChild).
       ...(process.env.BT_LOAD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BT_LOAD_NODE_OPTIONS } : {}),
       ...(options.mode === 'queue' ? { REDIS_URL: options.redisUrl, QUEUE_PREFIX: queuePrefix } : {}),
     };

@@ -1,5 +1,5 @@
 import { CREDIT_COSTS, type PaidAction } from '@bt/core/catalogue';
-import { Op, UniqueConstraintError, literal, type Transaction } from 'sequelize';
+import { QueryTypes, UniqueConstraintError, Utils, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import type { CreditEntry, LedgerKind } from '../db/models.js';
 
@@ -109,21 +109,8 @@ export class CreditLedger {
         const existing = await this.findReference(kind, reference, t);
         if (existing) return this.alreadyApplied(existing, userId, t);
       }
-      const { User, CreditEntry } = this.db.models;
-      // The balance row is locked by this UPDATE before the ledger row is inserted: the same
-      // order in every transaction, so MySQL never deadlocks on the pair.
-      const where = delta < 0 ? { id: userId, deletedAt: null, credits: { [Op.gte]: -delta } } : { id: userId, deletedAt: null };
-      const set = { ...options.alongside?.set, credits: literal(`credits ${delta < 0 ? '-' : '+'} ${Math.abs(delta)}`) as unknown as number };
-      const [changed] = await User.update(set, { where, transaction: t });
-      if (changed !== 1) {
-        const user = await User.findByPk(userId, { attributes: ['credits', 'deletedAt'], transaction: t });
-        if (!user || user.deletedAt) throw new LedgerError(`unknown user: ${userId}`);
-        throw new InsufficientCreditsError(-delta, user.credits);
-      }
-      const after = await User.findByPk(userId, { attributes: ['credits', ...(options.alongside?.read ?? [])], transaction: t });
-      if (!after) throw new LedgerError(`unknown user: ${userId}`);
-      const balance = after.credits;
-      const read = options.alongside ? Object.fromEntries(options.alongside.read.map((name) => [name, after.get(name)])) : undefined;
+      const { balance, read } = await this.changeBalance(userId, delta, options.alongside, t);
+      const { CreditEntry } = this.db.models;
       const entry = await CreditEntry.create(
         { userId, kind, reason, amount: delta, balanceAfter: balance, reference: reference ?? null, meta: options.meta ? JSON.stringify(options.meta) : null },
         { transaction: t },
@@ -144,6 +131,52 @@ export class CreditLedger {
       }
       throw err;
     }
+  }
+
+  /**
+   * The guarded UPDATE (`credits = credits - cost WHERE credits >= cost`, with `alongside.set`)
+   * and the balance read back in the same transaction. Written as SQL rather than
+   * `User.update` + `User.findByPk`: on the path of every backtest, Sequelize's model machinery
+   * cost more CPU than the statements, and SQLite reads the row back with RETURNING in the same
+   * statement (MySQL/MariaDB have no UPDATE ... RETURNING: a SELECT follows).
+   */
+  private async changeBalance(userId: number, delta: number, alongside: LedgerOptions['alongside'], t: Transaction): Promise<{ balance: number; read?: Record<string, unknown> }> {
+    const { sequelize, dialect, models } = this.db;
+    const { User } = models;
+    const attributes = User.getAttributes();
+    const q = (name: string) => sequelize.getQueryInterface().quoteIdentifier(name);
+    const column = (name: string) => {
+      const field = (attributes as Record<string, { field?: string } | undefined>)[name]?.field;
+      if (!field) throw new LedgerError(`unknown user column: ${name}`);
+      return field;
+    };
+    const sets = [`${q('credits')} = ${q('credits')} ${delta < 0 ? '-' : '+'} ${Math.abs(delta)}`];
+    for (const [name, value] of Object.entries(alongside?.set ?? {})) {
+      sets.push(`${q(column(name))} = ${value instanceof Utils.Literal ? String(value.val) : sequelize.escape(value as string | number)}`);
+    }
+    // As User.update would: the row's updated_at (timestamps are on for users).
+    sets.push(`${q('updated_at')} = ${sequelize.escape(new Date() as unknown as string)}`);
+    const guard = delta < 0 ? ` AND ${q('credits')} >= ${-delta}` : '';
+    const update = `UPDATE ${q('users')} SET ${sets.join(', ')} WHERE ${q('id')} = ${Number(userId)} AND ${q('deleted_at')} IS NULL${guard}`;
+    const readNames = alongside?.read ?? [];
+    let row: Record<string, unknown> | undefined;
+    if (dialect === 'sqlite') {
+      const returning = ['credits', ...readNames.map(column)].map(q).join(', ');
+      const rows = await sequelize.query<Record<string, unknown>>(`${update} RETURNING ${returning}`, { type: QueryTypes.SELECT, transaction: t, raw: true });
+      row = rows[0];
+    } else {
+      const changed = (await sequelize.query(update, { type: QueryTypes.BULKUPDATE, transaction: t })) as unknown as number;
+      if (changed === 1) row = (await User.findByPk(userId, { attributes: ['credits', ...readNames], transaction: t, raw: true })) as unknown as Record<string, unknown> | undefined;
+      if (row) row = { credits: row.credits, ...Object.fromEntries(readNames.map((name) => [column(name), row![name]])) };
+    }
+    if (!row) {
+      const user = await User.findByPk(userId, { attributes: ['credits', 'deletedAt'], transaction: t });
+      if (!user || user.deletedAt) throw new LedgerError(`unknown user: ${userId}`);
+      throw new InsufficientCreditsError(-delta, user.credits);
+    }
+    const balance = Number(row.credits);
+    const read = alongside ? Object.fromEntries(readNames.map((name) => [name, row![column(name)]])) : undefined;
+    return { balance, read };
   }
 
   private async alreadyApplied(existing: CreditEntry, userId: number, transaction?: Transaction): Promise<LedgerResult> {

@@ -119,6 +119,8 @@ function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number)
   type SqliteConnection = {
     configure(option: 'busyTimeout', value: number): void;
     exec(sql: string, callback: (err: Error | null) => void): void;
+    all(sql: string, ...rest: unknown[]): unknown;
+    run(sql: string, ...rest: unknown[]): unknown;
     close(callback?: (err: Error | null) => void): void;
     uuid?: string;
     __btConfigured?: boolean;
@@ -134,6 +136,7 @@ function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number)
   const releaseConnection = manager.releaseConnection.bind(manager);
   const onExit = manager._onProcessExit.bind(manager);
   const idle: SqliteConnection[] = [];
+  const columnTypes = new Map<string, unknown[]>();
   manager.getConnection = async (opts?: { uuid?: string }) => {
     const uuid = opts?.uuid;
     if (uuid && uuid !== 'default' && !manager.connections[uuid] && idle.length > 0) {
@@ -145,6 +148,7 @@ function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number)
     if (!connection.__btConfigured) {
       connection.__btConfigured = true;
       connection.configure('busyTimeout', busyTimeoutMs);
+      cacheColumnTypes(connection, columnTypes);
       await new Promise<void>((resolve, reject) => connection.exec('PRAGMA synchronous=NORMAL', (err) => (err ? reject(err) : resolve())));
     }
     return connection;
@@ -162,6 +166,41 @@ function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number)
   manager._onProcessExit = async () => {
     await Promise.all(idle.splice(0).map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
     return onExit();
+  };
+}
+
+/**
+ * Sequelize's SQLite dialect runs `PRAGMA table_info(\`t\`)` before every SELECT on table t (its
+ * column types pick the value parsers), a second statement for each read: on a backtest, four of
+ * them, one inside the charge transaction. The answer only changes with the schema, so it is
+ * kept per database and forgotten whenever any connection sends a CREATE, ALTER or DROP.
+ */
+const TABLE_INFO = /^PRAGMA table_info\(`([^`]+)`\)$/;
+const SCHEMA_CHANGE = /^\s*(?:CREATE|ALTER|DROP)\b/i;
+
+function cacheColumnTypes(connection: { all(sql: string, ...rest: unknown[]): unknown; run(sql: string, ...rest: unknown[]): unknown }, cache: Map<string, unknown[]>): void {
+  const all = connection.all.bind(connection);
+  const run = connection.run.bind(connection);
+  connection.all = (sql: string, ...rest: unknown[]) => {
+    const callback = rest[rest.length - 1];
+    const table = typeof sql === 'string' && typeof callback === 'function' ? TABLE_INFO.exec(sql)?.[1] : undefined;
+    if (table === undefined) {
+      if (typeof sql === 'string' && SCHEMA_CHANGE.test(sql)) cache.clear();
+      return all(sql, ...rest);
+    }
+    const known = cache.get(table);
+    if (known) {
+      queueMicrotask(() => (callback as (err: Error | null, rows: unknown[]) => void)(null, known));
+      return connection;
+    }
+    return all(sql, ...rest.slice(0, -1), (err: Error | null, rows: unknown[]) => {
+      if (!err && rows.length > 0) cache.set(table, rows);
+      (callback as (err: Error | null, rows: unknown[]) => void)(err, rows);
+    });
+  };
+  connection.run = (sql: string, ...rest: unknown[]) => {
+    if (typeof sql === 'string' && SCHEMA_CHANGE.test(sql)) cache.clear();
+    return run(sql, ...rest);
   };
 }
 
