@@ -126,8 +126,7 @@ export async function runBacktest(server: RunningServer, key: string, overrides:
 
 /** A page signed in with the key given in the address (stored, then removed from it). */
 export async function signedInPage(browser: Browser, server: RunningServer, key: string | null, path: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  // Reduced motion: the animated hexagon background would triple the run's CPU (the visitor flow tests it).
-  const context = await browser.newContext({ viewport, locale: 'fr-FR', acceptDownloads: true, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ viewport, locale: 'fr-FR', acceptDownloads: true });
   const page = await context.newPage();
   page.on('pageerror', (error) => {
     throw error;

@@ -103,6 +103,13 @@ describe('shared client: GET de-duplication (250 ms)', () => {
     assert.equal(sent.length, 1);
     assert.ok(results.every((r) => r.status === 'rejected'));
   });
+
+  it('forgets a failure once it has settled: a retry within 250 ms is sent', async () => {
+    const { client, sent } = harness({ responses: () => new Response('{"detail":"non"}', { status: 500 }) });
+    await assert.rejects(client.get('/api/a'));
+    await assert.rejects(client.get('/api/a'));
+    assert.equal(sent.length, 2);
+  });
 });
 
 describe('shared client: errors and redirects (docs/product.md §1.8)', () => {

@@ -1,6 +1,7 @@
 /**
  * Identical GET requests within a window share one response (docs/product.md §1.7: 250 ms). The shared value
- * is the parsed answer (a Response body can be read once only); a failure is shared too.
+ * is the parsed answer (a Response body can be read once only). A failure is shared while it is in
+ * flight, then forgotten: a retry the user asks for ('Rafraîchir' right after an error) is sent.
  */
 export class RequestDeduper {
   private readonly inflight = new Map<string, { at: number; promise: Promise<unknown> }>();
@@ -17,6 +18,9 @@ export class RequestDeduper {
     if (existing && at - existing.at < this.windowMs) return existing.promise as Promise<T>;
     const promise = start();
     this.inflight.set(key, { at, promise });
+    promise.catch(() => {
+      if (this.inflight.get(key)?.promise === promise) this.inflight.delete(key);
+    });
     return promise;
   }
 
