@@ -107,7 +107,7 @@ export class QueueRunner {
       // Bounded: while Redis has never been reached (down at start) bullmq waits for it instead of
       // failing. Should the job still reach Redis later, its worker finds the run gone and skips it.
       const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
-      added = await Promise.race([late, this.queue.add('backtest', data, {
+      const adding = this.queue.add('backtest', data, {
         jobId: ref.runId,
         priority: job.priority ? PRIORITY.pro : PRIORITY.standard,
         // One try: an engine error is not transient. A worker dying mid-job is another matter:
@@ -115,7 +115,12 @@ export class QueueRunner {
         attempts: 1,
         removeOnComplete: { age: 300 },
         removeOnFail: { age: 3600 },
-      })]);
+      });
+      // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
+      // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
+      // the process.
+      adding.catch((err: Error) => this.logError('late enqueue', err));
+      added = await Promise.race([late, adding]);
     } catch (err) {
       this.logError('enqueue', err as Error);
       return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
