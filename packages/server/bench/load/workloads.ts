@@ -6,17 +6,8 @@ import type { LoadUser } from './target.js';
 
 export type Workload = 'backtest' | 'mixed';
 
-/** The official one-month backtest (docs/product.md): EURUSD M15, 31 days of January 2023, a built-in strategy. */
-export const OFFICIAL_RUN = {
-  strategy: 'fvg_pullback_multi',
-  symbol: 'EURUSD',
-  timeframe: 'M15',
-  start_date: '2023-01-01',
-  end_date: '2023-01-31',
-  sl_pips: 10,
-  tp1_pips: 10,
-  tp2_pips: 20,
-};
+export { OFFICIAL_RUN } from '../../test/support/official-run.js';
+import { OFFICIAL_RUN } from '../../test/support/official-run.js';
 
 /** One answer seen by a client. */
 export interface Sample {

@@ -23,17 +23,8 @@ export async function balance(t: TestApp, userId: number): Promise<number> {
   return t.app.services.ledger.balance(userId);
 }
 
-/** A month of official EURUSD M15 data the seeded library holds (real smc data, UTC+2 read). */
-export const OFFICIAL_RUN = {
-  strategy: 'fvg_pullback_multi',
-  symbol: 'EURUSD',
-  timeframe: 'M15',
-  start_date: '2023-01-01',
-  end_date: '2023-01-31',
-  sl_pips: 10,
-  tp1_pips: 10,
-  tp2_pips: 20,
-};
+export { OFFICIAL_RUN } from './official-run.js';
+import { OFFICIAL_RUN } from './official-run.js';
 
 export function runBacktest(t: TestApp, key: string, overrides: Record<string, unknown> = {}) {
   return t.request('POST', '/api/run_backtest', { key, json: { ...OFFICIAL_RUN, ...overrides } });
