@@ -4,5 +4,6 @@ export * from './offers.js';
 export * from './symbols.js';
 export * from './strategies.js';
 export * from './params.js';
+export * from './breakdowns.js';
 export { closest, editDistance } from './closest.js';
 export * from './docs/strategies.js';

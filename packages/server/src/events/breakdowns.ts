@@ -6,29 +6,14 @@ import type { EventKind } from '../db/models.js';
 import { ADMIN_MSG } from '../admin/messages.js';
 import { daysOf, within, type StatsRange } from './ranges.js';
 import { userLabels } from './user-labels.js';
+import { BREAKDOWN_KINDS, type BreakdownKind } from '@bt/core/catalogue';
+export { BREAKDOWN_KINDS, type BreakdownKind };
 
 /**
  * The breakdowns of the statistics tab (docs/admin.md, "Breakdowns"): each one GROUP BY over the
  * event log in the database, on the UTC calendar columns stored with every event, so SQLite and
  * MySQL run the same statements and no row is loaded to be counted here.
  */
-export const BREAKDOWN_KINDS = [
-  'sales_by_method',
-  'credits_by_method',
-  'revenue_by_day',
-  'revenue_by_hour',
-  'backtests_by_strategy',
-  'backtests_by_symbol',
-  'backtests_by_timeframe',
-  'heatmap',
-  'backtest_duration',
-  'credits_flow',
-  'active_users_daily',
-  'dau_wau_mau',
-  'top_customers',
-  'failed_payments_by_kind',
-] as const;
-export type BreakdownKind = (typeof BREAKDOWN_KINDS)[number];
 
 /** The kinds that say a user was there that day (DAU, WAU, MAU, active users per day). */
 export const ACTIVITY_KINDS: readonly EventKind[] = ['active', 'login', 'signup', 'backtest', 'purchase', 'credits_spent'];

@@ -4,6 +4,8 @@
  */
 import type { ApiClient } from './client.js';
 import type { FileFetcher } from './files.js';
+import { BREAKDOWN_KINDS, type BreakdownKind } from '@bt/core/catalogue';
+export { BREAKDOWN_KINDS, type BreakdownKind };
 
 export interface AdminUser {
   id: number;
@@ -65,23 +67,6 @@ export interface Overview {
   failed_payments: number;
 }
 
-export const BREAKDOWN_KINDS = [
-  'sales_by_method',
-  'credits_by_method',
-  'revenue_by_day',
-  'revenue_by_hour',
-  'backtests_by_strategy',
-  'backtests_by_symbol',
-  'backtests_by_timeframe',
-  'heatmap',
-  'backtest_duration',
-  'credits_flow',
-  'active_users_daily',
-  'dau_wau_mau',
-  'top_customers',
-  'failed_payments_by_kind',
-] as const;
-export type BreakdownKind = (typeof BREAKDOWN_KINDS)[number];
 
 export type BreakdownItem = Record<string, unknown>;
 
