@@ -171,6 +171,27 @@ describe('real data and the result view', () => {
       return [...doc.querySelectorAll('[data-testid=result-view] > *')].filter((el: any) => el.getBoundingClientRect().right > 375.5).map((el: any) => el.className || el.tagName);
     });
     assert.deepEqual(overflow, [], 'nothing of the view sticks out of a 375 px screen');
+    // The equity curve's tooltip stays inside its chart (an SVG clips what runs past its edge),
+    // pointed at the middle and near the right end of the curve.
+    const curve = small.getByTestId('equity-chart').locator('svg').first();
+    await curve.scrollIntoViewIfNeeded();
+    const frame = (await curve.boundingBox())!;
+    for (const at of [0.5, 0.92]) {
+      await phone.mouse.move(frame.x + frame.width * at, frame.y + frame.height / 2);
+      const tip = curve.locator('g[aria-label=tip] text').first();
+      await tip.waitFor();
+      assert.match(await tip.textContent() ?? '', /Trade n° \d+/);
+      const inside = await curve.evaluate((svg: any) => {
+        const getComputedStyle = (globalThis as unknown as { getComputedStyle: (el: unknown) => { fill: string } }).getComputedStyle;
+        const outer = svg.getBoundingClientRect();
+        const box = svg.querySelector('g[aria-label=tip]').getBoundingClientRect();
+        const fill = getComputedStyle(svg.querySelector('g[aria-label=tip] path')).fill;
+        return { left: box.left - outer.left, right: outer.right - box.right, width: box.width, fill };
+      });
+      // The theme's text is light: a white box would leave it unreadable.
+      assert.notEqual(inside.fill, 'rgb(255, 255, 255)', 'the tooltip box is dark');
+      assert.ok(inside.width > 0 && inside.left >= -0.5 && inside.right >= -0.5, `tooltip at ${at} of the curve inside the chart: ${JSON.stringify(inside)}`);
+    }
     await shot(phone, 'result-05-overlay-375', false);
     await phone.context().close();
   });

@@ -8,9 +8,10 @@ const LINE = '#38bdf8';
 const LOSS = '#ef4444';
 const tick = (d: number) => formatCompactFr(d, 2);
 
+// One short line per figure: on a 375 px phone a single long line ran past the chart's edge.
 function tip(p: EquityPoint): string {
   if (p.tradeId === null) return 'Départ : 0 R';
-  return `Trade n° ${p.tradeId} (${formatDateTimeFr(p.time)} UTC) · cumul ${formatRFr(p.equity)} · drawdown ${formatRFr(p.drawdown)}`;
+  return `Trade n° ${p.tradeId}\n${formatDateTimeFr(p.time)} UTC\ncumul ${formatRFr(p.equity)}\ndrawdown ${formatRFr(p.drawdown)}`;
 }
 
 /** What the two figures share, so the curve and its drawdown line up. */
@@ -25,7 +26,8 @@ function drawEquity(points: EquityPoint[], width: number): HTMLElement | SVGSVGE
       Plot.ruleY([0], { stroke: '#64748b' }),
       Plot.lineY(points, { x: 'index', y: 'equity', stroke: LINE, strokeWidth: 2 }),
       Plot.dot(points.slice(-1), { x: 'index', y: 'equity', fill: LINE, r: 3 }),
-      Plot.tip(points, Plot.pointerX({ x: 'index', y: 'equity', title: tip })),
+      // Dark box: Plot's default white fill left the light text of this dark theme unreadable.
+      Plot.tip(points, Plot.pointerX({ x: 'index', y: 'equity', title: tip, fill: '#0f172a', stroke: '#475569' })),
     ],
   });
 }
