@@ -144,12 +144,24 @@ function firstInBlock(p: PriceBlocks, b: number): number {
   let minL = io[3];
   const { high, low, candleAt } = p;
   const first = b << SHIFT;
-  let k = first;
-  // "Not reached" written as !(reached), so that a candle without prices (NaN) never counts.
-  k += 8 * (+!(low[first + candleAt[4 * k + 31]] <= below) & +!(high[first + candleAt[4 * k + 30]] >= above));
-  k += 4 * (+!(low[first + candleAt[4 * k + 15]] <= below) & +!(high[first + candleAt[4 * k + 14]] >= above));
-  k += 2 * (+!(low[first + candleAt[4 * k + 7]] <= below) & +!(high[first + candleAt[4 * k + 6]] >= above));
-  k += +!(low[first + candleAt[4 * k + 3]] <= below) & +!(high[first + candleAt[4 * k + 2]] >= above);
+  // Prefix extremes only grow, so "not reached by candle c" holds for a run of candles from the
+  // block's start and the answer is the length of that run: counted in two rounds of three
+  // independent tests (by the ends of the first three groups of 4 candles, then by the first three
+  // candles of the group found), instead of a binary search whose four steps each wait for the
+  // previous one's loads. "Not reached" is written !(reached), so that a candle without prices
+  // (NaN) never counts.
+  const f4 = 4 * first;
+  const g =
+    (+!(low[first + candleAt[f4 + 15]] <= below) & +!(high[first + candleAt[f4 + 14]] >= above)) +
+    (+!(low[first + candleAt[f4 + 31]] <= below) & +!(high[first + candleAt[f4 + 30]] >= above)) +
+    (+!(low[first + candleAt[f4 + 47]] <= below) & +!(high[first + candleAt[f4 + 46]] >= above));
+  const q = f4 + 16 * g;
+  const k =
+    first +
+    4 * g +
+    (+!(low[first + candleAt[q + 3]] <= below) & +!(high[first + candleAt[q + 2]] >= above)) +
+    (+!(low[first + candleAt[q + 7]] <= below) & +!(high[first + candleAt[q + 6]] >= above)) +
+    (+!(low[first + candleAt[q + 11]] <= below) & +!(high[first + candleAt[q + 10]] >= above));
   if (k > first) {
     const h = high[first + candleAt[4 * k - 2]];
     const l = low[first + candleAt[4 * k - 1]];
