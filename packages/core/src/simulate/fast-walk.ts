@@ -7,10 +7,13 @@
  *    offsets in the block (one byte each, read back from the prices, so values stay exact);
  *  - blocks are grouped in superblocks of 256 candles with their extremes, the suffix and prefix
  *    extremes of blocks inside each superblock, and the extremes of 1, 2, 4 and 8 blocks from each;
- *  - the rest of the first block is tested at once, the first block of the superblock that reaches
- *    a level is found by binary lifting over 8, 4, 2, 1 blocks, whole superblocks are tested one
- *    at a time, and inside the first block that reaches a level a branch-free binary search over
- *    the prefix extremes (they only grow, so "reached by here" is monotone) finds the candle.
+ *  - the rest of the first block is tested at once, then the rest of its superblock, then whole
+ *    superblocks one at a time; the first block that reaches a level, and the candle inside it,
+ *    are each found in two rounds of three independent, branch-free tests (groups of 4, then the
+ *    first three of the group found): the answer is the length of the leading run of tests that
+ *    reach nothing (prefix extremes only grow, so theirs is a count; windows from the start are
+ *    chained with `&`). The search is bound by the latency of its loads: a binary search's steps
+ *    each waited for the previous one's.
  * What one step reads is stored side by side (one cache line per block and per window record):
  * on a shared machine the walk's cost is mostly cache misses. The extremes passed on the way feed
  * the excursions. Same rules and same results as `walk` (walk.ts states them; tests compare both
