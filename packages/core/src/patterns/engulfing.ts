@@ -36,18 +36,23 @@ function keepEngulfings(out: SetupBuilder, high: Float64Array, low: Float64Array
  */
 function flagEngulfing(open: Float64Array, close: Float64Array, from: number, to: number): number {
   let count = 0;
+  // Each candle's open and close are loaded once and carried to the next two candles.
+  let o2 = open[from - 2];
+  let c2 = close[from - 2];
+  let o1 = open[from - 1];
+  let c1 = close[from - 1];
   for (let i = from; i < to; i++) {
     const o = open[i];
     const c = close[i];
-    const o1 = open[i - 1];
-    const c1 = close[i - 1];
-    const o2 = open[i - 2];
-    const c2 = close[i - 2];
     const up = +(o <= o1) & +(o <= c1) & +(o <= o2) & +(o <= c2) & +(c >= o1) & +(c >= c1) & +(c >= o2) & +(c >= c2) & +(c > o) & +(c1 < o1);
     const down = +(o >= o1) & +(o >= c1) & +(o >= o2) & +(o >= c2) & +(c <= o1) & +(c <= c1) & +(c <= o2) & +(c <= c2) & +(c < o) & +(c1 > o1);
     flaggedIndex[count] = i;
     flaggedSide[count] = up - down;
     count += up | down;
+    o2 = o1;
+    c2 = c1;
+    o1 = o;
+    c1 = c;
   }
   return count;
 }

@@ -41,15 +41,26 @@ function scanFvg(series: PriceSeries, minSize: number, impulsive: boolean): Setu
 /** Flags candles i in [from, to) that complete a gap with a middle candle of the gap's colour. */
 function flagFvg(open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, from: number, to: number): number {
   let count = 0;
+  // Each candle's high and low are loaded once and carried to the next two candles.
+  let h2 = high[from - 2];
+  let l2 = low[from - 2];
+  let h1 = high[from - 1];
+  let l1 = low[from - 1];
   for (let i = from; i < to; i++) {
     const mo = open[i - 1];
     const mc = close[i - 1];
-    const up = +(low[i] > high[i - 2]) & +(mc > mo);
-    const down = +(high[i] < low[i - 2]) & +(mc < mo);
+    const h0 = high[i];
+    const l0 = low[i];
+    const up = +(l0 > h2) & +(mc > mo);
+    const down = +(h0 < l2) & +(mc < mo);
     flaggedIndex[count] = i;
     // A candle can't gap both ways: low[i] > high[i-2] >= low[i-2] > high[i] is impossible.
     flaggedSide[count] = up - down;
     count += up | down;
+    h2 = h1;
+    l2 = l1;
+    h1 = h0;
+    l1 = l0;
   }
   return count;
 }

@@ -48,9 +48,10 @@ function keepOrderBlocks(out: SetupBuilder, high: Float64Array, low: Float64Arra
 /** Flags block candles k in [from, to): k against the breakout candle k+1, which closes beyond k. */
 function flagOrderBlocks(open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, from: number, to: number): number {
   let count = 0;
+  // The breakout candle's open and close are carried to the next step, where it is candle k.
+  let ok = open[from];
+  let ck = close[from];
   for (let k = from; k < to; k++) {
-    const ok = open[k];
-    const ck = close[k];
     const cb = close[k + 1];
     const ob = open[k + 1];
     const up = +(cb > high[k]) & +(ck < ok) & +(cb > ob);
@@ -59,6 +60,8 @@ function flagOrderBlocks(open: Float64Array, high: Float64Array, low: Float64Arr
     flaggedIndex[count] = k;
     flaggedSide[count] = up - down;
     count += up | down;
+    ok = ob;
+    ck = cb;
   }
   return count;
 }

@@ -7,10 +7,13 @@
  *    offsets in the block (one byte each, read back from the prices, so values stay exact);
  *  - blocks are grouped in superblocks of 256 candles with their extremes, the suffix and prefix
  *    extremes of blocks inside each superblock, and the extremes of 1, 2, 4 and 8 blocks from each;
- *  - the rest of the first block is tested at once, the first block of the superblock that reaches
- *    a level is found by binary lifting over 8, 4, 2, 1 blocks, whole superblocks are tested one
- *    at a time, and inside the first block that reaches a level a branch-free binary search over
- *    the prefix extremes (they only grow, so "reached by here" is monotone) finds the candle.
+ *  - the rest of the first block is tested at once, then the rest of its superblock, then whole
+ *    superblocks one at a time; the first block that reaches a level, and the candle inside it,
+ *    are each found in two rounds of three independent, branch-free tests (groups of 4, then the
+ *    first three of the group found): the answer is the length of the leading run of tests that
+ *    reach nothing (prefix extremes only grow, so theirs is a count; windows from the start are
+ *    chained with `&`). The search is bound by the latency of its loads: a binary search's steps
+ *    each waited for the previous one's.
  * What one step reads is stored side by side (one cache line per block and per window record):
  * on a shared machine the walk's cost is mostly cache misses. The extremes passed on the way feed
  * the excursions. Same rules and same results as `walk` (walk.ts states them; tests compare both
@@ -78,13 +81,25 @@ function firstExit(p: PriceBlocks, from: number): number {
       if (sufLow < minL) minL = sufLow;
       k = ((k >> SUPER_SHIFT) + 1) << SUPER_SHIFT;
     } else {
-      // One of its blocks reaches a level, at most 15 blocks on: binary lifting finds the first.
+      // One of its blocks reaches a level, at most 15 blocks on. The first is found in two rounds
+      // of three independent tests (see firstInBlock): the groups of 4 blocks from b that reach
+      // nothing, one after the other (windows of 4), then the blocks of the next group (windows
+      // of 1). A group past the series' last block is read at the last block instead: its test
+      // only counts when every group before it reached nothing, and then it is not past the end.
       const w = p.windows;
-      let x = b;
-      x += 8 * (+(w[8 * x + 7] > below) & +(w[8 * x + 6] < above));
-      x += 4 * (+(w[8 * x + 5] > below) & +(w[8 * x + 4] < above));
-      x += 2 * (+(w[8 * x + 3] > below) & +(w[8 * x + 2] < above));
-      x += +(w[8 * x + 1] > below) & +(w[8 * x] < above);
+      const lastBlock = (w.length >> 3) - 1;
+      const g0 = +(w[8 * b + 5] > below) & +(w[8 * b + 4] < above);
+      const y1 = 8 * Math.min(b + 4, lastBlock);
+      const g1 = g0 & +(w[y1 + 5] > below) & +(w[y1 + 4] < above);
+      const y2 = 8 * Math.min(b + 8, lastBlock);
+      const g2 = g1 & +(w[y2 + 5] > below) & +(w[y2 + 4] < above);
+      const y = b + 4 * (g0 + g1 + g2);
+      const c0 = +(w[8 * y + 1] > below) & +(w[8 * y] < above);
+      const z1 = 8 * Math.min(y + 1, lastBlock);
+      const c1 = c0 & +(w[z1 + 1] > below) & +(w[z1] < above);
+      const z2 = 8 * Math.min(y + 2, lastBlock);
+      const c2 = c1 & +(w[z2 + 1] > below) & +(w[z2] < above);
+      const x = y + c0 + c1 + c2;
       if (x > b) {
         // Extremes of blocks [b, x): two windows of a power of two that cover it.
         const level = 31 - Math.clz32(x - b);
@@ -114,11 +129,19 @@ function firstExit(p: PriceBlocks, from: number): number {
     // The first block of the superblock that reaches a level: its prefix extremes reach it first.
     const inSuper = p.inSuper;
     const first = s * PER_SUPER;
-    let b = first;
-    b += 8 * (+(inSuper[4 * b + 31] > below) & +(inSuper[4 * b + 30] < above));
-    b += 4 * (+(inSuper[4 * b + 15] > below) & +(inSuper[4 * b + 14] < above));
-    b += 2 * (+(inSuper[4 * b + 7] > below) & +(inSuper[4 * b + 6] < above));
-    b += +(inSuper[4 * b + 3] > below) & +(inSuper[4 * b + 2] < above);
+    // Prefix extremes only grow: counted like firstInBlock's, by groups of 4 blocks then blocks.
+    const f4 = 4 * first;
+    const g =
+      (+(inSuper[f4 + 15] > below) & +(inSuper[f4 + 14] < above)) +
+      (+(inSuper[f4 + 31] > below) & +(inSuper[f4 + 30] < above)) +
+      (+(inSuper[f4 + 47] > below) & +(inSuper[f4 + 46] < above));
+    const q = f4 + 16 * g;
+    const b =
+      first +
+      4 * g +
+      (+(inSuper[q + 3] > below) & +(inSuper[q + 2] < above)) +
+      (+(inSuper[q + 7] > below) & +(inSuper[q + 6] < above)) +
+      (+(inSuper[q + 11] > below) & +(inSuper[q + 10] < above));
     if (b > first) {
       if (inSuper[4 * b - 2] > maxH) maxH = inSuper[4 * b - 2];
       if (inSuper[4 * b - 1] < minL) minL = inSuper[4 * b - 1];
@@ -144,12 +167,24 @@ function firstInBlock(p: PriceBlocks, b: number): number {
   let minL = io[3];
   const { high, low, candleAt } = p;
   const first = b << SHIFT;
-  let k = first;
-  // "Not reached" written as !(reached), so that a candle without prices (NaN) never counts.
-  k += 8 * (+!(low[first + candleAt[4 * k + 31]] <= below) & +!(high[first + candleAt[4 * k + 30]] >= above));
-  k += 4 * (+!(low[first + candleAt[4 * k + 15]] <= below) & +!(high[first + candleAt[4 * k + 14]] >= above));
-  k += 2 * (+!(low[first + candleAt[4 * k + 7]] <= below) & +!(high[first + candleAt[4 * k + 6]] >= above));
-  k += +!(low[first + candleAt[4 * k + 3]] <= below) & +!(high[first + candleAt[4 * k + 2]] >= above);
+  // Prefix extremes only grow, so "not reached by candle c" holds for a run of candles from the
+  // block's start and the answer is the length of that run: counted in two rounds of three
+  // independent tests (by the ends of the first three groups of 4 candles, then by the first three
+  // candles of the group found), instead of a binary search whose four steps each wait for the
+  // previous one's loads. "Not reached" is written !(reached), so that a candle without prices
+  // (NaN) never counts.
+  const f4 = 4 * first;
+  const g =
+    (+!(low[first + candleAt[f4 + 15]] <= below) & +!(high[first + candleAt[f4 + 14]] >= above)) +
+    (+!(low[first + candleAt[f4 + 31]] <= below) & +!(high[first + candleAt[f4 + 30]] >= above)) +
+    (+!(low[first + candleAt[f4 + 47]] <= below) & +!(high[first + candleAt[f4 + 46]] >= above));
+  const q = f4 + 16 * g;
+  const k =
+    first +
+    4 * g +
+    (+!(low[first + candleAt[q + 3]] <= below) & +!(high[first + candleAt[q + 2]] >= above)) +
+    (+!(low[first + candleAt[q + 7]] <= below) & +!(high[first + candleAt[q + 6]] >= above)) +
+    (+!(low[first + candleAt[q + 11]] <= below) & +!(high[first + candleAt[q + 10]] >= above));
   if (k > first) {
     const h = high[first + candleAt[4 * k - 2]];
     const l = low[first + candleAt[4 * k - 1]];
