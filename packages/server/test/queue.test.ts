@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { EXTRACTION_MESSAGES } from '../src/jobs/messages.js';
-import { BACKTEST_QUEUE, PRIORITY, type QueueRunner } from '../src/jobs/queue.js';
+import { BACKTEST_QUEUE, PRIORITY } from '../src/jobs/queue.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 import { SHARED_REDIS, deleteKeys, startPrivateRedis, waitFor } from './support/redis.js';
@@ -245,7 +245,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.equal(await balance(t, pro.id), 0);
   });
 
-  it('an extraction nobody answers in time (no worker): 503 at JOB_TIMEOUT_MS, no credit taken, no file, the job out of the queue', async () => {
+  it('an extraction nobody answers in time (no worker): 503 at JOB_TIMEOUT_MS, no credit taken, no file, the job out of the queue', { timeout: 60_000 }, async () => {
     // An API on a queue of its own (no worker listens there), with a short wait.
     const prefix = `${PREFIX}:idle`;
     const idle = await startTestApp(database.db, { queue: { url: SHARED_REDIS, prefix, timeoutMs: 1500 } });
@@ -265,7 +265,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     }
   });
 
-  it('an extraction whose worker finishes past the deadline writes no file: the API has answered 503 and charged nothing', async () => {
+  it('an extraction whose worker finishes past the deadline writes no file: the API has answered 503 and charged nothing', { timeout: 60_000 }, async () => {
     const prefix = `${PREFIX}:late`;
     const slow = await worker({ QUEUE_PREFIX: prefix, BT_TEST_JOB_HOLD_MS: '2500' });
     const late = await startTestApp(database.db, { queue: { url: SHARED_REDIS, prefix, timeoutMs: 1500 } });
@@ -288,12 +288,12 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     }
   });
 
-  it('an extraction while Redis is away: 503 at once, saying no credit was taken', async () => {
+  it('an extraction while Redis is away: 503 saying no credit was taken', { timeout: 60_000 }, async () => {
+    // Down before the API starts: bullmq waits for a first connection, the enqueue's bound answers.
     const own = await startPrivateRedis();
+    await own.kill();
     const away = await startTestApp(database.db, { queue: { url: own.url, prefix: PREFIX, timeoutMs: 1500 } });
     try {
-      await (away.app.services.backtests.runner as QueueRunner).queue.waitUntilReady();
-      await own.kill();
       const user = await funded(away, 1);
       const res = await extract(away, user.key);
       assert.deepEqual([res.status, res.body.detail], [503, EXTRACTION_MESSAGES.unavailable]);
