@@ -1,6 +1,6 @@
 /**
- * bt-worker: runs queued backtests (docs/queue.md). Same environment as the server (DATABASE_URL,
- * DATA_DIR, ...) plus REDIS_URL; start any number of them, on any machine that reaches the
+ * bt-worker: runs queued backtests and extractions (docs/queue.md). Same environment as the
+ * server (DATABASE_URL, DATA_DIR, ...) plus REDIS_URL; start any number of them, on any machine that reaches the
  * database, Redis and the storage: `npm run worker -w @bt/server` (or `node dist/worker.js`).
  * SIGTERM/SIGINT: no new job; running jobs finish, then the process exits.
  */

@@ -1,7 +1,8 @@
-// Backtests through the Redis job queue (docs/queue.md), against the machine's Redis (a queue
-// prefix of this run's own, its keys deleted at the end) and real bt-worker processes: two workers
-// share the jobs, Pro subscribers' jobs come first, a worker killed mid-job leaves its job retried
-// once and the credits exact.
+// Backtests and extractions through the Redis job queue (docs/queue.md), against the machine's
+// Redis (a queue prefix of this run's own, its keys deleted at the end) and real bt-worker
+// processes: two workers share the jobs, Pro subscribers' jobs come first, a worker killed mid-job
+// leaves its job retried once and the credits exact; an extraction's file is written by a worker,
+// and charged only once it exists.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,12 +11,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { BACKTEST_QUEUE } from '../src/jobs/queue.js';
+import { EXTRACTION_MESSAGES } from '../src/jobs/messages.js';
+import { BACKTEST_QUEUE, PRIORITY } from '../src/jobs/queue.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
-import { SHARED_REDIS, deleteKeys, waitFor } from './support/redis.js';
+import { SHARED_REDIS, deleteKeys, startPrivateRedis, waitFor } from './support/redis.js';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
-import { BREAKOUT_PY, fixture, funded, importStrategy, ledgerRows, OFFICIAL_RUN, runBacktest } from './support/work.js';
+import { balance, BREAKOUT_PY, fixture, funded, importStrategy, ledgerRows, OFFICIAL_RUN, runBacktest } from './support/work.js';
 
 const PREFIX = `bt-test-${process.pid}-${randomBytes(3).toString('hex')}`;
 const LOCK_MS = 1000;
@@ -184,5 +186,124 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.equal(res.status, 400, res.text);
     assert.ok(typeof res.body.detail === 'string' && res.body.detail.length > 0);
     assert.equal((await t.db.models.User.findByPk(user.id))!.credits, 10);
+  });
+
+  const EXTRACTION = 'symbol=EURUSD&timeframe=M15&start_date=2023-01-02&end_date=2023-02-28';
+  const EXTRACTED = 'EURUSD_M15_20230102_to_20230228.csv';
+  const extract = (app: TestApp, key: string, query = EXTRACTION) => app.request('GET', `/api/extract_to_output_live?${query}`, { key });
+  const extractionJobs = async (q: Queue, userId: number, states: ('completed' | 'failed' | 'active' | 'wait' | 'prioritized')[] = ['completed']) =>
+    (await q.getJobs(states)).filter((j) => j.name === 'extraction' && j.data.userId === userId);
+
+  it("an extraction is a worker's job: the file it writes is embedded mode's, charged once (parallel twins too), the same range again free", async () => {
+    const runner = await plainWorker();
+    const user = await funded(t, 2);
+    // Two identical requests at once: two jobs, one file, one credit.
+    const [a, b] = await Promise.all([extract(t, user.key), extract(t, user.key)]);
+    for (const res of [a, b]) assert.equal(res.status, 200, res.text);
+    assert.deepEqual([a.body.charged, b.body.charged].sort(), [false, true]);
+    const jobs = await extractionJobs(queue, user.id);
+    assert.equal(jobs.length, 2);
+    for (const j of jobs) {
+      assert.ok(j.processedBy?.endsWith(runner.name), `run by the worker: ${j.processedBy}`);
+      assert.equal(j.opts.priority, PRIORITY.standard);
+    }
+    const [file] = a.body.files;
+    assert.equal(file.filename, EXTRACTED);
+    const again = await extract(t, user.key);
+    assert.deepEqual([again.status, again.body.charged, again.body.credits_remaining], [200, false, 1]);
+    assert.equal((await extractionJobs(queue, user.id)).length, 2, 'an owned range is answered without a job');
+    const spends = (await ledgerRows(t, user.id)).filter((r) => r.kind === 'spend');
+    assert.deepEqual(spends.map((r) => [r.reason, r.amount, r.reference]), [['extraction', -1, `extraction:${user.id}:${EXTRACTED}`]]);
+    assert.equal(await balance(t, user.id), 1);
+    const queued = await t.request('GET', `/api/download_owned_csv_by_path/${file.path}`, { key: user.key });
+    assert.equal(queued.status, 200);
+    assert.equal(queued.text.split('\n').length - 2, file.rows);
+    assert.ok(file.rows > 2000, `two months of M15: ${file.rows}`);
+
+    // The same range cut by an app in embedded mode (engine threads in the API, its own files).
+    const embedded = await startTestApp(database.db, { library: true });
+    try {
+      const other = await funded(embedded, 1);
+      const res = await extract(embedded, other.key);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.files[0].rows, file.rows);
+      const local = await embedded.request('GET', `/api/download_owned_csv_by_path/${res.body.files[0].path}`, { key: other.key });
+      assert.equal(local.text, queued.text);
+      assert.equal(res.body.files[0].size, file.size);
+    } finally {
+      await embedded.close();
+    }
+
+    // A Pro subscriber's extraction goes first, as their backtests do.
+    const pro = await funded(t, 1);
+    await t.db.models.User.update({ plan: 'SUB_25', subscriptionRenewDate: new Date('2026-02-15T00:00:00Z'), backtestPriority: true }, { where: { id: pro.id } });
+    assert.equal((await extract(t, pro.key, 'symbol=EURUSD&timeframe=H1&start_date=2023-01-02&end_date=2023-01-06')).status, 200);
+    assert.deepEqual((await extractionJobs(queue, pro.id)).map((j) => j.opts.priority), [PRIORITY.pro]);
+    // No candle in the range: the worker says so, the API answers 404, nothing charged.
+    const empty = await extract(t, pro.key, 'symbol=EURUSD&timeframe=H1&start_date=2024-01-02&end_date=2024-01-06');
+    assert.deepEqual([empty.status, empty.body.detail], [404, 'Aucune donnée pour EURUSD H1 du 2024-01-02 au 2024-01-06.']);
+    assert.equal(await balance(t, pro.id), 0);
+  });
+
+  it('an extraction nobody answers in time (no worker): 503 at JOB_TIMEOUT_MS, no credit taken, no file, the job out of the queue', { timeout: 60_000 }, async () => {
+    // An API on a queue of its own (no worker listens there), with a short wait.
+    const prefix = `${PREFIX}:idle`;
+    const idle = await startTestApp(database.db, { queue: { url: SHARED_REDIS, prefix, timeoutMs: 1500 } });
+    const idleQueue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix });
+    try {
+      const user = await funded(idle, 1);
+      const res = await extract(idle, user.key);
+      assert.deepEqual([res.status, res.body.detail], [503, EXTRACTION_MESSAGES.timeout]);
+      assert.equal(await balance(idle, user.id), 1);
+      assert.equal((await ledgerRows(idle, user.id)).filter((r) => r.kind === 'spend').length, 0);
+      assert.equal(await idle.db.models.UserCsv.count({ where: { userId: user.id } }), 0);
+      assert.deepEqual(await idle.app.deps.storage.list(`extractions/${user.id}`), []);
+      assert.equal((await extractionJobs(idleQueue, user.id, ['wait', 'prioritized', 'active', 'completed', 'failed'])).length, 0, 'removed from the queue');
+    } finally {
+      await idleQueue.close();
+      await idle.close();
+    }
+  });
+
+  it('an extraction whose worker finishes past the deadline writes no file: the API has answered 503 and charged nothing', { timeout: 60_000 }, async () => {
+    const prefix = `${PREFIX}:late`;
+    const slow = await worker({ QUEUE_PREFIX: prefix, BT_TEST_JOB_HOLD_MS: '2500' });
+    const late = await startTestApp(database.db, { queue: { url: SHARED_REDIS, prefix, timeoutMs: 1500 } });
+    const lateQueue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix });
+    try {
+      const user = await funded(late, 1);
+      const res = await extract(late, user.key);
+      assert.deepEqual([res.status, res.body.detail], [503, EXTRACTION_MESSAGES.timeout]);
+      await waitFor(async () => (await extractionJobs(lateQueue, user.id, ['failed'])).length === 1, 'the late job failed on the worker');
+      const [failed] = await extractionJobs(lateQueue, user.id, ['failed']);
+      assert.match(failed.failedReason, /expired before its file was written/);
+      assert.ok(failed.processedBy?.endsWith(slow.name));
+      // The worker writes into the shared data directory's storage.
+      assert.equal(existsSync(join(dataDir, 'files', 'extractions', String(user.id))), false);
+      assert.equal(await balance(late, user.id), 1);
+    } finally {
+      await lateQueue.close();
+      await late.close();
+      await slow.stop();
+    }
+  });
+
+  it('an extraction while Redis is away: 503 saying no credit was taken', { timeout: 60_000 }, async () => {
+    // Down before the API starts: bullmq waits for a first connection, the enqueue's bound answers.
+    const own = await startPrivateRedis();
+    await own.kill();
+    const away = await startTestApp(database.db, { queue: { url: own.url, prefix: PREFIX, timeoutMs: 1500 } });
+    try {
+      const user = await funded(away, 1);
+      const res = await extract(away, user.key);
+      assert.deepEqual([res.status, res.body.detail], [503, EXTRACTION_MESSAGES.unavailable]);
+      assert.equal(await balance(away, user.id), 1);
+      assert.deepEqual(await away.app.deps.storage.list(`extractions/${user.id}`), []);
+    } finally {
+      // Back before the app closes: bullmq's close waits for a connection (main.ts bounds it).
+      await own.restart();
+      await away.close();
+      await own.stop();
+    }
   });
 });

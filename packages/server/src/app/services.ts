@@ -74,11 +74,11 @@ export function createServices(deps: AppDeps) {
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
   const results = new Results(db, storage);
   const charts = new ResultCharts({ results, datasets, storage });
-  // Backtests run off the event loop: worker threads here, or worker processes behind Redis.
+  // Backtests and extractions run off the event loop: worker threads here, or worker processes behind Redis.
   const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
   const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log });
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
-  const csvShop = new CsvShop({ db, storage, datasets, ledger, clock });
+  const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner });
   const comparator = new Comparator(db);
   const uploads = new CandleUploads(config.uploads);
   const generator = new StrategyGenerator({ strategies, archive, llm, log });

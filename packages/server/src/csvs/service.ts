@@ -1,4 +1,3 @@
-import { candlesToCsv } from '@bt/core/candles';
 import { LIBRARY_TIMEFRAMES, findSymbol, getSymbol, parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { UniqueConstraintError } from 'sequelize';
 import { badRequest, notFound } from '../app/errors.js';
@@ -9,7 +8,10 @@ import type { Database } from '../db/database.js';
 import type { Dataset, User, UserCsv } from '../db/models.js';
 import { EXTRACTION_PREFIX, parseLibraryPath, rangeFileName } from '../datasets/paths.js';
 import type { DatasetFilter, DatasetStore } from '../datasets/store.js';
+import type { BacktestRunner } from '../jobs/runner.js';
 import type { Storage } from '../storage/types.js';
+import { hasBacktestPriority } from '../users/presenter.js';
+import { cutExtraction, type ExtractionRange } from './extraction.js';
 
 type CsvValues = Pick<UserCsv, 'kind' | 'path' | 'storagePath' | 'symbol' | 'timeframe' | 'startDate' | 'endDate' | 'rows' | 'bytes' | 'datasetId'>;
 
@@ -44,9 +46,11 @@ export interface CsvFile {
  * The CSV shop (docs/product.md §2.2 "/csv-shop", §2.6, §2.9): the library of official monthly files, their
  * purchase (1 credit the first time, free for their owner afterwards), and on-demand extraction of
  * a date range from the same store (1 credit, private to its owner, not charged when it fails).
+ * An extraction's file is made off the event loop: on the engine threads, or by a bt-worker through
+ * the job queue (docs/queue.md), as the backtests' runner says.
  */
 export class CsvShop {
-  constructor(private readonly deps: { db: Database; storage: Storage; datasets: DatasetStore; ledger: CreditLedger; clock: Clock }) {}
+  constructor(private readonly deps: { db: Database; storage: Storage; datasets: DatasetStore; ledger: CreditLedger; clock: Clock; runner: BacktestRunner }) {}
 
   library(filter: DatasetFilter): Promise<Dataset[]> {
     return this.deps.datasets.list({ ...filter, timeframes: filter.timeframe ? undefined : LIBRARY_TIMEFRAMES });
@@ -134,14 +138,12 @@ export class CsvShop {
     const existing = await this.owned(user.id, path);
     if (existing) return { file: existing, charged: false, balance: await this.deps.ledger.balance(user.id) };
 
-    const loaded = await this.deps.datasets.load(symbol, timeframe, from, endDay + DAY - 1, 0);
-    if (!loaded || loaded.inPeriod === 0) throw notFound(CSV_MESSAGES.noData(symbol, timeframe, input.startDate, input.endDate));
-    const csv = new TextEncoder().encode(candlesToCsv({ ...loaded.candles, symbol, timeframe }));
     const storagePath = `extractions/${user.id}/${name}`;
-    await this.deps.storage.write(storagePath, csv);
+    const made = await this.makeFile({ symbol, timeframe, from, to: endDay + DAY - 1 }, user, storagePath);
+    if (!made) throw notFound(CSV_MESSAGES.noData(symbol, timeframe, input.startDate, input.endDate));
     try {
       const { balance, charged, row } = await this.record(user, 'extraction', `extraction:${user.id}:${name}`, {
-        kind: 'extraction', path, storagePath, symbol, timeframe, startDate: input.startDate, endDate: input.endDate, rows: loaded.candles.length, bytes: csv.byteLength, datasetId: null,
+        kind: 'extraction', path, storagePath, symbol, timeframe, startDate: input.startDate, endDate: input.endDate, rows: made.rows, bytes: made.bytes, datasetId: null,
       });
       return { file: row, charged, balance };
     } catch (err) {
@@ -150,6 +152,22 @@ export class CsvShop {
       if (!(await this.owned(user.id, path))) await this.deps.storage.remove(storagePath);
       throw err;
     }
+  }
+
+  /**
+   * Writes an extraction's file (null: no candle in the range). Queue mode: a bt-worker cuts and
+   * writes it, and a failure is a 503 before anything is charged (src/jobs/queue.ts `extract`).
+   */
+  private async makeFile(range: ExtractionRange, user: User, storagePath: string): Promise<{ rows: number; bytes: number } | null> {
+    const { runner, datasets, storage, clock } = this.deps;
+    if (runner.kind === 'queue') {
+      const done = await runner.extract({ data: { ...range, userId: user.id, storagePath }, priority: hasBacktestPriority(user, clock.now()) });
+      return 'empty' in done ? null : done;
+    }
+    const cut = await cutExtraction(datasets, runner.pool, range);
+    if (!cut) return null;
+    await storage.write(storagePath, cut.csv);
+    return { rows: cut.rows, bytes: cut.csv.byteLength };
   }
 
   /** Charge and ownership row in one transaction; an identical parallel request ends up owning it once, charged once. */

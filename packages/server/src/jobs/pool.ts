@@ -2,15 +2,16 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Candles } from '@bt/core/candles';
 import { buffersOf, columnsOf, paramErrorOf, type EngineOutput, type EngineRequest } from './task.js';
-import type { ThreadAnswer } from './thread.js';
+import type { ThreadAnswer, ThreadTask } from './thread.js';
 
 // The worker module beside this one, in the form this process runs (.ts under tsx, .js from dist).
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
- * Worker threads that run the engine and write the workbook (docs/architecture.md §4): a backtest's
- * CPU never runs on the event loop, which only validates, charges and stores. As many threads as
- * cores (BT_ENGINE_THREADS to change it); they start on demand and end when idle.
+ * Worker threads that run the engine and write the workbook (docs/architecture.md §4), and format
+ * extractions' CSVs: that CPU never runs on the event loop, which only validates, charges and
+ * stores. As many threads as cores (ENGINE_THREADS to change it); they start on demand and end
+ * when idle. One pool for both kinds of task, so together they never take more threads than that.
  */
 export class EnginePool {
   private pool: Piscina | null = null;
@@ -26,11 +27,21 @@ export class EnginePool {
 
   /** The engine's output; a ParamError when the engine refuses a parameter (as in-process). */
   async run(candles: Candles, request: EngineRequest): Promise<EngineOutput> {
-    this.pool ??= new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
     const columns = columnsOf(candles);
-    const answer: ThreadAnswer = await this.pool.run({ columns, request }, { transferList: buffersOf(columns) });
+    const answer = (await this.task({ kind: 'backtest', columns, request })) as ThreadAnswer;
     if ('paramError' in answer) throw paramErrorOf(answer.paramError);
     return answer.output;
+  }
+
+  /** The candles as the official CSV (UTF-8 bytes, core's candlesToCsv), formatted on a thread. */
+  async csv(candles: Candles): Promise<Uint8Array> {
+    return (await this.task({ kind: 'csv', columns: columnsOf(candles) })) as Uint8Array;
+  }
+
+  /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
+  private task(task: ThreadTask): Promise<unknown> {
+    this.pool ??= new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
+    return this.pool.run(task, { transferList: buffersOf(task.columns) });
   }
 
   /** Tasks waiting for a free thread. */

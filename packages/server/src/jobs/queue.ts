@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { candlesToIpc, type Candles } from '@bt/core/candles';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { HttpError } from '../app/errors.js';
 import type { CreditLedger } from '../credits/ledger.js';
@@ -7,11 +8,14 @@ import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import { cancelRun } from '../backtests/finish.js';
-import { JOB_MESSAGES } from './messages.js';
+import type { ExtractionRange } from '../csvs/extraction.js';
+import { EXTRACTION_MESSAGES, JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
 import { paramErrorFromReason, type EngineRequest, type EngineResult } from './task.js';
 
 export const BACKTEST_QUEUE = 'backtests';
+/** The job names on that queue: one queue, so Pro priority and the workers are shared by both kinds. */
+export const JOB_NAMES = { backtest: 'backtest', extraction: 'extraction' } as const;
 /** BullMQ priorities: the lower, the sooner. Every job has one, so none jumps the line by default. */
 export const PRIORITY = { pro: 1, standard: 2 } as const;
 /** Longest wait for Redis to take a job before the run is given up (503). */
@@ -34,6 +38,18 @@ export interface QueueJobResult {
   storeMs: number;
 }
 
+/** An extraction as a job (JSON): the worker cuts the range from its library and writes the file. */
+export interface ExtractionJobData extends ExtractionRange {
+  userId: number;
+  /** Where the file goes in the shared storage (the API chose it: the same path as in embedded mode). */
+  storagePath: string;
+  /** After this time (ms) nobody waits for the answer: a worker refuses the job, or leaves its file unwritten. */
+  deadline: number;
+}
+
+/** The file written (rows, bytes), or no candle in the range (the API's 404). */
+export type ExtractionJobResult = { rows: number; bytes: number } | { empty: true };
+
 export interface QueueOptions {
   url: string;
   /** Key prefix of every queue key (several deployments, or test runs, on one Redis). */
@@ -44,7 +60,7 @@ export interface QueueOptions {
 
 /**
  * The API side of the job queue (docs/queue.md): a run charged by the API is enqueued with its run
- * id as job id, Pro subscribers' first, and the request waits for the job's end (QueueEvents), so
+ * id as job id (an extraction, not charged yet, with an id of its own: `extract`), Pro subscribers' first, and the request waits for the job's end (QueueEvents), so
  * the web app's synchronous answer stays. Whenever the API gives a run up (Redis unreachable, the
  * job failed, the wait timed out) the run's row is removed and refunded in one guarded
  * transaction (backtests/finish.ts cancelRun): a worker that finishes later finds no row and
@@ -84,7 +100,11 @@ export class QueueRunner {
 
   /** Enqueues a charged run and waits for its end; every failure is settled here (JobEndedElsewhere). */
   submit(job: { run: BacktestRun; source: RunSource; request: EngineRequest; candles: Candles | null; priority: boolean }): Promise<QueueJobResult> {
-    const pending = this.submitAndWait(job);
+    return this.track(this.submitAndWait(job));
+  }
+
+  /** A request waiting for its job, which the graceful shutdown lets finish (close). */
+  private track<T>(pending: Promise<T>): Promise<T> {
     this.waiting.add(pending);
     const forget = () => this.waiting.delete(pending);
     pending.then(forget, forget);
@@ -102,30 +122,11 @@ export class QueueRunner {
       deadline: Date.now() + this.options.timeoutMs,
     };
     let added: Job;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      // Bounded: while Redis has never been reached (down at start) bullmq waits for it instead of
-      // failing. Should the job still reach Redis later, its worker finds the run gone and skips it.
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
-      const adding = this.queue.add('backtest', data, {
-        jobId: ref.runId,
-        priority: job.priority ? PRIORITY.pro : PRIORITY.standard,
-        // One try: an engine error is not transient. A worker dying mid-job is another matter:
-        // the stalled-job check puts the job back once (maxStalledCount, src/jobs/worker.ts).
-        attempts: 1,
-        removeOnComplete: { age: 300 },
-        removeOnFail: { age: 3600 },
-      });
-      // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
-      // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
-      // the process.
-      adding.catch((err: Error) => this.logError('late enqueue', err));
-      added = await Promise.race([late, adding]);
+      added = await this.add(JOB_NAMES.backtest, data, { jobId: ref.runId, priority: job.priority });
     } catch (err) {
       this.logError('enqueue', err as Error);
       return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
-    } finally {
-      clearTimeout(timer);
     }
     try {
       return (await added.waitUntilFinished(this.events, this.options.timeoutMs)) as QueueJobResult;
@@ -138,6 +139,70 @@ export class QueueRunner {
       }
       // The job's own error (its failedReason: a refused parameter is the user's 400), or Redis gone while waiting.
       return this.giveUp(ref, paramErrorFromReason(message) ?? new Error(message));
+    }
+  }
+
+  /**
+   * Adds a job, bounded in time: while Redis has never been reached (down at start) bullmq waits
+   * for it instead of failing. Should the job still reach Redis later, past its deadline, its
+   * worker refuses it (and a backtest's worker finds the run gone).
+   */
+  private async add(name: string, data: QueueJobData | ExtractionJobData, job: { jobId: string; priority: boolean }): Promise<Job> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
+      const options: JobsOptions = {
+        jobId: job.jobId,
+        priority: job.priority ? PRIORITY.pro : PRIORITY.standard,
+        // One try: an engine error is not transient. A worker dying mid-job is another matter:
+        // the stalled-job check puts the job back once (maxStalledCount, src/jobs/worker.ts).
+        attempts: 1,
+        removeOnComplete: { age: 300 },
+        removeOnFail: { age: 3600 },
+      };
+      const adding = this.queue.add(name, data, options);
+      // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
+      // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
+      // the process.
+      adding.catch((err: Error) => this.logError('late enqueue', err));
+      return await Promise.race([late, adding]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Enqueues an extraction and waits for its file (docs/queue.md). Nothing is charged yet: the
+   * API charges once the answer says the file exists, so every failure here is a 503 that costs
+   * nothing (a worker past the deadline leaves the file unwritten).
+   */
+  extract(job: { data: Omit<ExtractionJobData, 'deadline'>; priority: boolean }): Promise<ExtractionJobResult> {
+    return this.track(this.extractAndWait(job));
+  }
+
+  private async extractAndWait(job: { data: Omit<ExtractionJobData, 'deadline'>; priority: boolean }): Promise<ExtractionJobResult> {
+    if (this.closing) throw new HttpError(503, EXTRACTION_MESSAGES.unavailable);
+    const data: ExtractionJobData = { ...job.data, deadline: Date.now() + this.options.timeoutMs };
+    let added: Job;
+    try {
+      added = await this.add(JOB_NAMES.extraction, data, { jobId: randomUUID(), priority: job.priority });
+    } catch (err) {
+      this.logError('enqueue', err as Error);
+      throw new HttpError(503, EXTRACTION_MESSAGES.unavailable);
+    }
+    try {
+      return (await added.waitUntilFinished(this.events, this.options.timeoutMs)) as ExtractionJobResult;
+    } catch (err) {
+      const message = (err as Error).message ?? '';
+      if (!/timed out before finishing/.test(message)) {
+        this.deps.log(`job queue: extraction ${added.id} failed: ${message}`);
+        throw new HttpError(503, EXTRACTION_MESSAGES.failed);
+      }
+      // Not started yet: out of the queue. Finished just now: its file is there, the answer stands.
+      await added.remove().catch(() => undefined);
+      const finished = await Job.fromId(this.queue, added.id!).catch(() => undefined);
+      if (finished?.returnvalue) return finished.returnvalue as ExtractionJobResult;
+      throw new HttpError(503, EXTRACTION_MESSAGES.timeout);
     }
   }
 

@@ -1,8 +1,9 @@
 // What a backtest job carries and what it gives back, in a form that crosses a thread (structured
 // clone, typed arrays transferred) and a Redis queue (JSON, candles as Arrow IPC in base64): the
-// engine and the workbook run on that side, the charge and the run's row stay with the API.
+// engine and the workbook run on that side, the charge and the run's row stay with the API. An
+// extraction's CSV is formatted on the same threads (csvOfColumns).
 import { runBacktest, type BacktestResult } from '@bt/core';
-import { candlesFromColumns, type Candles } from '@bt/core/candles';
+import { candlesFromColumns, candlesToCsv, type Candles } from '@bt/core/candles';
 import type { TimeframeKey, StrategyParams } from '@bt/core/catalogue';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { rSequence } from '@bt/core/montecarlo';
@@ -139,4 +140,10 @@ export function paramErrorFromReason(reason: string): ParamError | null {
 export function runEngineOnColumns(columns: CandleColumnsCopy, request: EngineRequest): Promise<EngineOutput> {
   const candles = candlesFromColumns(columns, { symbol: columns.symbol, timeframe: columns.timeframe });
   return runEngine(candles, request);
+}
+
+/** The thread's side of an extraction: the official CSV of the candles (docs/csv-format.md), as UTF-8 bytes. */
+export function csvOfColumns(columns: CandleColumnsCopy): Uint8Array {
+  const candles = candlesFromColumns(columns, { symbol: columns.symbol, timeframe: columns.timeframe });
+  return new TextEncoder().encode(candlesToCsv(candles));
 }

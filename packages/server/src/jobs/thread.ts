@@ -1,14 +1,20 @@
 import { ParamError } from '@bt/core/params';
-import { paramErrorShape, runEngineOnColumns, type CandleColumnsCopy, type EngineOutput, type EngineRequest, type ParamErrorShape } from './task.js';
+import { move } from 'piscina';
+import { csvOfColumns, paramErrorShape, runEngineOnColumns, type CandleColumnsCopy, type EngineOutput, type EngineRequest, type ParamErrorShape } from './task.js';
+
+/** What the pool hands a thread: a backtest (engine + workbook), or an extraction's CSV to format. */
+export type ThreadTask = { kind: 'backtest'; columns: CandleColumnsCopy; request: EngineRequest } | { kind: 'csv'; columns: CandleColumnsCopy };
 
 export type ThreadAnswer = { output: EngineOutput } | { paramError: ParamErrorShape };
 
 /**
  * The engine pool's worker entry (piscina calls the default export with each task). A parameter
  * the engine refuses comes back as data: an error's class does not cross a thread, and the API
- * answers it with a 400 (any other error stays an error).
+ * answers it with a 400 (any other error stays an error). A CSV comes back as its bytes, moved
+ * (transferred, not copied: up to tens of MB for a year of M5).
  */
-export default async function run(task: { columns: CandleColumnsCopy; request: EngineRequest }): Promise<ThreadAnswer> {
+export default async function run(task: ThreadTask): Promise<ThreadAnswer | Uint8Array> {
+  if (task.kind === 'csv') return move(csvOfColumns(task.columns)) as Uint8Array;
   try {
     return { output: await runEngineOnColumns(task.columns, task.request) };
   } catch (err) {

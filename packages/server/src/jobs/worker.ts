@@ -12,8 +12,9 @@ import type { Database } from '../db/database.js';
 import type { DatasetStore } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
 import type { Storage } from '../storage/types.js';
+import { processExtraction } from './extraction-job.js';
 import type { EnginePool } from './pool.js';
-import { BACKTEST_QUEUE, type QueueJobData, type QueueJobResult } from './queue.js';
+import { BACKTEST_QUEUE, JOB_NAMES, type ExtractionJobData, type ExtractionJobResult, type QueueJobData, type QueueJobResult } from './queue.js';
 import { paramErrorReason } from './task.js';
 
 export interface WorkerOptions {
@@ -26,7 +27,7 @@ export interface WorkerOptions {
    * within this time (its stalled-job check runs as often) and puts the job back once.
    */
   lockMs: number;
-  /** Test seam for the fault tests only (BT_TEST_JOB_HOLD_MS): each job waits this long before its engine. */
+  /** Test seam for the fault tests only (BT_TEST_JOB_HOLD_MS): each job waits this long before its engine (an extraction: before writing its file). */
   holdMs?: number;
 }
 
@@ -45,7 +46,8 @@ export interface WorkerDeps {
 type Skipped = { cancelled: true };
 
 /**
- * A bt-worker's consumer of the backtest queue (docs/queue.md). For each job: the run's row must
+ * A bt-worker's consumer of the job queue (docs/queue.md). An extraction job goes to
+ * processExtraction (src/jobs/extraction-job.ts); for each backtest job: the run's row must
  * still be 'running' (else the API gave it up and refunded it: nothing to do), the candles come
  * from the library (official data) or the job (an upload), the engine runs on this process's
  * threads, the workbook is stored and the row marked done (guarded: never over a cancelled run).
@@ -72,7 +74,7 @@ export class BacktestWorker {
   }
 
   start(): void {
-    const worker = new Worker<QueueJobData, QueueJobResult | Skipped>(BACKTEST_QUEUE, (job) => this.process(job), {
+    const worker = new Worker<QueueJobData | ExtractionJobData, QueueJobResult | Skipped | ExtractionJobResult>(BACKTEST_QUEUE, (job) => this.dispatch(job), {
       connection: this.connection,
       prefix: this.options.prefix,
       // Recorded on each job it takes (job.processedBy): which worker ran what.
@@ -88,7 +90,8 @@ export class BacktestWorker {
       if (!job) return;
       const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled more than allowable limit/.test(err.message);
       this.deps.log(`bt-worker: job ${job.id} failed${final ? '' : ' (will retry)'}: ${err.message}`);
-      if (final) void this.settle(job.data);
+      // An extraction has nothing to settle: it is charged only once its file exists.
+      if (final && job.name === JOB_NAMES.backtest) void this.settle(job.data as QueueJobData);
     });
     this.worker = worker;
   }
@@ -100,6 +103,11 @@ export class BacktestWorker {
     } catch (err) {
       this.deps.log(`bt-worker: run ${data.run.runId}: cancel failed: ${(err as Error).message}`);
     }
+  }
+
+  private dispatch(job: Job<QueueJobData | ExtractionJobData>): Promise<QueueJobResult | Skipped | ExtractionJobResult> {
+    if (job.name === JOB_NAMES.extraction) return processExtraction(this.deps, job.data as ExtractionJobData, this.options.holdMs);
+    return this.process(job as Job<QueueJobData>);
   }
 
   private async process(job: Job<QueueJobData>): Promise<QueueJobResult | Skipped> {
