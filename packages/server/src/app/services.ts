@@ -13,6 +13,7 @@ import { Recreations } from '../users/recreations.js';
 import { Backtests } from '../backtests/service.js';
 import { QueueRunner } from '../jobs/queue.js';
 import { ThreadRunner } from '../jobs/runner.js';
+import { EnginePool } from '../jobs/pool.js';
 import { Comparator } from '../compare/service.js';
 import { CsvShop } from '../csvs/service.js';
 import { DatasetStore } from '../datasets/store.js';
@@ -69,13 +70,17 @@ export function createServices(deps: AppDeps) {
   // The working area (docs/product.md part 2): official data, runs and results, the CSV shop, personal strategies.
   const { storage, library, sandbox, llm } = deps;
   const sandboxLimits = sandbox.limits;
-  const datasets = new DatasetStore(db, library, log);
+  // Backtests and extractions run off the event loop: worker threads here, or worker processes behind Redis.
+  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
+  // So do the library's imports (their month files' RSI, CSV and IPC): on the engine threads, or in
+  // queue mode on threads of their own, started by the first import (docs/queue.md).
+  const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads);
+  if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
+  const datasets = new DatasetStore(db, library, log, importPool);
   const archive = new StrategyArchive(db, storage, clock);
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
   const results = new Results(db, storage);
   const charts = new ResultCharts({ results, datasets, storage });
-  // Backtests and extractions run off the event loop: worker threads here, or worker processes behind Redis.
-  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
   const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log });
   const topStrategies = new TopStrategies(db, results, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner });

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import { candlesFromColumns, candlesToCsv, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
+import { candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
 import { parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { Op } from 'sequelize';
 import { Lru } from '../app/lru.js';
 import type { Database } from '../db/database.js';
 import type { Dataset } from '../db/models.js';
+import type { EnginePool } from '../jobs/pool.js';
+import { columnsOf } from '../jobs/task.js';
 import type { Storage } from '../storage/types.js';
 import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
 import { lowerBound } from '@bt/core/simulate';
-import { concatCandles, monthOf, sliceCandles, splitByMonth, withRsi14 } from './series.js';
+import { concatCandles, monthOf, monthsOf, sliceCandles } from './series.js';
+import { monthFilesOf, type MonthFile, type MonthFilesTask } from './month-files.js';
 import { summarizeMonths, type SymbolAvailability } from './availability.js';
 
 /** How long the availability summary is kept: another server process may have imported months. */
@@ -65,6 +68,8 @@ export class DatasetStore {
     private readonly db: Database,
     readonly library: Storage,
     private readonly log: (message: string) => void = () => {},
+    /** Where an import's month files are made (off the event loop); without it, in-process. */
+    private readonly pool: EnginePool | null = null,
   ) {}
 
   count(): Promise<number> {
@@ -78,18 +83,17 @@ export class DatasetStore {
    * natively). The index rows of the series are written in one transaction.
    */
   async importSeries(candles: Candles, options: { symbol: string; timeframe: TimeframeKey; source: string; months?: (month: string) => boolean }): Promise<Dataset[]> {
-    const series = withRsi14(candles);
-    const written: { path: string; csv: Uint8Array; candles: Candles }[] = [];
-    for (const { month, candles: part } of splitByMonth(series)) {
-      if (options.months && !options.months(month)) continue;
-      const labelled = { ...part, symbol: options.symbol, timeframe: options.timeframe };
-      const path = libraryPath(options.symbol, options.timeframe, month);
-      const csv = new TextEncoder().encode(candlesToCsv(labelled));
-      await this.library.write(path, csv);
-      await this.library.write(ipcPathFor(path), candlesToIpc(labelled));
-      written.push({ path, csv, candles: labelled });
+    const filter = options.months;
+    const months = filter ? monthsOf(candles).filter((m) => filter(m)) : null;
+    const files = await this.monthFiles({ mode: 'series', columns: this.labelledColumns(candles, options), months });
+    const written: { path: string; file: MonthFile }[] = [];
+    for (const file of files) {
+      const path = libraryPath(options.symbol, options.timeframe, file.month);
+      await this.library.write(path, file.csv);
+      await this.library.write(ipcPathFor(path), file.ipc);
+      written.push({ path, file });
     }
-    return this.upsertMany(written.map((w) => datasetValues(w.path, w.csv, w.candles, options.source)));
+    return this.upsertMany(written.map((w) => valuesOf(w.path, w.file, options.source)));
   }
 
   /**
@@ -98,16 +102,20 @@ export class DatasetStore {
    * months as warm-up, so the month reads as if it had been cut from the whole series.
    */
   async importMonth(candles: Candles, options: { symbol: string; timeframe: TimeframeKey; month: string; source: string }): Promise<Dataset> {
-    let labelled: Candles = { ...candles, symbol: options.symbol, timeframe: options.timeframe };
-    if (!candles.extra.RSI_14) {
-      const warm = await this.warmupBefore(options.symbol, options.timeframe, options.month);
-      const bare = (c: Candles) => candlesFromColumns({ time: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }, { symbol: options.symbol, timeframe: options.timeframe });
-      const joined = warm ? concatCandles([bare(warm), bare(candles)], { symbol: options.symbol, timeframe: options.timeframe }) : bare(candles);
-      const withRsi = withRsi14(joined);
-      const own = sliceCandles(withRsi, withRsi.length - candles.length, withRsi.length);
-      labelled = candlesFromColumns({ ...candles, extra: { ...candles.extra, RSI_14: own.extra.RSI_14 } }, { symbol: options.symbol, timeframe: options.timeframe });
-    }
-    return this.writeMonth(labelled, options.month, options.source);
+    // Only the warm-up's closes cross (RSI_14 reads nothing else), in a buffer of their own to move.
+    const warm = candles.extra.RSI_14 ? null : await this.warmupBefore(options.symbol, options.timeframe, options.month);
+    const [file] = await this.monthFiles({ mode: 'month', columns: this.labelledColumns(candles, options), month: options.month, warmupClose: warm ? warm.close.slice() : null });
+    return this.writeMonth(libraryPath(options.symbol, options.timeframe, options.month), file, options.source);
+  }
+
+  /** Copies of the caller's columns (they are moved to a thread), labelled as the files will be. */
+  private labelledColumns(candles: Candles, options: { symbol: string; timeframe: TimeframeKey }) {
+    return { ...columnsOf(candles), symbol: options.symbol, timeframe: options.timeframe };
+  }
+
+  /** The month files' bytes, made on the pool's threads when the store has a pool (docs/queue.md). */
+  private async monthFiles(task: MonthFilesTask): Promise<MonthFile[]> {
+    return this.pool ? this.pool.monthFiles(task) : monthFilesOf(task);
   }
 
   /** Up to WARMUP_CANDLES candles of the series just before a month (null when it has none). */
@@ -131,15 +139,13 @@ export class DatasetStore {
    * the journal line is removed last. A journal line left behind means the row may not match
    * the files: `recover` re-indexes them.
    */
-  private async writeMonth(labelled: Candles, month: string, source: string): Promise<Dataset> {
-    const path = libraryPath(labelled.symbol!, labelled.timeframe!, month);
-    const csv = new TextEncoder().encode(candlesToCsv(labelled));
+  private async writeMonth(path: string, file: MonthFile, source: string): Promise<Dataset> {
     const { DatasetJournalEntry } = this.db.models;
     const line = await this.db.transaction((t) => DatasetJournalEntry.create({ path, createdAt: new Date() }, { transaction: t }));
     // The Arrow copy first: a CSV never stands beside an older copy that claims to be fresher.
-    await this.library.write(ipcPathFor(path), candlesToIpc(labelled));
-    await this.library.write(path, csv);
-    const row = await this.upsert(path, csv, labelled, source);
+    await this.library.write(ipcPathFor(path), file.ipc);
+    await this.library.write(path, file.csv);
+    const [row] = await this.upsertMany([valuesOf(path, file, source)]);
     await this.db.transaction((t) => DatasetJournalEntry.destroy({ where: { id: line.id }, transaction: t }));
     return row;
   }
@@ -349,6 +355,11 @@ export class DatasetStore {
 type DatasetValues = Omit<Dataset['_creationAttributes'], 'id' | 'createdAt' | 'updatedAt'>;
 
 function datasetValues(path: string, csv: Uint8Array, candles: Candles, source: string): DatasetValues {
+  return valuesOf(path, { csv, rows: candles.length, first: candles.time[0], last: candles.time[candles.length - 1], checksum: sha256(csv) }, source);
+}
+
+/** An index row's values from a month file's facts (its checksum made with its bytes, possibly on a thread). */
+function valuesOf(path: string, file: Pick<MonthFile, 'csv' | 'rows' | 'first' | 'last' | 'checksum'>, source: string): DatasetValues {
   const parsed = parseLibraryPath(path);
   if (!parsed) throw new Error(`invalid library path: ${path}`);
   return {
@@ -357,11 +368,11 @@ function datasetValues(path: string, csv: Uint8Array, candles: Candles, source: 
     month: parsed.month,
     path,
     ipcPath: ipcPathFor(path),
-    rows: candles.length,
-    firstCandle: new Date(candles.time[0]),
-    lastCandle: new Date(candles.time[candles.length - 1]),
-    checksum: sha256(csv),
-    bytes: csv.byteLength,
+    rows: file.rows,
+    firstCandle: new Date(file.first),
+    lastCandle: new Date(file.last),
+    checksum: file.checksum,
+    bytes: file.csv.byteLength,
     source,
   };
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Candles } from '@bt/core/candles';
 import { buffersOf, columnsOf, paramErrorOf, type EngineOutput, type EngineRequest } from './task.js';
+import type { MonthFile, MonthFilesTask } from '../datasets/month-files.js';
 import type { ThreadAnswer, ThreadTask } from './thread.js';
 
 // The worker module beside this one, in the form this process runs (.ts under tsx, .js from dist).
@@ -38,10 +39,19 @@ export class EnginePool {
     return (await this.task({ kind: 'csv', columns: columnsOf(candles) })) as Uint8Array;
   }
 
+  /**
+   * The library's month files of an import (src/datasets/month-files.ts) made on a thread: the
+   * task's columns are moved there (the caller passes copies of its own), the bytes moved back.
+   */
+  async monthFiles(task: MonthFilesTask): Promise<MonthFile[]> {
+    const warmup = task.mode === 'month' && task.warmupClose ? [task.warmupClose.buffer as ArrayBuffer] : [];
+    return (await this.task({ kind: 'month-files', ...task }, warmup)) as MonthFile[];
+  }
+
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
-  private task(task: ThreadTask): Promise<unknown> {
+  private task(task: ThreadTask, more: ArrayBuffer[] = []): Promise<unknown> {
     this.pool ??= new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
-    return this.pool.run(task, { transferList: buffersOf(task.columns) });
+    return this.pool.run(task, { transferList: [...buffersOf(task.columns), ...more] });
   }
 
   /** Tasks waiting for a free thread. */

@@ -1,9 +1,16 @@
 import { ParamError } from '@bt/core/params';
-import { move } from 'piscina';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { monthFilesOf, type MonthFile, type MonthFilesTask } from '../datasets/month-files.js';
 import { csvOfColumns, paramErrorShape, runEngineOnColumns, type CandleColumnsCopy, type EngineOutput, type EngineRequest, type ParamErrorShape } from './task.js';
 
-/** What the pool hands a thread: a backtest (engine + workbook), or an extraction's CSV to format. */
-export type ThreadTask = { kind: 'backtest'; columns: CandleColumnsCopy; request: EngineRequest } | { kind: 'csv'; columns: CandleColumnsCopy };
+/**
+ * What the pool hands a thread: a backtest (engine + workbook), an extraction's CSV to format, or
+ * the library's month files of an import (CSV + IPC + checksum, src/datasets/month-files.ts).
+ */
+export type ThreadTask =
+  | { kind: 'backtest'; columns: CandleColumnsCopy; request: EngineRequest }
+  | { kind: 'csv'; columns: CandleColumnsCopy }
+  | ({ kind: 'month-files' } & MonthFilesTask);
 
 export type ThreadAnswer = { output: EngineOutput } | { paramError: ParamErrorShape };
 
@@ -11,10 +18,15 @@ export type ThreadAnswer = { output: EngineOutput } | { paramError: ParamErrorSh
  * The engine pool's worker entry (piscina calls the default export with each task). A parameter
  * the engine refuses comes back as data: an error's class does not cross a thread, and the API
  * answers it with a 400 (any other error stays an error). A CSV comes back as its bytes, moved
- * (transferred, not copied: up to tens of MB for a year of M5).
+ * (transferred, not copied: up to tens of MB for a year of M5), and so do month files' bytes.
  */
-export default async function run(task: ThreadTask): Promise<ThreadAnswer | Uint8Array> {
+export default async function run(task: ThreadTask): Promise<ThreadAnswer | Uint8Array | MonthFile[]> {
   if (task.kind === 'csv') return move(csvOfColumns(task.columns)) as Uint8Array;
+  if (task.kind === 'month-files') {
+    const files = monthFilesOf(task);
+    const buffers = new Set(files.flatMap((f) => [f.csv.buffer, f.ipc.buffer]));
+    return move({ [transferableSymbol]: [...buffers], [valueSymbol]: files } as never) as unknown as MonthFile[];
+  }
   try {
     return { output: await runEngineOnColumns(task.columns, task.request) };
   } catch (err) {

@@ -32,7 +32,7 @@ function inputsHash(set: LibrarySet): string {
     const path = join(fixtures, source.file);
     hash.update(`${source.file}:${source.symbol}:${source.timeframe}:${existsSync(path) ? statSync(path).size : 0}:${source.utcOffset ?? ''}`);
   }
-  for (const file of ['seed.ts', 'series.ts', 'store.ts', 'paths.ts']) hash.update(readFileSync(new URL(`../../src/datasets/${file}`, import.meta.url)));
+  for (const file of ['seed.ts', 'series.ts', 'store.ts', 'month-files.ts', 'paths.ts']) hash.update(readFileSync(new URL(`../../src/datasets/${file}`, import.meta.url)));
   // Core's writers and readers decide the files' bytes too.
   for (const file of ['candles/csv-write.ts', 'candles/ipc.ts', 'candles/csv-read.ts', 'indicators/rsi.ts']) hash.update(readFileSync(new URL(`../../../core/src/${file}`, import.meta.url)));
   return hash.digest('hex').slice(0, 16);
