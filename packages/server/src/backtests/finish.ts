@@ -66,7 +66,7 @@ export async function finishRun(deps: FinishDeps, run: BacktestRun, result: Engi
  * The row turned 'done' with its `backtest` event, in one transaction, only while it is still
  * 'running' (RunNotRunning otherwise). Raw SQL (docs/queue.md, SQLite): on SQLite both statements
  * go to SQLite in one call, the event first and only while the row is running, then the UPDATE,
- * whose row count `SELECT changes()` reads after; on MySQL the UPDATE's row count decides whether
+ * whose row count the script reports; on MySQL the UPDATE's row count decides whether
  * the event is written.
  */
 async function markDone(deps: FinishDeps, run: BacktestRun, values: DoneValues): Promise<void> {
@@ -92,7 +92,7 @@ async function markDone(deps: FinishDeps, run: BacktestRun, values: DoneValues):
   let changed: number;
   if (db.dialect === 'sqlite') {
     const insert = eventInsertSql(db, event, deps.clock.now(), `FROM ${q('backtest_runs')} ${where}`);
-    changed = await db.script([insert, update], async (s) => Number((await s.all<{ n: number }>('SELECT changes() AS n'))[0]?.n ?? 0));
+    changed = await db.script([insert, update], async (_, changes) => changes);
   } else {
     changed = await db.transaction(async (t) => {
       const s = db.raw(t);

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Sequelize, Transaction, UniqueConstraintError } from 'sequelize';
 import { initModels, type Models } from './models.js';
+import { ScriptRunner, type ScriptHandle } from './sqlite-scripts.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -25,12 +26,12 @@ export interface Database {
    */
   raw(t: Transaction): RawSession;
   /**
-   * SQLite only: `statements` as one write transaction sent to SQLite in a single call (BEGIN
-   * IMMEDIATE, the statements, COMMIT; rolled back when one fails), so the write lock is held for
-   * one trip to a libuv thread rather than one per statement and event-loop turn. `after` then runs
-   * on the same connection, outside the lock (a read, or `SELECT changes()` of the last write).
+   * SQLite only: `statements` as one write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back
+   * when one fails), sent to SQLite in a single call with the other scripts waiting
+   * (sqlite-scripts.ts), so the write lock is held for no event-loop turn. `after` then gets the
+   * row count of the last statement (`changes()`) and the scripts' connection for a read.
    */
-  script<T>(statements: string[], after: (session: RawSession) => Promise<T>): Promise<T>;
+  script<T>(statements: string[], after: (session: RawSession, changes: number) => Promise<T>): Promise<T>;
   /** A value as an SQL literal of this dialect (strings quoted, dates in Sequelize's stored format). */
   literal(value: string | number | boolean | Date | null): string;
   close(): Promise<void>;
@@ -99,6 +100,11 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
   const connections = configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
   await sequelize.query('PRAGMA journal_mode=WAL');
   const lock = new Mutex();
+  const scripts = new ScriptRunner(
+    () => connections.acquire('bt-scripts') as unknown as Promise<ScriptHandle>,
+    (fn) => lock.run(fn),
+    isSqliteBusy,
+  );
   return makeDatabase(
     sequelize,
     'sqlite',
@@ -110,29 +116,8 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       // the busy timeout still covers another process (a migration, the CLI) holding the file.
       lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
     async (statements, after) => {
-      const connection = await connections.acquire();
-      let broken = false;
-      try {
-        const sql = `BEGIN IMMEDIATE;\n${statements.join(';\n')};\nCOMMIT;`;
-        const exec = (text: string) => new Promise<void>((resolve, reject) => connection.exec(text, (err) => (err ? reject(err) : resolve())));
-        await lock.run(() =>
-          withRetry(async () => {
-            try {
-              await exec(sql);
-            } catch (err) {
-              // sqlite3_exec stops at the failing statement: the transaction it opened is still
-              // open (unless BEGIN or COMMIT itself failed; then ROLLBACK fails, harmlessly).
-              await exec('ROLLBACK').catch((rollback: Error) => {
-                if (!/no transaction is active/.test(rollback.message)) broken = true;
-              });
-              throw err;
-            }
-          }, isSqliteBusy),
-        );
-        return await after(sqliteSession(connection));
-      } finally {
-        connections.release(connection, broken);
-      }
+      const changes = await scripts.run(statements);
+      return after(sqliteSession((await scripts.handle()) as unknown as SqliteHandle), changes);
     },
   );
 }
@@ -176,7 +161,7 @@ function makeDatabase(
   dialect: Dialect,
   location: string,
   transaction: <T>(fn: (t: Transaction) => Promise<T>) => Promise<T>,
-  script: <T>(statements: string[], after: (session: RawSession) => Promise<T>) => Promise<T>,
+  script: <T>(statements: string[], after: (session: RawSession, changes: number) => Promise<T>) => Promise<T>,
 ): Database {
   return {
     sequelize,
@@ -235,7 +220,7 @@ export function isUniqueViolation(err: unknown): boolean {
  */
 const IDLE_CONNECTIONS = 2;
 
-function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number): { acquire(): Promise<SqliteHandle>; release(connection: SqliteHandle, force: boolean): void } {
+function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number): { acquire(name?: string): Promise<SqliteHandle> } {
   type SqliteConnection = {
     configure(option: 'busyTimeout', value: number): void;
     exec(sql: string, callback: (err: Error | null) => void): void;
@@ -287,15 +272,14 @@ function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number)
     await Promise.all(idle.splice(0).map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
     return onExit();
   };
-  // A connection of its own for a script (Database.script), from the same idle set as transactions.
+  // The scripts' own connection (Database.script), configured as the others.
   return {
-    acquire: async () => {
-      const uuid = randomUUID();
+    acquire: async (name?: string) => {
+      const uuid = name ?? randomUUID();
       const connection = await manager.getConnection({ uuid });
       connection.uuid = uuid;
       return connection as unknown as SqliteHandle;
     },
-    release: (connection, force) => manager.releaseConnection(connection as unknown as SqliteConnection, force),
   };
 }
 
