@@ -65,14 +65,17 @@ export class ScriptRunner {
   private kick(): void {
     if (this.running || this.pending.length === 0) return;
     this.running = true;
-    this.lock(() => this.runBatch()).finally(() => {
-      this.running = false;
-      this.kick();
-    });
+    const batch = this.pending.splice(0, BATCH);
+    this.lock(() => this.runBatch(batch))
+      // Whatever went wrong unforeseen, no caller is left waiting (settling twice changes nothing).
+      .catch((err) => batch.forEach((p) => p.reject(err)))
+      .finally(() => {
+        this.running = false;
+        this.kick();
+      });
   }
 
-  private async runBatch(): Promise<void> {
-    const batch = this.pending.splice(0, BATCH);
+  private async runBatch(batch: Pending[]): Promise<void> {
     let connection: ScriptHandle;
     try {
       connection = await this.handle();
