@@ -46,8 +46,8 @@ const result = {
 describe(`backtest writes in raw SQL (${TEST_DIALECT})`, () => {
   it('the charge: 2 credits and the ledger row under the run id, the folder suffixed when taken, every value stored as Sequelize reads it', async () => {
     const user = await funded(t, 5);
-    const first = await chargeRun(t.db, start(user.id, 'EURUSD_M15_x'), { folder: 'EURUSD_M15_x' });
-    const second = await chargeRun(t.db, start(user.id, 'EURUSD_M15_x'), { folder: 'EURUSD_M15_x' });
+    const first = await chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_x'), { folder: 'EURUSD_M15_x' });
+    const second = await chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_x'), { folder: 'EURUSD_M15_x' });
     assert.deepEqual([first.balance, second.balance], [3, 1]);
     assert.equal(first.run.folder, 'EURUSD_M15_x');
     assert.equal(second.run.folder, `EURUSD_M15_x_${second.run.runSeq}`);
@@ -63,7 +63,7 @@ describe(`backtest writes in raw SQL (${TEST_DIALECT})`, () => {
     const entry = await t.db.models.CreditEntry.findOne({ where: { kind: 'spend', reference: first.run.runId } });
     assert.deepEqual([entry?.userId, entry?.amount, entry?.balanceAfter, entry?.reason], [user.id, -2, 3, 'backtest']);
     assert.deepEqual(JSON.parse(entry!.meta!), { folder: 'EURUSD_M15_x' });
-    await assert.rejects(chargeRun(t.db, start(user.id, 'EURUSD_M15_x'), {}), (err) => err instanceof InsufficientCreditsError && err.balance === 1);
+    await assert.rejects(chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_x'), {}), (err) => err instanceof InsufficientCreditsError && err.balance === 1);
     assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 2, 'a refused charge leaves no run');
     assert.equal(await t.db.models.CreditEntry.count({ where: { userId: user.id, kind: 'spend' } }), 2);
   });
@@ -72,7 +72,7 @@ describe(`backtest writes in raw SQL (${TEST_DIALECT})`, () => {
     const user = await funded(t, 10);
     const deps = { db: t.db, storage: new LocalStorage(t.storageDir), events: new EventLog(t.db, t.clock), clock: t.clock };
     const events = (runId: string) => t.db.models.AppEvent.count({ where: { kind: 'backtest', reference: runId } });
-    const { run } = await chargeRun(t.db, start(user.id, 'EURUSD_M15_done'), {});
+    const { run } = await chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_done'), {});
     await finishRun(deps, run, result, new Uint8Array([1, 2, 3]), null, 12.4);
     const done = await t.db.models.BacktestRun.findByPk(run.id);
     assert.deepEqual([done?.status, done?.trades, done?.resolved, done?.winrateTp1, done?.winrateTp2, done?.durationMs], ['done', 3, 2, 0.5, null, 12]);
@@ -81,7 +81,7 @@ describe(`backtest writes in raw SQL (${TEST_DIALECT})`, () => {
     await assert.rejects(finishRun(deps, run, result, new Uint8Array([1]), null, 1), RunNotRunning);
     assert.equal(await events(run.runId), 1, 'a second finish records nothing');
 
-    const { run: cancelled } = await chargeRun(t.db, start(user.id, 'EURUSD_M15_gone'), {});
+    const { run: cancelled } = await chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_gone'), {});
     assert.equal(await cancelRun({ db: t.db, ledger: t.app.services.ledger, storage: deps.storage }, cancelled), 'cancelled');
     await assert.rejects(finishRun(deps, cancelled, result, new Uint8Array([1]), null, 1), RunNotRunning);
     assert.equal(await events(cancelled.runId), 0);

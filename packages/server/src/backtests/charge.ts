@@ -1,5 +1,5 @@
 import { CREDIT_COSTS } from '@bt/core/catalogue';
-import { InsufficientCreditsError, LedgerError } from '../credits/ledger.js';
+import { InsufficientCreditsError, LedgerError, type CreditLedger } from '../credits/ledger.js';
 import { isUniqueViolation, type Database, type RawSession } from '../db/database.js';
 import type { BacktestRun, RunSource } from '../db/models.js';
 import { ledgerEvent } from '../events/log.js';
@@ -41,10 +41,11 @@ const COST = CREDIT_COSTS.backtest;
  * the ledger row recorded. On MySQL (no RETURNING, no changes()), the UPDATE's row count decides in
  * JavaScript, then the two INSERTs and the same read, in one transaction.
  *
- * The ledger's event hook is not called: a backtest's spend has no event of its own (the run's
- * `backtest` event counts it once done; ledgerEvent says so, checked below).
+ * Of the ledger's hooks, the commit one is called (the metrics); the event one is not: a
+ * backtest's spend has no event of its own (the run's `backtest` event counts it once done;
+ * ledgerEvent says so, checked below).
  */
-export async function chargeRun(db: Database, run: RunStart, meta: Record<string, unknown>): Promise<{ run: BacktestRun; balance: number }> {
+export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStart, meta: Record<string, unknown>): Promise<{ run: BacktestRun; balance: number }> {
   const v = db.literal;
   const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
   const now = v(run.createdAt);
@@ -57,7 +58,7 @@ export async function chargeRun(db: Database, run: RunStart, meta: Record<string
   const update =
     `UPDATE ${q('users')} SET ${q('credits')} = ${q('credits')} - ${COST}, ${q('run_seq')} = ${q('run_seq')} + 1, ${q('updated_at')} = ${ledgerNow}` +
     ` WHERE ${q('id')} = ${user} AND ${q('deleted_at')} IS NULL AND ${q('credits')} >= ${COST}`;
-  const ledger =
+  const insertLedger =
     `INSERT INTO ${q('credit_ledger')} (${['user_id', 'kind', 'reason', 'amount', 'balance_after', 'reference', 'meta', 'created_at'].map(q).join(', ')})` +
     ` SELECT ${q('id')}, 'spend', 'backtest', ${-COST}, ${q('credits')}, ${ref}, ${v(JSON.stringify(meta))}, ${ledgerNow} FROM ${q('users')} WHERE ${q('id')} = ${user}${gate}`;
   const columns = ['run_id', 'user_id', 'run_seq', 'folder', 'status', 'source', 'official', 'strategy', 'strategy_label', 'user_strategy_id', 'symbol', 'timeframe', 'start_date', 'end_date', 'sl_mode', 'sl_pips', 'tp1_pips', 'tp2_pips', 'params', 'trades', 'resolved', 'created_at', 'updated_at'];
@@ -99,7 +100,7 @@ export async function chargeRun(db: Database, run: RunStart, meta: Record<string
   for (let attempt = 1; ; attempt++) {
     try {
       if (db.dialect === 'sqlite') {
-        row = await db.script([update, ledger, insertRun], async (s) => {
+        row = await db.script([update, insertLedger, insertRun], async (s) => {
           const found = await read(s);
           if (!found) shortOf = await userState(s, q, user);
           return found;
@@ -111,7 +112,7 @@ export async function chargeRun(db: Database, run: RunStart, meta: Record<string
             shortOf = await userState(s, q, user);
             return null;
           }
-          await s.run(ledger);
+          await s.run(insertLedger);
           await s.run(insertRun);
           return read(s);
         });
@@ -129,6 +130,7 @@ export async function chargeRun(db: Database, run: RunStart, meta: Record<string
     if (!state || state.deleted) throw new LedgerError(`unknown user: ${user}`);
     throw new InsufficientCreditsError(COST, state.credits);
   }
+  ledger.committed({ kind: 'spend', reason: 'backtest', amount: -COST });
   const { BacktestRun } = db.models;
   const built = BacktestRun.build(
     {

@@ -236,6 +236,7 @@ export class Backtests {
     const { user, strategy, exits } = plan;
     return chargeRun(
       this.deps.db,
+      this.deps.ledger,
       {
         runId,
         userId: user.id,
