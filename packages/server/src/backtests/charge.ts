@@ -39,7 +39,7 @@ const COST = CREDIT_COSTS.backtest;
  * On SQLite the writes go to SQLite in one call (each INSERT runs only when the statement before it
  * changed one row: `changes()`), then one read gives the run's id, counter, folder and the balance
  * the ledger row recorded. On MySQL (no RETURNING, no changes()), the UPDATE's row count decides in
- * JavaScript, then the two INSERTs and the same read, in one transaction.
+ * JavaScript, then one read (balance, counter, folder taken) and the two INSERTs, in one transaction.
  *
  * Of the ledger's hooks, the commit one is called (the metrics); the event one is not: a
  * backtest's spend has no event of its own (the run's `backtest` event counts it once done;
@@ -63,11 +63,11 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
     ` SELECT ${q('id')}, 'spend', 'backtest', ${-COST}, ${q('credits')}, ${ref}, ${v(JSON.stringify(meta))}, ${ledgerNow} FROM ${q('users')} WHERE ${q('id')} = ${user}${gate}`;
   const columns = ['run_id', 'user_id', 'run_seq', 'folder', 'status', 'source', 'official', 'strategy', 'strategy_label', 'user_strategy_id', 'symbol', 'timeframe', 'start_date', 'end_date', 'sl_mode', 'sl_pips', 'tp1_pips', 'tp2_pips', 'params', 'trades', 'resolved', 'created_at', 'updated_at'];
   const taken = `EXISTS (SELECT 1 FROM ${q('backtest_runs')} WHERE ${q('user_id')} = ${user} AND ${q('folder')} = ${base})`;
-  const values = [
+  const valuesWith = (seq: string, folder: string) => [
     ref,
     String(user),
-    q('run_seq'),
-    `CASE WHEN ${taken} THEN ${suffixed} ELSE ${base} END`,
+    seq,
+    folder,
     "'running'",
     v(run.source),
     v(run.official),
@@ -88,6 +88,7 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
     now,
     now,
   ];
+  const values = valuesWith(q('run_seq'), `CASE WHEN ${taken} THEN ${suffixed} ELSE ${base} END`);
   const insertRun = `INSERT INTO ${q('backtest_runs')} (${columns.map(q).join(', ')}) SELECT ${values.join(', ')} FROM ${q('users')} WHERE ${q('id')} = ${user}${gate}`;
   const readBack =
     `SELECT r.${q('id')} AS id, r.${q('run_seq')} AS run_seq, r.${q('folder')} AS folder, l.${q('balance_after')} AS balance FROM ${q('credit_ledger')} l` +
@@ -112,9 +113,21 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
             shortOf = await userState(s, q, user);
             return null;
           }
-          await s.run(insertLedger);
-          await s.run(insertRun);
-          return read(s);
+          // Plain reads and VALUES inserts: an INSERT ... SELECT would take InnoDB's shared
+          // next-key locks on what it reads (backtest_runs' folder index), and concurrent runs
+          // of different users would wait on, or deadlock over, each other's gaps. This read is
+          // consistent and takes no lock; a folder taken meanwhile is the unique index's refusal.
+          const [state] = await s.all<{ credits: number; run_seq: number; taken: number }>(
+            `SELECT ${q('credits')} AS credits, ${q('run_seq')} AS run_seq, ${taken} AS taken FROM ${q('users')} WHERE ${q('id')} = ${user}`,
+          );
+          const seq = Number(state.run_seq);
+          const folder = Number(state.taken) ? `${run.base}_${seq}` : run.base;
+          await s.run(
+            `INSERT INTO ${q('credit_ledger')} (${['user_id', 'kind', 'reason', 'amount', 'balance_after', 'reference', 'meta', 'created_at'].map(q).join(', ')})` +
+              ` VALUES (${user}, 'spend', 'backtest', ${-COST}, ${Number(state.credits)}, ${ref}, ${v(JSON.stringify(meta))}, ${ledgerNow})`,
+          );
+          const { insertId } = await s.run(`INSERT INTO ${q('backtest_runs')} (${columns.map(q).join(', ')}) VALUES (${valuesWith(String(seq), v(folder)).join(', ')})`);
+          return { id: insertId, run_seq: seq, folder, balance: Number(state.credits) };
         });
       }
       break;
