@@ -96,4 +96,11 @@ describe('LocalStorage, entries and removal', () => {
     assert.equal(Buffer.concat(chunks).toString(), 'second');
     await assert.rejects(storage.readStream('atomic/none.txt'), /ENOENT/);
   });
+
+  it('makes the staging folder again when it was removed since the last write', async () => {
+    await storage.write('again/file.txt', 'first');
+    rmSync(join(base, 'root', '.staging'), { recursive: true, force: true });
+    await storage.write('again/file.txt', 'second');
+    assert.equal(Buffer.from(await storage.read('again/file.txt')).toString(), 'second');
+  });
 });

@@ -6,6 +6,7 @@
 // Run: node --import tsx --conditions=@bt/source bench/load/process.ts [server|worker|idle]
 // `idle` runs nothing: its loop delay is what the machine's scheduler alone costs a process in the
 // same window (on a machine loaded past its cores, a loop also waits for a CPU).
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import process from 'node:process';
 
@@ -18,6 +19,11 @@ export interface ProcessStats {
   loopDelay: { max: number; p99: number; p50: number; mean: number; samples: number };
   /** CPU time of the whole process (every thread) in the window, ms. */
   cpuMs: number;
+  /**
+   * CPU time of the main thread alone (the event loop), ms; null where /proc is not there. The
+   * figure that caps requests per second: engine and workbook run on worker threads.
+   */
+  mainCpuMs?: number | null;
   wallMs: number;
   /** The longest garbage-collection pause in the window (ms), and their sum: a loop delay GC explains. */
   gc: { maxMs: number; totalMs: number };
@@ -30,6 +36,17 @@ const role = process.argv[2] ?? 'server';
 const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
 histogram.enable();
 let cpuAtReset = process.cpuUsage();
+/** utime + stime of the main thread (its task id is the pid), in clock ticks of 10 ms. */
+function mainThreadTicks(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+let mainAtReset = mainThreadTicks();
 let wallAtReset = performance.now();
 let gcMax = 0;
 let gcTotal = 0;
@@ -55,6 +72,7 @@ function read(): ProcessStats {
       samples: histogram.count,
     },
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    mainCpuMs: mainAtReset === null ? null : ((mainThreadTicks() ?? mainAtReset) - mainAtReset) * 10,
     wallMs: Math.round(performance.now() - wallAtReset),
     gc: { maxMs: Math.round(gcMax * 10) / 10, totalMs: Math.round(gcTotal) },
   };
@@ -64,6 +82,7 @@ process.on('message', (message: { type?: string }) => {
   if (message?.type === 'reset') {
     histogram.reset();
     cpuAtReset = process.cpuUsage();
+    mainAtReset = mainThreadTicks();
     wallAtReset = performance.now();
     gcMax = 0;
     gcTotal = 0;

@@ -42,11 +42,12 @@ export function createServices(deps: AppDeps) {
   // Every source of the admin statistics records through this one log (docs/admin.md).
   const events = new EventLog(db, clock, log);
   const metrics = deps.metrics;
-  const ledger = new CreditLedger(db, async (entry, t) => {
-    await events.fromLedger(entry, t);
+  const ledger = new CreditLedger(
+    db,
+    (entry, t) => events.fromLedger(entry, t),
     // Counted once the row is committed: a rolled-back charge was never charged.
-    if (metrics) t.afterCommit(() => metrics.observeLedger(entry.kind, entry.reason, entry.amount));
-  });
+    (entry) => metrics?.observeLedger(entry.kind, entry.reason, entry.amount),
+  );
   const presence = new Presence(db, clock, events, log);
   const statistics = new Statistics(db, clock);
   const recreations = new Recreations(db);

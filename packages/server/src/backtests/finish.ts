@@ -7,7 +7,7 @@ import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
 import { sliceCandles } from '../datasets/series.js';
-import { backtestEvent, type EventLog } from '../events/log.js';
+import { backtestEvent, eventInsertSql, type EventLog } from '../events/log.js';
 import { chartCandlesPath } from '../results/chart.js';
 import { runSummary } from '../results/summary.js';
 import type { Storage } from '../storage/types.js';
@@ -38,7 +38,7 @@ export interface FinishDeps {
 export async function finishRun(deps: FinishDeps, run: BacktestRun, result: EngineResult, workbook: Uint8Array, custom: Candles | null, durationMs: number): Promise<void> {
   const xlsxPath = `results/${run.userId}/${run.folder}/${workbookFileName(run.folder)}`;
   const g = result.statistics.global;
-  const values = {
+  const values: DoneValues = {
     status: 'done' as const,
     strategyLabel: result.strategyLabel.slice(0, 200),
     trades: g.trades,
@@ -56,16 +56,80 @@ export async function finishRun(deps: FinishDeps, run: BacktestRun, result: Engi
     const period = sliceCandles(custom, lowerBound(custom.time, result.from), custom.length);
     writes.push(deps.storage.write(chartCandlesPath(run), candlesToIpc({ ...period, symbol: run.symbol, timeframe: run.timeframe as TimeframeKey })));
   }
-  const marking = deps.db.transaction(async (t) => {
-    const [changed] = await deps.db.models.BacktestRun.update(values, { where: { id: run.id, status: 'running' }, transaction: t });
-    if (changed !== 1) throw new RunNotRunning(run.runId);
-    run.set(values);
-    await deps.events.record(backtestEvent(run), t);
-  });
+  const marking = markDone(deps, run, values);
   const settled = await Promise.allSettled([...writes, marking]);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
 }
+
+/**
+ * The row turned 'done' with its `backtest` event, in one transaction, only while it is still
+ * 'running' (RunNotRunning otherwise). Raw SQL (docs/queue.md, SQLite): on SQLite both statements
+ * go to SQLite in one call, the event first and only while the row is running, then the UPDATE,
+ * whose row count the script reports; on MySQL the UPDATE's row count decides whether
+ * the event is written.
+ */
+async function markDone(deps: FinishDeps, run: BacktestRun, values: DoneValues): Promise<void> {
+  const { db } = deps;
+  const v = db.literal;
+  const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
+  const sets = DONE_COLUMNS.map(([key, column]) => `${q(column)} = ${v(values[key])}`).join(', ');
+  const where = `WHERE ${q('id')} = ${Number(run.id)} AND ${q('status')} = 'running'`;
+  const update = `UPDATE ${q('backtest_runs')} SET ${sets} ${where}`;
+  const event = backtestEvent({
+    runId: run.runId,
+    userId: run.userId,
+    createdAt: run.createdAt,
+    symbol: run.symbol,
+    timeframe: run.timeframe,
+    strategy: run.strategy,
+    folder: run.folder,
+    durationMs: values.durationMs,
+    startDate: run.startDate,
+    endDate: run.endDate,
+    source: run.source,
+  });
+  let changed: number;
+  if (db.dialect === 'sqlite') {
+    const insert = eventInsertSql(db, event, deps.clock.now(), `FROM ${q('backtest_runs')} ${where}`);
+    changed = await db.script([insert, update], async (_, changes) => changes);
+  } else {
+    changed = await db.transaction(async (t) => {
+      const s = db.raw(t);
+      const { changes } = await s.run(update);
+      if (changes === 1) await s.run(eventInsertSql(db, event, deps.clock.now()));
+      return changes;
+    });
+  }
+  if (changed !== 1) throw new RunNotRunning(run.runId);
+  run.set(values);
+}
+
+type DoneValues = {
+  status: 'done';
+  strategyLabel: string;
+  trades: number;
+  resolved: number;
+  winrateTp1: number | null;
+  winrateTp2: number | null;
+  summary: string;
+  xlsxPath: string;
+  durationMs: number;
+  updatedAt: Date;
+};
+
+const DONE_COLUMNS: [keyof DoneValues, string][] = [
+  ['status', 'status'],
+  ['strategyLabel', 'strategy_label'],
+  ['trades', 'trades'],
+  ['resolved', 'resolved'],
+  ['winrateTp1', 'winrate_tp1'],
+  ['winrateTp2', 'winrate_tp2'],
+  ['summary', 'summary'],
+  ['xlsxPath', 'xlsx_path'],
+  ['durationMs', 'duration_ms'],
+  ['updatedAt', 'updated_at'],
+];
 
 /**
  * Gives a run up: its row removed and its charge refunded in one transaction, only while it is

@@ -7,7 +7,7 @@ import { ParamError, normalizeParams } from '@bt/core/params';
 import { formatDayFr, rangesTextFr } from '@bt/core/format';
 import { resultFolderName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
-import { Op, UniqueConstraintError, literal } from 'sequelize';
+import { Op } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
@@ -23,6 +23,7 @@ import { sandboxHttpError } from '../strategies/messages.js';
 import { SandboxError } from '../strategies/sandbox/sandbox.js';
 import type { UserStrategies } from '../strategies/service.js';
 import { hasBacktestPriority } from '../users/presenter.js';
+import { chargeRun } from './charge.js';
 import { cancelRun, finishRun } from './finish.js';
 import { JOB_MESSAGES } from '../jobs/messages.js';
 import { BACKTEST_MESSAGES, dayOf, type Exits } from './request.js';
@@ -226,61 +227,38 @@ export class Backtests {
   }
 
   /**
-   * The charge and the run's row in one transaction: the guarded spend with the run counter in
-   * the same UPDATE (402 when the balance is short, parallel runs never overdraw), the ledger row,
-   * and the run's row in a folder unique per user (the base name, or base_{run_seq} when the user
-   * already has one by that name).
+   * The charge and the run's row in one transaction (charge.ts): the guarded spend with the run
+   * counter (402 when the balance is short, parallel runs never overdraw), the ledger row under the
+   * run id, and the run's row in a folder unique per user (the base name, or base_{run_seq} when
+   * the user already has one by that name).
    */
-  private async charge(plan: BacktestPlan, runId: string, base: string, key: string, params: StrategyParams): Promise<{ run: BacktestRun; balance: number }> {
-    const { db, ledger, clock } = this.deps;
-    const { BacktestRun } = db.models;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await db.transaction(async (t) => {
-          const spent = await ledger.spend(plan.user.id, 'backtest', {
-            reference: runId,
-            freshReference: true,
-            transaction: t,
-            meta: { folder: base, symbol: plan.symbol, timeframe: plan.timeframe, strategy: key },
-            alongside: { set: { runSeq: literal('run_seq + 1') }, read: ['runSeq'] },
-          });
-          const runSeq = Number(spent.read!.runSeq);
-          const taken = await BacktestRun.count({ where: { userId: plan.user.id, folder: base }, transaction: t });
-          const now = clock.now();
-          const run = await BacktestRun.create(
-            {
-              runId,
-              userId: plan.user.id,
-              runSeq,
-              folder: taken ? `${base}_${runSeq}` : base,
-              status: 'running',
-              source: plan.source,
-              official: plan.source === 'official' && plan.strategy.kind === 'official',
-              strategy: key,
-              strategyLabel: plan.strategy.kind === 'official' ? plan.strategy.label : plan.strategy.row.displayName,
-              userStrategyId: plan.strategy.kind === 'user' ? plan.strategy.row.id : null,
-              symbol: plan.symbol,
-              timeframe: plan.timeframe,
-              startDate: dayOf(plan.from),
-              endDate: dayOf(plan.to),
-              slMode: plan.exits.slMode,
-              slPips: plan.exits.slPips ?? null,
-              tp1Pips: plan.exits.tp1Pips ?? null,
-              tp2Pips: plan.exits.tp2Pips ?? null,
-              params: JSON.stringify(params),
-              createdAt: now,
-              updatedAt: now,
-            },
-            { transaction: t },
-          );
-          return { run, balance: spent.balance };
-        });
-      } catch (err) {
-        // Two runs of the same user raced for one folder name: the loser retries with a fresh view.
-        if (err instanceof UniqueConstraintError && attempt < 4) continue;
-        throw err;
-      }
-    }
+  private charge(plan: BacktestPlan, runId: string, base: string, key: string, params: StrategyParams): Promise<{ run: BacktestRun; balance: number }> {
+    const { user, strategy, exits } = plan;
+    return chargeRun(
+      this.deps.db,
+      this.deps.ledger,
+      {
+        runId,
+        userId: user.id,
+        base,
+        source: plan.source,
+        official: plan.source === 'official' && strategy.kind === 'official',
+        strategy: key,
+        strategyLabel: strategy.kind === 'official' ? strategy.label : strategy.row.displayName,
+        userStrategyId: strategy.kind === 'user' ? strategy.row.id : null,
+        symbol: plan.symbol,
+        timeframe: plan.timeframe,
+        startDate: dayOf(plan.from),
+        endDate: dayOf(plan.to),
+        slMode: exits.slMode,
+        slPips: exits.slPips ?? null,
+        tp1Pips: exits.tp1Pips ?? null,
+        tp2Pips: exits.tp2Pips ?? null,
+        params: JSON.stringify(params),
+        createdAt: this.deps.clock.now(),
+      },
+      { folder: base, symbol: plan.symbol, timeframe: plan.timeframe, strategy: key },
+    );
   }
 
   /** A failed run leaves nothing but its ledger pair (spend and refund under its run id). */

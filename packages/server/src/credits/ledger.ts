@@ -32,6 +32,9 @@ export interface LedgerResult {
   read?: Record<string, unknown>;
 }
 
+/** What the commit hook reads of a ledger row. */
+export type LedgerFact = Pick<CreditEntry, 'kind' | 'reason' | 'amount'>;
+
 export class InsufficientCreditsError extends Error {
   constructor(readonly needed: number, readonly balance: number) {
     super(`insufficient credits: ${needed} needed, balance ${balance}`);
@@ -60,7 +63,17 @@ export class CreditLedger {
   constructor(
     private readonly db: Database,
     private readonly onApplied: (entry: CreditEntry, transaction: Transaction) => Promise<void> = async () => {},
+    /** Every row the ledger writes, once its transaction has committed (the metrics: a rolled-back charge was never charged). */
+    private readonly onCommitted: (entry: LedgerFact) => void = () => {},
   ) {}
+
+  /**
+   * A row a caller wrote with its own SQL, once committed (a backtest's charge, backtests/charge.ts):
+   * the commit hook counts it as one of the ledger's.
+   */
+  committed(entry: LedgerFact): void {
+    this.onCommitted(entry);
+  }
 
   async balance(userId: number, transaction?: Transaction): Promise<number> {
     const user = await this.db.models.User.findByPk(userId, { attributes: ['credits'], transaction });
@@ -116,6 +129,7 @@ export class CreditLedger {
         { transaction: t },
       );
       await this.onApplied(entry, t);
+      t.afterCommit(() => this.onCommitted(entry));
       return { entry, applied: true, balance, read };
     };
 

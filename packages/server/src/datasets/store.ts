@@ -269,8 +269,8 @@ export class DatasetStore {
    * nothing after `to`. null when no month of the series overlaps the period.
    */
   async load(symbol: string, timeframe: string, from: number, to: number, warmup = WARMUP_CANDLES): Promise<LoadedSeries | null> {
-    const all = await this.db.models.Dataset.findAll({ where: { symbol, timeframe, month: { [Op.lte]: monthOf(to) } }, order: [['month', 'ASC']] });
     const fromMonth = monthOf(from);
+    const all = await this.monthsUpTo(symbol, timeframe, fromMonth, monthOf(to), warmup);
     let first = all.findIndex((d) => d.month >= fromMonth);
     if (first < 0) return null;
     // Earlier months for the warm-up, until they hold enough candles.
@@ -286,6 +286,24 @@ export class DatasetStore {
     const loaded = await this.cut(chosen, symbol, timeframe, from, to, warmup);
     if (loaded) this.slices.set(sliceKey, loaded);
     return loaded;
+  }
+
+  /**
+   * The series' months up to `toMonth`, oldest first: those of the period and, before them, the
+   * 24 earlier ones (the warm-up of a daily series fits in them); all of them only when those 24
+   * hold fewer than `warmup` candles. Not the whole history: on every backtest, each row is a
+   * model instance to build.
+   */
+  private async monthsUpTo(symbol: string, timeframe: string, fromMonth: string, toMonth: string, warmup: number): Promise<Dataset[]> {
+    const { Dataset } = this.db.models;
+    const where = { symbol, timeframe, month: { [Op.lte]: toMonth } };
+    const limit = monthsBetween(fromMonth, toMonth) + 24;
+    const recent = (await Dataset.findAll({ where, order: [['month', 'DESC']], limit })).reverse();
+    if (recent.length < limit) return recent;
+    let before = 0;
+    for (const d of recent) if (d.month < fromMonth) before += d.rows;
+    if (before >= warmup) return recent;
+    return Dataset.findAll({ where, order: [['month', 'ASC']] });
   }
 
   private async cut(chosen: Dataset[], symbol: string, timeframe: string, from: number, to: number, warmup: number): Promise<LoadedSeries | null> {
@@ -381,3 +399,8 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Months from `from` to `to` (YYYY-MM), both counted; 0 when `to` is before `from`. */
+function monthsBetween(from: string, to: string): number {
+  const index = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7));
+  return Math.max(0, index(to) - index(from) + 1);
+}

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { Sequelize, Transaction } from 'sequelize';
+import { Sequelize, Transaction, UniqueConstraintError } from 'sequelize';
 import { initModels, type Models } from './models.js';
+import { ScriptRunner, type ScriptHandle } from './sqlite-scripts.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -17,7 +19,28 @@ export interface Database {
    * transaction that hits a deadlock is retried.
    */
   transaction<T>(fn: (t: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * The statements of a transaction on its connection, without Sequelize's per-query machinery
+   * (query building, logging, a stack trace per statement): the hot path of every backtest.
+   * Values go into the SQL through `literal`.
+   */
+  raw(t: Transaction): RawSession;
+  /**
+   * SQLite only: `statements` as one write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back
+   * when one fails), sent to SQLite in a single call with the other scripts waiting
+   * (sqlite-scripts.ts), so the write lock is held for no event-loop turn. `after` then gets the
+   * row count of the last statement (`changes()`) and the scripts' connection for a read.
+   */
+  script<T>(statements: string[], after: (session: RawSession, changes: number) => Promise<T>): Promise<T>;
+  /** A value as an SQL literal of this dialect (strings quoted, dates in Sequelize's stored format). */
+  literal(value: string | number | boolean | Date | null): string;
   close(): Promise<void>;
+}
+
+/** Raw statements on one connection: rows of a read, or what a write changed. */
+export interface RawSession {
+  all<R = Record<string, unknown>>(sql: string): Promise<R[]>;
+  run(sql: string): Promise<{ changes: number; insertId: number }>;
 }
 
 export interface DatabaseOptions {
@@ -59,7 +82,9 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
     });
     await sequelize.authenticate();
-    return makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock));
+    return makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock), () => {
+      throw new Error('script() is for SQLite only');
+    });
   }
 
   const storage = target.storage!;
@@ -72,16 +97,63 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
     // writes can fail with SQLITE_BUSY without waiting, when another one got the lock between.
     transactionType: Transaction.TYPES.IMMEDIATE,
   });
-  configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
+  const connections = configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
   await sequelize.query('PRAGMA journal_mode=WAL');
   const lock = new Mutex();
-  return makeDatabase(sequelize, 'sqlite', storage, (fn) =>
-    // One write transaction at a time in this process. Sequelize opens one SQLite connection per
-    // transaction; if many waited on SQLite's busy handler they would hold every libuv thread
-    // while the holder of the lock waits for one to COMMIT. Queueing them here avoids that, and
-    // the busy timeout still covers another process (a migration, the CLI) holding the file.
-    lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
+  const scripts = new ScriptRunner(
+    () => connections.acquire('bt-scripts') as unknown as Promise<ScriptHandle>,
+    (fn) => lock.run(fn),
+    isSqliteBusy,
   );
+  return makeDatabase(
+    sequelize,
+    'sqlite',
+    storage,
+    (fn) =>
+      // One write transaction at a time in this process. Sequelize opens one SQLite connection per
+      // transaction; if many waited on SQLite's busy handler they would hold every libuv thread
+      // while the holder of the lock waits for one to COMMIT. Queueing them here avoids that, and
+      // the busy timeout still covers another process (a migration, the CLI) holding the file.
+      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
+    async (statements, after) => {
+      const changes = await scripts.run(statements);
+      return after(sqliteSession((await scripts.handle()) as unknown as SqliteHandle), changes);
+    },
+  );
+}
+
+type SqliteHandle = {
+  exec(sql: string, callback: (err: Error | null) => void): void;
+  all(sql: string, callback: (err: Error | null, rows: unknown[]) => void): unknown;
+  run(sql: string, callback: (this: { changes: number; lastID: number }, err: Error | null) => void): unknown;
+};
+
+function sqliteSession(connection: SqliteHandle): RawSession {
+  return {
+    all: <R>(sql: string) => new Promise<R[]>((resolve, reject) => connection.all(sql, (err, rows) => (err ? reject(err) : resolve(rows as R[])))),
+    run: (sql: string) =>
+      new Promise((resolve, reject) =>
+        connection.run(sql, function (err) {
+          if (err) reject(err);
+          else resolve({ changes: this.changes, insertId: this.lastID });
+        }),
+      ),
+  };
+}
+
+type MysqlHandle = {
+  query(sql: string, callback: (err: Error | null, result: unknown) => void): unknown;
+};
+
+function mysqlSession(connection: MysqlHandle): RawSession {
+  const query = (sql: string) => new Promise<unknown>((resolve, reject) => connection.query(sql, (err, result) => (err ? reject(err) : resolve(result))));
+  return {
+    all: async <R>(sql: string) => (await query(sql)) as R[],
+    run: async (sql: string) => {
+      const header = (await query(sql)) as { affectedRows: number; insertId: number };
+      return { changes: header.affectedRows, insertId: header.insertId };
+    },
+  };
 }
 
 function makeDatabase(
@@ -89,6 +161,7 @@ function makeDatabase(
   dialect: Dialect,
   location: string,
   transaction: <T>(fn: (t: Transaction) => Promise<T>) => Promise<T>,
+  script: <T>(statements: string[], after: (session: RawSession, changes: number) => Promise<T>) => Promise<T>,
 ): Database {
   return {
     sequelize,
@@ -96,8 +169,40 @@ function makeDatabase(
     location,
     models: initModels(sequelize),
     transaction,
+    raw: (t) => {
+      const connection = (t as unknown as { connection?: unknown }).connection;
+      if (!connection) throw new Error('raw(): the transaction has no connection');
+      return dialect === 'sqlite' ? sqliteSession(connection as SqliteHandle) : mysqlSession(connection as MysqlHandle);
+    },
+    script,
+    literal: (value) => sqlLiteral(sequelize, dialect, value),
     close: () => sequelize.close(),
   };
+}
+
+/**
+ * Sequelize's escaping (the dialect's quoting rules, dates as Sequelize stores them). A NUL in a
+ * string is spelled char(0) on SQLite: a script goes to sqlite3_exec as a C string, where a raw
+ * NUL would end the SQL.
+ */
+function sqlLiteral(sequelize: Sequelize, dialect: Dialect, value: string | number | boolean | Date | null): string {
+  // Neither dialect has a literal for NaN or an infinity: stored as NULL (no figure).
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'NULL';
+  if (dialect === 'sqlite' && typeof value === 'string' && value.includes('\0')) {
+    return value
+      .split('\0')
+      .map((part) => sequelize.escape(part))
+      .join(' || char(0) || ');
+  }
+  return sequelize.escape(value as string);
+}
+
+/** Same as Sequelize's UniqueConstraintError, for raw statements too (SQLite and MySQL codes). */
+export function isUniqueViolation(err: unknown): boolean {
+  if (err instanceof UniqueConstraintError) return true;
+  const e = err as { code?: string; errno?: number; message?: string };
+  if (e?.code === 'ER_DUP_ENTRY') return true;
+  return e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
 /**
@@ -115,7 +220,7 @@ function makeDatabase(
  */
 const IDLE_CONNECTIONS = 2;
 
-function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number): void {
+function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number): { acquire(name?: string): Promise<SqliteHandle> } {
   type SqliteConnection = {
     configure(option: 'busyTimeout', value: number): void;
     exec(sql: string, callback: (err: Error | null) => void): void;
@@ -166,6 +271,15 @@ function configureSqliteConnections(sequelize: Sequelize, busyTimeoutMs: number)
   manager._onProcessExit = async () => {
     await Promise.all(idle.splice(0).map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
     return onExit();
+  };
+  // The scripts' own connection (Database.script), configured as the others.
+  return {
+    acquire: async (name?: string) => {
+      const uuid = name ?? randomUUID();
+      const connection = await manager.getConnection({ uuid });
+      connection.uuid = uuid;
+      return connection as unknown as SqliteHandle;
+    },
   };
 }
 

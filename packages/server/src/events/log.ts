@@ -52,6 +52,40 @@ export function eventValues(input: EventInput, now: Date): EventValues {
   };
 }
 
+const EVENT_COLUMNS: [keyof EventValues, string][] = [
+  ['kind', 'kind'],
+  ['userId', 'user_id'],
+  ['occurredAt', 'occurred_at'],
+  ['day', 'day'],
+  ['hour', 'hour'],
+  ['weekday', 'weekday'],
+  ['amountCents', 'amount_cents'],
+  ['credits', 'credits'],
+  ['method', 'method'],
+  ['category', 'category'],
+  ['label', 'label'],
+  ['symbol', 'symbol'],
+  ['timeframe', 'timeframe'],
+  ['strategy', 'strategy'],
+  ['durationMs', 'duration_ms'],
+  ['reference', 'reference'],
+  ['meta', 'meta'],
+];
+
+/**
+ * The event's row as one raw INSERT that ignores a (kind, reference) already there, as
+ * EventLog.record does, for a caller writing raw SQL in its transaction (backtests/finish.ts).
+ * With `onlyIf` (a FROM ... WHERE clause), the row is inserted only when that finds a row.
+ */
+export function eventInsertSql(db: Database, input: EventInput, now: Date, onlyIf?: string): string {
+  const row = eventValues(input, now);
+  const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
+  const values = EVENT_COLUMNS.map(([key]) => db.literal(row[key] ?? null)).join(', ');
+  const columns = EVENT_COLUMNS.map(([, column]) => q(column)).join(', ');
+  const insert = db.dialect === 'sqlite' ? 'INSERT OR IGNORE' : 'INSERT IGNORE';
+  return `${insert} INTO ${q('events')} (${columns}) ${onlyIf ? `SELECT ${values} ${onlyIf}` : `VALUES (${values})`}`;
+}
+
 const OFFER_LABELS = new Map(OFFERS.map((o) => [o.id, o.label]));
 /** Grants that cost the user nothing: the "credits offered" of the statistics. */
 const OFFERED_REASONS = new Set(['verification', 'admin', 'bonus']);

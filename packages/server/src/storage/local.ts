@@ -48,6 +48,21 @@ export class LocalStorage implements Storage {
     this.root = resolve(root);
   }
 
+  /** The staging folder, made once (not on every write: a backtest writes one workbook per run). */
+  private stagingDir: Promise<string> | undefined;
+
+  private staging(): Promise<string> {
+    const made = (this.stagingDir ??= this.rootReal().then(async (root) => {
+      const dir = join(root, STAGING_DIR);
+      await mkdir(dir, { recursive: true });
+      return dir;
+    }));
+    made.catch(() => {
+      if (this.stagingDir === made) this.stagingDir = undefined;
+    });
+    return made;
+  }
+
   private async rootReal(): Promise<string> {
     this.realRoot ??= mkdir(this.root, { recursive: true }).then(() => realpath(this.root));
     return this.realRoot;
@@ -87,11 +102,17 @@ export class LocalStorage implements Storage {
     await mkdir(dirname(path), { recursive: true });
     // The directories just created may not contain links, but check again before writing.
     await this.resolve(relativePath);
-    const staging = join(await this.rootReal(), STAGING_DIR);
-    await mkdir(staging, { recursive: true });
-    const temp = join(staging, `${randomBytes(8).toString('hex')}.tmp`);
+    let temp = join(await this.staging(), `${randomBytes(8).toString('hex')}.tmp`);
     try {
-      await writeFile(temp, data, { flag: 'wx' });
+      try {
+        await writeFile(temp, data, { flag: 'wx' });
+      } catch (err) {
+        // The staging folder was removed since it was made (a cleanup by hand): made again, once.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        this.stagingDir = undefined;
+        temp = join(await this.staging(), basename(temp));
+        await writeFile(temp, data, { flag: 'wx' });
+      }
       await rename(temp, path);
     } catch (err) {
       await rm(temp, { force: true });
