@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   const ledger = new CreditLedger(db, (entry, t) => events.fromLedger(entry, t));
   const datasets = new DatasetStore(db, library, log);
   const pool = new EnginePool(jobs.engineThreads);
+  // A worker exists to run jobs: its threads load the engine now, not during its first job.
+  pool.warm();
   const worker = new BacktestWorker({ url: jobs.url, ...jobs.worker }, { db, storage, datasets, ledger, events, clock: systemClock, pool, log });
   worker.start();
   log(`bt-worker: ready (pid ${process.pid}, queue prefix ${jobs.worker.prefix}, ${jobs.worker.concurrency} job(s) at once, database ${db.dialect})`);

@@ -1,6 +1,7 @@
 // The engine pool's second task kind (src/jobs/pool.ts, thread.ts): an extraction's CSV formatted
 // on a worker thread, its bytes moved back. Every embedded-mode extraction takes this path
-// (test/csvs.test.ts); here the bytes are checked against core's writer directly.
+// (test/csvs.test.ts); here the bytes are checked against core's writer directly. And the pool's
+// threads: started by warm(), kept while idle (the first job after a quiet period pays no start).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { headCandles } from '@bt/core';
@@ -35,5 +36,21 @@ describe('EnginePool: the CSV task', () => {
     const head = headCandles(candles, 100);
     const answers = await Promise.all([pool.csv(head), pool.csv(candles), pool.csv(head)]);
     assert.deepEqual(answers.map((a) => new TextDecoder().decode(a).split('\n').length - 2), [100, candles.length, 100]);
+  });
+});
+
+describe('EnginePool: its threads', () => {
+  const pool = new EnginePool(2);
+  after(() => pool.close());
+
+  it('starts every thread at warm() (bt-worker, before its first job) and keeps them after the tasks, idle', async () => {
+    assert.equal(pool.threadsStarted, 0, 'nothing started before it is needed');
+    pool.warm();
+    assert.equal(pool.threadsStarted, 2);
+    const candles = { ...readCandlesCsv(fixture('official/EURUSD_H1_2017-2018.csv')).candles, symbol: 'EURUSD', timeframe: 'H1' as const };
+    await Promise.all([pool.csv(headCandles(candles, 10)), pool.csv(headCandles(candles, 10))]);
+    // piscina ends a thread above its floor as soon as it idles (idleTimeout 0): these stay.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(pool.threadsStarted, 2);
   });
 });

@@ -75,7 +75,7 @@ export function createServices(deps: AppDeps) {
   const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
   // So do the library's imports (their month files' RSI, CSV and IPC): on the engine threads, or in
   // queue mode on threads of their own, started by the first import (docs/queue.md).
-  const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads);
+  const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads, false);
   if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
   const datasets = new DatasetStore(db, library, log, importPool);
   const archive = new StrategyArchive(db, storage, clock);

@@ -11,14 +11,19 @@ const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js
 /**
  * Worker threads that run the engine and write the workbook (docs/architecture.md §4), and format
  * extractions' CSVs: that CPU never runs on the event loop, which only validates, charges and
- * stores. As many threads as cores (ENGINE_THREADS to change it); they start on demand and end
- * when idle. One pool for both kinds of task, so together they never take more threads than that.
+ * stores. As many threads as cores (ENGINE_THREADS to change it); they start with the first
+ * task (bt-worker: at its start) and stay. One pool for both kinds of task, so together they
+ * never take more threads than that.
  */
 export class EnginePool {
   private pool: Piscina | null = null;
   private readonly threads: number;
 
-  constructor(threads?: number) {
+  constructor(
+    threads?: number,
+    /** false: threads end when idle (a pool for rare work). */
+    private readonly keepThreads = true,
+  ) {
     this.threads = Math.max(1, threads ?? availableParallelism());
   }
 
@@ -50,8 +55,30 @@ export class EnginePool {
 
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
   private task(task: ThreadTask, more: ArrayBuffer[] = []): Promise<unknown> {
-    this.pool ??= new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
-    return this.pool.run(task, { transferList: [...buffersOf(task.columns), ...more] });
+    return this.threadPool().run(task, { transferList: [...buffersOf(task.columns), ...more] });
+  }
+
+  /**
+   * Created at the first task (or by warm()). An engine pool keeps every thread once started: a
+   * thread's start (loading the engine's modules) costs a job far more than the queue's own work,
+   * and without a floor the first job after a quiet minute would pay it again. A pool for rare
+   * work only (the queue mode's imports) lets its threads end when idle.
+   */
+  private threadPool(): Piscina {
+    this.pool ??= this.keepThreads
+      ? new Piscina({ filename: THREAD, minThreads: this.threads, maxThreads: this.threads })
+      : new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
+    return this.pool;
+  }
+
+  /** Starts the threads now (bt-worker, at its start) rather than at the first task. */
+  warm(): void {
+    this.threadPool();
+  }
+
+  /** Threads running now (started, not ended). */
+  get threadsStarted(): number {
+    return this.pool?.threads.length ?? 0;
   }
 
   /** Tasks waiting for a free thread. */
