@@ -107,27 +107,21 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
           return found;
         });
       } else {
+        const call =
+          `CALL bt_charge_backtest(${user}, ${COST}, ${ledgerNow}, ${v(JSON.stringify(meta))}, ${ref}, ${base}, ${v(run.source)}, ${v(run.official)}, ` +
+          `${v(run.strategy)}, ${v(run.strategyLabel)}, ${v(run.userStrategyId)}, ${v(run.symbol)}, ${v(run.timeframe)}, ${v(run.startDate)}, ${v(run.endDate)}, ` +
+          `${v(run.slMode)}, ${v(run.slPips)}, ${v(run.tp1Pips)}, ${v(run.tp2Pips)}, ${v(run.params)}, ${now})`;
         row = await db.transaction(async (t) => {
-          const s = db.raw(t);
-          if ((await s.run(update)).changes !== 1) {
-            shortOf = await userState(s, q, user);
+          // The procedure (migration 0006) does the guarded spend, the folder choice and both
+          // INSERTs in one round trip; a CALL answers its SELECT's rows, then a status header.
+          const [rows] = await db.raw(t).all<CallRow[]>(call);
+          const found = rows?.[0];
+          if (!found) return null;
+          if (!Number(found.charged)) {
+            shortOf = { credits: Number(found.credits), deleted: Boolean(Number(found.deleted)) };
             return null;
           }
-          // Plain reads and VALUES inserts: an INSERT ... SELECT would take InnoDB's shared
-          // next-key locks on what it reads (backtest_runs' folder index), and concurrent runs
-          // of different users would wait on, or deadlock over, each other's gaps. This read is
-          // consistent and takes no lock; a folder taken meanwhile is the unique index's refusal.
-          const [state] = await s.all<{ credits: number; run_seq: number; taken: number }>(
-            `SELECT ${q('credits')} AS credits, ${q('run_seq')} AS run_seq, ${taken} AS taken FROM ${q('users')} WHERE ${q('id')} = ${user}`,
-          );
-          const seq = Number(state.run_seq);
-          const folder = Number(state.taken) ? `${run.base}_${seq}` : run.base;
-          await s.run(
-            `INSERT INTO ${q('credit_ledger')} (${['user_id', 'kind', 'reason', 'amount', 'balance_after', 'reference', 'meta', 'created_at'].map(q).join(', ')})` +
-              ` VALUES (${user}, 'spend', 'backtest', ${-COST}, ${Number(state.credits)}, ${ref}, ${v(JSON.stringify(meta))}, ${ledgerNow})`,
-          );
-          const { insertId } = await s.run(`INSERT INTO ${q('backtest_runs')} (${columns.map(q).join(', ')}) VALUES (${valuesWith(String(seq), v(folder)).join(', ')})`);
-          return { id: insertId, run_seq: seq, folder, balance: Number(state.credits) };
+          return { id: Number(found.id), run_seq: Number(found.run_seq), folder: String(found.folder), balance: Number(found.credits) };
         });
       }
       break;
@@ -176,6 +170,8 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
   );
   return { run: built, balance: Number(row.balance) };
 }
+
+type CallRow = { charged: number; id?: number; run_seq?: number; folder?: string; credits: number; deleted?: number };
 
 async function userState(s: RawSession, q: (name: string) => string, user: number): Promise<{ credits: number; deleted: boolean } | null> {
   const [found] = await s.all<{ credits: number; deleted_at: unknown }>(`SELECT ${q('credits')} AS credits, ${q('deleted_at')} AS deleted_at FROM ${q('users')} WHERE ${q('id')} = ${user}`);

@@ -1,0 +1,62 @@
+import type { QueryInterface } from 'sequelize';
+
+/**
+ * MySQL/MariaDB only: a backtest's charge as one stored procedure (docs/queue.md, the raw writes),
+ * so that the guarded spend, the ledger row and the run's row cost one round trip instead of five.
+ * SQLite has no procedures and needs none (its statements run in-process in one call).
+ *
+ * Parameters are typed as the columns they fill (the same conversions as a literal in an INSERT;
+ * strings in utf8mb4, in the tables' collation, so that the folder comparison uses the index).
+ * It reads with plain consistent reads and inserts VALUES, never INSERT ... SELECT: the latter's
+ * shared next-key locks on the folder index made concurrent runs of different users wait on, or
+ * deadlock over, each other's gaps. A folder taken meanwhile is the unique index's refusal
+ * (ER_DUP_ENTRY), which the caller retries.
+ *
+ * One result row: `charged` 1 with the run's id, counter, folder and the balance after; or
+ * `charged` 0 with the user's credits and whether the account is deleted (nothing written);
+ * no row for an unknown user.
+ */
+const STR = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci';
+
+export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {
+  if (qi.sequelize.getDialect() !== 'mysql') return;
+  await qi.sequelize.query('DROP PROCEDURE IF EXISTS bt_charge_backtest');
+  await qi.sequelize.query(`CREATE PROCEDURE bt_charge_backtest(
+  IN p_user INT, IN p_cost INT, IN p_now DATETIME(3), IN p_meta TEXT ${STR},
+  IN p_run_id VARCHAR(36) ${STR}, IN p_base VARCHAR(200) ${STR}, IN p_source VARCHAR(16) ${STR}, IN p_official TINYINT,
+  IN p_strategy VARCHAR(120) ${STR}, IN p_strategy_label VARCHAR(200) ${STR}, IN p_user_strategy_id VARCHAR(40) ${STR},
+  IN p_symbol VARCHAR(32) ${STR}, IN p_timeframe VARCHAR(8) ${STR}, IN p_start_date VARCHAR(10) ${STR}, IN p_end_date VARCHAR(10) ${STR},
+  IN p_sl_mode VARCHAR(16) ${STR}, IN p_sl_pips DOUBLE, IN p_tp1_pips DOUBLE, IN p_tp2_pips DOUBLE, IN p_params TEXT ${STR},
+  IN p_created_at DATETIME(3))
+BEGIN
+  DECLARE v_credits INT;
+  DECLARE v_seq INT;
+  DECLARE v_folder VARCHAR(200) ${STR};
+  UPDATE users SET credits = credits - p_cost, run_seq = run_seq + 1, updated_at = p_now
+    WHERE id = p_user AND deleted_at IS NULL AND credits >= p_cost;
+  IF ROW_COUNT() <> 1 THEN
+    SELECT 0 AS charged, credits AS credits, deleted_at IS NOT NULL AS deleted FROM users WHERE id = p_user;
+  ELSE
+    SELECT credits, run_seq INTO v_credits, v_seq FROM users WHERE id = p_user;
+    IF EXISTS (SELECT 1 FROM backtest_runs WHERE user_id = p_user AND folder = p_base) THEN
+      SET v_folder = CONCAT(p_base, '_', v_seq);
+    ELSE
+      SET v_folder = p_base;
+    END IF;
+    INSERT INTO credit_ledger (user_id, kind, reason, amount, balance_after, reference, meta, created_at)
+      VALUES (p_user, 'spend', 'backtest', -p_cost, v_credits, p_run_id, p_meta, p_now);
+    INSERT INTO backtest_runs (run_id, user_id, run_seq, folder, status, source, official, strategy, strategy_label,
+      user_strategy_id, symbol, timeframe, start_date, end_date, sl_mode, sl_pips, tp1_pips, tp2_pips, params,
+      trades, resolved, created_at, updated_at)
+      VALUES (p_run_id, p_user, v_seq, v_folder, 'running', p_source, p_official, p_strategy, p_strategy_label,
+      p_user_strategy_id, p_symbol, p_timeframe, p_start_date, p_end_date, p_sl_mode, p_sl_pips, p_tp1_pips, p_tp2_pips, p_params,
+      0, 0, p_created_at, p_created_at);
+    SELECT 1 AS charged, LAST_INSERT_ID() AS id, v_seq AS run_seq, v_folder AS folder, v_credits AS credits;
+  END IF;
+END`);
+}
+
+export async function down({ context: qi }: { context: QueryInterface }): Promise<void> {
+  if (qi.sequelize.getDialect() !== 'mysql') return;
+  await qi.sequelize.query('DROP PROCEDURE IF EXISTS bt_charge_backtest');
+}
