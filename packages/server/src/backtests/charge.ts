@@ -111,18 +111,11 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
           `CALL bt_charge_backtest(${user}, ${COST}, ${ledgerNow}, ${v(JSON.stringify(meta))}, ${ref}, ${base}, ${v(run.source)}, ${v(run.official)}, ` +
           `${v(run.strategy)}, ${v(run.strategyLabel)}, ${v(run.userStrategyId)}, ${v(run.symbol)}, ${v(run.timeframe)}, ${v(run.startDate)}, ${v(run.endDate)}, ` +
           `${v(run.slMode)}, ${v(run.slPips)}, ${v(run.tp1Pips)}, ${v(run.tp2Pips)}, ${v(run.params)}, ${now})`;
-        row = await db.transaction(async (t) => {
-          // The procedure (migration 0006) does the guarded spend, the folder choice and both
-          // INSERTs in one round trip; a CALL answers its SELECT's rows, then a status header.
-          const [rows] = await db.raw(t).all<CallRow[]>(call);
-          const found = rows?.[0];
-          if (!found) return null;
-          if (!Number(found.charged)) {
-            shortOf = { credits: Number(found.credits), deleted: Boolean(Number(found.deleted)) };
-            return null;
-          }
-          return { id: Number(found.id), run_seq: Number(found.run_seq), folder: String(found.folder), balance: Number(found.credits) };
-        });
+        // The procedure (migration 0006) is its own transaction: the guarded spend, the folder
+        // choice and both INSERTs in one round trip.
+        const found = (await db.autocommit<CallRow>(call))[0];
+        if (found && !Number(found.charged)) shortOf = { credits: Number(found.credits), deleted: Boolean(Number(found.deleted)) };
+        row = found && Number(found.charged) ? { id: Number(found.id), run_seq: Number(found.run_seq), folder: String(found.folder), balance: Number(found.credits) } : null;
       }
       break;
     } catch (err) {

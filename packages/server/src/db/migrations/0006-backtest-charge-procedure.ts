@@ -12,6 +12,9 @@ import type { QueryInterface } from 'sequelize';
  * deadlock over, each other's gaps. A folder taken meanwhile is the unique index's refusal
  * (ER_DUP_ENTRY), which the caller retries.
  *
+ * The procedure is its own transaction (called outside one, in autocommit: one round trip, no
+ * BEGIN and COMMIT of the client's), rolled back on any error, which it passes on.
+ *
  * One result row: `charged` 1 with the run's id, counter, folder and the balance after; or
  * `charged` 0 with the user's credits and whether the account is deleted (nothing written);
  * no row for an unknown user.
@@ -32,9 +35,12 @@ BEGIN
   DECLARE v_credits INT;
   DECLARE v_seq INT;
   DECLARE v_folder VARCHAR(200) ${STR};
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
   UPDATE users SET credits = credits - p_cost, run_seq = run_seq + 1, updated_at = p_now
     WHERE id = p_user AND deleted_at IS NULL AND credits >= p_cost;
   IF ROW_COUNT() <> 1 THEN
+    COMMIT;
     SELECT 0 AS charged, credits AS credits, deleted_at IS NOT NULL AS deleted FROM users WHERE id = p_user;
   ELSE
     SELECT credits, run_seq INTO v_credits, v_seq FROM users WHERE id = p_user;
@@ -51,6 +57,7 @@ BEGIN
       VALUES (p_run_id, p_user, v_seq, v_folder, 'running', p_source, p_official, p_strategy, p_strategy_label,
       p_user_strategy_id, p_symbol, p_timeframe, p_start_date, p_end_date, p_sl_mode, p_sl_pips, p_tp1_pips, p_tp2_pips, p_params,
       0, 0, p_created_at, p_created_at);
+    COMMIT;
     SELECT 1 AS charged, LAST_INSERT_ID() AS id, v_seq AS run_seq, v_folder AS folder, v_credits AS credits;
   END IF;
 END`);
