@@ -24,6 +24,8 @@ const STR = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci';
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {
   if (qi.sequelize.getDialect() !== 'mysql') return;
   await qi.sequelize.query('DROP PROCEDURE IF EXISTS bt_charge_backtest');
+  await qi.sequelize.query('DROP PROCEDURE IF EXISTS bt_finish_backtest');
+  await qi.sequelize.query(FINISH);
   await qi.sequelize.query(`CREATE PROCEDURE bt_charge_backtest(
   IN p_user INT, IN p_cost INT, IN p_now DATETIME(3), IN p_meta TEXT ${STR},
   IN p_run_id VARCHAR(36) ${STR}, IN p_base VARCHAR(200) ${STR}, IN p_source VARCHAR(16) ${STR}, IN p_official TINYINT,
@@ -63,7 +65,39 @@ BEGIN
 END`);
 }
 
+/**
+ * The finish as one procedure too, its own transaction: the run turned 'done' only while it is
+ * 'running', and then its event (INSERT IGNORE: once per (kind, reference)); one row, `changed`,
+ * the UPDATE's row count (0: RunNotRunning, nothing written).
+ */
+const FINISH = `CREATE PROCEDURE bt_finish_backtest(
+  IN p_id INT, IN p_strategy_label VARCHAR(200) ${STR}, IN p_trades INT, IN p_resolved INT, IN p_winrate_tp1 DOUBLE,
+  IN p_winrate_tp2 DOUBLE, IN p_summary TEXT ${STR}, IN p_xlsx_path VARCHAR(255) ${STR}, IN p_duration_ms INT, IN p_updated_at DATETIME(3),
+  IN e_kind VARCHAR(24) ${STR}, IN e_user_id INT, IN e_occurred_at DATETIME(3), IN e_day VARCHAR(10) ${STR}, IN e_hour INT, IN e_weekday INT,
+  IN e_amount_cents INT, IN e_credits INT, IN e_method VARCHAR(32) ${STR}, IN e_category VARCHAR(32) ${STR}, IN e_label VARCHAR(200) ${STR},
+  IN e_symbol VARCHAR(32) ${STR}, IN e_timeframe VARCHAR(8) ${STR}, IN e_strategy VARCHAR(120) ${STR}, IN e_duration_ms INT,
+  IN e_reference VARCHAR(191) ${STR}, IN e_meta TEXT ${STR})
+BEGIN
+  DECLARE v_changed INT;
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
+  UPDATE backtest_runs SET status = 'done', strategy_label = p_strategy_label, trades = p_trades, resolved = p_resolved,
+    winrate_tp1 = p_winrate_tp1, winrate_tp2 = p_winrate_tp2, summary = p_summary, xlsx_path = p_xlsx_path,
+    duration_ms = p_duration_ms, updated_at = p_updated_at
+    WHERE id = p_id AND status = 'running';
+  SET v_changed = ROW_COUNT();
+  IF v_changed = 1 THEN
+    INSERT IGNORE INTO events (kind, user_id, occurred_at, day, hour, weekday, amount_cents, credits, method, category, label,
+      symbol, timeframe, strategy, duration_ms, reference, meta)
+      VALUES (e_kind, e_user_id, e_occurred_at, e_day, e_hour, e_weekday, e_amount_cents, e_credits, e_method, e_category, e_label,
+      e_symbol, e_timeframe, e_strategy, e_duration_ms, e_reference, e_meta);
+  END IF;
+  COMMIT;
+  SELECT v_changed AS changed;
+END`;
+
 export async function down({ context: qi }: { context: QueryInterface }): Promise<void> {
   if (qi.sequelize.getDialect() !== 'mysql') return;
   await qi.sequelize.query('DROP PROCEDURE IF EXISTS bt_charge_backtest');
+  await qi.sequelize.query('DROP PROCEDURE IF EXISTS bt_finish_backtest');
 }
