@@ -38,8 +38,8 @@ const COST = CREDIT_COSTS.backtest;
  *
  * On SQLite the writes go to SQLite in one call (each INSERT runs only when the statement before it
  * changed one row: `changes()`), then one read gives the run's id, counter, folder and the balance
- * the ledger row recorded. On MySQL (no RETURNING, no changes()), the UPDATE's row count decides in
- * JavaScript, then one read (balance, counter, folder taken) and the two INSERTs, in one transaction.
+ * the ledger row recorded. On MySQL (no RETURNING, no changes()), one CALL of the stored procedure
+ * bt_charge_backtest (migration 0006, docs/queue.md), its own transaction, in one round trip.
  *
  * Of the ledger's hooks, the commit one is called (the metrics); the event one is not: a
  * backtest's spend has no event of its own (the run's `backtest` event counts it once done;

@@ -66,8 +66,8 @@ export async function finishRun(deps: FinishDeps, run: BacktestRun, result: Engi
  * The row turned 'done' with its `backtest` event, in one transaction, only while it is still
  * 'running' (RunNotRunning otherwise). Raw SQL (docs/queue.md, SQLite): on SQLite both statements
  * go to SQLite in one call, the event first and only while the row is running, then the UPDATE,
- * whose row count the script reports; on MySQL the UPDATE's row count decides whether
- * the event is written.
+ * whose row count the script reports; on MySQL one CALL of the stored procedure
+ * bt_finish_backtest (migration 0006, docs/queue.md) does both in its own transaction.
  */
 async function markDone(deps: FinishDeps, run: BacktestRun, values: DoneValues): Promise<void> {
   const { db } = deps;

@@ -1,9 +1,10 @@
 import type { QueryInterface } from 'sequelize';
 
 /**
- * MySQL/MariaDB only: a backtest's charge as one stored procedure (docs/queue.md, the raw writes),
- * so that the guarded spend, the ledger row and the run's row cost one round trip instead of five.
- * SQLite has no procedures and needs none (its statements run in-process in one call).
+ * MySQL/MariaDB only: a backtest's two writes as stored procedures (docs/queue.md, the raw writes),
+ * each one round trip: the charge (the guarded spend, the ledger row and the run's row) instead of
+ * six, the finish instead of four. SQLite has no procedures and needs none (its statements go to
+ * SQLite in one call).
  *
  * Parameters are typed as the columns they fill (the same conversions as a literal in an INSERT;
  * strings in utf8mb4, in the tables' collation, so that the folder comparison uses the index).
