@@ -68,6 +68,28 @@ describe(`backtest writes in raw SQL (${TEST_DIALECT})`, () => {
     assert.equal(await t.db.models.CreditEntry.count({ where: { userId: user.id, kind: 'spend' } }), 2);
   });
 
+  it('a charge that fails after the spend (its run id already charged) is rolled back whole: the credits, the counter and the rows as before', async () => {
+    const user = await funded(t, 10);
+    const first = start(user.id, 'EURUSD_M15_twice');
+    await chargeRun(t.db, t.app.services.ledger, first, {});
+    const before = await t.db.models.User.findByPk(user.id);
+    await assert.rejects(chargeRun(t.db, t.app.services.ledger, { ...first, base: 'EURUSD_M15_other' }, {}), (err) => isUniqueViolation(err));
+    const after = await t.db.models.User.findByPk(user.id);
+    assert.deepEqual([after?.credits, after?.runSeq], [before?.credits, before?.runSeq]);
+    assert.equal(after?.credits, 8);
+    assert.equal(await t.db.models.CreditEntry.count({ where: { userId: user.id, kind: 'spend' } }), 1);
+    assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 1);
+  });
+
+  it('a charge for an unknown or deleted account is refused with nothing written', async () => {
+    const user = await funded(t, 10);
+    await assert.rejects(chargeRun(t.db, t.app.services.ledger, start(999_999, 'EURUSD_M15_nobody'), {}), /unknown user/);
+    await t.db.models.User.update({ deletedAt: t.clock.now() }, { where: { id: user.id } });
+    await assert.rejects(chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_deleted'), {}), /unknown user/);
+    assert.equal(await t.db.models.CreditEntry.count({ where: { userId: user.id, kind: 'spend' } }), 0);
+    assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
+  });
+
   it('the finish: done with one backtest event while running; a run cancelled or already done is RunNotRunning, with no event', async () => {
     const user = await funded(t, 10);
     const deps = { db: t.db, storage: new LocalStorage(t.storageDir), events: new EventLog(t.db, t.clock), clock: t.clock };

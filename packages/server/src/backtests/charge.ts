@@ -38,8 +38,8 @@ const COST = CREDIT_COSTS.backtest;
  *
  * On SQLite the writes go to SQLite in one call (each INSERT runs only when the statement before it
  * changed one row: `changes()`), then one read gives the run's id, counter, folder and the balance
- * the ledger row recorded. On MySQL (no RETURNING, no changes()), the UPDATE's row count decides in
- * JavaScript, then one read (balance, counter, folder taken) and the two INSERTs, in one transaction.
+ * the ledger row recorded. On MySQL (no RETURNING, no changes()), one CALL of the stored procedure
+ * bt_charge_backtest (migration 0006, docs/queue.md), its own transaction, in one round trip.
  *
  * Of the ledger's hooks, the commit one is called (the metrics); the event one is not: a
  * backtest's spend has no event of its own (the run's `backtest` event counts it once done;
@@ -107,28 +107,15 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
           return found;
         });
       } else {
-        row = await db.transaction(async (t) => {
-          const s = db.raw(t);
-          if ((await s.run(update)).changes !== 1) {
-            shortOf = await userState(s, q, user);
-            return null;
-          }
-          // Plain reads and VALUES inserts: an INSERT ... SELECT would take InnoDB's shared
-          // next-key locks on what it reads (backtest_runs' folder index), and concurrent runs
-          // of different users would wait on, or deadlock over, each other's gaps. This read is
-          // consistent and takes no lock; a folder taken meanwhile is the unique index's refusal.
-          const [state] = await s.all<{ credits: number; run_seq: number; taken: number }>(
-            `SELECT ${q('credits')} AS credits, ${q('run_seq')} AS run_seq, ${taken} AS taken FROM ${q('users')} WHERE ${q('id')} = ${user}`,
-          );
-          const seq = Number(state.run_seq);
-          const folder = Number(state.taken) ? `${run.base}_${seq}` : run.base;
-          await s.run(
-            `INSERT INTO ${q('credit_ledger')} (${['user_id', 'kind', 'reason', 'amount', 'balance_after', 'reference', 'meta', 'created_at'].map(q).join(', ')})` +
-              ` VALUES (${user}, 'spend', 'backtest', ${-COST}, ${Number(state.credits)}, ${ref}, ${v(JSON.stringify(meta))}, ${ledgerNow})`,
-          );
-          const { insertId } = await s.run(`INSERT INTO ${q('backtest_runs')} (${columns.map(q).join(', ')}) VALUES (${valuesWith(String(seq), v(folder)).join(', ')})`);
-          return { id: insertId, run_seq: seq, folder, balance: Number(state.credits) };
-        });
+        const call =
+          `CALL bt_charge_backtest(${user}, ${COST}, ${ledgerNow}, ${v(JSON.stringify(meta))}, ${ref}, ${base}, ${v(run.source)}, ${v(run.official)}, ` +
+          `${v(run.strategy)}, ${v(run.strategyLabel)}, ${v(run.userStrategyId)}, ${v(run.symbol)}, ${v(run.timeframe)}, ${v(run.startDate)}, ${v(run.endDate)}, ` +
+          `${v(run.slMode)}, ${v(run.slPips)}, ${v(run.tp1Pips)}, ${v(run.tp2Pips)}, ${v(run.params)}, ${now})`;
+        // The procedure (migration 0006) is its own transaction: the guarded spend, the folder
+        // choice and both INSERTs in one round trip.
+        const found = (await db.autocommit<CallRow>(call))[0];
+        if (found && !Number(found.charged)) shortOf = { credits: Number(found.credits), deleted: Boolean(Number(found.deleted)) };
+        row = found && Number(found.charged) ? { id: Number(found.id), run_seq: Number(found.run_seq), folder: String(found.folder), balance: Number(found.credits) } : null;
       }
       break;
     } catch (err) {
@@ -176,6 +163,8 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
   );
   return { run: built, balance: Number(row.balance) };
 }
+
+type CallRow = { charged: number; id?: number; run_seq?: number; folder?: string; credits: number; deleted?: number };
 
 async function userState(s: RawSession, q: (name: string) => string, user: number): Promise<{ credits: number; deleted: boolean } | null> {
   const [found] = await s.all<{ credits: number; deleted_at: unknown }>(`SELECT ${q('credits')} AS credits, ${q('deleted_at')} AS deleted_at FROM ${q('users')} WHERE ${q('id')} = ${user}`);

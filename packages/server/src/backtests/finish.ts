@@ -7,7 +7,7 @@ import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
 import { sliceCandles } from '../datasets/series.js';
-import { backtestEvent, eventInsertSql, type EventLog } from '../events/log.js';
+import { backtestEvent, eventInsertSql, eventLiterals, type EventLog } from '../events/log.js';
 import { chartCandlesPath } from '../results/chart.js';
 import { runSummary } from '../results/summary.js';
 import type { Storage } from '../storage/types.js';
@@ -66,8 +66,8 @@ export async function finishRun(deps: FinishDeps, run: BacktestRun, result: Engi
  * The row turned 'done' with its `backtest` event, in one transaction, only while it is still
  * 'running' (RunNotRunning otherwise). Raw SQL (docs/queue.md, SQLite): on SQLite both statements
  * go to SQLite in one call, the event first and only while the row is running, then the UPDATE,
- * whose row count the script reports; on MySQL the UPDATE's row count decides whether
- * the event is written.
+ * whose row count the script reports; on MySQL one CALL of the stored procedure
+ * bt_finish_backtest (migration 0006, docs/queue.md) does both in its own transaction.
  */
 async function markDone(deps: FinishDeps, run: BacktestRun, values: DoneValues): Promise<void> {
   const { db } = deps;
@@ -94,12 +94,11 @@ async function markDone(deps: FinishDeps, run: BacktestRun, values: DoneValues):
     const insert = eventInsertSql(db, event, deps.clock.now(), `FROM ${q('backtest_runs')} ${where}`);
     changed = await db.script([insert, update], async (_, changes) => changes);
   } else {
-    changed = await db.transaction(async (t) => {
-      const s = db.raw(t);
-      const { changes } = await s.run(update);
-      if (changes === 1) await s.run(eventInsertSql(db, event, deps.clock.now()));
-      return changes;
-    });
+    // The procedure (migration 0006) is its own transaction: the UPDATE, and the event when it
+    // changed the row, in one round trip.
+    const done = DONE_COLUMNS.filter(([key]) => key !== 'status').map(([key]) => v(values[key]));
+    const [row] = await db.autocommit<{ changed: number }>(`CALL bt_finish_backtest(${Number(run.id)}, ${done.join(', ')}, ${eventLiterals(db, event, deps.clock.now())})`);
+    changed = Number(row?.changed ?? 0);
   }
   if (changed !== 1) throw new RunNotRunning(run.runId);
   run.set(values);

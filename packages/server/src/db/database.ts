@@ -32,6 +32,12 @@ export interface Database {
    * row count of the last statement (`changes()`) and the scripts' connection for a read.
    */
   script<T>(statements: string[], after: (session: RawSession, changes: number) => Promise<T>): Promise<T>;
+  /**
+   * MySQL only: one statement on a pooled connection outside any transaction (autocommit), its
+   * rows answered (a CALL's: those of the procedure's SELECT), retried on a deadlock like a
+   * transaction. For a stored procedure that is its own transaction: one round trip.
+   */
+  autocommit<R = Record<string, unknown>>(sql: string): Promise<R[]>;
   /** A value as an SQL literal of this dialect (strings quoted, dates in Sequelize's stored format). */
   literal(value: string | number | boolean | Date | null): string;
   close(): Promise<void>;
@@ -82,9 +88,22 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
     });
     await sequelize.authenticate();
-    return makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock), () => {
+    const db = makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock), () => {
       throw new Error('script() is for SQLite only');
     });
+    const manager = sequelize.connectionManager as unknown as { getConnection(o: object): Promise<MysqlHandle>; releaseConnection(c: MysqlHandle): Promise<void> };
+    db.autocommit = <R>(sql: string) =>
+      withRetry(async () => {
+        const connection = await manager.getConnection({ type: 'write' });
+        try {
+          const result = await mysqlSession(connection).all<unknown>(sql);
+          // A CALL answers its SELECT's rows, then a status header; a plain statement its rows.
+          return (Array.isArray(result[0]) ? result[0] : result) as R[];
+        } finally {
+          await manager.releaseConnection(connection);
+        }
+      }, isMysqlDeadlock);
+    return db;
   }
 
   const storage = target.storage!;
@@ -175,6 +194,9 @@ function makeDatabase(
       return dialect === 'sqlite' ? sqliteSession(connection as SqliteHandle) : mysqlSession(connection as MysqlHandle);
     },
     script,
+    autocommit: () => {
+      throw new Error('autocommit() is for MySQL only');
+    },
     literal: (value) => sqlLiteral(sequelize, dialect, value),
     close: () => sequelize.close(),
   };

@@ -86,6 +86,15 @@ export function eventInsertSql(db: Database, input: EventInput, now: Date, onlyI
   return `${insert} INTO ${q('events')} (${columns}) ${onlyIf ? `SELECT ${values} ${onlyIf}` : `VALUES (${values})`}`;
 }
 
+/**
+ * The event's values as SQL literals in the order of the events table's columns (kind, user_id,
+ * occurred_at, …, reference, meta), for a stored procedure's parameters (bt_finish_backtest).
+ */
+export function eventLiterals(db: Database, input: EventInput, now: Date): string {
+  const row = eventValues(input, now);
+  return EVENT_COLUMNS.map(([key]) => db.literal(row[key] ?? null)).join(', ');
+}
+
 const OFFER_LABELS = new Map(OFFERS.map((o) => [o.id, o.label]));
 /** Grants that cost the user nothing: the "credits offered" of the statistics. */
 const OFFERED_REASONS = new Set(['verification', 'admin', 'bonus']);
