@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -46,6 +46,31 @@ describe('LocalStorage', () => {
     await assert.rejects(storage.write('escape/deeper/new.txt', 'x'), /outside the storage root/);
     symlinkSync(join(base, 'outside', 'secret.txt'), join(base, 'root', 'file-link'));
     await assert.rejects(storage.read('file-link'), /outside the storage root/);
+  });
+
+  it('a write replaces a link of the same name, never writes through it (inside or outside the root)', async () => {
+    symlinkSync(join(base, 'outside', 'secret.txt'), join(base, 'root', 'planted.txt'));
+    await storage.write('planted.txt', 'mine');
+    assert.equal(readFileSync(join(base, 'outside', 'secret.txt'), 'utf8'), 'secret');
+    assert.equal(lstatSync(join(base, 'root', 'planted.txt')).isSymbolicLink(), false);
+    assert.equal(Buffer.from(await storage.read('planted.txt')).toString(), 'mine');
+    await storage.write('inside/target.txt', 'target');
+    symlinkSync(join(base, 'root', 'inside', 'target.txt'), join(base, 'root', 'inside', 'alias.txt'));
+    await storage.write('inside/alias.txt', 'alias');
+    assert.equal(Buffer.from(await storage.read('inside/target.txt')).toString(), 'target');
+    assert.equal(lstatSync(join(base, 'root', 'inside', 'alias.txt')).isSymbolicLink(), false);
+  });
+
+  it('a write makes missing folders, refuses the root itself and a folder in place of the file', async () => {
+    await storage.write('a/b/c/d.txt', 'deep');
+    assert.equal(Buffer.from(await storage.read('a/b/c/d.txt')).toString(), 'deep');
+    await storage.write('a/b/c/d.txt', 'again');
+    assert.equal(Buffer.from(await storage.read('a/b/c/d.txt')).toString(), 'again');
+    await assert.rejects(storage.write('', 'x'), StoragePathError);
+    await assert.rejects(storage.write('./', 'x'), StoragePathError);
+    await assert.rejects(storage.write('a/b', 'x'), (err: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(err.code ?? ''));
+    assert.equal(Buffer.from(await storage.read('a/b/c/d.txt')).toString(), 'again');
+    assert.deepEqual(await storage.list('.staging'), []);
   });
 
   it('follows a symlink that stays inside the root', async () => {

@@ -69,25 +69,34 @@ export class LocalStorage implements Storage {
   }
 
   async resolve(relativePath: string): Promise<string> {
-    const segments = relativeSegments(relativePath);
+    return (await this.resolveSegments(relativePath, relativeSegments(relativePath))).path;
+  }
+
+  /**
+   * `resolve`, also saying how many trailing segments do not exist yet (0: the whole path exists
+   * and `path` is its real path).
+   */
+  private async resolveSegments(relativePath: string, segments: readonly string[]): Promise<{ path: string; missing: number }> {
     const root = await this.rootReal();
-    if (segments.length === 0) return root;
+    if (segments.length === 0) return { path: root, missing: 0 };
     const target = join(root, ...segments);
     // Follow symlinks on the longest existing prefix: a link inside the root must not lead out.
     let existing = target;
     let rest = '';
+    let missing = 0;
     for (;;) {
       try {
         const real = await realpath(existing);
         const full = rest ? join(real, rest) : real;
         if (!isInside(root, full)) throw new StoragePathError(relativePath, 'outside the storage root');
-        return full;
+        return { path: full, missing };
       } catch (err) {
         if (err instanceof StoragePathError) throw err;
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         if (existing === root) throw err;
         rest = rest ? join(basename(existing), rest) : basename(existing);
         existing = dirname(existing);
+        missing++;
       }
     }
   }
@@ -98,10 +107,19 @@ export class LocalStorage implements Storage {
    * against a power cut, not a kill, and would add its latency to every backtest's workbook.)
    */
   async write(relativePath: string, data: Uint8Array | string): Promise<void> {
-    const path = await this.resolve(relativePath);
-    await mkdir(dirname(path), { recursive: true });
-    // The directories just created may not contain links, but check again before writing.
-    await this.resolve(relativePath);
+    const segments = relativeSegments(relativePath);
+    if (segments.length === 0) throw new StoragePathError(relativePath, 'the root is not a file');
+    // The folder is checked, not the file: the rename below replaces whatever entry has the
+    // file's name (a link included) and never writes through it. A folder that exists costs one
+    // realpath (docs/server.md "Storage").
+    const parent = segments.slice(0, -1);
+    let folder = await this.resolveSegments(relativePath, parent);
+    if (folder.missing > 0) {
+      await mkdir(folder.path, { recursive: true });
+      // The directories just created may not contain links, but check again before writing.
+      folder = await this.resolveSegments(relativePath, parent);
+    }
+    const path = join(folder.path, segments[segments.length - 1]);
     let temp = join(await this.staging(), `${randomBytes(8).toString('hex')}.tmp`);
     try {
       try {
