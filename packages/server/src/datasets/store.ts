@@ -20,6 +20,10 @@ const AVAILABILITY_TTL_MS = 60_000;
 /** Candles before the period a backtest loads to warm up indicators and zones (EMA_200 needs ~200). */
 export const WARMUP_CANDLES = 500;
 
+/** What loading a period reads of a month's index row. */
+export type MonthRef = Pick<Dataset, 'month' | 'rows' | 'checksum' | 'path' | 'ipcPath'>;
+const MONTH_REF: (keyof MonthRef)[] = ['month', 'rows', 'checksum', 'path', 'ipcPath'];
+
 export interface LoadedSeries {
   /** Warm-up candles first, then the period, cut after `to`. */
   readonly candles: Candles;
@@ -27,7 +31,7 @@ export interface LoadedSeries {
   readonly start: number;
   /** Candles inside [from, to]. */
   readonly inPeriod: number;
-  readonly datasets: readonly Dataset[];
+  readonly datasets: readonly MonthRef[];
 }
 
 export interface ReindexResult {
@@ -294,19 +298,20 @@ export class DatasetStore {
    * hold fewer than `warmup` candles. Not the whole history: on every backtest, each row is a
    * model instance to build.
    */
-  private async monthsUpTo(symbol: string, timeframe: string, fromMonth: string, toMonth: string, warmup: number): Promise<Dataset[]> {
+  private async monthsUpTo(symbol: string, timeframe: string, fromMonth: string, toMonth: string, warmup: number): Promise<MonthRef[]> {
     const { Dataset } = this.db.models;
     const where = { symbol, timeframe, month: { [Op.lte]: toMonth } };
     const limit = monthsBetween(fromMonth, toMonth) + 24;
-    const recent = (await Dataset.findAll({ where, order: [['month', 'DESC']], limit })).reverse();
+    // Plain rows of the five columns read here: no model instance per month on every backtest.
+    const recent = (await Dataset.findAll({ where, order: [['month', 'DESC']], limit, attributes: MONTH_REF, raw: true })).reverse() as MonthRef[];
     if (recent.length < limit) return recent;
     let before = 0;
     for (const d of recent) if (d.month < fromMonth) before += d.rows;
     if (before >= warmup) return recent;
-    return Dataset.findAll({ where, order: [['month', 'ASC']] });
+    return (await Dataset.findAll({ where, order: [['month', 'ASC']], attributes: MONTH_REF, raw: true })) as MonthRef[];
   }
 
-  private async cut(chosen: Dataset[], symbol: string, timeframe: string, from: number, to: number, warmup: number): Promise<LoadedSeries | null> {
+  private async cut(chosen: MonthRef[], symbol: string, timeframe: string, from: number, to: number, warmup: number): Promise<LoadedSeries | null> {
     const parts = await Promise.all(chosen.map((d) => this.month(d)));
     const joined = concatCandles(parts, { symbol, timeframe: parseTimeframe(timeframe) });
     const start = lowerBound(joined.time, from);
@@ -318,7 +323,7 @@ export class DatasetStore {
   }
 
   /** One month's candles from its IPC copy (or its CSV when the copy is missing), cached. */
-  private async month(dataset: Dataset): Promise<Candles> {
+  private async month(dataset: MonthRef): Promise<Candles> {
     const key = `${dataset.path}:${dataset.checksum}`;
     const cached = this.months.get(key);
     if (cached) return cached;
