@@ -1,7 +1,7 @@
 // Monte Carlo on a run's R sequence: bootstrap or shuffle, seeded, in plain typed-array loops of
-// a few nanoseconds per draw: about 5.3 ns of CPU per bootstrap draw (four runs per loop) and
+// a few nanoseconds per draw: about 5.5 ns of CPU per bootstrap draw (four runs per loop) and
 // 8 ns per shuffle draw, where Math.max on doubles and a division per draw took 10 and 12.5 ns,
-// with the same draws and results to the bit (docs/engine.md §15, docs/PERFORMANCE.md).
+// with the same draws and results to the bit (docs/engine.md §15 "Kernels", docs/PERFORMANCE.md).
 // Browser-safe: no Node API.
 import type { Trade } from '../simulate/types.js';
 import { MONTE_CARLO_DEFAULTS, MONTE_CARLO_LIMITS, type Distribution, type Histogram, type MonteCarloOptions, type MonteCarloResult } from './types.js';
@@ -142,7 +142,7 @@ function stateAfter(seed: number, draws: number): number {
  * slot), updated by one store whose index is the comparison: the cumulative R goes to the peak's
  * slot when it is higher, to the discard slot otherwise; likewise the drop. Fewer stores than the
  * shuffle's selection, but the next draw's load waits for that store: with four runs in flight it
- * is the faster form (5.3 against 5.5 ns per draw), with two or one it is the slower.
+ * is the faster form (about 4 %), with two or one it is the slower.
  */
 function bootstrapQuads(t: Trades, ruinAt: number, length: number, seed: number, out: RunFigures, from: number, to: number): void {
   const { r, growth, losing } = t;
