@@ -93,7 +93,7 @@ async function main() {
     ...rows,
     '',
     `Costs' overhead, median over the strategies with trades: ${fmt([...overheads].sort((a, b) => a - b)[overheads.length >> 1], 0)} %; largest: ${worstCosts.key}, ${fmt(worstCosts.pct, 0)} % (target: at most 10 %; at a high load average single pairs scatter by ±20 %).`,
-    `Monte Carlo: largest share ${worstMc.key}, ${fmt(worstMc.pct, 0)} % of its run with costs; per draw, over the strategies with 1,000 trades or more: ${fmt(nsPerDraw, 1)} ns of CPU (median). 10,000 runs cost 10,000 × trades draws, so the Monte Carlo meets the 10 % only for short sequences: for 8,000 trades, 10 % of a 60 ms run would leave 0.08 ns per draw (docs/engine.md §15). The bootstrap simulates two runs per loop, each pair's generator started at its place in the one seeded stream (the same draws as before).`,
+    `Monte Carlo: largest share ${worstMc.key}, ${fmt(worstMc.pct, 0)} % of its run with costs; per draw, over the strategies with 1,000 trades or more: ${fmt(nsPerDraw, 1)} ns of CPU (median). 10,000 runs cost 10,000 × trades draws, so the Monte Carlo meets the 10 % only for short sequences: for 8,000 trades, 10 % of a 60 ms run would leave 0.08 ns per draw (docs/engine.md §15). The bootstrap simulates four runs per loop, each run's generator started at its place in the one seeded stream, and both methods select the peak and the drawdown without a branch (the same draws and results as one run at a time with Math.max, docs/engine.md §15).`,
   ].join('\n');
   writeSection('costs-montecarlo', body);
 }

@@ -72,6 +72,88 @@ test('the kernels draw exactly what core’s seededRandom draws', () => {
   }
 });
 
+/**
+ * Every run's figures, one run at a time with core's seededRandom and Math.max: the plain form of
+ * the kernels' arithmetic (the same additions in the same order, ruin on the sum of log growths),
+ * which they must reproduce to the bit whatever they interleave or select (docs/engine.md §15).
+ */
+function plainRuns(r: Float64Array, o: { method: 'bootstrap' | 'shuffle'; runs: number; seed: number; trades: number; riskPerTrade: number; ruinLevel: number }) {
+  const rand = seededRandom(o.seed);
+  const order = [...r.keys()];
+  const ruinAt = o.ruinLevel >= 1 ? -Infinity : Math.log(1 - o.ruinLevel);
+  const figures = { maxDrawdownR: [] as number[], finalR: [] as number[], longestLosingStreak: [] as number[] };
+  let ruined = 0;
+  for (let run = 0; run < o.runs; run++) {
+    let cum = 0, peak = 0, dd = 0, streak = 0, longest = 0, equity = 0, ruin = false;
+    for (let k = 0; k < o.trades; k++) {
+      let i: number;
+      if (o.method === 'bootstrap') i = Math.floor(rand() * r.length);
+      else {
+        const j = k + Math.floor(rand() * (r.length - k));
+        [order[k], order[j]] = [order[j], order[k]];
+        i = order[k];
+      }
+      const x = r[i];
+      cum += x;
+      peak = Math.max(peak, cum);
+      dd = Math.max(dd, peak - cum);
+      streak = x < 0 ? streak + 1 : 0;
+      longest = Math.max(longest, streak);
+      const g = 1 + o.riskPerTrade * x;
+      equity += g > 0 ? Math.log(g) : -Infinity;
+      if (equity <= ruinAt) ruin = true;
+    }
+    figures.maxDrawdownR.push(dd);
+    figures.finalR.push(cum);
+    figures.longestLosingStreak.push(longest);
+    if (ruin) ruined++;
+  }
+  return { figures, ruined };
+}
+
+test('every run’s figures are those of a plain one-run-at-a-time simulation (random sequences, any run count)', () => {
+  const rand = seededRandom(20261126);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const r9 = (x: number) => Math.round(x * 1e9) / 1e9;
+  const sequences: Float64Array[] = [];
+  for (let s = 0; s < 24; s++) {
+    const length = 1 + Math.floor(rand() * 40);
+    sequences.push(Float64Array.from({ length }, () => pick([-1, 1, -1.12, 0.93, 2, -0.5, 0, Math.round((rand() * 6 - 3) * 100) / 100])));
+  }
+  // Cumulative R overflowing to ±Infinity: Math.max's NaN and Infinity drawdowns.
+  sequences.push(Float64Array.of(1e308, 1.7e308, -1), Float64Array.of(-1.7e308, -1e308, 3));
+  let cases = 0;
+  for (const [s, r] of sequences.entries()) {
+    for (const method of ['bootstrap', 'shuffle'] as const) {
+      const runs = pick([1, 2, 3, 4, 5, 6, 7, 9, 31, 64, 101]);
+      const o = {
+        method,
+        runs,
+        seed: pick([0, 1, 0xffffffff, Math.floor(rand() * 2 ** 32)]),
+        trades: method === 'bootstrap' && s % 3 === 0 ? 1 + Math.floor(rand() * 60) : r.length,
+        riskPerTrade: pick([0.01, 0.2, 0.6]),
+        ruinLevel: pick([0.1, 0.5, 1]),
+      };
+      // One percentile per rank: the percentiles are then the whole sorted distribution.
+      const percentiles = Array.from({ length: runs }, (_, k) => (100 * (k + 1)) / runs);
+      assert.deepEqual(percentiles.map((p) => nearestRank([...Array(runs).keys()], p)), [...Array(runs).keys()], 'one percentile per rank');
+      const mc = monteCarlo(r, { ...o, percentiles });
+      const plain = plainRuns(r, o);
+      const what = `${method} [${r.join(', ')}] ${JSON.stringify(o)}`;
+      for (const name of ['maxDrawdownR', 'finalR', 'longestLosingStreak'] as const) {
+        const sorted = Float64Array.from(plain.figures[name]).sort();
+        assert.deepEqual(mc[name].percentiles.map((p) => p.value), [...sorted].map(r9), `${what} ${name}`);
+        assert.equal(mc[name].min, r9(sorted[0]), `${what} ${name} min`);
+        assert.equal(mc[name].max, r9(sorted[runs - 1]), `${what} ${name} max`);
+        assert.equal(mc[name].mean, r9(sorted.reduce((a, b) => a + b, 0) / runs), `${what} ${name} mean`);
+      }
+      assert.equal(mc.riskOfRuin.ruinedRuns, plain.ruined, `${what} ruin`);
+      cases++;
+    }
+  }
+  assert.equal(cases, 2 * sequences.length);
+});
+
 /** Every sequence a bootstrap (n^n, equally likely) or a shuffle (n!) can draw. */
 function enumerate(r: readonly number[], method: 'bootstrap' | 'shuffle'): number[][] {
   const n = r.length;
