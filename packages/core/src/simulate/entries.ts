@@ -54,7 +54,6 @@ function entryColumns(cap: number): EntryColumns {
 // Working columns reused between runs (fresh memory faults in page by page); only the
 // exact-size, ordered result is allocated. See SetupBuilder.
 let spare: EntryColumns | null = null;
-let spareOrder = new Int32Array(0);
 // One instance always alive, so that its map survives full GCs (see SetupBuilder).
 let last: EntryBuilder | null = null;
 
@@ -106,6 +105,17 @@ class EntryBuilder {
     this.entryPrice[k] = entryPrice;
   }
 
+  /** Stable insertion sort of the columns on the entry candle; false past its budget of moves (columns left as a permutation). */
+  private sortInPlace(): boolean {
+    const n = this.count;
+    let budget = 16 * n;
+    for (let k = 1; k < n; k += CHUNK) {
+      budget = insertionColumns(this.setup, this.index, this.side, this.orderPrice, this.entryPrice, k, Math.min(n, k + CHUNK), budget);
+      if (budget < 0) return false;
+    }
+    return true;
+  }
+
   /**
    * Trims and orders by (entry candle, setup). Entries are pushed setup by setup and a zone lives
    * at most max_wait_candles, so they are nearly sorted: a stable insertion sort on the entry
@@ -113,8 +123,10 @@ class EntryBuilder {
    */
   finish(resting: boolean, candles: number): Entries {
     const n = this.count;
-    if (spareOrder.length < n) spareOrder = new Int32Array(Math.max(n, 2 * spareOrder.length));
-    const order = stableOrder(this.index, n, candles, spareOrder);
+    // The columns themselves are sorted in place (then copied, a plain copy); only past the
+    // budget does the counting sort's permutation gather them.
+    let order: Int32Array | null = null;
+    if (!this.sortInPlace()) order = countingOrder(this.index, n, candles);
     const out: Entries = {
       count: n,
       setup: order ? gatherI32(this.setup, order, n) : this.setup.slice(0, n),
@@ -191,6 +203,44 @@ function insertionRange(keys: Int32Array, order: Int32Array, from: number, to: n
       i--;
     }
     order[i + 1] = item;
+    budget -= k - 1 - i;
+    if (budget < 0) return budget;
+  }
+  return budget;
+}
+
+/** Insertion sort steps of the entry columns (key: `index`) for items [from, to); returns the budget of moves left (< 0: give up). */
+function insertionColumns(
+  setup: Int32Array,
+  index: Int32Array,
+  side: Int8Array,
+  orderPrice: Float64Array,
+  entryPrice: Float64Array,
+  from: number,
+  to: number,
+  budget: number,
+): number {
+  for (let k = from; k < to; k++) {
+    const key = index[k];
+    if (index[k - 1] <= key) continue;
+    const a = setup[k];
+    const b = side[k];
+    const c = orderPrice[k];
+    const d = entryPrice[k];
+    let i = k - 1;
+    while (i >= 0 && index[i] > key) {
+      setup[i + 1] = setup[i];
+      index[i + 1] = index[i];
+      side[i + 1] = side[i];
+      orderPrice[i + 1] = orderPrice[i];
+      entryPrice[i + 1] = entryPrice[i];
+      i--;
+    }
+    setup[i + 1] = a;
+    index[i + 1] = key;
+    side[i + 1] = b;
+    orderPrice[i + 1] = c;
+    entryPrice[i + 1] = d;
     budget -= k - 1 - i;
     if (budget < 0) return budget;
   }
@@ -319,7 +369,19 @@ function pullbackRange(
       if (j < d + firstOffset) continue;
       // A close below the zone implies a touch, so candles above the zone can be passed quickly.
       for (; j <= last; j++) {
-        if (low[j] > top) continue;
+        if (low[j] > top) {
+          // Past a candle above the zone, the next ones are tested four at a time (one branch
+          // for four tests, docs/engine.md §11); the first not above is the touch.
+          while (j + 3 <= last) {
+            const above = +(low[j] > top) | (+(low[j + 1] > top) << 1) | (+(low[j + 2] > top) << 2) | (+(low[j + 3] > top) << 3);
+            if (above !== 15) {
+              j += 31 - Math.clz32(~above & (above + 1));
+              break;
+            }
+            j += 4;
+          }
+          if (j > last || low[j] > top) continue;
+        }
         if (++touches > maxTouch) break;
         if (askLow[j] <= price && (gate === null || buyPasses(gate, j - 1))) {
           if (j >= startIndex) out.push(z, j, 1, price, askOpen[j] < price ? askOpen[j] : price);
@@ -333,7 +395,17 @@ function pullbackRange(
       for (; j < d + firstOffset && j <= last; j++) if (close[j] > top) break;
       if (j < d + firstOffset) continue;
       for (; j <= last; j++) {
-        if (high[j] < bottom) continue;
+        if (high[j] < bottom) {
+          while (j + 3 <= last) {
+            const below = +(high[j] < bottom) | (+(high[j + 1] < bottom) << 1) | (+(high[j + 2] < bottom) << 2) | (+(high[j + 3] < bottom) << 3);
+            if (below !== 15) {
+              j += 31 - Math.clz32(~below & (below + 1));
+              break;
+            }
+            j += 4;
+          }
+          if (j > last || high[j] < bottom) continue;
+        }
         if (++touches > maxTouch) break;
         if (high[j] >= price && (gate === null || sellPasses(gate, j - 1))) {
           if (j >= startIndex) out.push(z, j, -1, price, open[j] > price ? open[j] : price);
