@@ -1,4 +1,5 @@
 import { CHUNK } from '../patterns/candidates.js';
+import { countingOrder, gatherF64, gatherI32, gatherI8, insertionColumns } from './entry-order.js';
 import type { PriceSeries, Setups } from '../patterns/types.js';
 import { buyPasses, maskGate, sellPasses, type FilterGate, type FilterMasks } from '../strategies/filters.js';
 
@@ -54,7 +55,6 @@ function entryColumns(cap: number): EntryColumns {
 // Working columns reused between runs (fresh memory faults in page by page); only the
 // exact-size, ordered result is allocated. See SetupBuilder.
 let spare: EntryColumns | null = null;
-let spareOrder = new Int32Array(0);
 // One instance always alive, so that its map survives full GCs (see SetupBuilder).
 let last: EntryBuilder | null = null;
 
@@ -106,15 +106,32 @@ class EntryBuilder {
     this.entryPrice[k] = entryPrice;
   }
 
+  /** Stable insertion sort of the columns on the entry candle; false past its budget of moves (columns left as a permutation). */
+  private sortInPlace(): boolean {
+    const n = this.count;
+    const index = this.index;
+    let k = 1;
+    while (k < n && index[k] >= index[k - 1]) k++;
+    let budget = 16 * n;
+    for (; k < n; k += CHUNK) {
+      budget = insertionColumns(this.setup, this.index, this.side, this.orderPrice, this.entryPrice, k, Math.min(n, k + CHUNK), budget);
+      if (budget < 0) return false;
+    }
+    return true;
+  }
+
   /**
    * Trims and orders by (entry candle, setup). Entries are pushed setup by setup and a zone lives
-   * at most max_wait_candles, so they are nearly sorted: a stable insertion sort on the entry
-   * candle is linear in practice; past a budget of moves it falls back to a counting sort.
+   * at most max_wait_candles, so they are nearly sorted: a stable insertion sort of the columns
+   * on the entry candle is linear in practice; past a budget of moves it falls back to a
+   * counting sort.
    */
   finish(resting: boolean, candles: number): Entries {
     const n = this.count;
-    if (spareOrder.length < n) spareOrder = new Int32Array(Math.max(n, 2 * spareOrder.length));
-    const order = stableOrder(this.index, n, candles, spareOrder);
+    // The columns themselves are sorted in place (then copied, a plain copy); only past the
+    // budget does the counting sort's permutation gather them.
+    let order: Int32Array | null = null;
+    if (!this.sortInPlace()) order = countingOrder(this.index, n, candles);
     const out: Entries = {
       count: n,
       setup: order ? gatherI32(this.setup, order, n) : this.setup.slice(0, n),
@@ -132,80 +149,6 @@ class EntryBuilder {
 
 // An empty result kept alive for the same reason as `last`: the map of Entries objects.
 export const NO_ENTRIES: Entries = new EntryBuilder(16).finish(true, 0);
-
-// One gather per element type: a generic one would make every element access megamorphic.
-// Each works by chunks (see CHUNK).
-function gatherI32(a: Int32Array, order: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  for (let k = 0; k < n; k += CHUNK) gatherI32Range(a, order, b, k, Math.min(n, k + CHUNK));
-  return b;
-}
-
-function gatherI32Range(a: Int32Array, order: Int32Array, b: Int32Array, from: number, to: number): void {
-  for (let k = from; k < to; k++) b[k] = a[order[k]];
-}
-
-function gatherI8(a: Int8Array, order: Int32Array, n: number): Int8Array {
-  const b = new Int8Array(n);
-  for (let k = 0; k < n; k += CHUNK) gatherI8Range(a, order, b, k, Math.min(n, k + CHUNK));
-  return b;
-}
-
-function gatherI8Range(a: Int8Array, order: Int32Array, b: Int8Array, from: number, to: number): void {
-  for (let k = from; k < to; k++) b[k] = a[order[k]];
-}
-
-function gatherF64(a: Float64Array, order: Int32Array, n: number): Float64Array {
-  const b = new Float64Array(n);
-  for (let k = 0; k < n; k += CHUNK) gatherF64Range(a, order, b, k, Math.min(n, k + CHUNK));
-  return b;
-}
-
-function gatherF64Range(a: Float64Array, order: Int32Array, b: Float64Array, from: number, to: number): void {
-  for (let k = from; k < to; k++) b[k] = a[order[k]];
-}
-
-/** Stable permutation sorting `keys[0..n)` ascending; null when already sorted. */
-export function stableOrder(keys: Int32Array, n: number, range: number, scratch?: Int32Array): Int32Array | null {
-  let k = 1;
-  while (k < n && keys[k] >= keys[k - 1]) k++;
-  if (k >= n) return null;
-  const order = scratch && scratch.length >= n ? scratch : new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  let budget = 16 * n;
-  for (; k < n; k += CHUNK) {
-    budget = insertionRange(keys, order, k, Math.min(n, k + CHUNK), budget);
-    if (budget < 0) return countingOrder(keys, n, range);
-  }
-  return order;
-}
-
-/** Insertion sort steps for items [from, to) of `order`; returns the budget of moves left (< 0: give up). */
-function insertionRange(keys: Int32Array, order: Int32Array, from: number, to: number, budget: number): number {
-  for (let k = from; k < to; k++) {
-    const item = order[k];
-    const key = keys[item];
-    let i = k - 1;
-    while (i >= 0 && keys[order[i]] > key) {
-      order[i + 1] = order[i];
-      i--;
-    }
-    order[i + 1] = item;
-    budget -= k - 1 - i;
-    if (budget < 0) return budget;
-  }
-  return budget;
-}
-
-/** Stable permutation sorting `keys[0..n)` (integers in 0..range-1) ascending. */
-function countingOrder(keys: Int32Array, n: number, range: number): Int32Array {
-  const start = new Int32Array(range + 1);
-  for (let k = 0; k < n; k++) start[keys[k] + 1]++;
-  for (let i = 0; i < range; i++) start[i + 1] += start[i];
-  const order = new Int32Array(n);
-  for (let k = 0; k < n; k++) order[start[keys[k]]++] = k;
-  return order;
-}
 
 /** The gate of masks or of a gate; null: no filter. */
 function toGate(series: PriceSeries, filters: FilterMasks | FilterGate | null): FilterGate | null {
@@ -319,7 +262,19 @@ function pullbackRange(
       if (j < d + firstOffset) continue;
       // A close below the zone implies a touch, so candles above the zone can be passed quickly.
       for (; j <= last; j++) {
-        if (low[j] > top) continue;
+        if (low[j] > top) {
+          // Past a candle above the zone, the next ones are tested four at a time (one branch
+          // for four tests, docs/engine.md §11); the first not above is the touch.
+          while (j + 3 <= last) {
+            const above = +(low[j] > top) | (+(low[j + 1] > top) << 1) | (+(low[j + 2] > top) << 2) | (+(low[j + 3] > top) << 3);
+            if (above !== 15) {
+              j += 31 - Math.clz32(~above & (above + 1));
+              break;
+            }
+            j += 4;
+          }
+          if (j > last || low[j] > top) continue;
+        }
         if (++touches > maxTouch) break;
         if (askLow[j] <= price && (gate === null || buyPasses(gate, j - 1))) {
           if (j >= startIndex) out.push(z, j, 1, price, askOpen[j] < price ? askOpen[j] : price);
@@ -333,7 +288,17 @@ function pullbackRange(
       for (; j < d + firstOffset && j <= last; j++) if (close[j] > top) break;
       if (j < d + firstOffset) continue;
       for (; j <= last; j++) {
-        if (high[j] < bottom) continue;
+        if (high[j] < bottom) {
+          while (j + 3 <= last) {
+            const below = +(high[j] < bottom) | (+(high[j + 1] < bottom) << 1) | (+(high[j + 2] < bottom) << 2) | (+(high[j + 3] < bottom) << 3);
+            if (below !== 15) {
+              j += 31 - Math.clz32(~below & (below + 1));
+              break;
+            }
+            j += 4;
+          }
+          if (j > last || high[j] < bottom) continue;
+        }
         if (++touches > maxTouch) break;
         if (high[j] >= price && (gate === null || sellPasses(gate, j - 1))) {
           if (j >= startIndex) out.push(z, j, -1, price, open[j] > price ? open[j] : price);

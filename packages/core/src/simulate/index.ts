@@ -1,5 +1,6 @@
 export type * from './types.js';
-export { signalEntries, pullbackEntries, stableOrder, type Entries, type PullbackRules } from './entries.js';
+export { signalEntries, pullbackEntries, type Entries, type PullbackRules } from './entries.js';
+export { stableOrder } from './entry-order.js';
 export { placeLevels, priceRounding, roundPrice, validateExitRules, type ExitRules, type Levels } from './levels.js';
 export { walk, newWalkState, type WalkState } from './walk.js';
 export { priceBlocks, fastWalk, walkIn, walkOutCandles, walkOutPrices, type PriceBlocks } from './fast-walk.js';
