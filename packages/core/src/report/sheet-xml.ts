@@ -39,7 +39,25 @@ const BOOLEAN_WIDTH = 5;
 /** A non-integer in General format: Excel shows about this many characters. */
 const GENERAL_FRACTION_WIDTH = 10;
 
+/**
+ * Cell kinds by style and format, kept for the process: a style's markup never changes, and
+ * encoding it (nine small arrays per kind) cost more than writing a summary sheet's cells.
+ */
+const cellKinds = new Map<string, CellKind>();
+
 function cellKind(style: number, format: string | null): CellKind {
+  const key = format === null ? `${style}` : `${style} ${format}`;
+  let kind = cellKinds.get(key);
+  if (kind === undefined) {
+    kind = makeCellKind(style, format);
+    // Bounded: formats come from the report's own sheets, but a caller could vary the pip size.
+    if (cellKinds.size >= 256) cellKinds.clear();
+    cellKinds.set(key, kind);
+  }
+  return kind;
+}
+
+function makeCellKind(style: number, format: string | null): CellKind {
   const s = style ? ` s="${style}"` : '';
   const tag = (attributes: string): CellTag => ({
     open: latin(`<c${attributes}><v>`),
@@ -56,6 +74,17 @@ const ROW_OPEN = latin('<row r="');
 const ROW_OPEN_END = latin('">');
 const ROW_CLOSE = latin('</row>');
 const CLOSE_AND_ROW_CLOSE = latin('</v></c></row>');
+
+/** Column letters A, B, ... as bytes, made once for the process (up to LETTERS_KEPT columns). */
+const columnLetters: Uint8Array[] = [];
+const LETTERS_KEPT = 1024;
+
+/** At least `columns` column letters, index = column. */
+function letterBytes(columns: number): Uint8Array[] {
+  for (let c = columnLetters.length; c < Math.min(columns, LETTERS_KEPT); c++) columnLetters.push(latin(columnName(c)));
+  if (columns <= LETTERS_KEPT) return columnLetters;
+  return [...columnLetters, ...Array.from({ length: columns - LETTERS_KEPT }, (_, i) => latin(columnName(LETTERS_KEPT + i)))];
+}
 
 /** Characters of an integer's decimal form (String(value).length without the string). */
 function integerLength(value: number): number {
@@ -107,7 +136,7 @@ class SheetWriter {
     // About 24 bytes per Trades cell: one allocation up front rather than doublings and copies.
     const estimate = 1024 + rows * columns * 24;
     this.out = pieces ? new AsciiSink(PIECE_BYTES + 64 * 1024) : new AsciiSink(estimate, 1024 + columns * 64);
-    this.letters = Array.from({ length: columns }, (_, c) => latin(columnName(c)));
+    this.letters = letterBytes(columns);
     this.widths = new Array<number>(columns).fill(0);
   }
 
