@@ -1,3 +1,42 @@
+/** number()'s fast path: below this, |value| * 10^6 fits 31-bit integer arithmetic. */
+const SMALL_DECIMAL = 2147;
+
+/** Writes 0 <= value < 2^31 in decimal at `at` (room already reserved); returns the end. */
+function writeDigits(buffer: Uint8Array, at: number, value: number): number {
+  let v = value | 0;
+  const end = at + (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10);
+  let p = end;
+  do {
+    const q = (v / 10) | 0;
+    buffer[--p] = 48 + v - q * 10;
+    v = q;
+  } while (v > 0);
+  return end;
+}
+
+/** Writes 0 <= value < 10^width in exactly `width` digits (leading zeros kept); returns the end. */
+function writePadded(buffer: Uint8Array, at: number, value: number, width: number): number {
+  let v = value | 0;
+  const end = at + width;
+  for (let p = end; p > at; ) {
+    const q = (v / 10) | 0;
+    buffer[--p] = 48 + v - q * 10;
+    v = q;
+  }
+  return end;
+}
+
+/** writePadded() of a non-zero fraction of `width` digits without its trailing zeros. */
+function writeTrimmed(buffer: Uint8Array, at: number, fraction: number, width: number): number {
+  let f = fraction | 0;
+  let w = width;
+  while (f % 10 === 0) {
+    f = (f / 10) | 0;
+    w--;
+  }
+  return writePadded(buffer, at, f, w);
+}
+
 /**
  * A growable byte buffer for writing large ASCII XML (sheet data) without building a string per
  * cell: at thousands of rows, the garbage of per-cell strings cost more than the XML itself, and
@@ -130,6 +169,25 @@ export class AsciiSink {
    */
   number(value: number): void {
     const magnitude = value < 0 ? -value : value;
+    if (magnitude < SMALL_DECIMAL) {
+      // Prices, pips, R: the scaled value fits 31 bits, so one capacity check and no calls.
+      const scaled = Math.round(magnitude * 1e6);
+      if (scaled / 1e6 === magnitude) {
+        this.reserve(13); // sign, 4 digits, point, 6 decimals
+        const buffer = this.buffer;
+        let at = this.length;
+        if (value < 0) buffer[at++] = 45; // -
+        const integer = (scaled / 1e6) | 0;
+        at = writeDigits(buffer, at, integer);
+        const fraction = scaled - integer * 1e6;
+        if (fraction !== 0) {
+          buffer[at++] = 46; // .
+          at = writeTrimmed(buffer, at, fraction, 6);
+        }
+        this.length = at;
+        return;
+      }
+    }
     if (magnitude < 1e9) {
       const scaled = Math.round(magnitude * 1e6);
       if (scaled / 1e6 === magnitude) {
@@ -156,18 +214,22 @@ export class AsciiSink {
     const rem = ms - days * 86_400_000;
     // rem / 86,400,000 * 10^11 = rem * 10^6 / 864, exact integers below 2^53 before the division.
     const fraction = Math.round((rem * 1_000_000) / 864);
-    this.uint(days + 25_569);
-    if (fraction === 0) return;
-    // 11 decimals as 5 + 6 digits, each in 31-bit integer arithmetic.
-    const high = Math.floor(fraction / 1e6);
-    const low = fraction - high * 1e6;
-    this.reserve(1);
-    this.buffer[this.length++] = 46; // .
-    if (low === 0) this.trimmed(high, 5);
-    else {
-      this.padded(high, 5);
-      this.trimmed(low, 6);
+    // One capacity check: days below 10^8 (ms < 8.64e15), point, 11 decimals.
+    this.reserve(21);
+    const buffer = this.buffer;
+    let at = writeDigits(buffer, this.length, days + 25_569);
+    if (fraction !== 0) {
+      // 11 decimals as 5 + 6 digits, each in 31-bit integer arithmetic.
+      const high = Math.floor(fraction / 1e6);
+      const low = fraction - high * 1e6;
+      buffer[at++] = 46; // .
+      if (low === 0) at = writeTrimmed(buffer, at, high, 5);
+      else {
+        at = writePadded(buffer, at, high, 5);
+        at = writeTrimmed(buffer, at, low, 6);
+      }
     }
+    this.length = at;
   }
 
   /** Bytes written so far. */

@@ -295,10 +295,15 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
     for (let r = 0; r < count; r++) {
       const row = rows[r];
       const rowFormat = sheet.rowFormats?.[r];
+      // Looked up at the row's first formatted cell, not before: a format's style number is
+      // given at its first use, and a row of empty values must not take one.
+      let rowKind: CellKind | null = null;
       writer.row(r + 2);
       for (let c = 0; c < row.length; c++) {
         const value = row[c];
-        if (value !== null && value !== undefined) writer.cell(c, value, rowFormat && c > 0 ? kindOf(rowFormat) : columnKinds[c]);
+        if (value === null || value === undefined) continue;
+        if (rowFormat && c > 0) writer.cell(c, value, (rowKind ??= kindOf(rowFormat)));
+        else writer.cell(c, value, columnKinds[c]);
       }
     }
   }

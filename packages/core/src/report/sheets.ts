@@ -167,6 +167,9 @@ const BUCKET_COLUMNS: ReadonlyArray<[label: string, value: (g: GroupStatistics) 
   [LABELS.expectancyTp2, (g) => g.tp2.expectancyR, R_FORMAT],
 ];
 
+/** A bucket sheet whose rows its caller may still fill (Par_Heure's rank column). */
+type BucketSheet = Omit<SheetSpec, 'rows'> & { readonly rows: ReportCell[][] };
+
 /** One bucket's row: its key cells, the shared columns, then `extra` cells (null) for the caller. */
 function bucketRow<G extends GroupStatistics>(keys: ReadonlyArray<[string, (g: G) => ReportCell]>, g: G, extra: number): ReportCell[] {
   // Filled by index rather than spread from mapped arrays: these rows are built for every workbook.
@@ -178,7 +181,7 @@ function bucketRow<G extends GroupStatistics>(keys: ReadonlyArray<[string, (g: G
   return row;
 }
 
-function bucketSheet<G extends GroupStatistics>(name: SheetName, keys: ReadonlyArray<[string, (g: G) => ReportCell]>, groups: readonly G[], extra = 0): SheetSpec & { rows: ReportCell[][] } {
+function bucketSheet<G extends GroupStatistics>(name: SheetName, keys: ReadonlyArray<[string, (g: G) => ReportCell]>, groups: readonly G[], extra = 0): BucketSheet {
   return {
     name,
     headers: [...keys.map(([label]) => label), ...BUCKET_COLUMNS.map(([label]) => label)],
