@@ -1,4 +1,4 @@
-import { AsciiSink } from './bytes.js';
+import { AsciiSink, Markup } from './bytes.js';
 import type { DeflatedPart, Deflater, PieceDeflater } from './deflate.js';
 import type { XlsxCell, XlsxSheet } from './xlsx.js';
 import { columnName, MAX_CELL_TEXT, MAX_ROWS, type SharedStrings, type Styles } from './xlsx-parts.js';
@@ -11,16 +11,16 @@ const SHEET_VIEWS =
   '<sheetFormatPr defaultRowHeight="15"/>';
 const SHEET_TAIL = '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
 
-const latin = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+const markup = (text: string) => new Markup(text);
 
 /**
  * A cell's opening markup, pre-encoded: `<c` + type and style + `><v>`; the same preceded by the
  * previous cell's close (one copy instead of two per cell); and its end after a written reference.
  */
 interface CellTag {
-  readonly open: Uint8Array;
-  readonly closeAndOpen: Uint8Array;
-  readonly afterRef: Uint8Array;
+  readonly open: Markup;
+  readonly closeAndOpen: Markup;
+  readonly afterRef: Markup;
 }
 
 /** Per column (or per row of a metric/value sheet): the tags of each value type and how its cells are sized. */
@@ -60,30 +60,30 @@ function cellKind(style: number, format: string | null): CellKind {
 function makeCellKind(style: number, format: string | null): CellKind {
   const s = style ? ` s="${style}"` : '';
   const tag = (attributes: string): CellTag => ({
-    open: latin(`<c${attributes}><v>`),
-    closeAndOpen: latin(`</v></c><c${attributes}><v>`),
-    afterRef: latin(`"${attributes}><v>`),
+    open: markup(`<c${attributes}><v>`),
+    closeAndOpen: markup(`</v></c><c${attributes}><v>`),
+    afterRef: markup(`"${attributes}><v>`),
   });
   const width = format?.endsWith('%') ? WIDTH_PERCENT : format?.startsWith('0.') ? format.length : WIDTH_GENERAL;
   return { number: tag(s), text: tag(` t="s"${s}`), boolean: tag(` t="b"${s}`), width };
 }
 
-const CELL_REF = latin('<c r="');
-const CLOSE_AND_REF = latin('</v></c><c r="');
-const ROW_OPEN = latin('<row r="');
-const ROW_OPEN_END = latin('">');
-const ROW_CLOSE = latin('</row>');
-const CLOSE_AND_ROW_CLOSE = latin('</v></c></row>');
+const CELL_REF = markup('<c r="');
+const CLOSE_AND_REF = markup('</v></c><c r="');
+const ROW_OPEN = markup('<row r="');
+const ROW_OPEN_END = markup('">');
+const ROW_CLOSE = markup('</row>');
+const CLOSE_AND_ROW_CLOSE = markup('</v></c></row>');
 
 /** Column letters A, B, ... as bytes, made once for the process (up to LETTERS_KEPT columns). */
-const columnLetters: Uint8Array[] = [];
+const columnLetters: Markup[] = [];
 const LETTERS_KEPT = 1024;
 
 /** At least `columns` column letters, index = column. */
-function letterBytes(columns: number): Uint8Array[] {
-  for (let c = columnLetters.length; c < Math.min(columns, LETTERS_KEPT); c++) columnLetters.push(latin(columnName(c)));
+function letterBytes(columns: number): Markup[] {
+  for (let c = columnLetters.length; c < Math.min(columns, LETTERS_KEPT); c++) columnLetters.push(markup(columnName(c)));
   if (columns <= LETTERS_KEPT) return columnLetters;
-  return [...columnLetters, ...Array.from({ length: columns - LETTERS_KEPT }, (_, i) => latin(columnName(LETTERS_KEPT + i)))];
+  return [...columnLetters, ...Array.from({ length: columns - LETTERS_KEPT }, (_, i) => markup(columnName(LETTERS_KEPT + i)))];
 }
 
 /** Characters of an integer's decimal form (String(value).length without the string). */
@@ -116,7 +116,7 @@ const PIECE_BYTES = 512 * 1024;
  */
 class SheetWriter {
   private out: AsciiSink;
-  private readonly letters: Uint8Array[];
+  private readonly letters: Markup[];
   readonly widths: number[];
   private ref = 0;
   /** The column an unreferenced cell would land in; -1 at a row's start (exceljs cannot place an unreferenced first cell). */
