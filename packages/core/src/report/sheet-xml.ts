@@ -292,9 +292,10 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
       }
     }
   } else {
+    const rowFormats = sheet.rowFormats;
     for (let r = 0; r < count; r++) {
       const row = rows[r];
-      const rowFormat = sheet.rowFormats?.[r];
+      const rowFormat = rowFormats?.[r];
       // Looked up at the row's first formatted cell, not before: a format's style number is
       // given at its first use, and a row of empty values must not take one.
       let rowKind: CellKind | null = null;
