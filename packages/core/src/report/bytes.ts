@@ -74,6 +74,16 @@ export class AsciiSink {
     this.start = this.length = headroom;
   }
 
+  /** Bytes the buffer holds without growing. */
+  get capacity(): number {
+    return this.buffer.length;
+  }
+
+  /** Empties the sink for reuse, `headroom` bytes kept free in front; the buffer is not cleared. */
+  reset(headroom: number): void {
+    this.start = this.length = Math.min(headroom, this.buffer.length);
+  }
+
   /**
    * Puts ASCII text before everything appended so far: a sheet's head (column widths) is known
    * only once its rows are written. Uses the headroom, else copies the content once.
