@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { computeStatistics, goldenHoursText } from '@bt/core/stats';
 import {
@@ -9,7 +10,9 @@ import {
   readWorkbookSheet,
   reportSheets,
   WorkbookSheetNotFoundError,
+  nodeDeflater,
   type ConfigEntry,
+  type Deflater,
   type ReportCell,
 } from '@bt/core/report';
 import { PERCENT_LABELS, SHEET_NAMES } from '@bt/core/format';
@@ -177,6 +180,31 @@ test('formats: percent cells 0.00%, dates, bold frozen header, column widths, fi
 test('the same input gives the same bytes', async () => {
   const again = await buildReport({ config: CONFIG, statistics: STATISTICS, trades: TRADES, pipSize: 0.0001, createdAt: CREATED });
   assert.deepEqual(again, BYTES);
+});
+
+test('sheet buffers are reused safely: a larger workbook in between changes no byte, and a deflater given by the caller keeps every input intact', async () => {
+  const many = makeTrades(
+    Array.from({ length: 400 }, (_, i) => ({ at: new Date(Date.UTC(2024, 0, 8, 8) + i * 3_600_000).toISOString(), path: i % 3 === 0 ? ('tp2' as const) : ('sl' as const), side: i % 2 ? ('buy' as const) : ('sell' as const) })),
+  );
+  const big = { config: CONFIG, statistics: computeStatistics(many), trades: many, pipSize: 0.0001, createdAt: CREATED };
+  const bigBytes = await buildReport(big);
+  assert.ok(bigBytes.length > BYTES.length);
+  assert.deepEqual(await buildReport({ config: CONFIG, statistics: STATISTICS, trades: TRADES, pipSize: 0.0001, createdAt: CREATED }), BYTES);
+  assert.deepEqual(await buildReport(big), bigBytes);
+
+  // A deflater of the caller's own may keep the arrays it is given: they must never be written over.
+  const zlibDeflater = nodeDeflater(zlib);
+  const inputs: { data: Uint8Array; copy: Uint8Array }[] = [];
+  const keeping: Deflater = {
+    deflate(data) {
+      inputs.push({ data, copy: data.slice() });
+      return zlibDeflater.deflate(data);
+    },
+  };
+  assert.deepEqual(await buildReport({ ...big, deflater: keeping }), bigBytes);
+  assert.equal(await buildReport({ config: CONFIG, statistics: STATISTICS, trades: TRADES, pipSize: 0.0001, createdAt: CREATED, deflater: keeping }).then((b) => b.length), BYTES.length);
+  assert.ok(inputs.length >= 2 * 7, `${inputs.length} parts deflated`);
+  for (const { data, copy } of inputs) assert.deepEqual(data, copy);
 });
 
 test('a run without trades still has every sheet and every bucket', async () => {

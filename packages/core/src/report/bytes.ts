@@ -1,3 +1,60 @@
+/** number()'s fast path: below this, |value| * 10^6 fits 31-bit integer arithmetic. */
+const SMALL_DECIMAL = 2147;
+
+/** Writes 0 <= value < 2^31 in decimal at `at` (room already reserved); returns the end. */
+function writeDigits(buffer: Uint8Array, at: number, value: number): number {
+  let v = value | 0;
+  const end = at + (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10);
+  let p = end;
+  do {
+    const q = (v / 10) | 0;
+    buffer[--p] = 48 + v - q * 10;
+    v = q;
+  } while (v > 0);
+  return end;
+}
+
+/** Writes 0 <= value < 10^width in exactly `width` digits (leading zeros kept); returns the end. */
+function writePadded(buffer: Uint8Array, at: number, value: number, width: number): number {
+  let v = value | 0;
+  const end = at + width;
+  for (let p = end; p > at; ) {
+    const q = (v / 10) | 0;
+    buffer[--p] = 48 + v - q * 10;
+    v = q;
+  }
+  return end;
+}
+
+/** writePadded() of a non-zero fraction of `width` digits without its trailing zeros. */
+function writeTrimmed(buffer: Uint8Array, at: number, fraction: number, width: number): number {
+  let f = fraction | 0;
+  let w = width;
+  while (f % 10 === 0) {
+    f = (f / 10) | 0;
+    w--;
+  }
+  return writePadded(buffer, at, f, w);
+}
+
+/**
+ * ASCII markup pre-encoded as little-endian 32-bit words, for AsciiSink.put(): a cell's tags are
+ * copied four bytes per store instead of one (about a third less time per tag, measured).
+ */
+export class Markup {
+  readonly words: Uint32Array;
+  readonly length: number;
+
+  constructor(text: string) {
+    this.length = text.length;
+    const bytes = new Uint8Array((text.length + 3) & ~3);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    const view = new DataView(bytes.buffer);
+    this.words = new Uint32Array(bytes.length >> 2);
+    for (let i = 0; i < this.words.length; i++) this.words[i] = view.getUint32(i * 4, true);
+  }
+}
+
 /**
  * A growable byte buffer for writing large ASCII XML (sheet data) without building a string per
  * cell: at thousands of rows, the garbage of per-cell strings cost more than the XML itself, and
@@ -5,13 +62,26 @@
  */
 export class AsciiSink {
   private buffer: Uint8Array;
+  /** Over `buffer`, for put()'s word stores. */
+  private view: DataView;
   private start: number;
   private length: number;
 
   /** `headroom` bytes are kept free before the content for prepend(). */
   constructor(initialSize = 1 << 16, headroom = 0) {
     this.buffer = new Uint8Array(initialSize + headroom);
+    this.view = new DataView(this.buffer.buffer);
     this.start = this.length = headroom;
+  }
+
+  /** Bytes the buffer holds without growing. */
+  get capacity(): number {
+    return this.buffer.length;
+  }
+
+  /** Empties the sink for reuse, `headroom` bytes kept free in front; the buffer is not cleared. */
+  reset(headroom: number): void {
+    this.start = this.length = Math.min(headroom, this.buffer.length);
   }
 
   /**
@@ -25,6 +95,7 @@ export class AsciiSink {
       const next = new Uint8Array(n + content.length + (this.buffer.length - this.length));
       next.set(content, n);
       this.buffer = next;
+      this.view = new DataView(next.buffer);
       this.length = n + content.length;
       this.start = n;
     }
@@ -38,6 +109,7 @@ export class AsciiSink {
     const next = new Uint8Array(Math.max(this.buffer.length * 2, this.length + extra));
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
+    this.view = new DataView(next.buffer);
   }
 
   /** Appends text known to be ASCII (markup, numbers, cell references). */
@@ -50,14 +122,18 @@ export class AsciiSink {
     this.length = at;
   }
 
-  /** Appends pre-encoded bytes (short markup: a loop beats TypedArray.set at this size). */
-  put(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.reserve(n);
-    const buffer = this.buffer;
+  /**
+   * Appends pre-encoded markup (a loop beats TypedArray.set at this size). Whole words are
+   * stored: up to 3 bytes past the markup's end, inside the reserved room, which the next
+   * write overwrites and bytes() never includes.
+   */
+  put(markup: Markup): void {
+    const words = markup.words;
+    this.reserve(markup.length + 3);
+    const view = this.view;
     let at = this.length;
-    for (let i = 0; i < n; i++) buffer[at++] = bytes[i];
-    this.length = at;
+    for (let i = 0; i < words.length; i++, at += 4) view.setUint32(at, words[i], true);
+    this.length += markup.length;
   }
 
   /** Appends a non-negative integer (below 2^53) in decimal, without an intermediate string. */
@@ -130,6 +206,25 @@ export class AsciiSink {
    */
   number(value: number): void {
     const magnitude = value < 0 ? -value : value;
+    if (magnitude < SMALL_DECIMAL) {
+      // Prices, pips, R: the scaled value fits 31 bits, so one capacity check and no calls.
+      const scaled = Math.round(magnitude * 1e6);
+      if (scaled / 1e6 === magnitude) {
+        this.reserve(13); // sign, 4 digits, point, 6 decimals
+        const buffer = this.buffer;
+        let at = this.length;
+        if (value < 0) buffer[at++] = 45; // -
+        const integer = (scaled / 1e6) | 0;
+        at = writeDigits(buffer, at, integer);
+        const fraction = scaled - integer * 1e6;
+        if (fraction !== 0) {
+          buffer[at++] = 46; // .
+          at = writeTrimmed(buffer, at, fraction, 6);
+        }
+        this.length = at;
+        return;
+      }
+    }
     if (magnitude < 1e9) {
       const scaled = Math.round(magnitude * 1e6);
       if (scaled / 1e6 === magnitude) {
@@ -156,18 +251,22 @@ export class AsciiSink {
     const rem = ms - days * 86_400_000;
     // rem / 86,400,000 * 10^11 = rem * 10^6 / 864, exact integers below 2^53 before the division.
     const fraction = Math.round((rem * 1_000_000) / 864);
-    this.uint(days + 25_569);
-    if (fraction === 0) return;
-    // 11 decimals as 5 + 6 digits, each in 31-bit integer arithmetic.
-    const high = Math.floor(fraction / 1e6);
-    const low = fraction - high * 1e6;
-    this.reserve(1);
-    this.buffer[this.length++] = 46; // .
-    if (low === 0) this.trimmed(high, 5);
-    else {
-      this.padded(high, 5);
-      this.trimmed(low, 6);
+    // One capacity check: days below 10^8 (ms < 8.64e15), point, 11 decimals.
+    this.reserve(21);
+    const buffer = this.buffer;
+    let at = writeDigits(buffer, this.length, days + 25_569);
+    if (fraction !== 0) {
+      // 11 decimals as 5 + 6 digits, each in 31-bit integer arithmetic.
+      const high = Math.floor(fraction / 1e6);
+      const low = fraction - high * 1e6;
+      buffer[at++] = 46; // .
+      if (low === 0) at = writeTrimmed(buffer, at, high, 5);
+      else {
+        at = writePadded(buffer, at, high, 5);
+        at = writeTrimmed(buffer, at, low, 6);
+      }
     }
+    this.length = at;
   }
 
   /** Bytes written so far. */

@@ -136,7 +136,7 @@ const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
  * dictionary restarting at each piece costs well under 1 % of size at 512 KiB pieces.
  */
 export function nodeDeflater(zlib: NodeZlib, level: number = NODE_DEFLATE_LEVEL): Deflater {
-  return {
+  const deflater: Deflater = {
     deflate: (data) => ({ raw: zlib.deflateRawSync(data, { level }), crc: zlib.crc32(data) >>> 0, size: data.length }),
     pieces() {
       const pieces: Uint8Array[] = [];
@@ -168,6 +168,20 @@ export function nodeDeflater(zlib: NodeZlib, level: number = NODE_DEFLATE_LEVEL)
       };
     },
   };
+  doneWithInput.add(deflater);
+  return deflater;
+}
+
+/** Deflaters whose deflate(), when it returns a part rather than a promise, no longer needs its input. */
+const doneWithInput = new WeakSet<Deflater>();
+
+/**
+ * Whether `deflater` is one of ours that copies its input before deflate() returns synchronously
+ * (zlib does): the caller may then reuse the input's buffer. A caller's own deflater may keep
+ * the array it was given (a stored part, say), so its input is never reused.
+ */
+export function releasesInput(deflater: Deflater): boolean {
+  return doneWithInput.has(deflater);
 }
 
 let detected: Deflater | undefined;

@@ -1,5 +1,5 @@
-import { AsciiSink } from './bytes.js';
-import type { DeflatedPart, Deflater, PieceDeflater } from './deflate.js';
+import { AsciiSink, Markup } from './bytes.js';
+import { releasesInput, type DeflatedPart, type Deflater, type PieceDeflater } from './deflate.js';
 import type { XlsxCell, XlsxSheet } from './xlsx.js';
 import { columnName, MAX_CELL_TEXT, MAX_ROWS, type SharedStrings, type Styles } from './xlsx-parts.js';
 
@@ -11,16 +11,16 @@ const SHEET_VIEWS =
   '<sheetFormatPr defaultRowHeight="15"/>';
 const SHEET_TAIL = '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
 
-const latin = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+const markup = (text: string) => new Markup(text);
 
 /**
  * A cell's opening markup, pre-encoded: `<c` + type and style + `><v>`; the same preceded by the
  * previous cell's close (one copy instead of two per cell); and its end after a written reference.
  */
 interface CellTag {
-  readonly open: Uint8Array;
-  readonly closeAndOpen: Uint8Array;
-  readonly afterRef: Uint8Array;
+  readonly open: Markup;
+  readonly closeAndOpen: Markup;
+  readonly afterRef: Markup;
 }
 
 /** Per column (or per row of a metric/value sheet): the tags of each value type and how its cells are sized. */
@@ -39,23 +39,52 @@ const BOOLEAN_WIDTH = 5;
 /** A non-integer in General format: Excel shows about this many characters. */
 const GENERAL_FRACTION_WIDTH = 10;
 
+/**
+ * Cell kinds by style and format, kept for the process: a style's markup never changes, and
+ * encoding it (nine small arrays per kind) cost more than writing a summary sheet's cells.
+ */
+const cellKinds = new Map<string, CellKind>();
+
 function cellKind(style: number, format: string | null): CellKind {
+  const key = format === null ? `${style}` : `${style} ${format}`;
+  let kind = cellKinds.get(key);
+  if (kind === undefined) {
+    kind = makeCellKind(style, format);
+    // Bounded: formats come from the report's own sheets, but a caller could vary the pip size.
+    if (cellKinds.size >= 256) cellKinds.clear();
+    cellKinds.set(key, kind);
+  }
+  return kind;
+}
+
+function makeCellKind(style: number, format: string | null): CellKind {
   const s = style ? ` s="${style}"` : '';
   const tag = (attributes: string): CellTag => ({
-    open: latin(`<c${attributes}><v>`),
-    closeAndOpen: latin(`</v></c><c${attributes}><v>`),
-    afterRef: latin(`"${attributes}><v>`),
+    open: markup(`<c${attributes}><v>`),
+    closeAndOpen: markup(`</v></c><c${attributes}><v>`),
+    afterRef: markup(`"${attributes}><v>`),
   });
   const width = format?.endsWith('%') ? WIDTH_PERCENT : format?.startsWith('0.') ? format.length : WIDTH_GENERAL;
   return { number: tag(s), text: tag(` t="s"${s}`), boolean: tag(` t="b"${s}`), width };
 }
 
-const CELL_REF = latin('<c r="');
-const CLOSE_AND_REF = latin('</v></c><c r="');
-const ROW_OPEN = latin('<row r="');
-const ROW_OPEN_END = latin('">');
-const ROW_CLOSE = latin('</row>');
-const CLOSE_AND_ROW_CLOSE = latin('</v></c></row>');
+const CELL_REF = markup('<c r="');
+const CLOSE_AND_REF = markup('</v></c><c r="');
+const ROW_OPEN = markup('<row r="');
+const ROW_OPEN_END = markup('">');
+const ROW_CLOSE = markup('</row>');
+const CLOSE_AND_ROW_CLOSE = markup('</v></c></row>');
+
+/** Column letters A, B, ... as bytes, made once for the process (up to LETTERS_KEPT columns). */
+const columnLetters: Markup[] = [];
+const LETTERS_KEPT = 1024;
+
+/** At least `columns` column letters, index = column. */
+function letterBytes(columns: number): Markup[] {
+  for (let c = columnLetters.length; c < Math.min(columns, LETTERS_KEPT); c++) columnLetters.push(markup(columnName(c)));
+  if (columns <= LETTERS_KEPT) return columnLetters;
+  return [...columnLetters, ...Array.from({ length: columns - LETTERS_KEPT }, (_, i) => markup(columnName(LETTERS_KEPT + i)))];
+}
 
 /** Characters of an integer's decimal form (String(value).length without the string). */
 function integerLength(value: number): number {
@@ -87,7 +116,7 @@ const PIECE_BYTES = 512 * 1024;
  */
 class SheetWriter {
   private out: AsciiSink;
-  private readonly letters: Uint8Array[];
+  private readonly letters: Markup[];
   readonly widths: number[];
   private ref = 0;
   /** The column an unreferenced cell would land in; -1 at a row's start (exceljs cannot place an unreferenced first cell). */
@@ -106,8 +135,8 @@ class SheetWriter {
     if (rows > MAX_ROWS) throw new Error(`invalid sheet ${sheet}: ${rows} rows (Excel allows ${MAX_ROWS})`);
     // About 24 bytes per Trades cell: one allocation up front rather than doublings and copies.
     const estimate = 1024 + rows * columns * 24;
-    this.out = pieces ? new AsciiSink(PIECE_BYTES + 64 * 1024) : new AsciiSink(estimate, 1024 + columns * 64);
-    this.letters = Array.from({ length: columns }, (_, c) => latin(columnName(c)));
+    this.out = pieces ? new AsciiSink(PIECE_BYTES + 64 * 1024) : takeSink(estimate, 1024 + columns * 64);
+    this.letters = letterBytes(columns);
     this.widths = new Array<number>(columns).fill(0);
   }
 
@@ -187,16 +216,20 @@ class SheetWriter {
   }
 
   /** The finished part: head (dimension, frozen pane, widths), rows, filter, tail. */
-  finish(head: string, tail: string): { data: Uint8Array } | { deflated: Promise<DeflatedPart> } {
+  finish(head: string, tail: string, deflater: Deflater): { data: Uint8Array } | { deflated: DeflatedPart | Promise<DeflatedPart> } {
     if (this.ref) this.closeRow();
     this.out.ascii(tail);
     const { out, pieces } = this;
     // Kept alive as the last writer (see lastWriter): it holds no buffer once finished.
-    this.out = new AsciiSink(0);
+    this.out = EMPTY_SINK;
     this.pieces = null;
     if (!pieces) {
       out.prepend(head);
-      return { data: out.bytes() };
+      if (!releasesInput(deflater)) return { data: out.bytes() };
+      // Deflated now, so that the next sheet (or workbook) writes into the same buffer.
+      const deflated = deflater.deflate(out.bytes());
+      if (!(deflated instanceof Promise)) giveBackSink(out);
+      return { deflated };
     }
     pieces.put(this.piece, out.bytes());
     const first = new AsciiSink(head.length);
@@ -204,6 +237,33 @@ class SheetWriter {
     pieces.put(0, first.bytes());
     return { deflated: pieces.finish() };
   }
+}
+
+const EMPTY_SINK = new AsciiSink(0);
+
+/**
+ * A sheet buffer kept for the next sheet: written, deflated at once by zlib (which copies it),
+ * then free. Reusing it spares a zeroed allocation per sheet (the Trades sheet of a one-month
+ * run needs about 170 KB) and keeps the memory being written warm in the cache. Sheets are
+ * written synchronously, so no two use it at once; a sheet large enough to go in pieces uses
+ * its own buffers. At most SPARE_MAX_BYTES are kept.
+ */
+let spareSink: AsciiSink | null = null;
+const SPARE_MAX_BYTES = 4 * 1024 * 1024;
+
+function takeSink(size: number, headroom: number): AsciiSink {
+  const sink = spareSink;
+  if (sink !== null && sink.capacity >= size + headroom) {
+    spareSink = null;
+    sink.reset(headroom);
+    return sink;
+  }
+  return new AsciiSink(size, headroom);
+}
+
+function giveBackSink(sink: AsciiSink): void {
+  if (sink.capacity > SPARE_MAX_BYTES) return;
+  if (spareSink === null || sink.capacity > spareSink.capacity) spareSink = sink;
 }
 
 /**
@@ -228,7 +288,7 @@ export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } 
  * One worksheet part (all ASCII: text lives in the shared strings): its bytes, or for a large
  * sheet and a deflater that takes pieces, its compression already under way.
  */
-export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings, deflater: Deflater): { data: Uint8Array } | { deflated: Promise<DeflatedPart> } {
+export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings, deflater: Deflater): { data: Uint8Array } | { deflated: DeflatedPart | Promise<DeflatedPart> } {
   const rows = sheet.rows ?? [];
   const records = sheet.records;
   const { columns, count } = sheetSize(sheet);
@@ -263,13 +323,19 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
       }
     }
   } else {
+    const rowFormats = sheet.rowFormats;
     for (let r = 0; r < count; r++) {
       const row = rows[r];
-      const rowFormat = sheet.rowFormats?.[r];
+      const rowFormat = rowFormats?.[r];
+      // Looked up at the row's first formatted cell, not before: a format's style number is
+      // given at its first use, and a row of empty values must not take one.
+      let rowKind: CellKind | null = null;
       writer.row(r + 2);
       for (let c = 0; c < row.length; c++) {
         const value = row[c];
-        if (value !== null && value !== undefined) writer.cell(c, value, rowFormat && c > 0 ? kindOf(rowFormat) : columnKinds[c]);
+        if (value === null || value === undefined) continue;
+        if (rowFormat && c > 0) writer.cell(c, value, (rowKind ??= kindOf(rowFormat)));
+        else writer.cell(c, value, columnKinds[c]);
       }
     }
   }
@@ -286,7 +352,7 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
     (columns > 0 ? `<cols>${widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '') +
     '<sheetData>';
   const filter = sheet.autoFilter && columns > 0 ? `<autoFilter ref="A1:${columnName(columns - 1)}${1 + count}"/>` : '';
-  const part = writer.finish(head, `</sheetData>${filter}${SHEET_TAIL}`);
+  const part = writer.finish(head, `</sheetData>${filter}${SHEET_TAIL}`, deflater);
   lastWriter = writer;
   return part;
 }

@@ -167,11 +167,25 @@ const BUCKET_COLUMNS: ReadonlyArray<[label: string, value: (g: GroupStatistics) 
   [LABELS.expectancyTp2, (g) => g.tp2.expectancyR, R_FORMAT],
 ];
 
-function bucketSheet<G extends GroupStatistics>(name: SheetName, keys: ReadonlyArray<[string, (g: G) => ReportCell]>, groups: readonly G[]): SheetSpec {
+/** A bucket sheet whose rows its caller may still fill (Par_Heure's rank column). */
+type BucketSheet = Omit<SheetSpec, 'rows'> & { readonly rows: ReportCell[][] };
+
+/** One bucket's row: its key cells, the shared columns, then `extra` cells (null) for the caller. */
+function bucketRow<G extends GroupStatistics>(keys: ReadonlyArray<[string, (g: G) => ReportCell]>, g: G, extra: number): ReportCell[] {
+  // Filled by index rather than spread from mapped arrays: these rows are built for every workbook.
+  const row = new Array<ReportCell>(keys.length + BUCKET_COLUMNS.length + extra);
+  let at = 0;
+  for (const [, value] of keys) row[at++] = value(g);
+  for (const [, value] of BUCKET_COLUMNS) row[at++] = value(g);
+  while (at < row.length) row[at++] = null;
+  return row;
+}
+
+function bucketSheet<G extends GroupStatistics>(name: SheetName, keys: ReadonlyArray<[string, (g: G) => ReportCell]>, groups: readonly G[], extra = 0): BucketSheet {
   return {
     name,
     headers: [...keys.map(([label]) => label), ...BUCKET_COLUMNS.map(([label]) => label)],
-    rows: groups.map((g) => [...keys.map(([, value]) => value(g)), ...BUCKET_COLUMNS.map(([, value]) => value(g))]),
+    rows: groups.map((g) => bucketRow(keys, g, extra)),
     columnFormats: [...keys.map(() => null), ...BUCKET_COLUMNS.map(([, , format]) => format)],
   };
 }
@@ -182,12 +196,15 @@ export function sessionsSheet(statistics: BacktestStatistics): SheetSpec {
 
 /** Par_Heure, with the golden hours' rank (1 = best, empty otherwise: docs/report.md "Golden hours"). */
 export function hoursSheet(statistics: BacktestStatistics): SheetSpec {
-  const sheet = bucketSheet('Par_Heure', [[LABELS.hour, (h) => h.hour]], statistics.byHour);
+  const sheet = bucketSheet('Par_Heure', [[LABELS.hour, (h) => h.hour]], statistics.byHour, 1);
   const ranks = goldenRanks(statistics.goldenHours);
+  const rank = sheet.headers.length;
+  sheet.rows.forEach((row, i) => {
+    row[rank] = ranks.get(statistics.byHour[i].hour) ?? null;
+  });
   return {
     ...sheet,
     headers: [...sheet.headers, LABELS.goldenRank],
-    rows: sheet.rows.map((row, i) => [...row, ranks.get(statistics.byHour[i].hour) ?? null]),
     columnFormats: [...(sheet.columnFormats ?? []), null],
   };
 }

@@ -21,7 +21,8 @@ const MIN_WIDTH = 6;
 const MAX_WIDTH = 48;
 
 function toXlsxSheet(spec: SheetSpec): XlsxSheet {
-  return { ...spec, minWidth: MIN_WIDTH, maxWidth: MAX_WIDTH };
+  // Every field named, so that all sheets share one object shape in the writer.
+  return { name: spec.name, headers: spec.headers, rows: spec.rows, columnFormats: spec.columnFormats, rowFormats: spec.rowFormats, minWidth: MIN_WIDTH, maxWidth: MAX_WIDTH };
 }
 
 /**

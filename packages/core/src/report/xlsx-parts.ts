@@ -11,7 +11,13 @@ const BUILTIN_FORMATS: Readonly<Record<string, number>> = { '0': 1, '0.00': 2, '
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
+/** Any character escapeXml changes. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff&<>"\r]/;
+
 export function escapeXml(text: string): string {
+  // Most texts (labels, numbers as text) need nothing: one test instead of six replacements.
+  if (!NEEDS_ESCAPE.test(text)) return text;
   // \r is escaped too: XML parsers turn a literal one into \n.
   return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
 }

@@ -1,6 +1,7 @@
 import { defaultDeflater, type DeflatedPart, type Deflater } from './deflate.js';
 import { sheetSize, sheetXml } from './sheet-xml.js';
 import { columnName, escapeXml, SharedStrings, Styles } from './xlsx-parts.js';
+import { fixedPart } from './fixed-parts.js';
 import { zipParts, type ZipPart } from './zip.js';
 
 /**
@@ -60,6 +61,52 @@ function quoteSheet(name: string): string {
 
 const SHEET_NAME = /^[^\\/?*[\]:]{1,31}$/;
 
+function contentTypesXml(sheets: number): string {
+  const sheetOverrides = Array.from(
+    { length: sheets },
+    (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+  ).join('');
+  return (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+    '<Default Extension="xml" ContentType="application/xml"/>' +
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+    sheetOverrides +
+    '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+    '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' +
+    '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
+    '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
+    '</Types>'
+  );
+}
+
+const ROOT_RELS =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+  '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>' +
+  '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>' +
+  '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/>' +
+  '</Relationships>';
+
+const APP_XML =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>bt</Application></Properties>';
+
+function workbookRelsXml(sheets: number): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    Array.from(
+      { length: sheets },
+      (_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+    ).join('') +
+    `<Relationship Id="rId${sheets + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
+    `<Relationship Id="rId${sheets + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
+    '</Relationships>'
+  );
+}
+
 /** The .xlsx bytes of a workbook. */
 export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   if (workbook.sheets.length === 0) throw new Error('invalid workbook: no sheet');
@@ -71,33 +118,14 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
   }
   const styles = new Styles();
   const strings = new SharedStrings();
-  const files: Record<string, string | { data: Uint8Array } | { deflated: Promise<DeflatedPart> }> = {};
+  const files: Record<string, string | { data: Uint8Array } | { deflated: DeflatedPart | Promise<DeflatedPart> }> = {};
   const deflater = workbook.deflater ?? defaultDeflater();
   const sheetXmls = workbook.sheets.map((sheet) => sheetXml(sheet, styles, strings, deflater));
   const created = workbook.created.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-  const sheetOverrides = workbook.sheets
-    .map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
-    .join('');
-  files['[Content_Types].xml'] =
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-      sheetOverrides +
-      '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
-      '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' +
-      '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
-      '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
-      '</Types>';
-  files['_rels/.rels'] =
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>' +
-      '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>' +
-      '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/>' +
-      '</Relationships>';
+  const n = workbook.sheets.length;
+  files['[Content_Types].xml'] = { deflated: fixedPart(deflater, `types ${n}`, () => contentTypesXml(n)) };
+  files['_rels/.rels'] = { deflated: fixedPart(deflater, 'rels', () => ROOT_RELS) };
   files['docProps/core.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
@@ -105,9 +133,7 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
       `<dcterms:created xsi:type="dcterms:W3CDTF">${created}</dcterms:created>` +
       `<dcterms:modified xsi:type="dcterms:W3CDTF">${created}</dcterms:modified>` +
       '</cp:coreProperties>';
-  files['docProps/app.xml'] =
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>bt</Application></Properties>';
+  files['docProps/app.xml'] = { deflated: fixedPart(deflater, 'app', () => APP_XML) };
   const filters = workbook.sheets
     .map((sheet, i) => {
       if (!sheet.autoFilter) return '';
@@ -124,18 +150,12 @@ export async function writeXlsx(workbook: XlsxWorkbook): Promise<Uint8Array> {
       '</sheets>' +
       (filters ? `<definedNames>${filters}</definedNames>` : '') +
       '</workbook>';
-  const n = workbook.sheets.length;
-  files['xl/_rels/workbook.xml.rels'] =
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      workbook.sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
-      `<Relationship Id="rId${n + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
-      `<Relationship Id="rId${n + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
-      '</Relationships>';
+  files['xl/_rels/workbook.xml.rels'] = { deflated: fixedPart(deflater, `workbook rels ${n}`, () => workbookRelsXml(n)) };
   sheetXmls.forEach((xml, i) => {
     files[`xl/worksheets/sheet${i + 1}.xml`] = xml;
   });
-  files['xl/styles.xml'] = styles.xml();
+  const stylesXml = styles.xml();
+  files['xl/styles.xml'] = { deflated: fixedPart(deflater, `styles ${stylesXml}`, () => stylesXml) };
   files['xl/sharedStrings.xml'] = strings.xml();
   const encoder = new TextEncoder();
   const parts: ZipPart[] = Object.entries(files).map(([name, xml]) => (typeof xml === 'string' ? { name, data: encoder.encode(xml) } : { name, ...xml }));
