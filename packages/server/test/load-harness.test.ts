@@ -60,7 +60,7 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
     const scenario = (clients: number, total: number, rate: number, p95: number, loopMax: number, non2xx = 0): ScenarioReport => ({
       dialect: 'sqlite', mode: 'inprocess', workload: 'backtest', clients, durationSeconds: 20, requests: rate * 20, requestsPerSecond: rate, backtestsPerSecond: rate,
       latency: { count: rate * 20, p50: p95 / 2, p95, p99: p95, max: p95 }, byKind: {}, serverTiming: { total: { p50: total, p95: total } },
-      errors: 0, timeouts: 0, non2xx, problems: [], server: stats('server', loopMax), workers: [stats('worker', 400)], idle: stats('idle', 5), loadAverage: { start: 1, end: 1 },
+      errors: 0, timeouts: 0, non2xx, problems: [], server: stats('server', loopMax), workers: [stats('worker', 400)], idle: stats('idle', 5), databaseCpuMs: null, clientCpuMs: 100, loadAverage: { start: 1, end: 1 },
     });
     const report = (scenarios: ScenarioReport[]): LoadReport => ({
       date: '2026-11-26T10:00:00.000Z', machine: { cpu: 'cpu', cores: 2, memoryGb: 1, node: 'v20' }, options: {} as LoadReport['options'], loadAverage: { start: [1, 1, 1], end: [1, 1, 1] }, scenarios, skipped: [],
@@ -74,5 +74,21 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
       scenario(20, 140, 120, 380, 45, 1),
     ].map((s) => checkTargets(report([scenario(1, 15.1, 60, 20, 10), s])).map((c) => c.met));
     assert.deepEqual(missed, [[false, false], [false, false], [false, false], [false, false]]);
+  });
+
+  it('says where the cores went per request: server main thread and other threads, workers, the MariaDB server, the load client', () => {
+    const server: ProcessStats = { type: 'stats', role: 'server', pid: 1, loopDelay: { max: 9, p99: 4, p50: 1, mean: 1, samples: 1000 }, cpuMs: 2000, mainCpuMs: 800, wallMs: 20_000, gc: { maxMs: 1, totalMs: 10 } };
+    const base: Omit<ScenarioReport, 'dialect' | 'databaseCpuMs'> = {
+      mode: 'inprocess', workload: 'backtest', clients: 20, durationSeconds: 20, requests: 100, requestsPerSecond: 5, backtestsPerSecond: 5,
+      latency: { count: 100, p50: 1, p95: 2, p99: 3, max: 4 }, byKind: {}, serverTiming: { total: { p50: 1, p95: 2 } },
+      errors: 0, timeouts: 0, non2xx: 0, problems: [], server, workers: [], idle: { ...server, role: 'idle' }, clientCpuMs: 200, loadAverage: { start: 1, end: 1 },
+    };
+    const section = renderSection({
+      date: '2026-11-26T10:00:00.000Z', machine: { cpu: 'cpu', cores: 2, memoryGb: 1, node: 'v20' }, options: { library: 'basic', users: 1, warmupSeconds: 1, durationSeconds: 20, loginEvery: 10, passwordCost: 14 } as LoadReport['options'],
+      loadAverage: { start: [1, 1, 1], end: [1, 1, 1] }, skipped: [],
+      scenarios: [{ ...base, dialect: 'mariadb', databaseCpuMs: 400 }, { ...base, dialect: 'sqlite', databaseCpuMs: null }],
+    });
+    assert.ok(section.includes('| MariaDB | in-process | backtest | 20 | 8.00 | 12.00 | – | 4.00 | 2.00 | 26.00 |'), section);
+    assert.ok(section.includes('| SQLite | in-process | backtest | 20 | 8.00 | 12.00 | – | (in the server) | 2.00 | 22.00 |'), section);
   });
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { LibrarySet } from '../../test/support/library.js';
 import { quantile } from '../quantile.js';
+import { cpuWindow, localDatabasePid } from './machine-cpu.js';
 import type { ProcessStats } from './process.js';
 import { startTarget, LOAD_USER_PASSWORD, type Dialect, type Mode, type Target } from './target.js';
 import { Recorder, requestsFor, type Sample, type Workload } from './workloads.js';
@@ -61,6 +62,9 @@ export interface ScenarioReport {
   workers: ProcessStats[];
   /** A process doing nothing over the same window: the loop delay the busy machine's scheduler alone causes. */
   idle: ProcessStats;
+  /** CPU of the local database server (MariaDB on this machine; null for SQLite, inside the server) and of the load client, ms over the window. */
+  databaseCpuMs: number | null;
+  clientCpuMs: number;
   loadAverage: { start: number; end: number };
 }
 
@@ -108,8 +112,10 @@ async function runScenario(target: Target, dialect: Dialect, mode: Mode, workloa
   const recorder = new Recorder();
   const load0 = loadavg()[0];
   await target.resetStats();
+  const window = cpuWindow(dialect === 'mariadb' ? localDatabasePid() : null);
   const result = await runCannon(target.url, requestsFor(workload, target.users, recorder, config), clients, options.durationSeconds, recorder);
   const stats = await target.readStats();
+  const machine = window.stop();
   const server = stats.find((p) => p.role === 'server')!;
   const workers = stats.filter((p) => p.role === 'worker');
   const idle = stats.find((p) => p.role === 'idle')!;
@@ -151,6 +157,8 @@ async function runScenario(target: Target, dialect: Dialect, mode: Mode, workloa
     server,
     workers,
     idle,
+    databaseCpuMs: machine.databaseCpuMs,
+    clientCpuMs: machine.clientCpuMs,
     loadAverage: { start: round(load0, 2), end: round(load1, 2) },
   };
 }

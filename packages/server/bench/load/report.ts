@@ -48,6 +48,20 @@ function scenarioRow(s: ScenarioReport): string {
   return `| ${DB[s.dialect]} | ${MODE[s.mode]} | ${s.workload} | ${s.clients} | ${n(s.requestsPerSecond)} | **${n(s.backtestsPerSecond)}** | ${n(s.latency.p50)} | ${n(s.latency.p95)} | ${n(s.latency.p99)} | ${failures} / ${s.non2xx} | ${s.serverTiming.total ? n(s.serverTiming.total.p50) : '–'} | ${n(s.server.loopDelay.max)} / ${n(s.server.loopDelay.p99)} | ${n(s.server.gc.maxMs)} | ${n(s.idle.loopDelay.max)} | ${n(cpuShare, 0)}${workerCpu} % | ${s.requests ? n((s.server.cpuMs + s.workers.reduce((t, w) => t + w.cpuMs, 0)) / s.requests) : '–'} | ${n(s.loadAverage.start)} → ${n(s.loadAverage.end)} |`;
 }
 
+function cpuRow(s: ScenarioReport): string {
+  const per = (ms: number | null | undefined) => (ms === null || ms === undefined || !s.requests ? null : ms / s.requests);
+  const main = per(s.server.mainCpuMs);
+  const other = main === null ? null : per(s.server.cpuMs - (s.server.mainCpuMs ?? 0));
+  const workers = s.workers.length ? per(s.workers.reduce((t, w) => t + w.cpuMs, 0)) : 0;
+  // SQLite works inside the server process: its CPU is the server's.
+  const database = s.dialect === 'sqlite' ? 0 : per(s.databaseCpuMs);
+  const client = per(s.clientCpuMs);
+  const parts = [per(s.server.cpuMs), workers, database, client];
+  const total = parts.every((x) => x !== null) ? parts.reduce((t: number, x) => t + (x as number), 0) : null;
+  const cell = (x: number | null) => (x === null ? '–' : n(x, 2));
+  return `| ${DB[s.dialect]} | ${MODE[s.mode]} | ${s.workload} | ${s.clients} | ${cell(main)} | ${cell(other)} | ${s.workers.length ? cell(workers) : '–'} | ${s.dialect === 'sqlite' ? '(in the server)' : cell(database)} | ${cell(client)} | ${cell(total)} |`;
+}
+
 export function renderSection(report: LoadReport): string {
   const o = report.options;
   const m = report.machine;
@@ -90,6 +104,16 @@ export function renderSection(report: LoadReport): string {
       .filter((s) => s.serverTiming.total)
       .map((s) => `| ${DB[s.dialect]} | ${MODE[s.mode]} | ${s.workload} | ${s.clients} | ${PHASES.map((p) => (s.serverTiming[p] ? `${n(s.serverTiming[p].p50)} (${n(s.serverTiming[p].p95)})` : '–')).join(' | ')} |`),
   ];
+  lines.push(
+    '',
+    'Where the cores went, CPU ms per request over the measured window: the server\'s main thread (the event loop) and its other threads',
+    '(engine and workbook pool, I/O), the workers, the MariaDB server on this machine (for SQLite the database works inside the server) and',
+    'the load client (autocannon, in the harness process). Their sum over the machine\'s 2 cores bounds the requests per second.',
+    '',
+    '| database | mode | workload | clients | server main thread | server other threads | workers | database server | load client | total |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.scenarios.map(cpuRow),
+  );
   if (mixed.length) {
     lines.push(
       '',
