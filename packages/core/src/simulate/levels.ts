@@ -23,8 +23,16 @@ export function priceRounding(pipSize: number): number {
   return Math.round(1 / (pipSize * 1e-4));
 }
 
+/**
+ * `Math.round(x * scale) / scale`, with V8's own steps for `Math.round` (the ceiling, less 1 when
+ * it is more than half above) but the correction taken as `+(c - 0.5 > y)` instead of a branch:
+ * levels sit within a rounding error of a whole multiple of 1/scale, so that branch was a coin
+ * flip per level (docs/engine.md §11). Same value for every double, sign of zero included.
+ */
 export function roundPrice(x: number, scale: number): number {
-  return Math.round(x * scale) / scale;
+  const y = x * scale;
+  const c = Math.ceil(y);
+  return (c - +(c - 0.5 > y)) / scale;
 }
 
 /** Checks the exit rules once per run; throws `invalid <field>: <value>`. */

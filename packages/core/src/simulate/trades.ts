@@ -5,7 +5,7 @@ import { sessionForHour } from '../stats/buckets.js';
 import { resolveWithLowerTimeframe, type LowerTimeframe } from './ambiguity.js';
 import { NO_ENTRIES, type Entries } from './entries.js';
 import { fastWalk, priceBlocks, walkIn, walkOutCandles, walkOutPrices, type PriceBlocks } from './fast-walk.js';
-import { placeLevels, priceRounding, validateExitRules, type ExitRules, type Levels } from './levels.js';
+import { placeLevels, priceRounding, roundPrice, validateExitRules, type ExitRules, type Levels } from './levels.js';
 import type { Outcome, TargetResult, Trade } from './types.js';
 import { newWalkState } from './walk.js';
 
@@ -317,9 +317,9 @@ function simulateRange(run: TableRun, k0: number, k1: number): void {
     const resting = eResting[k] === 1;
     if (external) {
       // placeLevels' external branch, inlined: `dir * (pips * pip)` is `(dir * pips) * pip` exactly.
-      levels.sl = Math.round((p - dir * slOffset) * scale) / scale;
-      levels.tp1 = Math.round((p + dir * tp1Offset) * scale) / scale;
-      levels.tp2 = Math.round((p + dir * tp2Offset) * scale) / scale;
+      levels.sl = roundPrice(p - dir * slOffset, scale);
+      levels.tp1 = roundPrice(p + dir * tp1Offset, scale);
+      levels.tp2 = roundPrice(p + dir * tp2Offset, scale);
     } else if (!placeLevels(rules, dir, p, stops[z], levels, scale)) {
       if (run.setup === eSetup) {
         run.t = t;
