@@ -72,6 +72,14 @@ export class SetupBuilder {
     this.confirmedAt[i] = confirmedAt;
   }
 
+  /**
+   * Room for `extra` more setups, so that a kernel may write the columns directly (from
+   * `count`, then advance `count`) without a capacity test per setup.
+   */
+  reserve(extra: number): void {
+    while (this.count + extra > this.cols.capacity) this.grow();
+  }
+
   private grow(): void {
     const n = this.count;
     const cols = columns(this.cols.capacity * 2);

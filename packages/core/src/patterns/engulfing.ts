@@ -19,15 +19,64 @@ export function detectEngulfing(series: PriceSeries): Setups {
   return out.finish();
 }
 
-/** Setups from the flagged candles of one chunk: the pattern's range and extreme. */
+// Two slots for choosing between two doubles by an index of 0 or 1: V8 compiles `side > 0 ? a : b`
+// and Math.max/Math.min on doubles to branches, mispredicted often here (the sides alternate at
+// random, and so does which of three candles has the highest high).
+const pick = new Float64Array(2);
+
+/**
+ * Setups from the flagged candles of one chunk: the pattern's range and extreme. The extremes are
+ * chosen by comparisons when all six prices are above 0; otherwise (NaN, zeros, where Math.max
+ * and Math.min differ from a comparison) by Math.max and Math.min, a branch rarely taken.
+ */
 function keepEngulfings(out: SetupBuilder, high: Float64Array, low: Float64Array, flagged: number): void {
+  out.reserve(flagged);
+  const sides = out.side;
+  const tops = out.top;
+  const bottoms = out.bottom;
+  const stops = out.stop;
+  const formedAt = out.formedAt;
+  const confirmedAt = out.confirmedAt;
+  let z = out.count;
   for (let c = 0; c < flagged; c++) {
     const i = flaggedIndex[c];
     const side = flaggedSide[c];
-    const top = Math.max(high[i - 2], high[i - 1], high[i]);
-    const bottom = Math.min(low[i - 2], low[i - 1], low[i]);
-    out.push(side, top, bottom, side > 0 ? bottom : top, i, i);
+    const h2 = high[i - 2];
+    const h1 = high[i - 1];
+    const h0 = high[i];
+    const l2 = low[i - 2];
+    const l1 = low[i - 1];
+    const l0 = low[i];
+    let top: number;
+    let bottom: number;
+    if ((+(h2 > 0) & +(h1 > 0) & +(h0 > 0) & +(l2 > 0) & +(l1 > 0) & +(l0 > 0)) === 1) {
+      pick[0] = h2;
+      pick[1] = h1;
+      const h = pick[+(h1 > h2)];
+      pick[0] = h;
+      pick[1] = h0;
+      top = pick[+(h0 > h)];
+      pick[0] = l2;
+      pick[1] = l1;
+      const l = pick[+(l1 < l2)];
+      pick[0] = l;
+      pick[1] = l0;
+      bottom = pick[+(l0 < l)];
+    } else {
+      top = Math.max(h2, h1, h0);
+      bottom = Math.min(l2, l1, l0);
+    }
+    pick[0] = top;
+    pick[1] = bottom;
+    sides[z] = side;
+    tops[z] = top;
+    bottoms[z] = bottom;
+    stops[z] = pick[(side + 1) >> 1];
+    formedAt[z] = i;
+    confirmedAt[z] = i;
+    z++;
   }
+  out.count = z;
 }
 
 /**
