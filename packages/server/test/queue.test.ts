@@ -86,6 +86,10 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     const proStarts = await started(answers.slice(3).map((r) => r.body.run_id));
     assert.ok(Math.max(...proStarts) <= Math.min(...standardStarts), `Pro jobs first: pro ${proStarts}, standard ${standardStarts}`);
 
+    // An official run's job carries the library months the API read: the worker reads those files.
+    const months = (await job(answers[0].body.run_id)).data.months;
+    assert.ok(Array.isArray(months) && months.length > 0 && months.every((m: { path: string; ipcPath: string }) => m.path.startsWith('EURUSD/') && m.ipcPath.endsWith('.arrow')), JSON.stringify(months));
+
     // The same answer as in-process: the workbook is where the answer says, and downloads.
     const file = await t.request('GET', answers[0].body.download_url, { key: standard.key });
     assert.equal(file.status, 200);

@@ -73,9 +73,9 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     const costs = costsOf(body, symbol);
     requireCredits(user);
     const loading = performance.now();
-    const candles = await backtests.officialCandles(symbol, timeframe, period.from, period.to);
+    const { candles, months } = await backtests.officialCandles(symbol, timeframe, period.from, period.to);
     const loadMs = performance.now() - loading;
-    const outcome = await backtests.run({ user, source: 'official', strategy, rawParams: paramsOf(body), exits, costs, symbol, timeframe, pipSize: pipSize(symbol), candles, from: period.from, to: period.to });
+    const outcome = await backtests.run({ user, source: 'official', strategy, rawParams: paramsOf(body), exits, costs, symbol, timeframe, pipSize: pipSize(symbol), candles, months, from: period.from, to: period.to });
     answer(ctx, outcome, started, loadMs);
   });
 

@@ -13,7 +13,7 @@ import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
-import type { DatasetStore } from '../datasets/store.js';
+import type { DatasetStore, MonthRef } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
 import { JobEndedElsewhere, type BacktestRunner } from '../jobs/runner.js';
 import type { EngineRequest, EngineResult } from '../jobs/task.js';
@@ -45,6 +45,8 @@ export interface BacktestPlan {
   pipSize: number;
   /** Warm-up first, then the period; cut after `to`. */
   candles: Candles;
+  /** Official candles: the library months they were read from (a bt-worker reads the same files, docs/queue.md). */
+  months?: readonly MonthRef[];
   from: number;
   to: number;
 }
@@ -150,11 +152,11 @@ export class Backtests {
     }
   }
 
-  /** Official candles of [from, to] with their warm-up; 404 when the store has none there. */
-  async officialCandles(symbol: string, timeframe: TimeframeKey, from: number, to: number): Promise<Candles> {
+  /** Official candles of [from, to] with their warm-up, and the library months they come from; 404 when the store has none there. */
+  async officialCandles(symbol: string, timeframe: TimeframeKey, from: number, to: number): Promise<{ candles: Candles; months: readonly MonthRef[] }> {
     const loaded = await this.deps.datasets.load(symbol, timeframe, from, to);
     if (!loaded || loaded.inPeriod === 0) throw notFound(await this.noDataMessage(symbol, timeframe, from, to));
-    return loaded.candles;
+    return { candles: loaded.candles, months: loaded.datasets };
   }
 
   /** The 'no data' answer, naming what the library does hold for this symbol (French dates). */
@@ -205,7 +207,7 @@ export class Backtests {
       const runner = this.deps.runner;
       if (runner.kind === 'queue') {
         // A worker process runs it, stores the workbook and marks the row done (src/jobs/queue.ts).
-        const done = await runner.submit({ run, source: plan.source, request, candles: plan.source === 'custom' ? candles : null, priority: hasBacktestPriority(user, this.deps.clock.now()) });
+        const done = await runner.submit({ run, source: plan.source, request, candles: plan.source === 'custom' ? candles : null, months: plan.source === 'official' ? (plan.months ?? null) : null, priority: hasBacktestPriority(user, this.deps.clock.now()) });
         run.set({ status: 'done', strategyLabel: done.result.strategyLabel.slice(0, 200) });
         const phases = { charge_ms: round1(chargeMs), store_ms: round1(done.storeMs) };
         return { run, result: done.result, balance, params, warnings: [...warnings, ...done.result.warnings], sandboxMs, phases };

@@ -283,7 +283,15 @@ export class DatasetStore {
       first--;
       before += all[first].rows;
     }
-    const chosen = all.slice(first);
+    return this.loadFromMonths(all.slice(first), symbol, timeframe, from, to, warmup);
+  }
+
+  /**
+   * `load` from months already chosen (the `datasets` of a `load` answer): no index query. A
+   * bt-worker gets them with the job from the API, which has just read them (docs/queue.md).
+   */
+  async loadFromMonths(chosen: readonly MonthRef[], symbol: string, timeframe: string, from: number, to: number, warmup = WARMUP_CANDLES): Promise<LoadedSeries | null> {
+    if (chosen.length === 0) return null;
     const sliceKey = `${symbol}|${timeframe}|${from}|${to}|${warmup}|${chosen.map((d) => d.checksum.slice(0, 16)).join(',')}`;
     const hit = this.slices.get(sliceKey);
     if (hit) return { ...hit, datasets: chosen };
@@ -311,7 +319,7 @@ export class DatasetStore {
     return (await Dataset.findAll({ where, order: [['month', 'ASC']], attributes: MONTH_REF, raw: true })) as MonthRef[];
   }
 
-  private async cut(chosen: MonthRef[], symbol: string, timeframe: string, from: number, to: number, warmup: number): Promise<LoadedSeries | null> {
+  private async cut(chosen: readonly MonthRef[], symbol: string, timeframe: string, from: number, to: number, warmup: number): Promise<LoadedSeries | null> {
     const parts = await Promise.all(chosen.map((d) => this.month(d)));
     const joined = concatCandles(parts, { symbol, timeframe: parseTimeframe(timeframe) });
     const start = lowerBound(joined.time, from);

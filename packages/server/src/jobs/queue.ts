@@ -9,6 +9,7 @@ import type { BacktestRun, RunSource } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import { cancelRun } from '../backtests/finish.js';
 import type { ExtractionRange } from '../csvs/extraction.js';
+import type { MonthRef } from '../datasets/store.js';
 import { EXTRACTION_MESSAGES, JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
 import { paramErrorFromReason, type EngineRequest, type EngineResult } from './task.js';
@@ -28,6 +29,12 @@ export interface QueueJobData {
   request: EngineRequest;
   /** An uploaded file's candles (Arrow IPC, base64); official candles are read by the worker from the library. */
   candles: string | null;
+  /**
+   * Official candles: the library months the API read them from (path, Arrow copy, checksum), so
+   * that the worker reads the same files without querying the index again. Absent from jobs of
+   * older APIs: the worker then looks the months up itself.
+   */
+  months?: MonthRef[] | null;
   /** After this time (ms) nobody waits for the answer: a worker refuses the job. */
   deadline: number;
 }
@@ -99,7 +106,7 @@ export class QueueRunner {
   }
 
   /** Enqueues a charged run and waits for its end; every failure is settled here (JobEndedElsewhere). */
-  submit(job: { run: BacktestRun; source: RunSource; request: EngineRequest; candles: Candles | null; priority: boolean }): Promise<QueueJobResult> {
+  submit(job: { run: BacktestRun; source: RunSource; request: EngineRequest; candles: Candles | null; months?: readonly MonthRef[] | null; priority: boolean }): Promise<QueueJobResult> {
     return this.track(this.submitAndWait(job));
   }
 
@@ -111,7 +118,7 @@ export class QueueRunner {
     return pending;
   }
 
-  private async submitAndWait(job: { run: BacktestRun; source: RunSource; request: EngineRequest; candles: Candles | null; priority: boolean }): Promise<QueueJobResult> {
+  private async submitAndWait(job: { run: BacktestRun; source: RunSource; request: EngineRequest; candles: Candles | null; months?: readonly MonthRef[] | null; priority: boolean }): Promise<QueueJobResult> {
     const ref = runRef(job.run);
     if (this.closing) return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
     const data: QueueJobData = {
@@ -119,6 +126,7 @@ export class QueueRunner {
       source: job.source,
       request: job.request,
       candles: job.candles ? Buffer.from(candlesToIpc(job.candles)).toString('base64') : null,
+      months: job.months ? job.months.map(({ month, rows, checksum, path, ipcPath }) => ({ month, rows, checksum, path, ipcPath })) : null,
       deadline: Date.now() + this.options.timeoutMs,
     };
     let added: Job;

@@ -9,7 +9,7 @@ import { cancelRun, finishRun, RunNotRunning } from '../backtests/finish.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
-import type { DatasetStore } from '../datasets/store.js';
+import type { DatasetStore, MonthRef } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
 import type { Storage } from '../storage/types.js';
 import { processExtraction } from './extraction-job.js';
@@ -114,9 +114,13 @@ export class BacktestWorker {
     const data = job.data;
     // Nobody waits for the answer any more; the API has given the run up (or will, at once).
     if (Date.now() > data.deadline) throw new UnrecoverableError('expired before a worker took it');
+    // The run's row and the candles at once: two independent reads, one waiting for the other cost
+    // a database round trip on every job.
+    const loading = this.candlesOf(data);
+    loading.catch(() => undefined);
     const run = await this.deps.db.models.BacktestRun.findOne({ where: { runId: data.run.runId } });
     if (!run) return { cancelled: true };
-    const candles = await this.candlesOf(data);
+    const candles = await loading;
     if (this.options.holdMs) await new Promise((r) => setTimeout(r, this.options.holdMs));
     const started = performance.now();
     let output: Awaited<ReturnType<EnginePool['run']>>;
@@ -150,7 +154,9 @@ export class BacktestWorker {
   private async candlesOf(data: QueueJobData): Promise<Candles> {
     const { request } = data;
     if (data.candles !== null) return readCandlesIpc(Buffer.from(data.candles, 'base64'), { validate: false }).candles;
-    const loaded = await this.deps.datasets.load(request.symbol, request.timeframe, request.from, request.to);
+    const loaded = isMonthRefs(data.months)
+      ? await this.deps.datasets.loadFromMonths(data.months, request.symbol, request.timeframe, request.from, request.to)
+      : await this.deps.datasets.load(request.symbol, request.timeframe, request.from, request.to);
     if (!loaded) throw new UnrecoverableError(`no official candles for ${request.symbol} ${request.timeframe}`);
     return headCandles(loaded.candles, lowerBound(loaded.candles.time, request.to + 1));
   }
@@ -168,4 +174,24 @@ export class BacktestWorker {
     }
     this.connection.disconnect();
   }
+}
+
+/** The months of a job as the API writes them (anything else: the worker looks them up). */
+export function isMonthRefs(value: unknown): value is MonthRef[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.length <= 10_000 &&
+    value.every(
+      (m) =>
+        m !== null &&
+        typeof m === 'object' &&
+        typeof m.month === 'string' &&
+        typeof m.checksum === 'string' &&
+        typeof m.path === 'string' &&
+        typeof m.ipcPath === 'string' &&
+        Number.isInteger(m.rows) &&
+        m.rows >= 0,
+    )
+  );
 }
