@@ -13,6 +13,7 @@ import type { MonthRef } from '../datasets/store.js';
 import { EXTRACTION_MESSAGES, JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
 import { paramErrorFromReason, type EngineRequest, type EngineResult } from './task.js';
+import { waitForJob } from './wait.js';
 
 export const BACKTEST_QUEUE = 'backtests';
 /** The job names on that queue: one queue, so Pro priority and the workers are shared by both kinds. */
@@ -137,7 +138,7 @@ export class QueueRunner {
       return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
     }
     try {
-      return (await added.waitUntilFinished(this.events, this.options.timeoutMs)) as QueueJobResult;
+      return await waitForJob<QueueJobResult>(this.queue, this.events, added, this.options.timeoutMs);
     } catch (err) {
       const message = (err as Error).message ?? '';
       if (/timed out before finishing/.test(message)) {
@@ -199,7 +200,7 @@ export class QueueRunner {
       throw new HttpError(503, EXTRACTION_MESSAGES.unavailable);
     }
     try {
-      return (await added.waitUntilFinished(this.events, this.options.timeoutMs)) as ExtractionJobResult;
+      return await waitForJob<ExtractionJobResult>(this.queue, this.events, added, this.options.timeoutMs);
     } catch (err) {
       const message = (err as Error).message ?? '';
       if (!/timed out before finishing/.test(message)) {

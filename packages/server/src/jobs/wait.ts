@@ -1,0 +1,66 @@
+import type { EventEmitter } from 'node:events';
+import { Job, type Queue, type QueueEvents } from 'bullmq';
+
+/** What a wait says when no end arrived in time (BullMQ's own wording, which callers match). */
+export const timedOutMessage = (job: Job, ttl: number) => `Job wait ${job.name} timed out before finishing, no finish notification arrived after ${ttl}ms (id=${job.id})`;
+
+/**
+ * Waits for a job's end as BullMQ's `job.waitUntilFinished` does (the `completed:<id>` and
+ * `failed:<id>` events, the queue closing, a bound), with its first look at the job's state
+ * made safe: BullMQ's reads it inside an async Promise executor, so a Redis that goes away at
+ * that moment raised an unhandled rejection (which ends the process) instead of failing the wait.
+ * Here such an error only skips that look: the events or the bound end the wait.
+ */
+export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: number): Promise<T> {
+  const id = job.id!;
+  const completedEvent = `completed:${id}`;
+  const failedEvent = `failed:${id}`;
+  // Per-job event names and 'closing' are outside the typed listener maps: the plain emitters.
+  const emitter = events as unknown as EventEmitter;
+  const closing = queue as unknown as EventEmitter;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const stop = () => {
+      settled = true;
+      clearTimeout(timer);
+      emitter.off(completedEvent, onCompleted);
+      emitter.off(failedEvent, onFailed);
+      closing.off('closing', onClosing);
+    };
+    function onCompleted(args: { returnvalue: unknown }) {
+      if (settled) return;
+      stop();
+      resolve(args.returnvalue as T);
+    }
+    function onFailed(args: { failedReason?: string }) {
+      if (settled) return;
+      stop();
+      reject(new Error(args.failedReason || 'job failed'));
+    }
+    function onClosing(message: string) {
+      if (settled) return;
+      stop();
+      reject(new Error(message || 'queue closing'));
+    }
+    const timer = setTimeout(() => {
+      if (settled) return;
+      stop();
+      reject(new Error(timedOutMessage(job, ttl)));
+    }, ttl);
+    emitter.on(completedEvent, onCompleted);
+    emitter.on(failedEvent, onFailed);
+    closing.on('closing', onClosing);
+    // A job that ended before the listeners: read once, when the events are being read (so that
+    // no end falls between the two).
+    events
+      .waitUntilReady()
+      .then(() => (settled ? undefined : Job.fromId(queue, id)))
+      .then(async (fresh) => {
+        if (!fresh || settled) return;
+        const state = await fresh.getState();
+        if (state === 'completed') onCompleted({ returnvalue: fresh.returnvalue });
+        else if (state === 'failed') onFailed({ failedReason: fresh.failedReason });
+      })
+      .catch(() => undefined);
+  });
+}

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { waitForJob } from '../src/jobs/wait.js';
+import { deleteKeys, freePort, SHARED_REDIS } from './support/redis.js';
+
+const PREFIX = `bt-wait-${process.pid}-${randomBytes(3).toString('hex')}`;
+const NAME = 'wait-test';
+
+describe("waiting for a queued job's end (the real Redis)", () => {
+  let queue: Queue;
+  let events: QueueEvents;
+  let worker: Worker;
+  before(async () => {
+    queue = new Queue(NAME, { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: 1 }), prefix: PREFIX });
+    events = new QueueEvents(NAME, { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: null }), prefix: PREFIX });
+    await events.waitUntilReady();
+    worker = new Worker(
+      NAME,
+      async (job) => {
+        if (job.data.fail) throw new Error(`refused: ${job.data.fail}`);
+        await new Promise((r) => setTimeout(r, job.data.holdMs ?? 0));
+        return { doubled: job.data.n * 2 };
+      },
+      { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: null }), prefix: PREFIX },
+    );
+  });
+  after(async () => {
+    await worker.close();
+    await events.close();
+    await queue.close();
+    await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
+  });
+
+  it("answers the job's return value, its failure reason, and a job that ended before the wait began", async () => {
+    const done = await queue.add('x', { n: 21, holdMs: 50 });
+    assert.deepEqual(await waitForJob(queue, events, done, 5000), { doubled: 42 });
+    const failed = await queue.add('x', { fail: 'no' });
+    await assert.rejects(waitForJob(queue, events, failed, 5000), /refused: no/);
+    const early = await queue.add('x', { n: 5 });
+    for (let i = 0; i < 100 && (await early.getState()) !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await early.getState(), 'completed');
+    assert.deepEqual(await waitForJob(queue, events, early, 5000), { doubled: 10 }, 'read from its state, no event left to hear');
+  });
+
+  it('a job nobody runs in time fails the wait with the bound, in the words the runner matches', async () => {
+    await worker.pause();
+    try {
+      const stuck = await queue.add('x', { n: 1 });
+      await assert.rejects(waitForJob(queue, events, stuck, 300), /timed out before finishing/);
+      await stuck.remove();
+    } finally {
+      worker.resume();
+    }
+  });
+
+  it('a queue connection that fails at the first look does not raise an unhandled rejection: the bound ends the wait', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const port = await freePort();
+    // Nothing listens there: every command fails at once (no offline queue).
+    const dead = new Queue(NAME, { connection: new Redis({ port, host: '127.0.0.1', enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null }), prefix: PREFIX });
+    dead.on('error', () => undefined);
+    try {
+      const job = new Job(dead, 'x', { n: 1 }, {}, 'never-there');
+      await assert.rejects(waitForJob(dead, events, job, 400), /timed out before finishing/);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await dead.close().catch(() => undefined);
+    }
+  });
+});
