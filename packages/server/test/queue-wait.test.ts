@@ -13,9 +13,16 @@ describe("waiting for a queued job's end (the real Redis)", () => {
   let queue: Queue;
   let events: QueueEvents;
   let worker: Worker;
+  // BullMQ leaves the connections it is given open when it closes: ours to end, or the file never exits.
+  const connections: Redis[] = [];
+  const connection = (maxRetriesPerRequest: number | null) => {
+    const redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest });
+    connections.push(redis);
+    return redis;
+  };
   before(async () => {
-    queue = new Queue(NAME, { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: 1 }), prefix: PREFIX });
-    events = new QueueEvents(NAME, { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: null }), prefix: PREFIX });
+    queue = new Queue(NAME, { connection: connection(1), prefix: PREFIX });
+    events = new QueueEvents(NAME, { connection: connection(null), prefix: PREFIX });
     await events.waitUntilReady();
     worker = new Worker(
       NAME,
@@ -24,7 +31,7 @@ describe("waiting for a queued job's end (the real Redis)", () => {
         await new Promise((r) => setTimeout(r, job.data.holdMs ?? 0));
         return { doubled: job.data.n * 2 };
       },
-      { connection: new Redis(SHARED_REDIS, { maxRetriesPerRequest: null }), prefix: PREFIX },
+      { connection: connection(null), prefix: PREFIX },
     );
   });
   after(async () => {
@@ -32,6 +39,7 @@ describe("waiting for a queued job's end (the real Redis)", () => {
     await events.close();
     await queue.close();
     await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
+    for (const redis of connections) redis.disconnect();
   });
 
   it("answers the job's return value, its failure reason, and a job that ended before the wait began", async () => {
@@ -62,7 +70,8 @@ describe("waiting for a queued job's end (the real Redis)", () => {
     process.on('unhandledRejection', onUnhandled);
     const port = await freePort();
     // Nothing listens there: every command fails at once (no offline queue).
-    const dead = new Queue(NAME, { connection: new Redis({ port, host: '127.0.0.1', enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null }), prefix: PREFIX });
+    const deadConnection = new Redis({ port, host: '127.0.0.1', enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
+    const dead = new Queue(NAME, { connection: deadConnection, prefix: PREFIX });
     dead.on('error', () => undefined);
     try {
       const job = new Job(dead, 'x', { n: 1 }, {}, 'never-there');
@@ -72,6 +81,7 @@ describe("waiting for a queued job's end (the real Redis)", () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
       await dead.close().catch(() => undefined);
+      deadConnection.disconnect();
     }
   });
 });
