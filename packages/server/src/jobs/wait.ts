@@ -55,11 +55,12 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
     events
       .waitUntilReady()
       .then(() => (settled ? undefined : Job.fromId(queue, id)))
-      .then(async (fresh) => {
-        if (!fresh || settled) return;
-        const state = await fresh.getState();
-        if (state === 'completed') onCompleted({ returnvalue: fresh.returnvalue });
-        else if (state === 'failed') onFailed({ failedReason: fresh.failedReason });
+      .then((fresh) => {
+        // One read of the job's hash: its end time and its answer are written together, whereas
+        // a state read after it could see an end the hash read before did not (no answer yet).
+        if (!fresh || settled || !fresh.finishedOn) return;
+        if (fresh.returnvalue !== null && fresh.returnvalue !== undefined) onCompleted({ returnvalue: fresh.returnvalue });
+        else if (fresh.failedReason) onFailed({ failedReason: fresh.failedReason });
       })
       .catch(() => undefined);
   });
