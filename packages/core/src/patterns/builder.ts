@@ -126,3 +126,11 @@ export const NO_SETUPS: Setups = new SetupBuilder('custom', 16).finish();
 export function tooSmall(top: number, bottom: number, minSize: number): boolean {
   return minSize > 0 && top - bottom < minSize - 1e-9 * Math.abs(top);
 }
+
+/**
+ * `tooSmall` as 0 or 1 without a branch, for the kernels that advance their count by it; `sized`
+ * is `+(minSize > 0)`, computed once per chunk.
+ */
+export function tooSmallBit(top: number, bottom: number, minSize: number, sized: number): number {
+  return sized & +(top - bottom < minSize - 1e-9 * Math.abs(top));
+}

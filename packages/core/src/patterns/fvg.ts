@@ -1,4 +1,4 @@
-import { SetupBuilder, tooSmall } from './builder.js';
+import { SetupBuilder, tooSmall, tooSmallBit } from './builder.js';
 import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
@@ -111,7 +111,7 @@ function keepFvgs(out: SetupBuilder, high: Float64Array, low: Float64Array, flag
     stops[z] = pick[up];
     formedAt[z] = i - 1;
     confirmedAt[z] = i;
-    z += 1 - (sized & +(top - bottom < minSize - 1e-9 * Math.abs(top)));
+    z += 1 - tooSmallBit(top, bottom, minSize, sized);
   }
   out.count = z;
 }

@@ -1,4 +1,4 @@
-import { SetupBuilder, tooSmall } from './builder.js';
+import { SetupBuilder, tooSmall, tooSmallBit } from './builder.js';
 import { CHUNK, flaggedIndex, flaggedSide } from './candidates.js';
 import type { PriceSeries, Setups } from './types.js';
 
@@ -71,7 +71,7 @@ function keepOrderBlocks(out: SetupBuilder, high: Float64Array, low: Float64Arra
       formedAt[z] = k;
       confirmedAt[z] = k + 2;
       const filled = (+(low[k + 2] <= top) & up) | (+(high[k + 2] >= bottom) & (1 - up));
-      z += 1 - (filled | (sized & +(top - bottom < minSize - 1e-9 * Math.abs(top))));
+      z += 1 - (filled | tooSmallBit(top, bottom, minSize, sized));
     }
   } else {
     for (let c = 0; c < flagged; c++) {
@@ -87,7 +87,7 @@ function keepOrderBlocks(out: SetupBuilder, high: Float64Array, low: Float64Arra
       stops[z] = pick[(side + 1) >> 1];
       formedAt[z] = k;
       confirmedAt[z] = k + 1;
-      z += 1 - (sized & +(top - bottom < minSize - 1e-9 * Math.abs(top)));
+      z += 1 - tooSmallBit(top, bottom, minSize, sized);
     }
   }
   out.count = z;
