@@ -104,6 +104,47 @@ describe('shared client: GET de-duplication (250 ms)', () => {
     assert.ok(results.every((r) => r.status === 'rejected'));
   });
 
+  it('never shares a read across a write: a list reloaded within 250 ms of a deletion is read again', async () => {
+    const { client, sent, tick } = harness();
+    const query = { type: 'import' };
+    const before = await client.get<{ n: number }>('/api/admin/strategies/recent', { query });
+    tick(10);
+    await client.del('/api/admin/strategies/archive', { query: { type: 'import', id: 1 } });
+    tick(10);
+    const after = await client.get<{ n: number }>('/api/admin/strategies/recent', { query });
+    assert.equal(sent.length, 3, 'the read after the write is sent');
+    assert.notEqual(after.n, before.n);
+    // Reads with no write between them are still shared.
+    tick(10);
+    assert.equal(client.get('/api/admin/strategies/recent', { query }), client.get('/api/admin/strategies/recent', { query }));
+  });
+
+  it('a read sent while a write is in flight is not shared with a read sent once it has settled', async () => {
+    const sent: string[] = [];
+    let finishWrite: () => void = () => {};
+    const client = createApiClient({
+      fetch: async (url, init) => {
+        sent.push(`${init.method} ${url}`);
+        if (init.method === 'PATCH') await new Promise<void>((resolve) => (finishWrite = resolve));
+        return new Response(JSON.stringify({ n: sent.length }), { status: 200 });
+      },
+      now: () => 1_000,
+      location: () => ({ hostname: 'localhost', pathname: '/admin', search: '', hash: '' }),
+      redirect: () => {},
+      getKey: () => 'key-123',
+      apiHost: '',
+    });
+    const write = client.patch('/api/admin/strategies/archive/restore-all', undefined, { query: { type: 'import' } });
+    const during = client.get('/api/admin/strategies/recent');
+    await during;
+    finishWrite();
+    await write;
+    const later = client.get('/api/admin/strategies/recent');
+    assert.notEqual(later, during);
+    assert.notDeepEqual(await later, await during);
+    assert.deepEqual(sent.map((s) => s.split(' ')[0]), ['PATCH', 'GET', 'GET']);
+  });
+
   it('forgets a failure once it has settled: a retry within 250 ms is sent', async () => {
     const { client, sent } = harness({ responses: () => new Response('{"detail":"non"}', { status: 500 }) });
     await assert.rejects(client.get('/api/a'));

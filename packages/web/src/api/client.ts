@@ -136,7 +136,13 @@ export function createApiClient(deps: ClientDeps): ApiClient {
 
   function call<T>(path: string, options: CallOptions = {}): Promise<T> {
     const method = options.method ?? 'GET';
-    if (method !== 'GET' || options.body !== undefined) return send(path, options) as Promise<T>;
+    if (method !== 'GET' || options.body !== undefined) {
+      deduper.forget();
+      const written = send(path, options);
+      const forget = () => deduper.forget();
+      written.then(forget, forget);
+      return written as Promise<T>;
+    }
     const key = options.auth === false ? '' : (deps.getKey() ?? '');
     const dedupeKey = JSON.stringify([url(path, options.query), key, options.keyQuery ?? '', options.bearer ?? false, options.as ?? 'json']);
     return deduper.run(dedupeKey, () => send(path, options)) as Promise<T>;
