@@ -9,11 +9,14 @@ import { dirname, join } from 'node:path';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export function run(cmd, args, options = {}) {
+  const started = Date.now();
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
   if (result.status !== 0) {
     console.error(`bt: '${cmd} ${args.join(' ')}' failed (exit ${result.status ?? result.signal})`);
     process.exit(result.status || 1);
   }
+  // One line per step, so a slow CI run says which step took the minutes.
+  console.log(`bt: '${cmd} ${args.join(' ')}' took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 export function ensureInstall() {
