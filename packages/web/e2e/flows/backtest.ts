@@ -139,6 +139,8 @@ export function backtestFlow(flow: Flow): void {
       // The Monte Carlo of the net R sequence, in the browser: a histogram and three percentiles.
       const mc = page.getByTestId('mc-panel');
       await mc.getByTestId('mc-histogram').locator('svg').waitFor({ timeout: 15_000 });
+      // The draws run in a worker, off the page's thread (useMonteCarlo.ts).
+      assert.ok(page.workers().some((w) => /monte-carlo/.test(w.url())), `a Monte Carlo worker among ${page.workers().map((w) => w.url()).join(', ') || 'no worker'}`);
       assert.deepEqual(await mc.getByTestId('mc-percentiles').locator('thead th').allInnerTexts(), ['', '5e centile', '50e centile', '95e centile', 'Observé']);
       assert.equal(await mc.getByTestId('mc-percentiles').locator('tbody tr').count(), 3);
       await mc.getByTestId('mc-ruin').getByText(/^Risque de ruine : [\d,]+ % des tirages perdent 50 % du capital en risquant 1,00 % par trade\.$/).waitFor();

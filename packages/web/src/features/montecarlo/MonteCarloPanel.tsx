@@ -1,13 +1,14 @@
 /**
- * Monte Carlo of a result (docs/engine.md §15): core's monteCarlo run in the browser on the net R
- * sequence the run returned (`r_sequence`), seeded; a histogram of one distribution and the 5th,
+ * Monte Carlo of a result (docs/engine.md §15): core's monteCarlo run in the browser, in a worker
+ * (useMonteCarlo.ts), on the net R sequence the run returned (`r_sequence`), seeded; a histogram of one distribution and the 5th,
  * 50th and 95th percentiles of max drawdown, final R and longest losing streak, and the risk of
  * ruin at a risk per trade. Self-contained: the result view passes the sequences.
  */
 import * as Plot from '@observablehq/plot';
-import { monteCarlo, type Distribution, type MonteCarloMethod, type MonteCarloResult } from '@bt/core/montecarlo';
+import type { Distribution, MonteCarloMethod } from '@bt/core/montecarlo';
 import { useEffect, useRef, useState } from 'react';
 import { ScrollX } from '../../components/ScrollX.js';
+import { useMonteCarlo } from './useMonteCarlo.js';
 
 export interface RSequences {
   readonly tp1: readonly number[];
@@ -55,29 +56,12 @@ export default function MonteCarloPanel({ sequences }: { sequences: RSequences }
   const [target, setTarget] = useState<'tp1' | 'tp2'>('tp1');
   const [risk, setRisk] = useState('1');
   const [metric, setMetric] = useState<Metric>('maxDrawdownR');
-  const [result, setResult] = useState<MonteCarloResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const sequence = sequences[target];
-
-  useEffect(() => {
-    setResult(null);
-    setError(null);
-    if (sequence.length === 0) return;
-    const riskPerTrade = Number(risk.replace(',', '.')) / 100;
-    if (!(riskPerTrade > 0 && riskPerTrade < 1)) {
-      setError('Risque par trade : un pourcentage entre 0 et 100 (exclus).');
-      return;
-    }
-    // After the paint: 10,000 runs of a few hundred trades take some tens of milliseconds.
-    const timer = setTimeout(() => {
-      try {
-        setResult(monteCarlo(sequence, { method, riskPerTrade, runs: 10_000, seed: 1 }));
-      } catch (e) {
-        setError(e instanceof Error ? e.message : String(e));
-      }
-    }, 0);
-    return () => clearTimeout(timer);
-  }, [sequence, method, risk]);
+  const riskPerTrade = Number(risk.replace(',', '.')) / 100;
+  const riskValid = riskPerTrade > 0 && riskPerTrade < 1;
+  const run = useMonteCarlo(sequence, method, riskValid ? riskPerTrade : null);
+  const result = riskValid ? run.result : null;
+  const error = riskValid ? run.error : 'Risque par trade : un pourcentage entre 0 et 100 (exclus).';
 
   if (sequence.length === 0) {
     return (
