@@ -21,6 +21,8 @@ interface CellTag {
   readonly open: Markup;
   readonly closeAndOpen: Markup;
   readonly afterRef: Markup;
+  /** closeAndOpen as text, for RepeatedValues' kept cells. */
+  readonly closeAndOpenText: string;
 }
 
 /** Per column (or per row of a metric/value sheet): the tags of each value type and how its cells are sized. */
@@ -63,6 +65,7 @@ function makeCellKind(style: number, format: string | null): CellKind {
     open: markup(`<c${attributes}><v>`),
     closeAndOpen: markup(`</v></c><c${attributes}><v>`),
     afterRef: markup(`"${attributes}><v>`),
+    closeAndOpenText: `</v></c><c${attributes}><v>`,
   });
   const width = format?.endsWith('%') ? WIDTH_PERCENT : format?.startsWith('0.') ? format.length : WIDTH_GENERAL;
   return { number: tag(s), text: tag(` t="s"${s}`), boolean: tag(` t="b"${s}`), width };
@@ -99,6 +102,37 @@ function numberWidth(value: number, width: number): number {
   if (width === WIDTH_PERCENT) return 8;
   if (width > 0) return integerLength(Math.trunc(Math.abs(value))) + width + (value < 0 ? 1 : 0);
   return Number.isInteger(value) ? integerLength(value) : GENERAL_FRACTION_WIDTH;
+}
+
+/** Distinct values RepeatedValues keeps per column; others are written as usual. */
+const REPEATED_KEPT = 8;
+
+/**
+ * The cells of a column whose numbers repeat (XlsxColumn.repeats: the Trades sheet's cost
+ * columns, a handful of values over thousands of rows), per sheet: for each value seen, the bytes
+ * from the previous cell's close to this value (`</v></c><c s=".."><v>1.2`), which number()
+ * would write, as one copy. Only for a cell written right after its row's previous cell (no
+ * reference), the Trades sheet's case; its width was fitted when the value was first written.
+ */
+class RepeatedValues {
+  readonly values = new Float64Array(REPEATED_KEPT);
+  readonly cells: Markup[] = [];
+  constructor(readonly kind: CellKind) {}
+
+  /** The kept cell of `value`, or null. */
+  find(value: number): Markup | null {
+    const { values, cells } = this;
+    for (let i = 0; i < cells.length; i++) if (values[i] === value) return cells[i];
+    return null;
+  }
+
+  /** Keeps `value`'s cell (a finite number just written unreferenced), while there is room. */
+  keep(value: number): void {
+    if (this.cells.length === REPEATED_KEPT) return;
+    // String(value) is what AsciiSink.number() writes (bytes.ts); -0 writes 0 there and here.
+    this.values[this.cells.length] = value;
+    this.cells.push(markup(this.kind.number.closeAndOpenText + String(value === 0 ? 0 : value)));
+  }
 }
 
 /** Size of the pieces a large sheet is handed to a piece deflater in. */
@@ -185,6 +219,22 @@ class SheetWriter {
     this.open(c, kind.number);
     this.out.number(value);
     this.fit(c, numberWidth(value, kind.width));
+  }
+
+  /** number() of a column whose values repeat (RepeatedValues): the same bytes, one copy when kept. */
+  repeatedNumber(c: number, value: number, repeated: RepeatedValues): void {
+    if (c !== this.next || !this.cellOpen || !Number.isFinite(value)) {
+      this.number(c, value, repeated.kind);
+      return;
+    }
+    const cell = repeated.find(value);
+    if (cell !== null) {
+      this.out.put(cell);
+      this.next = c + 1;
+      return;
+    }
+    this.number(c, value, repeated.kind);
+    repeated.keep(value);
   }
 
   /** A time in ms UTC, written as an Excel date serial. */
@@ -276,6 +326,8 @@ function giveBackSink(sink: AsciiSink): void {
  * written, V8 has moved the instances to other maps.
  */
 let lastWriter: SheetWriter | null = null;
+/** The last RepeatedValues made, kept alive for the same reason as lastWriter. */
+let lastRepeated: RepeatedValues | null = null;
 
 /** Columns, and data rows below the header. */
 export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } {
@@ -311,6 +363,9 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
   sheet.headers.forEach((label, c) => writer.text(c, label, header));
   if (records) {
     const cells = records.columns;
+    const repeated = cells.map((column, c) => (column.repeats ? new RepeatedValues(columnKinds[c]) : null));
+    // One kept alive, like lastWriter (below, and why).
+    lastRepeated = repeated.find((r) => r !== null) ?? lastRepeated;
     for (let r = 0; r < count; r++) {
       writer.row(r + 2);
       const record = records.items[r];
@@ -319,6 +374,7 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
         const value = column.value(record);
         if (value === null) continue;
         if (column.date) writer.date(c, value as number, columnKinds[c]);
+        else if (typeof value === 'number' && repeated[c] !== null) writer.repeatedNumber(c, value, repeated[c]!);
         else writer.cell(c, value, columnKinds[c]);
       }
     }

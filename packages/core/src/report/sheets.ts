@@ -223,6 +223,8 @@ interface TradeColumn {
   readonly value: (t: Trade) => string | number | null;
   readonly format: 'price' | string | null;
   readonly date?: true;
+  /** Few distinct values, repeated down the column (XlsxColumn.repeats). */
+  readonly repeats?: true;
 }
 
 const column = (label: string, value: TradeColumn['value'], format: TradeColumn['format'] = null): TradeColumn => ({ label, value, format });
@@ -258,17 +260,21 @@ const TRADE_COLUMNS: readonly TradeColumn[] = [
   column(TRADE_HEADERS.entryIndex, (t) => t.entryIndex),
 ];
 
+// A run's spreads, costs and stop slippage take a few values (a spread per hour at most), which
+// the writer copies rather than formats (docs/report.md, "How it is written").
+const costColumn = (label: string, value: (t: Trade) => number): TradeColumn => ({ label, value, format: '0.0', repeats: true });
+
 /** Runs with trading costs (docs/engine.md §13) add what each trade paid; runs without keep the sheet as it was. */
 const COST_COLUMNS: readonly TradeColumn[] = [
   ...TRADE_COLUMNS,
-  column(TRADE_HEADERS.spreadPips, (t) => t.spreadPips, '0.0'),
-  column(TRADE_HEADERS.costPips, (t) => t.costPips, '0.0'),
-  column(TRADE_HEADERS.stopCostPips, (t) => t.stopCostPips, '0.0'),
+  costColumn(TRADE_HEADERS.spreadPips, (t) => t.spreadPips),
+  costColumn(TRADE_HEADERS.costPips, (t) => t.costPips),
+  costColumn(TRADE_HEADERS.stopCostPips, (t) => t.stopCostPips),
 ];
 
 /** The workbook writer's view of TRADE_COLUMNS, made once (objects that live across runs keep V8's optimized writer valid). */
-const TRADE_RECORD_COLUMNS = TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true }));
-const COST_RECORD_COLUMNS = COST_COLUMNS.map((c) => ({ value: c.value, date: c.date === true }));
+const TRADE_RECORD_COLUMNS = TRADE_COLUMNS.map((c) => ({ value: c.value, date: c.date === true, repeats: c.repeats === true }));
+const COST_RECORD_COLUMNS = COST_COLUMNS.map((c) => ({ value: c.value, date: c.date === true, repeats: c.repeats === true }));
 
 /** Whether any trade carries a cost (then the sheet has the cost columns). */
 function paidCosts(trades: readonly Trade[]): boolean {

@@ -22,6 +22,11 @@ export type XlsxCell = string | number | boolean | Date | null;
 export interface XlsxColumn<T> {
   value(record: T): string | number | boolean | null;
   readonly date?: boolean;
+  /**
+   * Its numbers take a few values that repeat down the column (a run's costs): the writer keeps
+   * each value's cell bytes and copies them (same bytes as writing the number).
+   */
+  readonly repeats?: boolean;
 }
 
 /** Rows given as records and column accessors: no row arrays, no Date objects (the Trades sheet). */

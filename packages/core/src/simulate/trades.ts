@@ -402,6 +402,8 @@ export function tradesFromTable(series: PriceSeries, setups: Setups, table: Trad
 function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Array, table: TradeTable, pipSize: number, t0: number, t1: number): void {
   const costs = table.costs;
   const stopCost = costs ? costs.stopSlippage : 0;
+  // The same for every trade of the run: computed once, not per record.
+  const stopCostPips = costs ? round6(stopCost / pipSize) : 0;
   for (let t = t0; t < t1; t++) {
     const p = table.orderPrice[t];
     const sl = table.sl[t];
@@ -446,7 +448,7 @@ function tradeRecords(trades: Trade[], time: Float64Array, confirmedAt: Int32Arr
       session: SESSION_BY_HOUR[hour],
       spreadPips: costs ? round6(costs.spread[t] / pipSize) : 0,
       costPips: costs ? round6(entryCost / pipSize) : 0,
-      stopCostPips: costs ? round6(stopCost / pipSize) : 0,
+      stopCostPips,
     });
   }
 }
