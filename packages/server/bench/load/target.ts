@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 // One system under load: a fresh database (SQLite file, or a MariaDB database created for the
 // run and dropped after), a data directory holding the seeded library, the real server started
 // from source through bench/load/process.ts, and, in queue mode, worker processes on Redis.
@@ -56,6 +57,14 @@ class Child {
   output = '';
   private readonly exited: Promise<void>;
   constructor(readonly role: Role, readonly proc: ChildProcess) {
+    // BT_LOAD_CHILD_LOG=/tmp/x: each child's whole output also goes to /tmp/x.<role>.<pid>.log
+    // (with BT_LOAD_NODE_ARGS='--trace-gc', every collection of the server and the workers).
+    if (process.env.BT_LOAD_CHILD_LOG) {
+      const log = createWriteStream(`${process.env.BT_LOAD_CHILD_LOG}.${role}.${proc.pid}.log`);
+      proc.stdout!.pipe(log, { end: false });
+      proc.stderr!.pipe(log, { end: false });
+      proc.once('exit', () => log.end());
+    }
     proc.stdout!.on('data', (chunk) => (this.output = (this.output + chunk).slice(-20_000)));
     proc.stderr!.on('data', (chunk) => (this.output = (this.output + chunk).slice(-20_000)));
     this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
