@@ -23,6 +23,29 @@ export const PRIORITY = { pro: 1, standard: 2 } as const;
 /** Longest wait for Redis to take a job before the run is given up (503). */
 const ENQUEUE_TIMEOUT_MS = 5000;
 
+/**
+ * Finished jobs Redis keeps (docs/queue.md, "Redis memory"). A completed backtest's job holds its
+ * answer (about 26 KB of JSON for the official run, with the job's data about 50 KB of Redis
+ * memory); kept by age alone, 5 minutes of a 100 runs/s load would hold 1.5 GB. The API reads a
+ * finished job only at once after giving its run up, so the count bound costs nothing: 1,000 jobs
+ * are seconds of history at the load targets, about 50 MB.
+ */
+export const KEEP_COMPLETED = { age: 300, count: 1_000 } as const;
+export const KEEP_FAILED = { age: 3_600, count: 1_000 } as const;
+
+/** Options of every job the API adds (a backtest's id is its run's, an extraction's its own). */
+export function jobOptions(jobId: string, priority: boolean): JobsOptions {
+  return {
+    jobId,
+    priority: priority ? PRIORITY.pro : PRIORITY.standard,
+    // One try: an engine error is not transient. A worker dying mid-job is another matter:
+    // the stalled-job check puts the job back once (maxStalledCount, src/jobs/worker.ts).
+    attempts: 1,
+    removeOnComplete: { ...KEEP_COMPLETED },
+    removeOnFail: { ...KEEP_FAILED },
+  };
+}
+
 /** A job as stored in Redis (JSON). */
 export interface QueueJobData {
   run: RunRef;
@@ -160,16 +183,7 @@ export class QueueRunner {
     let timer: NodeJS.Timeout | undefined;
     try {
       const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
-      const options: JobsOptions = {
-        jobId: job.jobId,
-        priority: job.priority ? PRIORITY.pro : PRIORITY.standard,
-        // One try: an engine error is not transient. A worker dying mid-job is another matter:
-        // the stalled-job check puts the job back once (maxStalledCount, src/jobs/worker.ts).
-        attempts: 1,
-        removeOnComplete: { age: 300 },
-        removeOnFail: { age: 3600 },
-      };
-      const adding = this.queue.add(name, data, options);
+      const adding = this.queue.add(name, data, jobOptions(job.jobId, job.priority));
       // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
       // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
       // the process.

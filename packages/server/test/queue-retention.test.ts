@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { jobOptions, KEEP_COMPLETED, KEEP_FAILED } from '../src/jobs/queue.js';
+import { deleteKeys, SHARED_REDIS, waitFor } from './support/redis.js';
+
+const PREFIX = `bt-keep-${process.pid}-${randomBytes(3).toString('hex')}`;
+const NAME = 'retention-test';
+// An answer the size of a small backtest's, so that what Redis keeps is measured on real bytes.
+const ANSWER = 'x'.repeat(4_000);
+
+describe('finished jobs kept in Redis: bounded by count as well as by age (the real Redis)', () => {
+  let queue: Queue;
+  let events: QueueEvents;
+  let worker: Worker;
+  const connections: Redis[] = [];
+  const connection = (maxRetriesPerRequest: number | null) => {
+    const redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest });
+    connections.push(redis);
+    return redis;
+  };
+  before(async () => {
+    queue = new Queue(NAME, { connection: connection(1), prefix: PREFIX });
+    events = new QueueEvents(NAME, { connection: connection(null), prefix: PREFIX });
+    await events.waitUntilReady();
+    worker = new Worker(
+      NAME,
+      async (job) => {
+        if (job.data.fail) throw new Error('refused');
+        return { answer: ANSWER, n: job.data.n };
+      },
+      { connection: connection(null), prefix: PREFIX, concurrency: 50 },
+    );
+  });
+  after(async () => {
+    await worker.close();
+    await events.close();
+    await queue.close();
+    await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
+    for (const c of connections) c.disconnect();
+  });
+
+  it('the API’s job options: one attempt, Pro first, completed and failed jobs kept at most by count and age', () => {
+    assert.deepEqual(jobOptions('run-1', true), { jobId: 'run-1', priority: 1, attempts: 1, removeOnComplete: { age: 300, count: 1_000 }, removeOnFail: { age: 3_600, count: 1_000 } });
+    assert.equal(jobOptions('run-2', false).priority, 2);
+  });
+
+  it(`past ${KEEP_COMPLETED.count} completed and ${KEEP_FAILED.count} failed jobs, the oldest are removed and the newest kept`, async () => {
+    // More than the worker's concurrency (50): job 0 finishes among the first 50, so is among the 100 removed.
+    const extra = 100;
+    const add = (prefix: string, count: number, fail: boolean) =>
+      queue.addBulk(Array.from({ length: count }, (_, n) => ({ name: 'job', data: { n, fail }, opts: jobOptions(`${prefix}-${n}`, n % 2 === 0) })));
+    await add('ok', KEEP_COMPLETED.count + extra, false);
+    await add('bad', KEEP_FAILED.count + extra, true);
+    const total = KEEP_COMPLETED.count + KEEP_FAILED.count + 2 * extra;
+    await waitFor(async () => {
+      const counts = await queue.getJobCounts('wait', 'prioritized', 'active');
+      return counts.wait + counts.prioritized + counts.active === 0;
+    }, `${total} jobs finished`, 60_000);
+    const counts = await queue.getJobCounts('completed', 'failed');
+    assert.equal(counts.completed, KEEP_COMPLETED.count);
+    assert.equal(counts.failed, KEEP_FAILED.count);
+    // Which ones: every job finished, but Redis holds only the latest of each kind.
+    const completed = await queue.getCompleted(0, -1);
+    assert.equal(completed.length, KEEP_COMPLETED.count);
+    assert.ok(completed.every((job) => job.returnvalue.answer === ANSWER));
+    const kept = new Set(completed.map((job) => job.data.n as number));
+    assert.equal(kept.size, KEEP_COMPLETED.count);
+    // Finished in about the order added (50 at a time): the last one added is kept, the first not.
+    assert.ok(kept.has(KEEP_COMPLETED.count + extra - 1), 'the newest completed job is kept');
+    assert.ok(!kept.has(0), 'the oldest completed job is removed');
+    assert.equal(await queue.getJob('ok-0'), undefined);
+  });
+});
