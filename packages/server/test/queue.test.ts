@@ -167,6 +167,11 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.ok(existsSync(join(folder, `${res.body.folder}.xlsx`)) && existsSync(join(folder, 'candles.arrow')));
     const chart = await t.request('GET', `/api/user/backtests/chart?folder=${encodeURIComponent(res.body.folder)}`, { key: user.key });
     assert.equal(chart.status, 200, chart.text);
+    // Once finished, the job keeps its answer but not the file's candles (docs/queue.md, "Redis memory").
+    await waitFor(async () => (await job(res.body.run_id)).data.candles === null, 'the finished job without its candles', 10_000);
+    const finished = await job(res.body.run_id);
+    assert.equal(finished.returnvalue.result.folder, res.body.folder);
+    assert.equal(finished.data.request.strategy, 'fvg_pullback_multi');
   });
 
   it("a personal strategy: signals from the API's sandbox travel with the job, the worker's engine runs them", async () => {
@@ -181,6 +186,11 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.ok(res.body.summary.trades > 10);
     assert.ok(res.body.timing.sandbox_ms > 0);
     assert.equal((await job(res.body.run_id)).processedBy?.endsWith(runner.name), true);
+    // Once finished, the job keeps its answer but not the signals (docs/queue.md, "Redis memory").
+    await waitFor(async () => (await job(res.body.run_id)).data.request.strategy.signals.length === 0, 'the finished job without its signals', 10_000);
+    const finished = await job(res.body.run_id);
+    assert.ok(finished.data.request.strategy.label && finished.data.request.strategy.shape, 'the rest of the request kept');
+    assert.equal(finished.returnvalue.result.folder, res.body.folder);
   });
 
   it('a parameter the engine refuses on the worker is the same 400 as in-process, refunded', async () => {

@@ -12,7 +12,7 @@ import type { ExtractionRange } from '../csvs/extraction.js';
 import type { MonthRef } from '../datasets/store.js';
 import { EXTRACTION_MESSAGES, JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
-import { paramErrorFromReason, type EngineRequest, type EngineResult } from './task.js';
+import { paramErrorFromReason, type EngineRequest, type EngineResult, type SignalsSpec } from './task.js';
 import { waitForJob } from './wait.js';
 
 export const BACKTEST_QUEUE = 'backtests';
@@ -61,6 +61,18 @@ export interface QueueJobData {
   months?: MonthRef[] | null;
   /** After this time (ms) nobody waits for the answer: a worker refuses the job. */
   deadline: number;
+}
+
+/**
+ * A finished job's data without its bulky parts, an uploaded file's candles and a personal
+ * strategy's signals (docs/queue.md, "Redis memory"); the same object when there is none.
+ */
+export function shedJobData(data: QueueJobData): QueueJobData {
+  const strategy = data.request?.strategy;
+  const signals = typeof strategy === 'object' && strategy !== null && Array.isArray(strategy.signals) && strategy.signals.length > 0;
+  if (!data.candles && !signals) return data;
+  const request = signals ? { ...data.request, strategy: { ...(strategy as SignalsSpec), signals: [] } } : data.request;
+  return { ...data, candles: null, request };
 }
 
 export interface QueueJobResult {

@@ -14,7 +14,7 @@ import type { EventLog } from '../events/log.js';
 import type { Storage } from '../storage/types.js';
 import { processExtraction } from './extraction-job.js';
 import type { EnginePool } from './pool.js';
-import { BACKTEST_QUEUE, JOB_NAMES, type ExtractionJobData, type ExtractionJobResult, type QueueJobData, type QueueJobResult } from './queue.js';
+import { BACKTEST_QUEUE, JOB_NAMES, shedJobData, type ExtractionJobData, type ExtractionJobResult, type QueueJobData, type QueueJobResult } from './queue.js';
 import { paramErrorReason } from './task.js';
 
 export interface WorkerOptions {
@@ -92,8 +92,28 @@ export class BacktestWorker {
       this.deps.log(`bt-worker: job ${job.id} failed${final ? '' : ' (will retry)'}: ${err.message}`);
       // An extraction has nothing to settle: it is charged only once its file exists.
       if (final && job.name === JOB_NAMES.backtest) void this.settle(job.data as QueueJobData);
+      if (final) void this.shed(job);
     });
+    worker.on('completed', (job) => void this.shed(job));
     this.worker = worker;
+  }
+
+  /**
+   * A finished backtest job keeps its answer in Redis for a while (docs/queue.md, "Redis memory"),
+   * but not the bulky part of its data: an uploaded file's candles (up to a few MB of base64) and
+   * a personal strategy's signals are dropped once nothing can run the job again. Best effort: a
+   * failure leaves the job as it was, removed later by its count and age.
+   */
+  private async shed(job: Job<QueueJobData | ExtractionJobData | undefined>): Promise<void> {
+    if (job.name !== JOB_NAMES.backtest || !job.data) return;
+    const data = job.data as QueueJobData;
+    const shed = shedJobData(data);
+    if (shed === data) return;
+    try {
+      await job.updateData(shed);
+    } catch (err) {
+      this.quietLog(`job ${job.id}: data not shed: ${(err as Error).message}`);
+    }
   }
 
   /** Refund and remove a run whose job failed for good (idempotent with the API's own). */
