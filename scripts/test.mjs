@@ -8,6 +8,7 @@ import { ensureBubblewrap } from './ensure-bubblewrap.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureRedis } from './ensure-redis.mjs';
 import { ensureInstall, run } from './ensure-install.mjs';
+import { runSideBySide } from './parallel.mjs';
 
 ensureInstall();
 // Seconds: every reference in code and docs points inside the repository (docs/development.md).
@@ -17,14 +18,26 @@ ensureChromium();
 ensureBubblewrap({ required: true });
 await ensureRedis();
 run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
-run('npm', ['run', 'test', '--workspaces', '--if-present']);
-// The golden results through the installed command, as CI users run it (exit 1 on any drift);
-// the CLI's pretest above built packages/cli/dist.
-run('node', ['packages/cli/dist/bin.js', 'regress']);
-// The web app as users get it: the built bundle, served by the server, driven in Chromium.
+// Two at a time on a 2-core machine (scripts/parallel.mjs): the suites wait on processes, browsers
+// and databases as much as they compute. The server's suite, the longest, beside the others.
+await runSideBySide(
+  [['npm', ['run', 'test', '-w', '@bt/server']]],
+  [
+    [
+      ['npm', ['run', 'test', '-w', '@bt/core']],
+      ['npm', ['run', 'test', '-w', '@bt/cli']],
+      ['npm', ['run', 'test', '-w', '@bt/web']],
+      // The golden results through the installed command, as CI users run it (exit 1 on any
+      // drift); the CLI's pretest built packages/cli/dist.
+      ['node', ['packages/cli/dist/bin.js', 'regress']],
+    ],
+  ],
+);
+// The web app as users get it: the built bundle, served by the server, driven in Chromium; beside
+// it, the server's suite again on MariaDB.
 run('npm', ['run', 'build', '-w', '@bt/web']);
-run('npm', ['run', 'e2e', '-w', '@bt/web']);
-run('npm', ['run', 'test:mariadb', '-w', '@bt/server']);
-// Deno does not know the @bt/source condition: it loads @bt/core from dist/.
+await runSideBySide([['npm', ['run', 'e2e', '-w', '@bt/web']]], [[['npm', ['run', 'test:mariadb', '-w', '@bt/server']]]]);
+// Deno does not know the @bt/source condition: it loads @bt/core from dist/ (built once nothing
+// else runs, as servers started by the suites above may load it).
 run('npm', ['run', 'build', '-w', '@bt/core']);
 run('npm', ['run', 'test:deno', '-w', '@bt/server']);
