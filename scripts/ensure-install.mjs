@@ -8,15 +8,20 @@ import { dirname, join } from 'node:path';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** What the test command prints after each step: one line, so a slow CI run says which step took the minutes. */
+export function stepLine(cmd, args, status, ms) {
+  return `bt: '${cmd} ${args.join(' ')}' ${status === 0 ? `took ${(ms / 1000).toFixed(0)} s` : `failed (exit ${status})`}`;
+}
+
 export function run(cmd, args, options = {}) {
   const started = Date.now();
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
-  if (result.status !== 0) {
-    console.error(`bt: '${cmd} ${args.join(' ')}' failed (exit ${result.status ?? result.signal})`);
+  const status = result.status ?? result.signal;
+  if (status !== 0) {
+    console.error(stepLine(cmd, args, status, 0));
     process.exit(result.status || 1);
   }
-  // One line per step, so a slow CI run says which step took the minutes.
-  console.log(`bt: '${cmd} ${args.join(' ')}' took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(stepLine(cmd, args, 0, Date.now() - started));
 }
 
 export function ensureInstall() {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root } from './ensure-install.mjs';
+import { root, stepLine } from './ensure-install.mjs';
 
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
 
@@ -18,7 +18,7 @@ async function chain(steps, fd) {
       child.once('error', () => resolve(127));
       child.once('exit', (code, signal) => resolve(code ?? signal));
     });
-    const line = `bt: '${cmd} ${args.join(' ')}' ${status === 0 ? `took ${seconds(Date.now() - started)}` : `failed (exit ${status})`}\n`;
+    const line = `${stepLine(cmd, args, status, Date.now() - started)}\n`;
     if (fd === 'inherit') process.stdout.write(line);
     else writeSync(fd, line);
     if (status !== 0) return line.trim();

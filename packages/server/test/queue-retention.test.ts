@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Queue, QueueEvents, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { jobOptions, KEEP_COMPLETED, KEEP_FAILED } from '../src/jobs/queue.js';
-import { deleteKeys, SHARED_REDIS, waitFor } from './support/redis.js';
+import { startLocalQueue, type LocalQueue } from './support/bullmq.js';
+import { waitFor } from './support/redis.js';
 
 const PREFIX = `bt-keep-${process.pid}-${randomBytes(3).toString('hex')}`;
 const NAME = 'retention-test';
@@ -12,35 +12,21 @@ const NAME = 'retention-test';
 const ANSWER = 'x'.repeat(4_000);
 
 describe('finished jobs kept in Redis: bounded by count as well as by age (the real Redis)', () => {
+  let local: LocalQueue;
   let queue: Queue;
-  let events: QueueEvents;
-  let worker: Worker;
-  const connections: Redis[] = [];
-  const connection = (maxRetriesPerRequest: number | null) => {
-    const redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest });
-    connections.push(redis);
-    return redis;
-  };
   before(async () => {
-    queue = new Queue(NAME, { connection: connection(1), prefix: PREFIX });
-    events = new QueueEvents(NAME, { connection: connection(null), prefix: PREFIX });
-    await events.waitUntilReady();
-    worker = new Worker(
+    local = await startLocalQueue(
       NAME,
+      PREFIX,
       async (job) => {
         if (job.data.fail) throw new Error('refused');
         return { answer: ANSWER, n: job.data.n };
       },
-      { connection: connection(null), prefix: PREFIX, concurrency: 50 },
+      { concurrency: 50 },
     );
+    ({ queue } = local);
   });
-  after(async () => {
-    await worker.close();
-    await events.close();
-    await queue.close();
-    await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
-    for (const c of connections) c.disconnect();
-  });
+  after(() => local.close());
 
   it('the API’s job options: one attempt, Pro first, completed and failed jobs kept at most by count and age', () => {
     assert.deepEqual(jobOptions('run-1', true), { jobId: 'run-1', priority: 1, attempts: 1, removeOnComplete: { age: 300, count: 1_000 }, removeOnFail: { age: 3_600, count: 1_000 } });

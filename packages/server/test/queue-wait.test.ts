@@ -1,46 +1,29 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { Job, Queue, type QueueEvents, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { waitForJob } from '../src/jobs/wait.js';
-import { deleteKeys, freePort, SHARED_REDIS } from './support/redis.js';
+import { startLocalQueue, type LocalQueue } from './support/bullmq.js';
+import { freePort } from './support/redis.js';
 
 const PREFIX = `bt-wait-${process.pid}-${randomBytes(3).toString('hex')}`;
 const NAME = 'wait-test';
 
 describe("waiting for a queued job's end (the real Redis)", () => {
+  let local: LocalQueue;
   let queue: Queue;
   let events: QueueEvents;
   let worker: Worker;
-  // BullMQ leaves the connections it is given open when it closes: ours to end, or the file never exits.
-  const connections: Redis[] = [];
-  const connection = (maxRetriesPerRequest: number | null) => {
-    const redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest });
-    connections.push(redis);
-    return redis;
-  };
   before(async () => {
-    queue = new Queue(NAME, { connection: connection(1), prefix: PREFIX });
-    events = new QueueEvents(NAME, { connection: connection(null), prefix: PREFIX });
-    await events.waitUntilReady();
-    worker = new Worker(
-      NAME,
-      async (job) => {
-        if (job.data.fail) throw new Error(`refused: ${job.data.fail}`);
-        await new Promise((r) => setTimeout(r, job.data.holdMs ?? 0));
-        return { doubled: job.data.n * 2 };
-      },
-      { connection: connection(null), prefix: PREFIX },
-    );
+    local = await startLocalQueue(NAME, PREFIX, async (job) => {
+      if (job.data.fail) throw new Error(`refused: ${job.data.fail}`);
+      await new Promise((r) => setTimeout(r, job.data.holdMs ?? 0));
+      return { doubled: job.data.n * 2 };
+    });
+    ({ queue, events, worker } = local);
   });
-  after(async () => {
-    await worker.close();
-    await events.close();
-    await queue.close();
-    await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
-    for (const redis of connections) redis.disconnect();
-  });
+  after(() => local.close());
 
   it("answers the job's return value, its failure reason, and a job that ended before the wait began", async () => {
     const done = await queue.add('x', { n: 21, holdMs: 50 });
