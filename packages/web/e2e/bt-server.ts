@@ -97,6 +97,10 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
       DATABASE_URL: '',
       // As `npm start` does: the on-screen verification link grants the sign-up credits.
       VERIFY_ON_SCREEN: 'credits',
+      // scrypt at N = 2^14 rather than the production 2^17 (128 MiB and ~0.4 s a hash, more on a
+      // loaded CI machine): every test registers and signs in; the server's
+      // test/security-sessions.test.ts checks the production cost (docs/development.md).
+      PASSWORD_HASH_COST: '14',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
