@@ -2,7 +2,7 @@
 // result is monteCarlo's to the bit, whatever the split, and a bad set of ranges is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeMonteCarlo, monteCarlo, monteCarloRuns, splitRuns, type MonteCarloOptions, type MonteCarloRuns } from '@bt/core/montecarlo';
+import { mergeMonteCarlo, monteCarlo, monteCarloRuns, monteCarloSize, splitRuns, type MonteCarloOptions, type MonteCarloRuns } from '@bt/core/montecarlo';
 import { seededRandom } from '@bt/core/candles';
 
 /** The ranges of a split computed apart and passed through a structured clone, as a worker's message is. */
@@ -103,4 +103,16 @@ test('refused: a shuffle, a range outside the runs, gaps, overlaps, missing runs
   assert.throws(() => mergeMonteCarlo(r, options, [a, { ...b, ruin: Float64Array.from(b.ruin) as unknown as Uint8Array }]), /does not hold/);
   assert.throws(() => mergeMonteCarlo(r, { ...options, runs: 12 }, [a, b]), /\[8, 20\)/);
   assert.deepStrictEqual(mergeMonteCarlo(r, options, [b, a]), monteCarlo(r, options));
+});
+
+test('monteCarloSize: the runs and draws per run monteCarlo will simulate, with its checks', () => {
+  const r = Float64Array.of(1, -1, 2);
+  assert.deepEqual(monteCarloSize(r, {}), { method: 'bootstrap', runs: 10_000, tradesPerRun: 3 });
+  assert.deepEqual(monteCarloSize(r, { runs: 9, trades: 40 }), { method: 'bootstrap', runs: 9, tradesPerRun: 40 });
+  assert.deepEqual(monteCarloSize(r, { method: 'shuffle', runs: 5 }), { method: 'shuffle', runs: 5, tradesPerRun: 3 });
+  for (const [options, message] of [[{ runs: 0 }, /invalid runs/], [{ method: 'shuffle', trades: 4 }, /invalid trades/], [{ riskPerTrade: 1 }, /invalid riskPerTrade/]] as const) {
+    assert.throws(() => monteCarloSize(r, options as MonteCarloOptions), message);
+    assert.throws(() => monteCarlo(r, options as MonteCarloOptions), message);
+  }
+  assert.throws(() => monteCarloSize(Float64Array.of(Infinity), {}), /Infinity at trade 1/);
 });

@@ -4,7 +4,7 @@
 // computed it; the merge puts them back in run order and summarises them as monteCarlo does.
 // Browser-safe: no Node API.
 import { bootstrapFigures, prepare, summarize } from './simulate.js';
-import type { MonteCarloOptions, MonteCarloResult } from './types.js';
+import type { MonteCarloMethod, MonteCarloOptions, MonteCarloResult } from './types.js';
 
 /** Runs [from, to) of a bootstrap and their figures (run q at q - from). Structured-clone safe. */
 export interface MonteCarloRuns {
@@ -39,6 +39,15 @@ export function splitRuns(runs: number, parts: number): RunRange[] {
     from = to;
   }
   return ranges;
+}
+
+/**
+ * What a Monte Carlo will draw, with monteCarlo's checks of `r` and `options` (it throws as
+ * monteCarlo would): lets a caller choose its threads, and refuse a bad request before starting any.
+ */
+export function monteCarloSize(r: ArrayLike<number>, options: MonteCarloOptions): { readonly method: MonteCarloMethod; readonly runs: number; readonly tradesPerRun: number } {
+  const { o } = prepare(r, options);
+  return { method: o.method, runs: o.runs, tradesPerRun: o.trades };
 }
 
 function bootstrapOnly(options: MonteCarloOptions): void {
