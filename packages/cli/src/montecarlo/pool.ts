@@ -1,0 +1,64 @@
+// `bt backtest --monte-carlo` on several threads: a bootstrap's runs split in contiguous ranges
+// (core's splitRuns), the first computed on the main thread while worker threads compute the
+// others, merged into the very result of core's monteCarlo (docs/engine.md §15, "Threads").
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { mergeMonteCarlo, monteCarlo, monteCarloRuns, monteCarloSize, splitRuns, type MonteCarloOptions, type MonteCarloResult, type MonteCarloRuns } from '@bt/core/montecarlo';
+import { RunError } from '../errors.js';
+import type { MonteCarloWorkerInput } from './worker.js';
+
+/**
+ * Draws below which one more thread costs more than it saves: starting a worker thread and loading
+ * its bundle takes about 30 ms of wall time, the draws about 5.5 ns each, so a thread pays off from
+ * about 2 × 30 ms / 5.5 ns of draws in all, and each further one for as many again
+ * (docs/PERFORMANCE.md, "Monte Carlo on threads").
+ */
+export const DRAWS_PER_THREAD = 12_000_000;
+
+/**
+ * Threads for a Monte Carlo: a shuffle's runs are sequential (one thread); `requested` when given;
+ * else one per DRAWS_PER_THREAD draws, at most the available cores. Never more than the groups
+ * of four runs (splitRuns).
+ */
+export function monteCarloThreads(r: ArrayLike<number>, options: MonteCarloOptions, requested: number | null, cores = availableParallelism()): number {
+  const { method, runs, tradesPerRun } = monteCarloSize(r, options);
+  if (method === 'shuffle') return 1;
+  const wanted = requested ?? Math.min(cores, Math.floor((runs * tradesPerRun) / DRAWS_PER_THREAD));
+  return Math.max(1, Math.min(wanted, Math.ceil(runs / 4)));
+}
+
+function inWorker(url: URL, input: MonteCarloWorkerInput, started: Worker[]): Promise<MonteCarloRuns> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(url, { workerData: input });
+    started.push(worker);
+    let answered = false;
+    worker.once('message', (runs: MonteCarloRuns) => {
+      answered = true;
+      resolve(runs);
+    });
+    worker.once('error', (error) => reject(new RunError(`Monte Carlo worker crashed: ${error.message}`)));
+    worker.once('exit', (code) => {
+      if (!answered) reject(new RunError(`Monte Carlo worker stopped (exit ${code}) without an answer`));
+    });
+  });
+}
+
+/**
+ * core's monteCarlo(r, options) on `threads` threads (the main one included): the same result to
+ * the bit. `r` and `options` are checked first, on this thread, so a bad request starts no worker.
+ */
+export async function monteCarloOnThreads(r: Float64Array, options: MonteCarloOptions, threads: number, url = new URL('./monte-carlo-worker.js', import.meta.url)): Promise<MonteCarloResult> {
+  const { runs } = monteCarloSize(r, options);
+  const ranges = threads > 1 ? splitRuns(runs, threads) : [];
+  if (ranges.length <= 1) return monteCarlo(r, options);
+  const started: Worker[] = [];
+  try {
+    const others = ranges.slice(1).map((g) => inWorker(url, { r, options, from: g.from, to: g.to }, started));
+    // Failures are collected by Promise.all below; without this a rejection before it would be unhandled.
+    for (const p of others) p.catch(() => undefined);
+    const first = monteCarloRuns(r, options, ranges[0].from, ranges[0].to);
+    return mergeMonteCarlo(r, options, [first, ...(await Promise.all(others))]);
+  } finally {
+    for (const worker of started) void worker.terminate();
+  }
+}
