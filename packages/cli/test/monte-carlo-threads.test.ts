@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { monteCarlo, type MonteCarloOptions } from '@bt/core/montecarlo';
 import { seededRandom } from '@bt/core/candles';
-import { DRAWS_PER_THREAD, monteCarloOnThreads, monteCarloThreads } from '../src/montecarlo/pool.js';
+import { freeCores, monteCarloOnThreads, monteCarloThreads } from '../src/montecarlo/pool.js';
 import { bt, cliDir, EURUSD_H1 } from './helpers.js';
 
 const workerUrl = new URL(`file://${join(cliDir, 'dist/monte-carlo-worker.js')}`);
@@ -41,6 +41,14 @@ test('threads by default: one per 12 million draws, at most the cores; never for
   assert.equal(monteCarloThreads(r, { runs: 6, trades: 1_000_000 }, 5, 16), 2, '6 runs: two groups of four');
   assert.equal(monteCarloThreads(r, { runs: 1, trades: 1_000_000 }, 5, 16), 1);
   assert.throws(() => monteCarloThreads(r, { runs: 0 }, 2, 2), /invalid runs/);
+});
+
+test('free cores: the cores less the whole tasks of the load average, at least one', () => {
+  assert.equal(freeCores(8, 0.4), 8);
+  assert.equal(freeCores(8, 2.9), 6);
+  assert.equal(freeCores(2, 1.2), 1);
+  assert.equal(freeCores(2, 7.5), 1, 'a busy machine: the main thread alone');
+  for (const odd of [NaN, -1, Infinity]) assert.equal(freeCores(4, odd), 4, String(odd));
 });
 
 test('a worker that fails is a run error, not a hang nor a wrong result', async () => {

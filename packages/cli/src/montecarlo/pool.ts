@@ -1,7 +1,7 @@
 // `bt backtest --monte-carlo` on several threads: a bootstrap's runs split in contiguous ranges
 // (core's splitRuns), the first computed on the main thread while worker threads compute the
 // others, merged into the very result of core's monteCarlo (docs/engine.md §15, "Threads").
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { mergeMonteCarlo, monteCarlo, monteCarloRuns, monteCarloSize, splitRuns, type MonteCarloOptions, type MonteCarloResult, type MonteCarloRuns } from '@bt/core/montecarlo';
 import { RunError } from '../errors.js';
@@ -16,11 +16,20 @@ import type { MonteCarloWorkerInput } from './worker.js';
 export const DRAWS_PER_THREAD = 12_000_000;
 
 /**
- * Threads for a Monte Carlo: a shuffle's runs are sequential (one thread); `requested` when given;
- * else one per DRAWS_PER_THREAD draws, at most the available cores. Never more than the groups
- * of four runs (splitRuns).
+ * Cores other work leaves free: the available ones less the 1-minute load average (whole tasks),
+ * at least 1. On a machine whose cores are busy a worker thread gets no core of its own: it only
+ * adds its start and its share waits (docs/PERFORMANCE.md, "Monte Carlo on threads").
  */
-export function monteCarloThreads(r: ArrayLike<number>, options: MonteCarloOptions, requested: number | null, cores = availableParallelism()): number {
+export function freeCores(cores = availableParallelism(), load = loadavg()[0]): number {
+  return Math.max(1, cores - Math.floor(Number.isFinite(load) && load > 0 ? load : 0));
+}
+
+/**
+ * Threads for a Monte Carlo: a shuffle's runs are sequential (one thread); `requested` when given;
+ * else one per DRAWS_PER_THREAD draws, at most the free cores. Never more than the groups of
+ * four runs (splitRuns).
+ */
+export function monteCarloThreads(r: ArrayLike<number>, options: MonteCarloOptions, requested: number | null, cores = freeCores()): number {
   const { method, runs, tradesPerRun } = monteCarloSize(r, options);
   if (method === 'shuffle') return 1;
   const wanted = requested ?? Math.min(cores, Math.floor((runs * tradesPerRun) / DRAWS_PER_THREAD));
