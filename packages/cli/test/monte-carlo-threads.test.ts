@@ -29,11 +29,13 @@ test('monteCarloOnThreads: core’s monteCarlo to the bit on 1 to 5 threads, ran
   }
 });
 
-test('threads by default: one per 12 million draws, at most the cores; never for a shuffle; no more than the groups of 4 runs', () => {
+test('threads by default: one per 25 million draws, at most the cores; never for a shuffle; no more than the groups of 4 runs', () => {
   const r = new Float64Array(1000).fill(1);
   assert.equal(monteCarloThreads(r, { runs: 10_000 }, null, 8), 1, '10 million draws: one thread');
   assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 8000 }, null, 2), 2);
-  assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 8000 }, null, 16), 6, '80 million draws: 6 threads of at least 12 million');
+  assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 8000 }, null, 16), 3, '80 million draws: 3 threads of at least 25 million');
+  assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 4999 }, null, 16), 1, 'under 50 million draws: one thread');
+  assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 5000 }, null, 16), 2);
   assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 8000 }, null, 1), 1);
   assert.equal(monteCarloThreads(r, { runs: 10_000, trades: 8000, method: 'bootstrap' }, 3, 16), 3, 'asked for 3');
   assert.equal(monteCarloThreads(r, { runs: 10_000, method: 'shuffle' }, 4, 16), 1, 'a shuffle’s runs are sequential');

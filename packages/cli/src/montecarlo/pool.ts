@@ -8,12 +8,14 @@ import { RunError } from '../errors.js';
 import type { MonteCarloWorkerInput } from './worker.js';
 
 /**
- * Draws below which one more thread costs more than it saves: starting a worker thread and loading
- * its bundle takes about 30 ms of wall time, the draws about 5.5 ns each, so a thread pays off from
- * about 2 × 30 ms / 5.5 ns of draws in all, and each further one for as many again
+ * Draws per thread below which one more thread costs more than it saves. A worker thread's start
+ * took 30 ms at best on the 2-core test machine and up to 200 ms while other work kept its cores
+ * busy, and a fresh thread's kernel runs cold (about 7.8 ns per draw in a fresh process, against
+ * 5.5 warm): with 25 million draws per thread, a second thread saves 100 to 200 ms against that
+ * start. Below it the measured wall time with two threads was no better, often worse
  * (docs/PERFORMANCE.md, "Monte Carlo on threads").
  */
-export const DRAWS_PER_THREAD = 12_000_000;
+export const DRAWS_PER_THREAD = 25_000_000;
 
 /**
  * Cores other work leaves free: the available ones less the 1-minute load average (whole tasks),
