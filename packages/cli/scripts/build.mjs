@@ -27,7 +27,7 @@ const lazyExternals = {
 
 rmSync(dist, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), 'batch-worker': join(pkgDir, 'src/batch/worker.ts'), 'optimize-worker': join(pkgDir, 'src/optimize/worker.ts') },
+  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), 'batch-worker': join(pkgDir, 'src/batch/worker.ts'), 'optimize-worker': join(pkgDir, 'src/optimize/worker.ts'), 'monte-carlo-worker': join(pkgDir, 'src/montecarlo/worker.ts') },
   outdir: dist,
   bundle: true,
   splitting: true,

@@ -1,7 +1,8 @@
 // `bt backtest --monte-carlo`: the flags, core's monteCarlo on the run's R sequence, and its text.
 import type { BacktestResult } from '@bt/core/backtest';
-import { monteCarlo, rSequence, type MonteCarloResult } from '@bt/core/montecarlo';
+import { monteCarloSize, rSequence, type MonteCarloResult } from '@bt/core/montecarlo';
 import { asUsage, UsageError } from './errors.js';
+import { monteCarloOnThreads, monteCarloThreads } from './montecarlo/pool.js';
 import { count, print, renderTable, styles } from './output.js';
 
 export interface MonteCarloFlags {
@@ -11,6 +12,7 @@ export interface MonteCarloFlags {
   mcRisk?: string;
   mcRuin?: string;
   mcTarget?: string;
+  mcThreads?: string;
 }
 
 export interface MonteCarloRequest {
@@ -20,6 +22,8 @@ export interface MonteCarloRequest {
   readonly riskPerTrade: number;
   readonly ruinLevel: number;
   readonly target: 'tp1' | 'tp2';
+  /** Threads for a bootstrap; null: as many as pay off (montecarlo/pool.ts). */
+  readonly threads: number | null;
 }
 
 function percent(flag: string, text: string | undefined, fallback: number, max: number): number {
@@ -32,7 +36,7 @@ function percent(flag: string, text: string | undefined, fallback: number, max: 
 /** The Monte Carlo the flags ask for, checked before any file is read; null without --monte-carlo. */
 export function parseMonteCarloFlags(flags: MonteCarloFlags): MonteCarloRequest | null {
   if (flags.monteCarlo === undefined || flags.monteCarlo === false) {
-    for (const [name, v] of [['--mc-method', flags.mcMethod], ['--mc-seed', flags.mcSeed], ['--mc-risk', flags.mcRisk], ['--mc-ruin', flags.mcRuin], ['--mc-target', flags.mcTarget]] as const) {
+    for (const [name, v] of [['--mc-method', flags.mcMethod], ['--mc-seed', flags.mcSeed], ['--mc-risk', flags.mcRisk], ['--mc-ruin', flags.mcRuin], ['--mc-target', flags.mcTarget], ['--mc-threads', flags.mcThreads]] as const) {
       if (v !== undefined) throw new UsageError(`${name} needs --monte-carlo`);
     }
     return null;
@@ -54,14 +58,21 @@ export function parseMonteCarloFlags(flags: MonteCarloFlags): MonteCarloRequest 
     riskPerTrade: percent('--mc-risk', flags.mcRisk, 0.01, 99),
     ruinLevel: percent('--mc-ruin', flags.mcRuin, 0.5, 100),
     target,
+    threads: flags.mcThreads === undefined ? null : whole('--mc-threads', flags.mcThreads, 1, 256),
   };
 }
 
-/** Core's Monte Carlo on the run's R sequence at the target; null when no trade is resolved. */
-export function runMonteCarlo(result: Pick<BacktestResult, 'trades'>, request: MonteCarloRequest): MonteCarloResult | null {
+/**
+ * Core's Monte Carlo on the run's R sequence at the target, on the threads that pay off (the same
+ * result on any number); null when no trade is resolved.
+ */
+export async function runMonteCarlo(result: Pick<BacktestResult, 'trades'>, request: MonteCarloRequest): Promise<{ mc: MonteCarloResult; threads: number } | null> {
   const r = rSequence(result.trades, request.target);
   if (r.length === 0) return null;
-  return asUsage(() => monteCarlo(r, request));
+  const options = { runs: request.runs, method: request.method, seed: request.seed, riskPerTrade: request.riskPerTrade, ruinLevel: request.ruinLevel };
+  asUsage(() => monteCarloSize(r, options));
+  const threads = monteCarloThreads(r, options, request.threads);
+  return { mc: await monteCarloOnThreads(r, options, threads), threads };
 }
 
 const num = (x: number, digits = 2) => x.toFixed(digits);

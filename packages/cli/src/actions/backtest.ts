@@ -79,7 +79,8 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
   }
   const writeMs = performance.now() - t0;
   const t1 = performance.now();
-  const mc = mcRequest ? runMonteCarlo(result, mcRequest) : null;
+  const mcRun = mcRequest ? await runMonteCarlo(result, mcRequest) : null;
+  const mc = mcRun?.mc ?? null;
   const monteCarloMs = performance.now() - t1;
   const inputWarnings = [...data.warnings, ...(ltf?.warnings ?? [])];
 
@@ -103,7 +104,7 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
       ...(mcRequest ? { monte_carlo: mc ? { target: mcRequest.target, ...mc } : null } : {}),
       timing: {
         load_ms: round(data.loadMs + (ltf?.loadMs ?? 0)), ...result.timing, write_ms: round(writeMs),
-        ...(mcRequest ? { monte_carlo_ms: round(monteCarloMs) } : {}), total_ms: round(performance.now() - started),
+        ...(mcRequest ? { monte_carlo_ms: round(monteCarloMs), monte_carlo_threads: mcRun?.threads ?? 0 } : {}), total_ms: round(performance.now() - started),
       },
     });
     return;

@@ -27,7 +27,8 @@ export function registerBacktestCommand(program: Command): void {
     .option('--mc-seed <n>', 'seed of the draws (default 1): the same seed gives the same result')
     .option('--mc-risk <percent>', 'equity risked per trade for the risk of ruin (default 1)')
     .option('--mc-ruin <percent>', 'loss of the starting equity that counts as ruin (default 50)')
-    .option('--mc-target <target>', 'R at tp1 (default) or tp2');
+    .option('--mc-target <target>', 'R at tp1 (default) or tp2')
+    .option('--mc-threads <n>', 'threads for a bootstrap (default: the available cores when the runs are long enough to pay off; same result on any number)');
   addCostOptions(command);
   addReadOptions(command, 'the candle files');
   examples(command, [

@@ -1,10 +1,15 @@
 /**
- * The Monte Carlo panel's worker: 10,000 runs of a long R sequence take from tens of milliseconds
- * to about a second, which on the page's own thread would freeze scrolling and typing (docs/web.md,
- * "Monte Carlo"). One request at a time; the panel ends the worker to cancel one.
+ * One of the Monte Carlo panel's workers: 10,000 runs of a long R sequence take from tens of
+ * milliseconds to about a second, which on the page's own thread would freeze scrolling and typing
+ * (docs/web.md, "Monte Carlo"). One job at a time (a whole request, or a range of a bootstrap's
+ * runs whose figures' buffers are moved back); the panel ends the worker to cancel one.
  */
-import { answerMonteCarlo, type MonteCarloAnswer, type MonteCarloRequest } from './job.js';
+import { answerJob, type MonteCarloJob, type MonteCarloJobAnswer } from './job.js';
 
-const scope = self as unknown as { onmessage: ((event: MessageEvent<MonteCarloRequest>) => void) | null; postMessage(answer: MonteCarloAnswer): void };
+const scope = self as unknown as { onmessage: ((event: MessageEvent<MonteCarloJob>) => void) | null; postMessage(answer: MonteCarloJobAnswer, transfer?: Transferable[]): void };
 
-scope.onmessage = (event) => scope.postMessage(answerMonteCarlo(event.data));
+scope.onmessage = (event) => {
+  const answer = answerJob(event.data);
+  const transfer = 'runs' in answer ? ([answer.runs.drawdown.buffer, answer.runs.final.buffer, answer.runs.streak.buffer, answer.runs.ruin.buffer] as ArrayBuffer[]) : [];
+  scope.postMessage(answer, transfer);
+};
