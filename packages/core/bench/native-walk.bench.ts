@@ -5,7 +5,7 @@
 // says what it shows). Skipped, with a message, where g++ is missing. Run (in packages/core):
 //   npm run bench -- native-walk
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +80,7 @@ function main(): void {
         resting: Uint8Array.from(run.entries.resting.subarray(0, table.count)),
       };
       const sub = join(dir, key);
-      spawnSync('mkdir', ['-p', sub]);
+      mkdirSync(sub);
       const write = (name: string, a: ArrayBufferView) => writeFileSync(join(sub, name), new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
       write('high', blocks.high);
       write('low', blocks.low);

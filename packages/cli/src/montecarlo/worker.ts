@@ -1,7 +1,7 @@
 // A Monte Carlo worker thread: one range of a bootstrap's runs (core's monteCarloRuns), answered
 // once, its figures' buffers moved rather than copied (docs/engine.md §15, "Threads").
 import { parentPort, workerData } from 'node:worker_threads';
-import { monteCarloRuns, type MonteCarloOptions } from '@bt/core/montecarlo';
+import { monteCarloRuns, runsBuffers, type MonteCarloOptions } from '@bt/core/montecarlo';
 
 export interface MonteCarloWorkerInput {
   readonly r: Float64Array;
@@ -13,5 +13,4 @@ export interface MonteCarloWorkerInput {
 const input = workerData as MonteCarloWorkerInput;
 const runs = monteCarloRuns(input.r, input.options, input.from, input.to);
 // Plain ArrayBuffers (core allocates them): moved to the main thread, not copied.
-const buffers = [runs.drawdown.buffer, runs.final.buffer, runs.streak.buffer, runs.ruin.buffer] as ArrayBuffer[];
-parentPort!.postMessage(runs, buffers);
+parentPort!.postMessage(runs, runsBuffers(runs));

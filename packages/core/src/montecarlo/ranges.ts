@@ -17,6 +17,11 @@ export interface MonteCarloRuns {
   readonly ruin: Uint8Array;
 }
 
+/** The buffers behind a range's figures: what a worker moves to its caller instead of copying them. */
+export function runsBuffers(runs: MonteCarloRuns): ArrayBuffer[] {
+  return [runs.drawdown.buffer, runs.final.buffer, runs.streak.buffer, runs.ruin.buffer] as ArrayBuffer[];
+}
+
 export interface RunRange {
   readonly from: number;
   readonly to: number;

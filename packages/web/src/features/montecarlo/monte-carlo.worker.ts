@@ -4,12 +4,13 @@
  * (docs/web.md, "Monte Carlo"). One job at a time (a whole request, or a range of a bootstrap's
  * runs whose figures' buffers are moved back); the panel ends the worker to cancel one.
  */
+import { runsBuffers } from '@bt/core/montecarlo';
 import { answerJob, type MonteCarloJob, type MonteCarloJobAnswer } from './job.js';
 
 const scope = self as unknown as { onmessage: ((event: MessageEvent<MonteCarloJob>) => void) | null; postMessage(answer: MonteCarloJobAnswer, transfer?: Transferable[]): void };
 
 scope.onmessage = (event) => {
   const answer = answerJob(event.data);
-  const transfer = 'runs' in answer ? ([answer.runs.drawdown.buffer, answer.runs.final.buffer, answer.runs.streak.buffer, answer.runs.ruin.buffer] as ArrayBuffer[]) : [];
+  const transfer = 'runs' in answer ? runsBuffers(answer.runs) : [];
   scope.postMessage(answer, transfer);
 };
