@@ -35,7 +35,7 @@ describe('the Monte Carlo panel’s worker job', () => {
 const runJobs = (jobs: readonly MonteCarloJob[]) => jobs.map((job) => structuredClone(answerJob(structuredClone(job))));
 
 describe('the Monte Carlo panel’s split over several workers', () => {
-  it('as many workers as the cores, at most 4, one per 4 million draws; a shuffle in one', () => {
+  it('as many workers as the cores, at most 4, one per 7 million draws; a shuffle in one', () => {
     const long = { sequence: new Float64Array(8000), method: 'bootstrap' as const };
     assert.equal(panelWorkers(long, 8), PANEL_MAX_WORKERS);
     assert.equal(panelWorkers(long, 2), 2);
@@ -43,7 +43,8 @@ describe('the Monte Carlo panel’s split over several workers', () => {
     for (const odd of [undefined, 0, -3, 2.5, NaN]) assert.equal(panelWorkers(long, odd), 1, String(odd));
     assert.equal(panelWorkers({ ...long, method: 'shuffle' }, 8), 1);
     const short = (trades: number) => panelWorkers({ sequence: new Float64Array(trades), method: 'bootstrap' }, 16);
-    assert.equal(short(399), 1, 'under 4 million draws: one worker');
+    assert.equal(short(1_399), 1, 'under 14 million draws: one worker');
+    assert.equal(short(1_400), 2, 'from 14 million draws: two workers');
     assert.equal(short(PANEL_DRAWS_PER_WORKER / PANEL_RUNS), 1);
     assert.equal(short((2 * PANEL_DRAWS_PER_WORKER) / PANEL_RUNS), 2);
     assert.equal(short((3 * PANEL_DRAWS_PER_WORKER) / PANEL_RUNS + 1), 3);

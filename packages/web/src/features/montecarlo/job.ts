@@ -12,10 +12,11 @@ export const PANEL_SEED = 1;
 /** Workers at most, whatever the cores: past 4 the merge and the workers' start eat the gain. */
 export const PANEL_MAX_WORKERS = 4;
 /**
- * Draws per worker below which one more does not pay: about 20 ms of draws (5.5 ns each), the
- * order of a worker's first start and its cold kernel (docs/PERFORMANCE.md, "Monte Carlo on threads").
+ * Draws per worker below which one more does not pay. Measured in Chromium on 2 cores
+ * (docs/PERFORMANCE.md, "Monte Carlo in the browser"): two workers were slower than one up to
+ * 10 million draws in all, even with both already started, and faster from 14 million.
  */
-export const PANEL_DRAWS_PER_WORKER = 4_000_000;
+export const PANEL_DRAWS_PER_WORKER = 7_000_000;
 
 export interface MonteCarloRequest {
   /** Matches the answer to its request: an answer to a superseded request is dropped. */
