@@ -81,7 +81,10 @@ function keepEngulfings(out: SetupBuilder, high: Float64Array, low: Float64Array
 
 /**
  * Flags engulfing candles i in [from, to). "Covers the lowest and highest body edge" is written
- * as one compare per edge (the same verdicts as against Math.min/Math.max, NaN included).
+ * as one compare per edge (the same verdicts as against Math.min/Math.max, NaN included). Of
+ * candle i-1's four, two decide: with i-1 bearish (c1 < o1), `o <= c1` gives `o <= o1`, and
+ * `c >= o1` gives `c >= c1` and, with the first, `c > o` (the mirror for a bearish engulfing).
+ * A NaN fails a comparison that remains, so the verdicts are those of all ten, for every input.
  */
 function flagEngulfing(open: Float64Array, close: Float64Array, from: number, to: number): number {
   let count = 0;
@@ -93,8 +96,8 @@ function flagEngulfing(open: Float64Array, close: Float64Array, from: number, to
   for (let i = from; i < to; i++) {
     const o = open[i];
     const c = close[i];
-    const up = +(o <= o1) & +(o <= c1) & +(o <= o2) & +(o <= c2) & +(c >= o1) & +(c >= c1) & +(c >= o2) & +(c >= c2) & +(c > o) & +(c1 < o1);
-    const down = +(o >= o1) & +(o >= c1) & +(o >= o2) & +(o >= c2) & +(c <= o1) & +(c <= c1) & +(c <= o2) & +(c <= c2) & +(c < o) & +(c1 > o1);
+    const up = +(c1 < o1) & +(o <= c1) & +(c >= o1) & +(o <= o2) & +(o <= c2) & +(c >= o2) & +(c >= c2);
+    const down = +(c1 > o1) & +(o >= c1) & +(c <= o1) & +(o >= o2) & +(o >= c2) & +(c <= o2) & +(c <= c2);
     flaggedIndex[count] = i;
     flaggedSide[count] = up - down;
     count += up | down;
