@@ -156,7 +156,7 @@ async function main() {
     '`npm run bench -w @bt/core -- engine` (or `node --expose-gc --import tsx --conditions=@bt/source bench/engine.bench.ts` in packages/core) rewrites this section.',
     `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores shared with other work (1-minute load average ${fmt(loadAtStart)} at the start, ${fmt(loadavg()[0])} at the end), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
     `Times are medians of ${RUNS} runs after a warm-up run (wall clock, single thread; CPU time beside it), garbage collected between runs (and 20 ms left for V8 to finish sweeping).`,
-    `Reference loop (1M iterations of two typed-array compares, bench/engine.bench.ts): ${fmt(reference.wall, 2)} ms median, ${fmt(reference.min, 2)} ms min during this run; the same loop took about 2.4 ms on this machine at a quieter moment (load average about 3), a rough scale for the numbers below (memory-bound code suffers more from a busy machine than this loop).`,
+    `Reference loop (1M iterations of two typed-array compares, bench/engine.bench.ts): ${fmt(reference.wall, 2)} ms median, ${fmt(reference.min, 2)} ms min during this run; a scale for comparing runs on one machine, not machines (about 2.4 ms on the AMD EPYC of the earlier runs at a load average of 3, 4.1 ms on a quiet Intel Xeon, which runs the engine faster); memory-bound code suffers more from a busy machine than this loop.`,
     '',
     `### Detection + simulation, 1,000,000 deterministic M1 candles`,
     '',
