@@ -6,7 +6,11 @@ import { STRATEGIES, monteCarlo, rSequence, runBacktest, type BacktestRequest } 
 import { writeSection } from '../../../scripts/performance-doc.mjs';
 import { forexYearM5 } from './lib/forex-year.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const RUNS = Number(process.env.BENCH_RUNS ?? 11);
+// Runs per sample: a run's CPU time includes the garbage collections that fall in it, a major one
+// (several ms, much of it on V8's helper threads) in some runs and none in others, which scattered
+// single-run pairs by ±30 % on a quiet machine; a block of runs takes its share of them.
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 5);
 const COSTS = { spreadByHour: Array.from({ length: 24 }, (_, h) => (h < 7 ? 2.5 : h >= 21 ? 3 : 1.2)), commissionPips: 0.7, slippagePips: 0.5 };
 
 interface Sample {
@@ -14,13 +18,14 @@ interface Sample {
   cpu: number;
 }
 
+/** The mean wall and CPU time of a run over a block of BLOCK runs in a row. */
 async function sample(task: () => Promise<unknown> | unknown): Promise<Sample> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  await task();
+  for (let i = 0; i < BLOCK; i++) await task();
   const wall = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  return { wall, cpu: (c.user + c.system) / 1000 };
+  return { wall: wall / BLOCK, cpu: (c.user + c.system) / 1000 / BLOCK };
 }
 
 async function median(runs: number, task: () => Promise<unknown> | unknown): Promise<{ wall: number; cpu: number }> {
@@ -107,13 +112,13 @@ async function main() {
     '',
     '`npm run bench -w @bt/core -- costs-montecarlo` (or `npx tsx --conditions=@bt/source bench/costs-montecarlo.bench.ts` in packages/core) rewrites this section.',
     `Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores shared with other work (1-minute load average ${fmt(loadStart)} at the start, ${fmt(loadavg()[0])} at the end), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
-    `${RUNS} interleaved pairs of runs per strategy after a warm-up run (without then with costs, and with then without, alternately; in rounds over all strategies, one pair each, so that each strategy's pairs spread over the whole bench; no forced GC between runs); medians, and the costs' overhead as the median of the pairs' CPU-time ratios (two runs in a row see about the same load). One year of M5 (bench/lib/forex-year.ts), SL 10 / TP1 10 / TP2 20 pips, \`runBacktest(..., { workbook: true })\`; with costs: a spread by UTC hour (2.5 pips 00-06, 1.2 pips 07-20, 3 pips 21-23), 0.7 pip of commission and 0.5 pip of slippage; then core's \`monteCarlo\` (10,000 bootstrap runs) on the TP1 R sequence of the run with costs, on one thread (CPU time: \`bt backtest --monte-carlo\` splits a long bootstrap over worker threads, which shortens its wall time on free cores, not its CPU; section \"Monte Carlo on threads\"; the web app runs it in module workers, off the page's thread).`,
+    `${RUNS} interleaved pairs of blocks of ${BLOCK} runs per strategy after a warm-up run (without then with costs, and with then without, alternately; in rounds over all strategies, one pair each, so that each strategy's pairs spread over the whole bench; no forced GC between runs; a block's mean per run, so that each sample takes its share of the garbage collections, which single runs got all or nothing of); medians, and the costs' overhead as the median of the pairs' CPU-time ratios (two blocks in a row see about the same load). One year of M5 (bench/lib/forex-year.ts), SL 10 / TP1 10 / TP2 20 pips, \`runBacktest(..., { workbook: true })\`; with costs: a spread by UTC hour (2.5 pips 00-06, 1.2 pips 07-20, 3 pips 21-23), 0.7 pip of commission and 0.5 pip of slippage; then core's \`monteCarlo\` (10,000 bootstrap runs) on the TP1 R sequence of the run with costs, on one thread (CPU time: \`bt backtest --monte-carlo\` splits a long bootstrap over worker threads, which shortens its wall time on free cores, not its CPU; section \"Monte Carlo on threads\"; the web app runs it in module workers, off the page's thread).`,
     '',
     '| strategy | trades | full run ms (wall / CPU) | with costs ms (wall / CPU) | costs add (CPU, paired: median (quartiles)) | R sequence | Monte Carlo ms (wall / CPU) | Monte Carlo adds (CPU) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `Costs' overhead, median over the strategies with trades: ${fmt([...overheads].sort((a, b) => a - b)[overheads.length >> 1], 0)} %; largest: ${worstCosts.key}, ${fmt(worstCosts.pct, 0)} % (target: at most 10 %; at a high load average single pairs scatter by ±20 %, hence the quartiles). Where it goes: mostly the workbook of the signal families, which keep their trades with costs and write about 12 % more Trades XML (three cost columns, longer net R and fills); pullback families lose trades to the spread and often cost less with costs than without (docs/engine.md §13, "Speed").`,
+    `Costs' overhead, median over the strategies with trades: ${fmt([...overheads].sort((a, b) => a - b)[overheads.length >> 1], 0)} %; largest: ${worstCosts.key}, ${fmt(worstCosts.pct, 0)} % (target: at most 10 %; the quartiles of the pairs' ratios beside each). Where it goes: mostly the workbook of the signal families, which keep their trades with costs and write about 12 % more Trades XML (three cost columns, longer net R and fills); pullback families lose trades to the spread and often cost less with costs than without (docs/engine.md §13, "Speed").`,
     `Monte Carlo: largest share ${worstMc.key}, ${fmt(worstMc.pct, 0)} % of its run with costs; per draw, over the strategies with 1,000 trades or more: ${fmt(nsPerDraw, 1)} ns of CPU (median). 10,000 runs cost 10,000 × trades draws, so the Monte Carlo meets the 10 % only for short sequences: for 8,000 trades, 10 % of a 60 ms run would leave 0.08 ns per draw (docs/engine.md §15). The bootstrap simulates four runs per loop, each run's generator started at its place in the one seeded stream, and both methods select the peak and the drawdown without a branch (the same draws and results as one run at a time with Math.max, docs/engine.md §15).`,
   ].join('\n');
   writeSection('costs-montecarlo', body);
