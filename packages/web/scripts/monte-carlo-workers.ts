@@ -1,10 +1,10 @@
 /**
- * `npm run bench:monte-carlo -w @bt/web`: the Monte Carlo panel's bootstrap on one module worker
- * against two, in Debian's Chromium, for R sequences from 50 to 6,400 trades (10,000 runs: 0.5 to
- * 64 million draws), to check the draws per worker from which the panel splits a request
- * (PANEL_DRAWS_PER_WORKER, src/features/montecarlo/job.ts). The panel's own job.ts and worker,
- * bundled by esbuild (as Vite does), served on 127.0.0.1. Writes the `web-montecarlo` section of
- * docs/PERFORMANCE.md.
+ * `npm run bench:monte-carlo -w @bt/web` (also run by the package's `npm run bench`): the Monte
+ * Carlo panel's bootstrap on one module worker against two, in Debian's Chromium, for R sequences
+ * from 50 to 6,400 trades (10,000 runs: 0.5 to 64 million draws), to check the draws per worker
+ * from which the panel splits a request (PANEL_DRAWS_PER_WORKER, src/features/montecarlo/job.ts).
+ * The panel's own job.ts and worker, bundled by esbuild (as Vite does), served on 127.0.0.1.
+ * Writes the `web-montecarlo` section of docs/PERFORMANCE.md.
  */
 import { build } from 'esbuild';
 import { createReadStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
