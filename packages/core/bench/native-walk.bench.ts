@@ -9,35 +9,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { columnList, fastWalk, filterColumnNames, prepareRun, priceBlocks, runEngineTable, simulateTable, walkIn, walkOutCandles, walkOutPrices, withIndicators, type PriceBlocks } from '@bt/core';
+import { columnList, filterColumnNames, prepareRun, priceBlocks, runEngineTable, simulateTable, withIndicators } from '@bt/core';
+import { walkChunk, type WalkInput } from './lib/walk-trades.js';
 import { syntheticCandles } from './synthetic.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STRATEGIES = ['fvg_pullback_multi', 'fvg_impulsive', 'ob_pullback_pure', 'englobante_entry'];
 const ROUNDS = 7;
-
-interface WalkInput {
-  side: Int8Array;
-  entryIndex: Int32Array;
-  fill: Float64Array;
-  sl: Float64Array;
-  tp1: Float64Array;
-  tp2: Float64Array;
-  resting: Uint8Array;
-}
-
-/** The walk alone, as simulateTable calls it, over every trade in entry order (chunks of 4,096 as the engine). */
-function walkChunk(blocks: PriceBlocks, t: WalkInput, out: Int32Array, from: number, to: number): void {
-  for (let k = from; k < to; k++) {
-    walkIn[0] = t.fill[k];
-    walkIn[1] = t.sl[k];
-    walkIn[2] = t.tp1[k];
-    walkIn[3] = t.tp2[k];
-    fastWalk(blocks, t.side[k], t.entryIndex[k], t.resting[k] === 1);
-    out[k] = walkOutCandles[0] + walkOutCandles[4] + (walkOutPrices[0] > 0 ? 1 : 0);
-  }
-}
 
 function cpuMs(task: () => void): number {
   const c0 = process.cpuUsage();

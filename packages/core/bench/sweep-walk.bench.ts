@@ -3,23 +3,14 @@
 // every output checked equal. Owns the `sweep-walk` section of docs/PERFORMANCE.md (docs/engine.md
 // §11 says what it shows). Run (in packages/core): npm run bench -- sweep-walk
 import { cpus, loadavg } from 'node:os';
-import { columnList, fastWalk, filterColumnNames, prepareRun, priceBlocks, runEngineTable, walkIn, walkOutCandles, walkOutPrices, withIndicators, type PriceBlocks } from '@bt/core';
+import { columnList, filterColumnNames, prepareRun, priceBlocks, runEngineTable, withIndicators } from '@bt/core';
+import { walkChunk } from './lib/walk-trades.js';
 import { syntheticCandles } from './synthetic.js';
 import { sweepWalk, type SweepInput, type SweepOutput } from './sweep-walk.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const STRATEGIES = (process.env.STRATS ?? 'fvg_pullback_multi,fvg_impulsive,ob_pullback_pure,englobante_entry,ob_pullback_gap_rsi').split(',');
 
-function walkChunk(blocks: PriceBlocks, t: SweepInput, out: Int32Array, from: number, to: number): void {
-  for (let k = from; k < to; k++) {
-    walkIn[0] = t.fill[k];
-    walkIn[1] = t.sl[k];
-    walkIn[2] = t.tp1[k];
-    walkIn[3] = t.tp2[k];
-    fastWalk(blocks, t.side[k], t.entryIndex[k], t.resting[k] === 1);
-    out[k] = walkOutCandles[0] + walkOutCandles[4] + (walkOutPrices[0] > 0 ? 1 : 0);
-  }
-}
 function cpuMs(task: () => void): number {
   const c0 = process.cpuUsage();
   task();
@@ -50,10 +41,12 @@ for (const key of STRATEGIES) {
       bad++;
     }
   }
-  const sink = new Int32Array(m);
-  const fast = () => { for (let k = 0; k < m; k += 4096) walkChunk(blocks, input, sink, k, Math.min(m, k + 4096)); };
-  const sweep = () => sweepWalk(blocks, input, m, out);
   if (bad > 0) throw new Error(`${key}: the sweep differs from the engine's walk on ${bad} of ${m} trades`);
+  const sink = new Int32Array(m);
+  const fast = () => {
+    for (let k = 0; k < m; k += 4096) walkChunk(blocks, input, sink, k, Math.min(m, k + 4096));
+  };
+  const sweep = () => sweepWalk(blocks, input, m, out);
   for (let w = 0; w < 3; w++) (fast(), sweep());
   // Alternated, so that both see about the same load on a shared machine.
   const a: number[] = [];

@@ -4,16 +4,10 @@
 // two comparisons say whether any level is reached, and only then are buckets opened. Same rules
 // and outputs as fast-walk.ts's fastWalk (the bench checks every trade).
 import { BLOCK, SHIFT, SUPER_SHIFT, type PriceBlocks } from '../src/simulate/price-blocks.js';
+import type { WalkInput } from './lib/walk-trades.js';
 
-export interface SweepInput {
-  readonly side: Int8Array;
-  readonly entryIndex: Int32Array;
-  readonly fill: Float64Array;
-  readonly sl: Float64Array;
-  readonly tp1: Float64Array;
-  readonly tp2: Float64Array;
-  readonly resting: Uint8Array;
-}
+/** The trades as the walk reads them (bench/lib/walk-trades.ts). */
+export type SweepInput = WalkInput;
 
 export interface SweepOutput {
   r1: Int8Array;
