@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { columnList, filterColumnNames, prepareRun, priceBlocks, runEngineTable, simulateTable, withIndicators } from '@bt/core';
+import { cpuMs, fmt, median } from './lib/measure.js';
 import { walkChunk, type WalkInput } from './lib/walk-trades.js';
 import { syntheticCandles } from './synthetic.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
@@ -18,15 +19,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const STRATEGIES = ['fvg_pullback_multi', 'fvg_impulsive', 'ob_pullback_pure', 'englobante_entry'];
 const ROUNDS = 7;
 
-function cpuMs(task: () => void): number {
-  const c0 = process.cpuUsage();
-  task();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
-}
-
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 function main(): void {
   const gpp = spawnSync('g++', ['--version'], { encoding: 'utf8' });

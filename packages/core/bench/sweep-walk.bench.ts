@@ -4,6 +4,7 @@
 // §11 says what it shows). Run (in packages/core): npm run bench -- sweep-walk
 import { cpus, loadavg } from 'node:os';
 import { columnList, filterColumnNames, prepareRun, priceBlocks, runEngineTable, withIndicators } from '@bt/core';
+import { cpuMs, fmt, median } from './lib/measure.js';
 import { walkChunk } from './lib/walk-trades.js';
 import { syntheticCandles } from './synthetic.js';
 import { sweepWalk, type SweepInput, type SweepOutput } from './sweep-walk.js';
@@ -11,14 +12,6 @@ import { writeSection } from '../../../scripts/performance-doc.mjs';
 
 const STRATEGIES = (process.env.STRATS ?? 'fvg_pullback_multi,fvg_impulsive,ob_pullback_pure,englobante_entry,ob_pullback_gap_rsi').split(',');
 
-function cpuMs(task: () => void): number {
-  const c0 = process.cpuUsage();
-  task();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
-}
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const loadAtStart = loadavg()[0];
 const rows: string[] = [];
 

@@ -4,21 +4,14 @@
 // two comparisons say whether any level is reached, and only then are buckets opened. Same rules
 // and outputs as fast-walk.ts's fastWalk (the bench checks every trade).
 import { BLOCK, SHIFT, SUPER_SHIFT, type PriceBlocks } from '../src/simulate/price-blocks.js';
+import type { TradeTable } from '../src/simulate/trades.js';
 import type { WalkInput } from './lib/walk-trades.js';
 
 /** The trades as the walk reads them (bench/lib/walk-trades.ts). */
 export type SweepInput = WalkInput;
 
-export interface SweepOutput {
-  r1: Int8Array;
-  r2: Int8Array;
-  tp1At: Int32Array;
-  tp2At: Int32Array;
-  slAt: Int32Array;
-  fav: Float64Array;
-  adv: Float64Array;
-  ambiguous: Uint8Array;
-}
+/** What the sweep writes per trade: the walk's columns of the trade table. */
+export type SweepOutput = Pick<TradeTable, 'r1' | 'r2' | 'tp1At' | 'tp2At' | 'slAt' | 'fav' | 'adv' | 'ambiguous'>;
 
 const rq = new Float64Array(2);
 
@@ -96,27 +89,70 @@ function rangeExtremes(p: PriceBlocks, a: number, b: number): void {
   rq[1] = l;
 }
 
+/**
+ * Trades in buckets by price: a doubly linked list per bucket (typed arrays indexed by trade) and
+ * a bitmap of the non-empty buckets. A trade sits in at most one bucket.
+ */
+class BucketList {
+  readonly head: Int32Array;
+  readonly next: Int32Array;
+  readonly prev: Int32Array;
+  /** The trade's bucket, -1 when in none. */
+  readonly bucket: Int32Array;
+  readonly bits: Int32Array;
+
+  constructor(buckets: number, m: number) {
+    this.head = new Int32Array(buckets).fill(-1);
+    this.bits = new Int32Array(buckets >> 5);
+    this.next = new Int32Array(m);
+    this.prev = new Int32Array(m);
+    this.bucket = new Int32Array(m).fill(-1);
+  }
+
+  reset(): void {
+    this.head.fill(-1);
+    this.bits.fill(0);
+    this.bucket.fill(-1);
+  }
+
+  add(t: number, k: number): void {
+    const h = this.head[k];
+    this.next[t] = h;
+    this.prev[t] = -1;
+    if (h >= 0) this.prev[h] = t;
+    this.head[k] = t;
+    this.bucket[t] = k;
+    this.bits[k >> 5] |= 1 << (k & 31);
+  }
+
+  remove(t: number): void {
+    const k = this.bucket[t];
+    if (k < 0) return;
+    const n = this.next[t];
+    const p = this.prev[t];
+    if (p >= 0) this.next[p] = n;
+    else {
+      this.head[k] = n;
+      if (n < 0) this.bits[k >> 5] &= ~(1 << (k & 31));
+    }
+    if (n >= 0) this.prev[n] = p;
+    this.bucket[t] = -1;
+  }
+}
+
 /** Bucket queues and per-trade state of one sweep. */
 class Sweep {
   readonly buckets: number;
   readonly base: number;
   readonly highest: number;
   readonly inv: number;
-  // Below queue: fires when low <= below.
-  readonly headB: Int32Array;
-  readonly nextB: Int32Array;
-  readonly prevB: Int32Array;
-  readonly bucketB: Int32Array;
-  readonly bitsB: Int32Array;
+  /** Below queue: fires when low <= below. */
+  readonly belowQ: BucketList;
   topB = -1;
   /** The highest pending below level (or higher, after a removal): the per-candle gate. */
   maxBelow = -Infinity;
-  // Above queue: fires when high >= above.
-  readonly headA: Int32Array;
-  readonly nextA: Int32Array;
-  readonly prevA: Int32Array;
-  readonly bucketA: Int32Array;
-  readonly bitsA: Int32Array;
+  /** Above queue: fires when high >= above. */
+  readonly aboveQ: BucketList;
   botA = 1 << 30;
   /** The lowest pending above level (or lower, after a removal). */
   minAbove = Infinity;
@@ -125,6 +161,7 @@ class Sweep {
   readonly from: Int32Array;
   readonly phase: Int8Array;
   readonly pending: Int32Array;
+  readonly capacity: number;
   pendingCount = 0;
 
   constructor(m: number, lowest: number, highest: number) {
@@ -133,16 +170,9 @@ class Sweep {
     this.base = lowest;
     this.highest = highest;
     this.inv = highest > lowest ? buckets / (highest - lowest) : 1;
-    this.headB = new Int32Array(buckets).fill(-1);
-    this.headA = new Int32Array(buckets).fill(-1);
-    this.bitsB = new Int32Array(buckets >> 5);
-    this.bitsA = new Int32Array(buckets >> 5);
-    this.nextB = new Int32Array(m);
-    this.prevB = new Int32Array(m);
-    this.bucketB = new Int32Array(m).fill(-1);
-    this.nextA = new Int32Array(m);
-    this.prevA = new Int32Array(m);
-    this.bucketA = new Int32Array(m).fill(-1);
+    this.capacity = m;
+    this.belowQ = new BucketList(buckets, m);
+    this.aboveQ = new BucketList(buckets, m);
     this.below = new Float64Array(m);
     this.above = new Float64Array(m);
     this.from = new Int32Array(m);
@@ -160,56 +190,22 @@ function insert(s: Sweep, t: number): void {
   const b = s.below[t];
   if (b === b) {
     const k = key(s, b);
-    const h = s.headB[k];
-    s.nextB[t] = h;
-    s.prevB[t] = -1;
-    if (h >= 0) s.prevB[h] = t;
-    s.headB[k] = t;
-    s.bucketB[t] = k;
-    s.bitsB[k >> 5] |= 1 << (k & 31);
+    s.belowQ.add(t, k);
     if (k > s.topB) s.topB = k;
     if (b > s.maxBelow) s.maxBelow = b;
   }
   const a = s.above[t];
   if (a === a) {
     const k = key(s, a);
-    const h = s.headA[k];
-    s.nextA[t] = h;
-    s.prevA[t] = -1;
-    if (h >= 0) s.prevA[h] = t;
-    s.headA[k] = t;
-    s.bucketA[t] = k;
-    s.bitsA[k >> 5] |= 1 << (k & 31);
+    s.aboveQ.add(t, k);
     if (k < s.botA) s.botA = k;
     if (a < s.minAbove) s.minAbove = a;
   }
 }
 
 function unlink(s: Sweep, t: number): void {
-  const kb = s.bucketB[t];
-  if (kb >= 0) {
-    const n = s.nextB[t];
-    const p = s.prevB[t];
-    if (p >= 0) s.nextB[p] = n;
-    else {
-      s.headB[kb] = n;
-      if (n < 0) s.bitsB[kb >> 5] &= ~(1 << (kb & 31));
-    }
-    if (n >= 0) s.prevB[n] = p;
-    s.bucketB[t] = -1;
-  }
-  const ka = s.bucketA[t];
-  if (ka >= 0) {
-    const n = s.nextA[t];
-    const p = s.prevA[t];
-    if (p >= 0) s.nextA[p] = n;
-    else {
-      s.headA[ka] = n;
-      if (n < 0) s.bitsA[ka >> 5] &= ~(1 << (ka & 31));
-    }
-    if (n >= 0) s.prevA[n] = p;
-    s.bucketA[t] = -1;
-  }
+  s.belowQ.remove(t);
+  s.aboveQ.remove(t);
 }
 
 /** Highest non-empty bucket at or below k, -1 if none. */
@@ -351,17 +347,13 @@ export function sweepWalk(p: PriceBlocks, input: SweepInput, m: number, out: Swe
     if (supers[i] > highest) highest = supers[i];
     if (supers[i + 1] < lowest) lowest = supers[i + 1];
   }
-  const s = sweepState && sweepState.nextB.length >= m && sweepState.base === lowest && sweepState.highest === highest ? sweepState : (sweepState = new Sweep(m, lowest, highest));
+  const s = sweepState && sweepState.capacity >= m && sweepState.base === lowest && sweepState.highest === highest ? sweepState : (sweepState = new Sweep(m, lowest, highest));
   s.topB = -1;
   s.botA = 1 << 30;
   s.maxBelow = -Infinity;
   s.minAbove = Infinity;
-  s.headB.fill(-1);
-  s.headA.fill(-1);
-  s.bitsB.fill(0);
-  s.bitsA.fill(0);
-  s.bucketA.fill(-1);
-  s.bucketB.fill(-1);
+  s.belowQ.reset();
+  s.aboveQ.reset();
   let next = 0;
   for (let k0 = 0; k0 < n; k0 += 4096) next = sweepRange(s, p, input, m, out, next, k0, Math.min(n, k0 + 4096));
   // Still walking at the end (neither exit reached, or levels no candle reaches): open, with the
@@ -396,17 +388,17 @@ function sweepRange(s: Sweep, p: PriceBlocks, input: SweepInput, m: number, out:
       lk = lk < 0 ? 0 : lk > top ? top : lk;
       let b = s.topB;
       while (b >= lk) {
-        let t = s.headB[b];
+        let t = s.belowQ.head[b];
         while (t >= 0) {
-          const nt = s.nextB[t];
+          const nt = s.belowQ.next[t];
           if (b > lk || s.below[t] >= l) fire(s, p, t, k, input, out);
           t = nt;
         }
-        b = b > 0 ? highestAtOrBelow(s.bitsB, b - 1) : -1;
+        b = b > 0 ? highestAtOrBelow(s.belowQ.bits, b - 1) : -1;
       }
-      s.topB = s.headB[lk] >= 0 ? lk : lk > 0 ? highestAtOrBelow(s.bitsB, lk - 1) : -1;
+      s.topB = s.belowQ.head[lk] >= 0 ? lk : lk > 0 ? highestAtOrBelow(s.belowQ.bits, lk - 1) : -1;
       let best = -Infinity;
-      if (s.topB >= 0) for (let t = s.headB[s.topB]; t >= 0; t = s.nextB[t]) if (s.below[t] > best) best = s.below[t];
+      if (s.topB >= 0) for (let t = s.belowQ.head[s.topB]; t >= 0; t = s.belowQ.next[t]) if (s.below[t] > best) best = s.below[t];
       s.maxBelow = best;
     }
     if (high[k] >= s.minAbove) {
@@ -415,17 +407,17 @@ function sweepRange(s: Sweep, p: PriceBlocks, input: SweepInput, m: number, out:
       hk = hk < 0 ? 0 : hk > top ? top : hk;
       let b = s.botA;
       while (b <= hk) {
-        let t = s.headA[b];
+        let t = s.aboveQ.head[b];
         while (t >= 0) {
-          const nt = s.nextA[t];
+          const nt = s.aboveQ.next[t];
           if (b < hk || s.above[t] <= h) fire(s, p, t, k, input, out);
           t = nt;
         }
-        b = b < top ? lowestAtOrAbove(s.bitsA, b + 1) : 1 << 30;
+        b = b < top ? lowestAtOrAbove(s.aboveQ.bits, b + 1) : 1 << 30;
       }
-      s.botA = s.headA[hk] >= 0 ? hk : hk < top ? lowestAtOrAbove(s.bitsA, hk + 1) : 1 << 30;
+      s.botA = s.aboveQ.head[hk] >= 0 ? hk : hk < top ? lowestAtOrAbove(s.aboveQ.bits, hk + 1) : 1 << 30;
       let best = Infinity;
-      if (s.botA < 1 << 30) for (let t = s.headA[s.botA]; t >= 0; t = s.nextA[t]) if (s.above[t] < best) best = s.above[t];
+      if (s.botA < 1 << 30) for (let t = s.aboveQ.head[s.botA]; t >= 0; t = s.aboveQ.next[t]) if (s.above[t] < best) best = s.above[t];
       s.minAbove = best;
     }
     // Queries started by this candle's fires begin at the next candle.
