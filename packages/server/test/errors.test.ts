@@ -8,6 +8,7 @@ import { InsufficientCreditsError } from '../src/credits/index.js';
 import { StoragePathError } from '../src/storage/index.js';
 import { register, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
+import { makeAdmin } from './support/work.js';
 
 const t = useTestApp({ config: { bodyLimitBytes: 4096 } });
 
@@ -51,6 +52,17 @@ describe(`errors and health (${TEST_DIALECT})`, () => {
     const res = await t.request('POST', '/api/register', { json: { first_name: { $gt: '' }, last_name: ['a'], email: 42, username: null, password: true } });
     assert.equal(res.status, 400);
     assertClean(res.text);
+  });
+
+  it('refuses a NUL character in a body or a query field with a 400 naming the field, before any query', async () => {
+    const login = await t.request('POST', '/api/login', { json: { identifier: 'a\u0000b', password: 'x' } });
+    assert.equal(login.status, 400);
+    assert.deepEqual(login.body, { detail: 'Champ « identifier » : caractère nul (U+0000) refusé.' });
+    const admin = await makeAdmin(t);
+    const users = await t.request('GET', '/api/admin/get_users?q=%00', { key: admin.key });
+    assert.equal(users.status, 400);
+    assert.deepEqual(users.body, { detail: 'Champ « q » : caractère nul (U+0000) refusé.' });
+    assert.ok(!t.logs.some((l) => /failed:/.test(l)), 'nothing reached the database as an error');
   });
 
   it('answers 500 "Erreur serveur" without stack or SQL when the database fails, and logs the cause', async () => {

@@ -20,11 +20,15 @@ export function text(body: Body, name: string, { trim = true } = {}): string {
   return trim ? value.trim() : value;
 }
 
-/** The field as text, undefined when absent/null/empty-valued; throws 400 for a list or an object. */
+/** The field as text, undefined when absent/null/empty-valued; throws 400 for a list, an object or a NUL character. */
 export function scalar(body: Body, name: string): string | undefined {
   const value = body[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    // No field of the API takes a NUL; refused here rather than carried into SQL, a path or a log.
+    if (value.includes('\0')) throw badRequest(MSG.nulCharacter(name));
+    return value;
+  }
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value === 'boolean') return String(value);
   throw badRequest(MSG.singleValueExpected(name));

@@ -28,6 +28,7 @@ export const MSG = {
   bodyTooLarge: 'Requête trop volumineuse.',
   bodyInvalid: 'Corps de requête invalide.',
   singleValueExpected: (field: string) => `Champ « ${field.slice(0, 40)} » : une seule valeur attendue (pas une liste ni un objet).`,
+  nulCharacter: (field: string) => `Champ « ${field.slice(0, 40)} » : caractère nul (U+0000) refusé.`,
   invalidPath: 'Chemin de fichier invalide.',
   allFieldsRequired: 'Tous les champs sont obligatoires.',
   emailInvalid: 'Adresse e-mail invalide.',

@@ -116,6 +116,7 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
     // writes can fail with SQLITE_BUSY without waiting, when another one got the lock between.
     transactionType: Transaction.TYPES.IMMEDIATE,
   });
+  nulSafeSqliteLiterals(sequelize);
   const connections = configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
   await sequelize.query('PRAGMA journal_mode=WAL');
   const lock = new Mutex();
@@ -217,6 +218,23 @@ function sqlLiteral(sequelize: Sequelize, dialect: Dialect, value: string | numb
       .join(' || char(0) || ');
   }
   return sequelize.escape(value as string);
+}
+
+/**
+ * The literals Sequelize writes into its own SQLite queries (a `where` value, a `LIKE` pattern)
+ * with every NUL spelled char(0), as sqlLiteral does: node-sqlite3 hands the SQL to SQLite as a
+ * C string, so a raw NUL inside a quoted value ended the query there, an unterminated string and
+ * a 500. Values are checked at the API's door too (app/input.ts); this is the layer under it, for
+ * whatever reaches a query another way. A NUL only ever sits inside a quoted literal of
+ * Sequelize's output, and `||` binds tighter than any comparison, so each piece stays one value.
+ */
+function nulSafeSqliteLiterals(sequelize: Sequelize): void {
+  const generator = sequelize.getQueryInterface().queryGenerator as { escape: (value: unknown, field?: unknown, options?: unknown) => string };
+  const escape = generator.escape.bind(generator);
+  generator.escape = (value, field, options) => {
+    const sql = escape(value, field, options);
+    return typeof sql === 'string' && sql.includes('\0') ? sql.replaceAll('\0', "' || char(0) || '") : sql;
+  };
 }
 
 /** Same as Sequelize's UniqueConstraintError, for raw statements too (SQLite and MySQL codes). */
