@@ -33,6 +33,9 @@ export function usageFrom(error: unknown, flag?: string): UsageError {
 
 /** A file system error as one readable sentence naming the path. */
 export function fileError(path: string, error: unknown): RunError {
+  // Core's refusal of a device or of a file too big to read whole already says `cannot read PATH: why`
+  // (matched by name: importing @bt/core/node here would load it on every command's start).
+  if (error instanceof Error && error.name === 'UnreadableFileError') return new RunError(error.message);
   const code = (error as NodeJS.ErrnoException)?.code;
   const why =
     code === 'ENOENT' ? 'no such file' :

@@ -1,8 +1,11 @@
 // Plan files (batch and golden plans): JSON or YAML, read into plain values. Syntax errors name
 // the file, line and column; a missing file is a read error (exit 1), bad content a usage error.
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { readUserText } from '@bt/core/node';
 import { fileError, UsageError } from './errors.js';
+
+/** A plan is a few kilobytes; past this it is not one, and is not read into memory. */
+const MAX_PLAN_BYTES = 16 << 20;
 
 function lineColumn(text: string, position: number): { line: number; column: number } {
   const before = text.slice(0, position);
@@ -37,7 +40,7 @@ async function parseYaml(path: string, text: string): Promise<unknown> {
 export async function readPlanFile(path: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path, MAX_PLAN_BYTES);
   } catch (error) {
     throw fileError(path, error);
   }

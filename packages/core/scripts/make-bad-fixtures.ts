@@ -156,6 +156,8 @@ const cases: Case[] = [
     problems: [{ code: 'wrong_field_count', line: 3, message: 'line 3: the line has 7 values but the header has 6 columns' }] },
   { file: 'empty-line.csv', what: 'an empty line between candles', content: csv(H, R[0], R[1], '', ...R.slice(2)),
     problems: [{ code: 'empty_line', line: 4, message: 'line 4: the line is empty' }] },
+  { file: 'no-line-breaks.csv', what: 'two candles, then 1 MiB without a line break (a binary file, a pipe of zeros)', content: csv(H, R[0], R[1]) + 'x'.repeat(1 << 20),
+    problems: [{ code: 'line_too_long', line: 4, message: 'line 4: more than 1 MiB without a line break' }] },
   { file: 'irregular-step.csv', what: 'a candle at 12:30 in an H1 file', content: csv(H, R[0], R[1], R[2], ...R.slice(3).map((r) => r.replace(/:00:00\+/, ':30:00+'))),
     problems: [{ code: 'irregular_step', line: 5, column: 'Datetime', message: 'line 5, column Datetime: this candle comes 90 minutes after the previous one, which is not a multiple of the H1 step (1 hour)' }] },
   { file: 'timeframe-mismatch.csv', what: 'an H1 file loaded as M15', content: csv(H, ...R), options: { timeframe: 'M15' },

@@ -1,12 +1,12 @@
 // `bt regress [PLAN]`: the golden plan recomputed by core (the same code and files as core's
 // golden test) and compared trade by trade; `--update --note` rewrites the files.
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION } from '@bt/core/backtest';
-import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, updateGoldenFile, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
-import { RunError, UsageError } from '../errors.js';
+import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, readUserText, updateGoldenFile, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
+import { fileError, isFsError, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { readPlanFile } from '../plan-file.js';
 
@@ -73,9 +73,11 @@ export async function regressCommand(planArg: string | undefined, flags: Regress
     const file = goldenFilePath(plan, scenario);
     let stored: GoldenFile | null = null;
     try {
-      stored = JSON.parse(await readFile(file, 'utf8')) as GoldenFile;
+      stored = JSON.parse(await readUserText(file)) as GoldenFile;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new RunError(`cannot read ${file}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw isFsError(error) || (error as Error).name === 'UnreadableFileError' ? fileError(file, error) : new RunError(`cannot read ${file}: ${(error as Error).message}`);
+      }
     }
     const trades = Object.values(now.strategies).reduce((n, g) => n + g.trades, 0);
     const report: ScenarioReport = { name: scenario.name, fixture: scenario.file, golden_file: displayPath(file), status: 'ok', strategies: Object.keys(now.strategies).length, trades, drifts: [], ms: 0 };

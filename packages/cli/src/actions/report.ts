@@ -1,5 +1,5 @@
 // `bt report FILE.xlsx`: core's workbook reader (exceljs), sheets printed with the display rules.
-import { readFile } from 'node:fs/promises';
+import { readUserFile } from '@bt/core/node';
 import { MAX_SHEET_LIMIT, openWorkbook, WorkbookSheetNotFoundError, type SheetPage, type WorkbookReader } from '@bt/core/report';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
@@ -24,7 +24,7 @@ export async function reportCommand(path: string, flags: ReportFlags): Promise<v
   const limit = wholeNumber('--limit', flags.limit, 1, MAX_SHEET_LIMIT);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await readUserFile(path);
   } catch (error) {
     throw fileError(path, error);
   }

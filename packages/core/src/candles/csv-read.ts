@@ -92,6 +92,21 @@ export class CsvCandleReader {
     if (this.opts.format === 'freqtrade') throw new Error('invalid format: "freqtrade" (freqtrade files are JSON arrays: use readCandlesJson or readCandles)');
   }
 
+  /**
+   * Refuses the file at the line being read, which has gone `maxBytes` without a line break: the
+   * file reader's bound on memory (node/candle-files.ts).
+   */
+  lineTooLong(maxBytes: number): never {
+    const line = this.rows ? this.rows.line : 1 + (this.pending ? countLines(this.pending, Infinity) : 0);
+    const limit = maxBytes >= 1 << 20 ? `${Math.round(maxBytes / (1 << 20))} MiB` : `${maxBytes} bytes`;
+    fail(this.opts, {
+      code: 'line_too_long',
+      line,
+      message: `${at(line)}: more than ${limit} without a line break`,
+      fix: 'check that this is a candle CSV file: a candle row is a few dozen bytes, and a binary file or a file without line breaks is not one',
+    });
+  }
+
   push(chunk: Uint8Array, final = false): void {
     let bytes = toBytes(chunk);
     if (!this.rows) {

@@ -1,25 +1,31 @@
 // Candle files on disk, chosen by extension. CSV is read and written in pieces, so a big file is
 // never in memory whole: only its Float64 columns are.
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import {
   candlesCsvChunks, candlesToIpc, candlesToJson, candlesToXlsx, readCandles, readCandlesIpc,
   readCandlesJson, readCandlesXlsx, type CandleFile, type Candles, type ReadCandlesOptions, type WriteCsvOptions,
 } from '../candles/index.js';
 import { CsvCandleReader } from '../candles/csv-read.js';
+import { openUserFile, readUserFile } from './user-file.js';
 
 /** Piece size for reading CSV; pieces are cut after their last newline. */
 const CHUNK_BYTES = 4 << 20;
+/**
+ * The longest line the reader waits for: a candle row is a few dozen bytes, and a file without
+ * line breaks (a binary file, a pipe of zeros) would otherwise grow the buffer without end.
+ */
+export const MAX_CSV_LINE_BYTES = 1 << 20;
 
-/** Streams a CSV file through the incremental reader, one reused buffer, pieces cut at newlines. */
+/** Streams a CSV file (or a pipe) through the incremental reader, one reused buffer, pieces cut at newlines. */
 async function readCsvFile(path: string, options: ReadCandlesOptions): Promise<CandleFile> {
-  const file = await open(path, 'r');
+  const { file, size } = await openUserFile(path);
   try {
-    const { size } = await file.stat();
-    const reader = new CsvCandleReader(options, size);
-    let buffer = new Uint8Array(Math.min(CHUNK_BYTES, size + 1));
+    const reader = new CsvCandleReader(options, size ?? undefined);
+    let buffer = new Uint8Array(size === null ? CHUNK_BYTES : Math.min(CHUNK_BYTES, size + 1));
     let carry = 0;
     for (;;) {
+      if (carry >= MAX_CSV_LINE_BYTES) reader.lineTooLong(MAX_CSV_LINE_BYTES);
       if (carry === buffer.length) {
         // A line longer than the buffer: grow it.
         const bigger = new Uint8Array(buffer.length * 2);
@@ -75,7 +81,7 @@ export async function readCandlesFile(path: string, options: ReadCandlesOptions 
   const opts = { file: path, ...readOptions };
   const kind = candleFileKind(path);
   if (kind === 'csv') return readCsvFile(path, opts);
-  const bytes = await readFile(path);
+  const bytes = await readUserFile(path);
   switch (kind) {
     case 'xlsx':
       return readCandlesXlsx(bytes, opts);

@@ -14,6 +14,7 @@ const TEXT: Record<string, (p: CandleProblem) => string> = {
   missing_header: () => "la ligne d'en-tête manque (time,open,high,low,close,volume)",
   no_rows: () => "le fichier a un en-tête mais aucune bougie",
   empty_line: () => 'ligne vide entre deux bougies',
+  line_too_long: () => "plus de 1 Mio sans retour à la ligne : ce n'est pas un fichier CSV de bougies",
   wrong_field_count: () => "le nombre de valeurs ne correspond pas au nombre de colonnes de l'en-tête",
   wrong_column_name: (p) => `la colonne « ${p.value ?? p.column ?? ''} » est mal nommée (en-têtes attendus : time, open, high, low, close, volume)`,
   missing_column: (p) => `la colonne obligatoire ${p.column ?? ''} est absente`,

@@ -1,6 +1,6 @@
 // `bt admin reindex`, `import-output`, `email-recreate [reset]`: the Maintenance tab.
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { readUserFile } from '@bt/core/node';
 import { uploadProgress } from '../../admin/progress.js';
 import { fileError, RunError, UsageError } from '../../errors.js';
 import { print, renderTable, styles, warn } from '../../output.js';
@@ -69,8 +69,7 @@ export async function importOutputCommand(file: string | undefined, flags: Admin
   if (file) {
     let bytes: Uint8Array;
     try {
-      if (!(await stat(file)).isFile()) throw Object.assign(new Error(), { code: 'EISDIR', syscall: 'stat' });
-      bytes = await readFile(file);
+      bytes = await readUserFile(file);
     } catch (error) {
       throw fileError(file, error);
     }

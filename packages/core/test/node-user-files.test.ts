@@ -1,0 +1,104 @@
+// Paths a user gives are read only as regular files or pipes, and bounded (src/node/user-file.ts):
+// devices are refused before a byte is read, a pipe without line breaks stops at 1 MiB, a pipe
+// read whole stops at its limit, and a pipe of good candles reads like the file it carries.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { CandleFileError } from '@bt/core/candles';
+import { MAX_CSV_LINE_BYTES, readCandlesFile, readUserFile, UnreadableFileError } from '@bt/core/node';
+
+const dir = mkdtempSync(join(tmpdir(), 'bt-user-files-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const official = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'official', 'EURUSD_H1_2017-2018.csv');
+
+function fifo(name: string): string {
+  const path = join(dir, name);
+  const made = spawnSync('mkfifo', [path]);
+  assert.equal(made.status, 0, `mkfifo: ${made.stderr}`);
+  return path;
+}
+
+/** Writes `piece` into the pipe again and again until the reader goes away; resolves with the bytes written. */
+function endlessWriter(path: string, piece: Buffer): Promise<number> {
+  return new Promise((resolve) => {
+    const out = createWriteStream(path);
+    let written = 0;
+    const pump = () => {
+      while (out.write(piece)) written += piece.length;
+      written += piece.length;
+    };
+    out.on('open', pump);
+    out.on('drain', pump);
+    out.on('error', () => resolve(written));
+  });
+}
+
+/** Writes `bytes` into the pipe once, then closes it. */
+function onceWriter(path: string, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(path);
+    out.on('error', reject);
+    out.end(bytes, () => resolve());
+  });
+}
+
+test('a device is refused before anything is read, whatever the name says', async () => {
+  for (const [path, kind] of [['/dev/zero', 'a character device'], ['/dev/urandom', 'a character device']] as const) {
+    await assert.rejects(readCandlesFile(path), (e: unknown) => e instanceof UnreadableFileError && e.message === `cannot read ${path}: not a regular file (${kind})`);
+  }
+  for (const name of ['zeros.csv', 'zeros.json', 'zeros.xlsx', 'zeros.arrow']) {
+    const link = join(dir, name);
+    symlinkSync('/dev/zero', link);
+    await assert.rejects(readCandlesFile(link), (e: unknown) => e instanceof UnreadableFileError && /not a regular file \(a character device\)$/.test(e.message), name);
+  }
+  await assert.rejects(readUserFile('/dev/urandom'), UnreadableFileError);
+});
+
+test('a directory is EISDIR and a missing file ENOENT, as file system errors', async () => {
+  await assert.rejects(readCandlesFile(dir), { code: 'EISDIR' });
+  await assert.rejects(readCandlesFile(join(dir, 'missing.csv')), { code: 'ENOENT' });
+});
+
+test('a pipe of good candles reads like the file it carries (process substitution, a piped stdin)', async () => {
+  const path = fifo('candles.csv');
+  const bytes = readFileSync(official);
+  const [fromPipe] = await Promise.all([readCandlesFile(path), onceWriter(path, bytes)]);
+  const fromFile = await readCandlesFile(official);
+  assert.equal(fromPipe.candles.length, fromFile.candles.length);
+  assert.deepEqual(fromPipe.candles.close, fromFile.candles.close);
+  assert.deepEqual(fromPipe.candles.time, fromFile.candles.time);
+});
+
+test('a pipe that never sends a line break stops at 1 MiB with line_too_long, and the writer is let go', async () => {
+  const path = fifo('endless-zeros.csv');
+  const [error, written] = await Promise.all([
+    readCandlesFile(path).then(() => assert.fail('a pipe of zeros loaded'), (e: unknown) => e),
+    endlessWriter(path, Buffer.alloc(64 * 1024)),
+  ]);
+  assert.ok(error instanceof CandleFileError, String(error));
+  assert.deepEqual(error.problems.map((p) => [p.code, p.line, p.message]), [['line_too_long', 1, 'line 1: more than 1 MiB without a line break']]);
+  assert.ok(written < 16 * MAX_CSV_LINE_BYTES, `the reader stopped taking bytes: ${written} written`);
+});
+
+test('a pipe read whole stops at its limit', async () => {
+  const path = fifo('big.json');
+  const [error] = await Promise.all([
+    readUserFile(path, 1 << 20).then(() => assert.fail('read past the limit'), (e: unknown) => e),
+    endlessWriter(path, Buffer.alloc(64 * 1024, 0x20)),
+  ]);
+  assert.ok(error instanceof UnreadableFileError, String(error));
+  assert.equal(error.message, `cannot read ${path}: larger than 1 MiB, the most this file is read as`);
+  const small = fifo('small.json');
+  const [bytes] = await Promise.all([readUserFile(small, 1 << 20), onceWriter(small, Buffer.from('[1,2,3]'))]);
+  assert.equal(bytes.toString(), '[1,2,3]');
+});
+
+test('a regular file is read whole, and refused past the limit before reading', async () => {
+  const path = join(dir, 'plan.json');
+  await onceWriter(path, Buffer.from('{"a":1}'));
+  assert.equal((await readUserFile(path)).toString(), '{"a":1}');
+  await assert.rejects(readUserFile(path, 3), /larger than 3 bytes, the most this file is read as$/);
+});
