@@ -94,7 +94,9 @@ describe(`admin maintenance (${TEST_DIALECT})`, () => {
     for (const rel of ['../secret.txt', '../../etc/passwd', '/etc/passwd', '2026/../../secret.txt', '..\\secret.txt', 'a\u0000b']) {
       for (const route of ['factures_download', 'factures_delete']) {
         const r = await t.request(route === 'factures_delete' ? 'POST' : 'GET', `/api/admin/${route}?rel=${encodeURIComponent(rel)}`, { key: admin.key, ...(route === 'factures_delete' ? { json: {} } : {}) });
-        assert.deepEqual([r.status, r.body?.detail], [400, 'Chemin de fichier invalide.'], `${route} ${rel}`);
+        // A NUL is refused by the input helpers before the storage's path guard (which refuses it too: paths.test.ts).
+        const detail = rel.includes('\u0000') ? 'Champ « rel » : caractère nul (U+0000) refusé.' : 'Chemin de fichier invalide.';
+        assert.deepEqual([r.status, r.body?.detail], [400, detail], `${route} ${rel}`);
         assert.ok(!r.text.includes('SECRET'));
       }
     }
