@@ -31,6 +31,29 @@ export function connectionOf(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pr
   return { api: url.toString().replace(/\/+$/, ''), key };
 }
 
+/**
+ * The most an answer may hold: the biggest the admin API sends (5,000 users, a billing file) is a
+ * few megabytes; a server that goes on sending is cut off here rather than filling memory.
+ */
+export const MAX_ANSWER_BYTES = 256 << 20;
+
+/** How long a call may take, in seconds: BT_API_TIMEOUT, else 600 (a reindex or an import of a big library answers when it is done). */
+export function answerTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.BT_API_TIMEOUT?.trim();
+  if (!text) return 600_000;
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(seconds) || seconds < 1 || seconds > 86_400) {
+    throw new UsageError(`invalid BT_API_TIMEOUT: ${JSON.stringify(text)} (expected whole seconds from 1 to 86400)`);
+  }
+  return seconds * 1000;
+}
+
+/**
+ * The last call the server answered (its address and path): an answer of another shape than this
+ * bt reads (another version of the server) is reported naming it (actions/admin/shared.ts).
+ */
+export const lastAnswer = { api: '', path: '' };
+
 /** What the server answered with an error status: its status and French `detail`. */
 export class ServerError extends RunError {
   constructor(
@@ -50,8 +73,8 @@ function withQuery(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function detailOf(res: Response): Promise<string> {
-  const text = await res.text();
+async function detailOf(res: Response, read: (res: Response) => Promise<Uint8Array>): Promise<string> {
+  const text = new TextDecoder().decode(await read(res));
   try {
     const body = JSON.parse(text) as { detail?: unknown };
     if (typeof body.detail === 'string') return body.detail;
@@ -62,7 +85,51 @@ async function detailOf(res: Response): Promise<string> {
 }
 
 export class AdminClient {
-  constructor(readonly connection: Connection) {}
+  private readonly timeoutMs: number;
+
+  constructor(readonly connection: Connection, env: NodeJS.ProcessEnv = process.env) {
+    this.timeoutMs = answerTimeoutMs(env);
+  }
+
+  private tooSlow(path: string): RunError {
+    return new RunError(`the server at ${this.connection.api} did not answer ${path} within ${this.timeoutMs / 1000} s (BT_API_TIMEOUT)`);
+  }
+
+  private tooBig(path: string): RunError {
+    return new RunError(`the server at ${this.connection.api} sent more than ${MAX_ANSWER_BYTES >> 20} MiB for ${path}: bt stopped reading`);
+  }
+
+  /** The answer's bytes, at most MAX_ANSWER_BYTES (the rest is not read), within the call's time. */
+  private async bytesOf(res: Response, path: string): Promise<Uint8Array> {
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > MAX_ANSWER_BYTES) {
+      await res.body?.cancel().catch(() => undefined);
+      throw this.tooBig(path);
+    }
+    const pieces: Uint8Array[] = [];
+    let total = 0;
+    try {
+      for await (const piece of res.body ?? []) {
+        total += piece.byteLength;
+        if (total > MAX_ANSWER_BYTES) {
+          await res.body?.cancel().catch(() => undefined);
+          throw this.tooBig(path);
+        }
+        pieces.push(piece);
+      }
+    } catch (error) {
+      if (error instanceof RunError) throw error;
+      if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') throw this.tooSlow(path);
+      throw new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
+    }
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const piece of pieces) {
+      bytes.set(piece, at);
+      at += piece.byteLength;
+    }
+    return bytes;
+  }
 
   private url(path: string, query?: Query): string {
     return `${this.connection.api}/api/admin${withQuery(path, query)}`;
@@ -77,23 +144,28 @@ export class AdminClient {
     } else if (options.form) body = options.form;
     let res: Response;
     try {
-      res = await fetch(this.url(path, options.query), { method, headers, body });
+      res = await fetch(this.url(path, options.query), { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
+      if ((error as Error).name === 'TimeoutError') throw this.tooSlow(path);
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new RunError(`cannot reach the server at ${this.connection.api}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
     }
-    if (!res.ok) throw new ServerError(res.status, await detailOf(res));
+    if (!res.ok) throw new ServerError(res.status, await detailOf(res, (r) => this.bytesOf(r, path)));
     return res;
   }
 
   /** A JSON call; an error status becomes a ServerError (exit 1) with the server's sentence. */
   async json<T = Record<string, unknown>>(method: string, path: string, options: { query?: Query; json?: unknown; form?: URLSearchParams } = {}): Promise<T> {
     const res = await this.send(method, path, options);
+    const bytes = await this.bytesOf(res, path);
+    let answer: T;
     try {
-      return (await res.json()) as T;
+      answer = JSON.parse(new TextDecoder().decode(bytes)) as T;
     } catch {
       throw new RunError(`the server at ${this.connection.api} did not answer JSON for ${path}`);
     }
+    Object.assign(lastAnswer, { api: this.connection.api, path });
+    return answer;
   }
 
   /** A file: its bytes and the name the server gives it (content-disposition). */
@@ -103,7 +175,7 @@ export class AdminClient {
     const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
     const plain = /filename="([^"]+)"/i.exec(disposition);
     const name = star ? decodeURIComponent(star[1]) : plain ? plain[1] : null;
-    return { name, bytes: new Uint8Array(await res.arrayBuffer()) };
+    return { name, bytes: await this.bytesOf(res, path) };
   }
 
   /**
@@ -126,9 +198,12 @@ export class AdminClient {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(url, {
         method: 'POST',
+        timeout: this.timeoutMs,
         headers: { 'x-api-key': this.connection.key, accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
       }, resolve);
-      req.on('error', (error: NodeJS.ErrnoException) => reject(new RunError(`cannot reach the server at ${this.connection.api}: ${error.code ?? error.message}`)));
+      req.on('error', (error: NodeJS.ErrnoException) => reject(error instanceof RunError ? error : new RunError(`cannot reach the server at ${this.connection.api}: ${error.code ?? error.message}`)));
+      // No byte either way for the call's time: the server is gone or stuck.
+      req.on('timeout', () => req.destroy(this.tooSlow(path)));
       const CHUNK = 64 * 1024;
       let sent = 0;
       onProgress(0, body.length);
@@ -148,7 +223,22 @@ export class AdminClient {
       writeNext();
     });
     const chunks: Buffer[] = [];
-    for await (const chunk of response) chunks.push(chunk as Buffer);
+    let total = 0;
+    const deadline = setTimeout(() => response.destroy(this.tooSlow(path)), this.timeoutMs);
+    try {
+      for await (const chunk of response) {
+        total += (chunk as Buffer).length;
+        if (total > MAX_ANSWER_BYTES) {
+          response.destroy();
+          throw this.tooBig(path);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      throw error instanceof RunError ? error : new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(deadline);
+    }
     const text = Buffer.concat(chunks).toString('utf8');
     let parsed: unknown;
     try {
@@ -162,6 +252,7 @@ export class AdminClient {
       throw new ServerError(status, detail);
     }
     if (parsed === null) throw new RunError(`the server at ${this.connection.api} did not answer JSON for ${path}`);
+    Object.assign(lastAnswer, { api: this.connection.api, path });
     return parsed as T;
   }
 }

@@ -9,6 +9,23 @@ function connected(command: Command): Command {
     .option('--json', "print the server's answer as JSON");
 }
 
+/**
+ * lazy() for an admin action: an answer this bt cannot read (a server of another version) is
+ * reported as such, naming the call, instead of the JavaScript error it caused (actions/admin/shared.ts).
+ */
+function adminAction<A extends unknown[]>(load: () => Promise<(...args: A) => Promise<void> | void>) {
+  return lazy(async () => {
+    const [run, { unreadableAnswer }] = await Promise.all([load(), import('../actions/admin/shared.js')]);
+    return async (...args: A) => {
+      try {
+        await run(...args);
+      } catch (error) {
+        throw unreadableAnswer(error);
+      }
+    };
+  });
+}
+
 const rangeOptions = (command: Command) =>
   command
     .addOption(new Option('--range <range>', 'day, week, month (default), all, or custom').choices(['day', 'week', 'month', 'all', 'custom']))
@@ -33,40 +50,40 @@ export function registerAdminCommand(program: Command): void {
     .option('--search <text>', 'only e-mails or usernames containing this')
     .option('--limit <n>', 'rows (1-5000)', '500')
     .option('--offset <n>', 'first row (0-based)', '0');
-  users.action(lazy(async () => (await import('../actions/admin/users.js')).usersCommand));
+  users.action(adminAction(async () => (await import('../actions/admin/users.js')).usersCommand));
 
   const credit = connected(admin.command('credit').description("add or remove credits of a user (through the ledger; a balance never goes below zero)"))
     .addArgument(new Argument('<action>', 'add or remove').choices(['add', 'remove']))
     .argument('<user-id>', 'the user (see bt admin users)')
     .option('--amount <n>', 'credits (1-1000)', '1');
-  credit.action(lazy(async () => (await import('../actions/admin/users.js')).creditCommand));
+  credit.action(adminAction(async () => (await import('../actions/admin/users.js')).creditCommand));
 
   const user = admin.command('user').description('act on one account');
   connected(user.command('delete').description('delete an account: archived, its sessions revoked, its ledger kept'))
     .argument('<user-id>', 'the user (see bt admin users)')
     .option('--yes', 'confirm (required)')
-    .action(lazy(async () => (await import('../actions/admin/users.js')).userDeleteCommand));
+    .action(adminAction(async () => (await import('../actions/admin/users.js')).userDeleteCommand));
 
   const history = admin.command('history').description('the purchase history');
   connected(history.command('reset').description("hide every user's purchase history from the histories (ledger, credits and subscriptions untouched)"))
     .option('--yes', 'confirm (required)')
-    .action(lazy(async () => (await import('../actions/admin/users.js')).historyResetCommand));
+    .action(adminAction(async () => (await import('../actions/admin/users.js')).historyResetCommand));
 
   const metrics = admin.command('metrics').description('statistics from the event log');
   rangeOptions(connected(metrics.command('overview').description('the ten KPIs of a range')))
-    .action(lazy(async () => (await import('../actions/admin/metrics.js')).overviewCommand));
+    .action(adminAction(async () => (await import('../actions/admin/metrics.js')).overviewCommand));
   rangeOptions(connected(metrics.command('breakdown').description('one breakdown of a range (docs/admin.md "Breakdowns")')))
     .argument('<kind>', 'sales_by_method, credits_by_method, revenue_by_day, revenue_by_hour, backtests_by_strategy, backtests_by_symbol, backtests_by_timeframe, heatmap, backtest_duration, credits_flow, active_users_daily, dau_wau_mau, top_customers, failed_payments_by_kind')
     .option('--limit <n>', 'rows of top_customers (1-100, default 10)')
-    .action(lazy(async () => (await import('../actions/admin/metrics.js')).breakdownCommand));
+    .action(adminAction(async () => (await import('../actions/admin/metrics.js')).breakdownCommand));
   connected(metrics.command('reset').description('empty the event log'))
     .option('--yes', 'confirm (required)')
-    .action(lazy(async () => (await import('../actions/admin/metrics.js')).metricsResetCommand));
+    .action(adminAction(async () => (await import('../actions/admin/metrics.js')).metricsResetCommand));
   connected(metrics.command('rebuild').description('refill the event log from the accounts, the credit ledger and the backtests'))
-    .action(lazy(async () => (await import('../actions/admin/metrics.js')).metricsRebuildCommand));
+    .action(adminAction(async () => (await import('../actions/admin/metrics.js')).metricsRebuildCommand));
 
   connected(admin.command('reindex').description('rebuild the dataset index and the Arrow copies from the library files (exit 1 if a file does not read)'))
-    .action(lazy(async () => (await import('../actions/admin/maintenance.js')).reindexCommand));
+    .action(adminAction(async () => (await import('../actions/admin/maintenance.js')).reindexCommand));
 
   connected(admin.command('import-output').description("import a month of official data from a ZIP of CSVs (or a URL the server downloads); exit 1 if an entry is refused"))
     .argument('[file]', 'the ZIP to upload (or --url)')
@@ -75,33 +92,33 @@ export function registerAdminCommand(program: Command): void {
     .addOption(new Option('--mode <mode>', 'skip (default): keep months already there; overwrite: replace them').choices(['skip', 'overwrite']))
     .option('--dry-run', 'check everything, write nothing')
     .option('--no-progress', 'no upload progress on stderr')
-    .action(lazy(async () => (await import('../actions/admin/maintenance.js')).importOutputCommand));
+    .action(adminAction(async () => (await import('../actions/admin/maintenance.js')).importOutputCommand));
 
   const recreate = admin.command('email-recreate').description('the per-address account re-creation counters');
   connected(recreate.command('list', { isDefault: true }).description('list the counters (the default)'))
     .option('--limit <n>', 'rows (1-5000)', '1000')
-    .action(lazy(async () => (await import('../actions/admin/maintenance.js')).emailRecreateCommand));
+    .action(adminAction(async () => (await import('../actions/admin/maintenance.js')).emailRecreateCommand));
   connected(recreate.command('reset').description("reset one address's counter, or every counter (with --yes)"))
     .argument('[email]', 'the address (default: all)')
     .option('--yes', 'confirm resetting every counter')
-    .action(lazy(async () => (await import('../actions/admin/maintenance.js')).emailRecreateResetCommand));
+    .action(adminAction(async () => (await import('../actions/admin/maintenance.js')).emailRecreateResetCommand));
 
   const archive = admin.command('archive').description('the archive of imported and generated strategies');
   connected(archive.command('list').description('recent archived entries, newest first'))
     .addOption(new Option('--type <type>', 'gpt or import (default: both)').choices(['gpt', 'import']))
     .option('--limit <n>', 'entries per type (1-100)', '10')
     .option('--deleted', 'include soft-deleted entries')
-    .action(lazy(async () => (await import('../actions/admin/archive.js')).archiveListCommand));
+    .action(adminAction(async () => (await import('../actions/admin/archive.js')).archiveListCommand));
   connected(archive.command('restore-all').description('restore every soft-deleted entry of a type'))
     .addOption(new Option('--type <type>', 'gpt or import (required)').choices(['gpt', 'import']))
-    .action(lazy(async () => (await import('../actions/admin/archive.js')).archiveRestoreAllCommand));
+    .action(adminAction(async () => (await import('../actions/admin/archive.js')).archiveRestoreAllCommand));
 
   const invoices = admin.command('invoices').description('the billing files (invoice PDFs)');
   connected(invoices.command('list').description('the billing files, newest first, with their count and size'))
-    .action(lazy(async () => (await import('../actions/admin/invoices.js')).invoicesListCommand));
+    .action(adminAction(async () => (await import('../actions/admin/invoices.js')).invoicesListCommand));
   connected(invoices.command('download').description('download one billing file'))
     .argument('<rel>', 'its path as listed (e.g. 2026/F-2026-000001.pdf)')
     .option('-o, --output <file>', 'where to write it (default: its name, in the current folder)')
     .option('--force', 'overwrite an existing file')
-    .action(lazy(async () => (await import('../actions/admin/invoices.js')).invoicesDownloadCommand));
+    .action(adminAction(async () => (await import('../actions/admin/invoices.js')).invoicesDownloadCommand));
 }

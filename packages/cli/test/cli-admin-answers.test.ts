@@ -1,0 +1,92 @@
+// `bt admin` against servers that answer badly: one that never stops sending, one that never
+// answers, one whose answers have another shape (another version). Each is exit 1 with one
+// sentence naming the call, in bounded memory and time (src/admin/client.ts, docs/cli.md).
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { bt, tempDir } from './helpers.js';
+
+type Behaviour = (req: IncomingMessage, res: ServerResponse) => void;
+
+const BEHAVIOURS: Record<string, Behaviour> = {
+  // Spaces for ever: valid JSON whitespace, never an end.
+  endless: (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const piece = Buffer.alloc(1 << 20, 0x20);
+    const pump = () => {
+      while (res.write(piece));
+    };
+    res.on('drain', pump);
+    res.on('error', () => undefined);
+    pump();
+  },
+  // Reads the request (an upload included) and never answers.
+  silent: (req) => {
+    req.resume();
+  },
+  nothing: (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('null');
+  },
+  reshaped: (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"users": "a list in the next version", "datasets": 3}');
+  },
+};
+
+const servers = new Map<string, { url: string; close: () => Promise<void> }>();
+const work = tempDir('bt-cli-admin-answers-');
+
+before(async () => {
+  for (const [name, behave] of Object.entries(BEHAVIOURS)) {
+    const server = createServer(behave);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.set(name, {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((r) => server.close(() => r()));
+      },
+    });
+  }
+  writeFileSync(join(work.dir, 'month.zip'), Buffer.alloc(200_000, 1));
+});
+after(async () => {
+  await Promise.all([...servers.values()].map((s) => s.close()));
+  work.remove();
+});
+
+const admin = (server: string, args: string[], env: Record<string, string> = {}) =>
+  bt(['admin', ...args], { cwd: work.dir, env: { BT_API_URL: servers.get(server)!.url, BT_API_KEY: 'k', ...env } });
+
+describe('bt admin against a server that answers badly', () => {
+  it('stops reading an answer past 256 MiB', async () => {
+    const url = servers.get('endless')!.url;
+    for (const [args, path] of [[['users'], '/get_users'], [['reindex'], '/csv/reindex-output']] as const) {
+      const run = await admin('endless', [...args]);
+      assert.deepEqual([run.code, run.stderr], [1, `bt: the server at ${url} sent more than 256 MiB for ${path}: bt stopped reading\n`]);
+    }
+  });
+
+  it('gives up a call after BT_API_TIMEOUT seconds, an upload included; a bad BT_API_TIMEOUT is a usage error', async () => {
+    const url = servers.get('silent')!.url;
+    const users = await admin('silent', ['users'], { BT_API_TIMEOUT: '2' });
+    assert.deepEqual([users.code, users.stderr], [1, `bt: the server at ${url} did not answer /get_users within 2 s (BT_API_TIMEOUT)\n`]);
+    const upload = await admin('silent', ['import-output', 'month.zip', '--month', '2026-01', '--no-progress'], { BT_API_TIMEOUT: '2' });
+    assert.deepEqual([upload.code, upload.stderr], [1, `bt: the server at ${url} did not answer /maintenance/import-output within 2 s (BT_API_TIMEOUT)\n`]);
+    const bad = await admin('silent', ['users'], { BT_API_TIMEOUT: 'soon' });
+    assert.deepEqual([bad.code, bad.stderr], [2, 'bt: invalid BT_API_TIMEOUT: "soon" (expected whole seconds from 1 to 86400)\n']);
+  });
+
+  it('names the call whose answer it cannot read, instead of a JavaScript error', async () => {
+    for (const server of ['nothing', 'reshaped']) {
+      const url = servers.get(server)!.url;
+      for (const [args, path] of [[['users'], '/get_users'], [['reindex'], '/csv/reindex-output']] as const) {
+        const run = await admin(server, [...args]);
+        assert.equal(run.code, 1, `${server} ${args.join(' ')}: ${run.stderr}`);
+        assert.match(run.stderr, new RegExp(`^bt: the server at ${url.replace(/\./g, '\\.')} answered ${path} in a form bt \\S+ does not read \\(.+\\): is the server the same version\\?\\n$`), `${server} ${args.join(' ')}`);
+      }
+    }
+  });
+});
