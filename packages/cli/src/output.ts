@@ -1,6 +1,5 @@
 // Terminal output: colour only on a terminal and never with NO_COLOR (https://no-color.org),
 // plain aligned tables, JSON documents, output files.
-import { writeFile } from 'node:fs/promises';
 import { RunError } from './errors.js';
 import { CLI_VERSION, JSON_SCHEMA_VERSION } from './version.js';
 
@@ -90,7 +89,9 @@ export async function writeOutput(path: string, text: string): Promise<void> {
     return;
   }
   try {
-    await writeFile(path, text);
+    // Loaded here, not at the top: this module is on every command's start, the writer only on this path.
+    const { writeFileWhole } = await import('@bt/core/node');
+    await writeFileWhole(path, text);
   } catch (error) {
     throw new RunError(`cannot write ${path}: ${(error as Error).message}`);
   }

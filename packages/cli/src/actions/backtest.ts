@@ -1,6 +1,7 @@
 // `bt backtest`: candles → core's runBacktest → summary, JSON or workbook. Nothing here decides a
 // trade: the CLI only reads files, checks flags and prints.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileWhole } from '@bt/core/node';
 import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
 import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
@@ -72,7 +73,7 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
     try {
       await mkdir(folder, { recursive: true });
       workbookPath = join(folder, result.workbookName);
-      await writeFile(workbookPath, result.workbook);
+      await writeFileWhole(workbookPath, result.workbook);
     } catch (error) {
       throw new RunError(`cannot write the workbook under ${flags.out}: ${(error as Error).message}`);
     }

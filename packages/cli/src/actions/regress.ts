@@ -1,11 +1,10 @@
 // `bt regress [PLAN]`: the golden plan recomputed by core (the same code and files as core's
 // golden test) and compared trade by trade; `--update --note` rewrites the files.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION } from '@bt/core/backtest';
-import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, readUserText, updateGoldenFile, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
+import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, readUserText, updateGoldenFile, writeFileWhole, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
 import { fileError, isFsError, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { readPlanFile } from '../plan-file.js';
@@ -83,7 +82,7 @@ export async function regressCommand(planArg: string | undefined, flags: Regress
     const report: ScenarioReport = { name: scenario.name, fixture: scenario.file, golden_file: displayPath(file), status: 'ok', strategies: Object.keys(now.strategies).length, trades, drifts: [], ms: 0 };
     if (flags.update) {
       const { file: next, changed } = updateGoldenFile(stored, now, flags.note!.trim());
-      if (changed) await writeFile(file, formatGolden(next));
+      if (changed) await writeFileWhole(file, formatGolden(next));
       report.status = !stored ? 'created' : changed ? 'updated' : 'unchanged';
     } else if (!stored) {
       report.status = 'missing';

@@ -1,6 +1,7 @@
 // A batch worker thread: reads each data file once (kept for later runs), runs the tasks the main
 // thread sends one at a time through core's runBacktest, and answers with a RunRow.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileWhole } from '@bt/core/node';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runBacktest } from '@bt/core/backtest';
@@ -53,7 +54,7 @@ export async function runTask(task: RunTask): Promise<RunRow> {
       const folder = `${result.folder}_r${task.id}`;
       await mkdir(join(input.out, folder), { recursive: true });
       workbook = join(input.out, folder, `${folder}.xlsx`);
-      await writeFile(workbook, result.workbook);
+      await writeFileWhole(workbook, result.workbook);
     }
     return okRow(base, result, { loadMs: data.loadMs, workbook });
   } catch (error) {

@@ -1,6 +1,5 @@
 // Candle files on disk, chosen by extension. CSV is read and written in pieces, so a big file is
 // never in memory whole: only its Float64 columns are.
-import { open, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import {
   candlesCsvChunks, candlesToIpc, candlesToJson, candlesToXlsx, readCandles, readCandlesIpc,
@@ -8,6 +7,7 @@ import {
 } from '../candles/index.js';
 import { CsvCandleReader } from '../candles/csv-read.js';
 import { openUserFile, readUserFile } from './user-file.js';
+import { writeFileWhole } from './write-file.js';
 
 /** Piece size for reading CSV; pieces are cut after their last newline. */
 const CHUNK_BYTES = 4 << 20;
@@ -104,23 +104,16 @@ export interface WriteCandlesFileOptions extends WriteCsvOptions {
 export async function writeCandlesFile(path: string, candles: Candles, options: WriteCandlesFileOptions = {}): Promise<void> {
   const kind = candleFileKind(path);
   switch (kind) {
-    case 'csv': {
-      const file = await open(path, 'w');
-      try {
-        for (const chunk of candlesCsvChunks(candles, options)) await file.write(chunk);
-      } finally {
-        await file.close();
-      }
-      return;
-    }
+    case 'csv':
+      return writeFileWhole(path, candlesCsvChunks(candles, options));
     case 'xlsx':
-      return writeFile(path, await candlesToXlsx(candles, { dates: options.dates }));
+      return writeFileWhole(path, await candlesToXlsx(candles, { dates: options.dates }));
     case 'arrow':
-      return writeFile(path, candlesToIpc(candles, 'file'));
+      return writeFileWhole(path, candlesToIpc(candles, 'file'));
     case 'arrow-stream':
-      return writeFile(path, candlesToIpc(candles, 'stream'));
+      return writeFileWhole(path, candlesToIpc(candles, 'stream'));
     case 'json':
-      return writeFile(path, candlesToJson(candles));
+      return writeFileWhole(path, candlesToJson(candles));
     default:
       throw new Error(`invalid path: ${JSON.stringify(path)} (expected a .csv, .xlsx, .arrow, .ipc, .arrows or .json file)`);
   }

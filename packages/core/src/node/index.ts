@@ -1,5 +1,6 @@
 // @bt/core/node: the Node-only helpers (files). Everything else in core runs in the browser too.
 export { readCandlesFile, writeCandlesFile, candleFileKind, MAX_CSV_LINE_BYTES, type CandleFileKind, type WriteCandlesFileOptions } from './candle-files.js';
+export { writeFileWhole, type FileContent } from './write-file.js';
 export { openUserFile, readUserFile, readUserText, UnreadableFileError, MAX_WHOLE_FILE_BYTES, type OpenedFile } from './user-file.js';
 export {
   readGoldenPlan, parseGoldenPlan, goldenFilePath, computeGolden, formatGolden, updateGoldenFile, compareGolden, TRADE_COLUMNS,

@@ -1,7 +1,7 @@
 // `bt admin invoices list|download`: the billing files.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { writeFileWhole } from '@bt/core/node';
 import { RunError, UsageError } from '../../errors.js';
 import { print, renderTable, styles } from '../../output.js';
 import { clientOf, printAnswer, type AdminFlags } from './shared.js';
@@ -34,7 +34,7 @@ export async function invoicesDownloadCommand(rel: string, flags: AdminInvoiceFl
   const out = flags.output ?? basename(name ?? rel);
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists: add --force to overwrite it, or -o FILE`);
   try {
-    await writeFile(out, bytes);
+    await writeFileWhole(out, bytes);
   } catch (error) {
     throw new RunError(`cannot write ${out}: ${(error as Error).message}`);
   }
