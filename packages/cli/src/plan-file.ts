@@ -33,7 +33,13 @@ async function parseYaml(path: string, text: string): Promise<unknown> {
     const where = pos ? `line ${pos.line}, column ${pos.col}: ` : '';
     throw new UsageError(`invalid plan ${path}: ${where}${error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')} (not valid YAML)`);
   }
-  return document.toJS();
+  try {
+    // yaml refuses anchors reused past its alias limit (100), which a "billion laughs" plan would
+    // expand into gigabytes; a plan never needs them.
+    return document.toJS();
+  } catch (error) {
+    throw new UsageError(`invalid plan ${path}: ${(error as Error).message} (YAML anchors reused too often)`);
+  }
 }
 
 /** A plan as plain values: `.json` as JSON, `.yaml`/`.yml` (or anything else) as YAML, a superset of JSON. */

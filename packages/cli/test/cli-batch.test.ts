@@ -155,6 +155,9 @@ test('bad plans name the place in the plan (exit 2); missing files exit 1; bad f
       [write('pip.yaml', `strategies: all\ndata:\n  - path: ${EURUSD_H1}\n    pip_size: -1\nsl: 10\ntp1: 10\n`), 2, 'data[0].pip_size: invalid pip size: "-1" (expected a positive number)'],
       [write('nodata.yaml', 'strategies: all\nsl: 10\ntp1: 10\n'), 2, 'data: missing (a list of candle files)'],
       [write('empty.yaml', ''), 2, 'the file is empty'],
+      // "Billion laughs": nine anchors, each nine times the one before (387 million strings once expanded).
+      [write('laughs.yaml', Array.from({ length: 9 }, (_, k) => (k === 0 ? 'a: &a [x,x,x,x,x,x,x,x,x]' : `${'abcdefghi'[k]}: &${'abcdefghi'[k]} [${Array(9).fill(`*${'abcdefghi'[k - 1]}`).join(',')}]`)).join('\n') + '\n'), 2,
+        'Excessive alias count indicates a resource exhaustion attack (YAML anchors reused too often)'],
     ];
     const runs = await mapLimit(cases, 4, ([plan]) => bt(['batch', plan]));
     cases.forEach(([plan, code, message], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr: `bt: invalid plan ${plan}: ${message}\n` }, plan));
