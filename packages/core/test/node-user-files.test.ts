@@ -3,12 +3,13 @@
 // read whole stops at its limit, and a pipe of good candles reads like the file it carries.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CandleFileError } from '@bt/core/candles';
-import { MAX_CSV_LINE_BYTES, readCandlesFile, readUserFile, UnreadableFileError } from '@bt/core/node';
+import { checkWorkbookFile, MAX_CSV_LINE_BYTES, readCandlesFile, readUserFile, UnreadableFileError, WORKBOOK_FILE_BUDGET } from '@bt/core/node';
+import { zipParts } from '../src/report/zip.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bt-user-files-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,4 +102,21 @@ test('a regular file is read whole, and refused past the limit before reading', 
   await onceWriter(path, Buffer.from('{"a":1}'));
   assert.equal((await readUserFile(path)).toString(), '{"a":1}');
   await assert.rejects(readUserFile(path, 3), /larger than 3 bytes, the most this file is read as$/);
+});
+
+test('a workbook bomb is refused while inflating, before exceljs reads it whole', async () => {
+  // 5,000,001 empty rows: 55 MB of XML that deflates to a few hundred kilobytes.
+  const rows = WORKBOOK_FILE_BUDGET.maxRows + 1;
+  const row = new TextEncoder().encode('<row></row>');
+  const sheet = new Uint8Array(row.length * rows);
+  for (let i = 0; i < rows; i++) sheet.set(row, i * row.length);
+  const bytes = await zipParts([{ name: 'xl/worksheets/sheet1.xml', data: sheet }], new Date(0));
+  assert.ok(bytes.length < 2 << 20, `${bytes.length} bytes on disk`);
+  const path = join(dir, 'bomb.xlsx');
+  writeFileSync(path, bytes);
+  const refused = `cannot read ${path}: a workbook of more than 5,000,000 rows`;
+  await assert.rejects(checkWorkbookFile(path, bytes), (e: unknown) => e instanceof UnreadableFileError && e.message === refused);
+  await assert.rejects(readCandlesFile(path), (e: unknown) => e instanceof UnreadableFileError && e.message === refused);
+  // Bytes that are not a zip pass the check: the workbook reader says what they are.
+  await checkWorkbookFile(path, new TextEncoder().encode('Datetime,Open'));
 });

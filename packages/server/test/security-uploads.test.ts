@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Semaphore } from '../src/app/semaphore.js';
 import { CandleParsePool, ParseAborted } from '../src/uploads/parse-pool.js';
-import { checkXlsx, XlsxTooManyRows, ZipRefusal } from '../src/uploads/xlsx-guard.js';
+import { checkXlsx, XlsxTooManyRows, ZipRefusal } from '@bt/core/node';
 import { register, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';

@@ -1,5 +1,5 @@
 // `bt report FILE.xlsx`: core's workbook reader (exceljs), sheets printed with the display rules.
-import { readUserFile } from '@bt/core/node';
+import { checkWorkbookFile, readUserFile } from '@bt/core/node';
 import { MAX_SHEET_LIMIT, openWorkbook, WorkbookSheetNotFoundError, type SheetPage, type WorkbookReader } from '@bt/core/report';
 import { fileError, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
@@ -25,6 +25,7 @@ export async function reportCommand(path: string, flags: ReportFlags): Promise<v
   let bytes: Uint8Array;
   try {
     bytes = await readUserFile(path);
+    await checkWorkbookFile(path, bytes);
   } catch (error) {
     throw fileError(path, error);
   }

@@ -6,7 +6,9 @@ import {
   readCandlesJson, readCandlesXlsx, type CandleFile, type Candles, type ReadCandlesOptions, type WriteCsvOptions,
 } from '../candles/index.js';
 import { CsvCandleReader } from '../candles/csv-read.js';
-import { openUserFile, readUserFile } from './user-file.js';
+import { openUserFile, readUserFile, UnreadableFileError } from './user-file.js';
+import { checkXlsx, XlsxTooManyRows } from './xlsx-guard.js';
+import { ZipRefusal } from './zip-guard.js';
 import { writeFileWhole } from './write-file.js';
 
 /** Piece size for reading CSV; pieces are cut after their last newline. */
@@ -52,6 +54,29 @@ async function readCsvFile(path: string, options: ReadCandlesOptions): Promise<C
   }
 }
 
+/**
+ * What a workbook read from a user's disk may inflate to, and its rows across sheets: a million
+ * candles' sheet is about 150 MB of XML, and bt's own workbooks of 130,000 trades are smaller. A
+ * zip bomb (4 MB inflating to 4 GB used to take the process down after a minute and a half) is
+ * refused while inflating, before exceljs inflates it whole.
+ */
+export const WORKBOOK_FILE_BUDGET = { maxInflatedBytes: 1 << 30, maxRows: 5_000_000 };
+
+/**
+ * Checks a workbook's bytes against WORKBOOK_FILE_BUDGET (an UnreadableFileError naming `path`
+ * when over it). Bytes that are not a zip pass: the workbook reader says what they are.
+ */
+export async function checkWorkbookFile(path: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await checkXlsx(bytes, WORKBOOK_FILE_BUDGET);
+  } catch (error) {
+    if (error instanceof XlsxTooManyRows) throw new UnreadableFileError(path, `a workbook of more than ${WORKBOOK_FILE_BUDGET.maxRows.toLocaleString('en-US')} rows`);
+    if (error instanceof ZipRefusal && error.code === 'not_zip') return;
+    if (error instanceof ZipRefusal) throw new UnreadableFileError(path, `a workbook that inflates past ${WORKBOOK_FILE_BUDGET.maxInflatedBytes / 2 ** 30} GiB or holds more than 64 parts (refused while inflating)`);
+    throw error;
+  }
+}
+
 export type CandleFileKind = 'csv' | 'xlsx' | 'arrow' | 'arrow-stream' | 'json';
 
 /** `.csv`/`.txt` CSV, `.xlsx`, `.arrow`/`.ipc`/`.feather` Arrow IPC file, `.arrows` Arrow IPC stream, `.json` freqtrade. */
@@ -84,6 +109,7 @@ export async function readCandlesFile(path: string, options: ReadCandlesOptions 
   const bytes = await readUserFile(path);
   switch (kind) {
     case 'xlsx':
+      await checkWorkbookFile(path, bytes);
       return readCandlesXlsx(bytes, opts);
     case 'arrow':
     case 'arrow-stream':

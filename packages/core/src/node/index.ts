@@ -1,5 +1,7 @@
 // @bt/core/node: the Node-only helpers (files). Everything else in core runs in the browser too.
-export { readCandlesFile, writeCandlesFile, candleFileKind, MAX_CSV_LINE_BYTES, type CandleFileKind, type WriteCandlesFileOptions } from './candle-files.js';
+export { readCandlesFile, writeCandlesFile, candleFileKind, checkWorkbookFile, WORKBOOK_FILE_BUDGET, MAX_CSV_LINE_BYTES, type CandleFileKind, type WriteCandlesFileOptions } from './candle-files.js';
+export { walkZip, walkZipEntries, ZipRefusal, type ZipBudget, type EntryBudget, type EntryProblem, type ZipEntryInfo } from './zip-guard.js';
+export { checkXlsx, XlsxTooManyRows, type XlsxBudget } from './xlsx-guard.js';
 export { writeFileWhole, type FileContent } from './write-file.js';
 export { openUserFile, readUserFile, readUserText, UnreadableFileError, MAX_WHOLE_FILE_BYTES, type OpenedFile } from './user-file.js';
 export {

@@ -1,6 +1,6 @@
 import { candlesToIpc, CandleFileError, detectCandleContainer, readCandles, type CandleProblem } from '@bt/core/candles';
 import type { TimeframeKey } from '@bt/core/catalogue';
-import { checkXlsx, XlsxTooManyRows, ZipRefusal } from './xlsx-guard.js';
+import { checkXlsx, XlsxTooManyRows, ZipRefusal } from '@bt/core/node';
 
 /** What the upload route asks a parse worker to read. */
 export interface CandleTask {

@@ -4,7 +4,7 @@ import type { DatasetStore } from '../../datasets/store.js';
 import { libraryPath } from '../../datasets/paths.js';
 import { monthBounds } from '../../datasets/series.js';
 import type { CandleUploads } from '../../uploads/candle-uploads.js';
-import { walkZipEntries, ZipRefusal, type EntryProblem, type ZipEntryInfo } from '../../uploads/zip-guard.js';
+import { walkZipEntries, ZipRefusal, type EntryProblem, type ZipEntryInfo } from '@bt/core/node';
 import { ADMIN_MSG } from '../messages.js';
 import { parseEntryName } from './entry-names.js';
 import type { ImportLimits } from './limits.js';
