@@ -1,9 +1,9 @@
 // `bt backtest`: candles → core's runBacktest → summary, JSON or workbook. Nothing here decides a
 // trade: the CLI only reads files, checks flags and prints.
 import { mkdir } from 'node:fs/promises';
-import { writeFileWhole } from '@bt/core/node';
 import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
+import { writeFileWhole } from '@bt/core/node';
 import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
 import { parseMonteCarloFlags, printMonteCarlo, runMonteCarlo, type MonteCarloFlags } from '../monte-carlo.js';
 import { loadData, type LoadedData } from '../data.js';

@@ -2,7 +2,7 @@
 // claims to be: a regular file, or a pipe (`--data <(zcat EURUSD_M1.csv.gz)`, a piped stdin). A
 // device never ends (/dev/zero, /dev/urandom) or waits for a person (a terminal), and a socket is
 // not a file: they are refused before any byte is read, instead of filling memory until the
-// process dies (docs/cli.md, "Files").
+// process dies (docs/cli.md, "Candle files").
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 

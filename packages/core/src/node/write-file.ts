@@ -2,7 +2,7 @@
 // whole or not at all: the bytes go to a temporary file beside the destination, which is renamed
 // over it once complete. A full disk, an I/O error or a killed process leaves the previous file
 // (or none), never a cut one; a golden file cut in half would have broken every later regression
-// run (docs/cli.md, "Files").
+// run (docs/cli.md, "Candle files").
 import { randomBytes } from 'node:crypto';
 import { chmod, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
