@@ -16,7 +16,7 @@ describe(`hostile input on every route (${TEST_DIALECT})`, () => {
     const fields = fieldNames();
     for (const name of ['identifier', 'symbol', 'sl_pips', 'q', 'amount', 'new_password']) assert.ok(fields.includes(name), `field ${name} read from the sources`);
     const result = await sweepRoutes(t, routes, fields);
-    assert.ok(result.requests > 8000, `requests sent: ${result.requests}`);
+    assert.ok(result.requests > 5000, `requests sent: ${result.requests}`);
     assert.equal(result.failures.length, 0, describeFailures(t, result));
   });
 });
