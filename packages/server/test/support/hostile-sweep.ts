@@ -9,7 +9,6 @@ import { MSG } from '../../src/app/messages.js';
 import type { TestApp } from './app.js';
 import { funded, makeAdmin } from './work.js';
 
-
 export interface Route {
   method: string;
   path: string;
