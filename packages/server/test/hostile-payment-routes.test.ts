@@ -13,8 +13,8 @@ describe(`hostile input on the payment routes, gateways configured (${TEST_DIALE
   it('answers every payment and invoice route with something else than a 5xx, and charges nothing', { timeout: 10 * 60_000 }, async () => {
     const routes = appRoutes(t.app).filter((r) => /^\/api\/(payment|profile\/invoices)/.test(r.path));
     assert.ok(routes.length >= 10, `payment routes: ${routes.map((r) => `${r.method} ${r.path}`).join(', ')}`);
-    const result = await sweepRoutes(t, routes, fieldNames());
-    assert.ok(result.requests > 500, `requests sent: ${result.requests}`);
+    const result = await sweepRoutes(t, routes, fieldNames(), TEST_DIALECT === 'sqlite' ? 'all' : 'database');
+    assert.ok(result.requests > (TEST_DIALECT === 'sqlite' ? 500 : 166), `requests sent: ${result.requests}`);
     assert.equal(result.failures.length, 0, describeFailures(t, result));
     const bought = await t.db.models.CreditEntry.count({ where: { kind: 'grant', reason: ['purchase', 'subscription'] } });
     assert.equal(bought, 0, 'no hostile request bought credits or a subscription');

@@ -15,8 +15,8 @@ describe(`hostile input on every route (${TEST_DIALECT})`, () => {
     assert.ok(routes.length > 60, `routes read from the app: ${routes.length}`);
     const fields = fieldNames();
     for (const name of ['identifier', 'symbol', 'sl_pips', 'q', 'amount', 'new_password']) assert.ok(fields.includes(name), `field ${name} read from the sources`);
-    const result = await sweepRoutes(t, routes, fields);
-    assert.ok(result.requests > 5000, `requests sent: ${result.requests}`);
+    const result = await sweepRoutes(t, routes, fields, TEST_DIALECT === 'sqlite' ? 'all' : 'database');
+    assert.ok(result.requests > (TEST_DIALECT === 'sqlite' ? 5000 : 1666), `requests sent: ${result.requests}`);
     assert.equal(result.failures.length, 0, describeFailures(t, result));
   });
 });

@@ -153,7 +153,15 @@ export interface SweepResult {
 }
 
 /** Sends every hostile request to each route (anonymous, as a user, as an admin) and keeps what came back wrong. */
-export async function sweepRoutes(t: TestApp, routes: Route[], fields: string[]): Promise<SweepResult> {
+/**
+ * `all`: every kind of hostile input. `database`: what differs from one database to another, text
+ * and null values in bodies and queries (the second database's run, for the CI's time: the other
+ * kinds are refused before any query, the same on both).
+ */
+export type SweepScope = 'all' | 'database';
+
+export async function sweepRoutes(t: TestApp, routes: Route[], fields: string[], scope: SweepScope = 'all'): Promise<SweepResult> {
+  const values = scope === 'all' ? HOSTILE_VALUES : HOSTILE_VALUES.filter((v) => v === null || typeof v === 'string');
   const failures: Outcome[] = [];
   let requests = 0;
   const check = (o: Outcome | null) => {
@@ -194,7 +202,8 @@ export async function sweepRoutes(t: TestApp, routes: Route[], fields: string[])
           for (const q of hostileQueries(fields)) check(await send(t, route.method, `${path}?${q}`, key, {}));
         }
         if (route.method !== 'GET') {
-          for (const value of HOSTILE_VALUES) check(await send(t, route.method, path, key, { json: Object.fromEntries(fields.map((f) => [f, value])) }));
+          for (const value of values) check(await send(t, route.method, path, key, { json: Object.fromEntries(fields.map((f) => [f, value])) }));
+          if (scope === 'database') continue;
           for (const json of [[], 'texte', 42, null, [{}]]) check(await send(t, route.method, path, key, { json }));
           check(await send(t, route.method, path, key, { body: fields.map((f) => `${f}=-1`).join('&'), type: 'application/x-www-form-urlencoded' }));
           check(await send(t, route.method, path, key, { body: '--x\r\nContent-Disposition: form-data; name="file"; filename="../../a.csv"\r\n\r\n1,2\r\n--x--', type: 'multipart/form-data; boundary=x' }));
@@ -203,7 +212,7 @@ export async function sweepRoutes(t: TestApp, routes: Route[], fields: string[])
     }
     // Hostile headers: a key, a cookie, a charset and a range no client sends.
     const path = fill(route.path, '1');
-    for (const headers of HOSTILE_HEADERS) check(await send(t, route.method, path, undefined, { headers, ...(route.method === 'GET' ? {} : { json: {} }) }));
+    if (scope === 'all') for (const headers of HOSTILE_HEADERS) check(await send(t, route.method, path, undefined, { headers, ...(route.method === 'GET' ? {} : { json: {} }) }));
     // A route that signs out or deletes its caller leaves the next ones without one.
     if ((await t.request('GET', '/api/me', { key: user.key })).status !== 200) user = await funded(t, 1000);
     if ((await t.request('GET', '/api/me', { key: admin.key })).status !== 200) admin = await makeAdmin(t, 1000);
