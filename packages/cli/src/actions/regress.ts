@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION } from '@bt/core/backtest';
 import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, readUserText, updateGoldenFile, writeFileWhole, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
-import { fileError, isFsError, RunError, UsageError } from '../errors.js';
+import { fileError, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { readPlanFile } from '../plan-file.js';
 
@@ -74,9 +74,8 @@ export async function regressCommand(planArg: string | undefined, flags: Regress
     try {
       stored = JSON.parse(await readUserText(file)) as GoldenFile;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw isFsError(error) || (error as Error).name === 'UnreadableFileError' ? fileError(file, error) : new RunError(`cannot read ${file}: ${(error as Error).message}`);
-      }
+      // A missing golden file is reported as missing; anything else names the file and why.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(file, error);
     }
     const trades = Object.values(now.strategies).reduce((n, g) => n + g.trades, 0);
     const report: ScenarioReport = { name: scenario.name, fixture: scenario.file, golden_file: displayPath(file), status: 'ok', strategies: Object.keys(now.strategies).length, trades, drifts: [], ms: 0 };

@@ -122,13 +122,7 @@ export class AdminClient {
       if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') throw this.tooSlow(path);
       throw new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
     }
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const piece of pieces) {
-      bytes.set(piece, at);
-      at += piece.byteLength;
-    }
-    return bytes;
+    return Buffer.concat(pieces, total);
   }
 
   private url(path: string, query?: Query): string {

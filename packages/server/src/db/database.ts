@@ -198,38 +198,36 @@ function makeDatabase(
     autocommit: () => {
       throw new Error('autocommit() is for MySQL only');
     },
-    literal: (value) => sqlLiteral(sequelize, dialect, value),
+    literal: (value) => sqlLiteral(sequelize, value),
     close: () => sequelize.close(),
   };
 }
 
+type LiteralWriter = { escape: (value: unknown, field?: unknown, options?: unknown) => string };
+const literalWriter = (sequelize: Sequelize) => sequelize.getQueryInterface().queryGenerator as LiteralWriter;
+
 /**
- * Sequelize's escaping (the dialect's quoting rules, dates as Sequelize stores them). A NUL in a
- * string is spelled char(0) on SQLite: a script goes to sqlite3_exec as a C string, where a raw
- * NUL would end the SQL.
+ * Sequelize's escaping (the dialect's quoting rules, dates as Sequelize stores them), through the
+ * query generator, so a NUL is spelled char(0) on SQLite as in Sequelize's own queries
+ * (nulSafeSqliteLiterals): a script goes to sqlite3_exec as a C string too.
  */
-function sqlLiteral(sequelize: Sequelize, dialect: Dialect, value: string | number | boolean | Date | null): string {
+function sqlLiteral(sequelize: Sequelize, value: string | number | boolean | Date | null): string {
   // Neither dialect has a literal for NaN or an infinity: stored as NULL (no figure).
   if (typeof value === 'number' && !Number.isFinite(value)) return 'NULL';
-  if (dialect === 'sqlite' && typeof value === 'string' && value.includes('\0')) {
-    return value
-      .split('\0')
-      .map((part) => sequelize.escape(part))
-      .join(' || char(0) || ');
-  }
-  return sequelize.escape(value as string);
+  return literalWriter(sequelize).escape(value);
 }
 
 /**
- * The literals Sequelize writes into its own SQLite queries (a `where` value, a `LIKE` pattern)
- * with every NUL spelled char(0), as sqlLiteral does: node-sqlite3 hands the SQL to SQLite as a
- * C string, so a raw NUL inside a quoted value ended the query there, an unterminated string and
- * a 500. Values are checked at the API's door too (app/input.ts); this is the layer under it, for
- * whatever reaches a query another way. A NUL only ever sits inside a quoted literal of
- * Sequelize's output, and `||` binds tighter than any comparison, so each piece stays one value.
+ * Every literal Sequelize writes into an SQLite query (a `where` value, a `LIKE` pattern, a raw
+ * script's values through sqlLiteral) with each NUL spelled char(0): node-sqlite3 hands the SQL
+ * to SQLite as a C string, so a raw NUL inside a quoted value ended the query there, an
+ * unterminated string and a 500. Values are checked at the API's door too (app/input.ts); this is
+ * the layer under it, for whatever reaches a query another way. A NUL only ever sits inside a
+ * quoted literal of Sequelize's output, and `||` binds tighter than any comparison, so each piece
+ * stays one value.
  */
 function nulSafeSqliteLiterals(sequelize: Sequelize): void {
-  const generator = sequelize.getQueryInterface().queryGenerator as { escape: (value: unknown, field?: unknown, options?: unknown) => string };
+  const generator = literalWriter(sequelize);
   const escape = generator.escape.bind(generator);
   generator.escape = (value, field, options) => {
     const sql = escape(value, field, options);
