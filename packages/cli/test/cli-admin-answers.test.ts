@@ -89,4 +89,38 @@ describe('bt admin against a server that answers badly', () => {
       }
     }
   });
+
+  it('checks every field it prints, so an answer of another shape never prints undefined', async () => {
+    // The reshaped server answers {"users": "a list in the next version", "datasets": 3} to every
+    // call: each command names the first field it reads that is not what it expects.
+    const url = servers.get('reshaped')!.url;
+    const calls: [string[], string, string][] = [
+      [['users'], '/get_users', 'users is a string, expected a list'],
+      [['metrics', 'overview'], '/metrics/overview', 'range is missing, expected a string'],
+      [['metrics', 'breakdown', 'heatmap'], '/metrics/breakdown', 'range is missing, expected a string'],
+      [['metrics', 'reset', '--yes'], '/metrics/reset', 'deleted is missing, expected a number'],
+      [['metrics', 'rebuild'], '/metrics/rebuild_from_users', 'added is missing, expected a number'],
+      [['credit', 'add', '12', '--amount', '5'], '/add_credit', 'credits is missing, expected a number'],
+      [['history', 'reset', '--yes'], '/history/reset', 'hidden is missing, expected a number'],
+      [['reindex'], '/csv/reindex-output', 'result is missing, expected an object'],
+      [['import-output', 'month.zip', '--month', '2026-01', '--no-progress'], '/maintenance/import-output', 'target_month is missing, expected a string'],
+      [['email-recreate'], '/email-recreate', 'counts is missing, expected a list'],
+      [['email-recreate', 'reset', '--yes'], '/reset-email-recreate', 'removed is missing, expected a number'],
+      [['archive', 'list', '--type', 'gpt'], '/strategies/recent', 'items is missing, expected a list'],
+      [['archive', 'restore-all', '--type', 'gpt'], '/strategies/archive/restore-all', 'restored is missing, expected a number'],
+      [['invoices', 'list'], '/factures_info', 'count is missing, expected a number'],
+    ];
+    for (const [args, path, why] of calls) {
+      for (const json of [[], ['--json']]) {
+        const run = await admin('reshaped', [...args, ...json]);
+        assert.equal(run.code, 1, `${args.join(' ')}: ${run.stderr}`);
+        assert.equal(run.stdout, '', args.join(' '));
+        assert.match(run.stderr, new RegExp(`^bt: the server at ${url.replace(/\./g, '\\.')} answered \\S+ in a form bt \\S+ does not read \\((.+)\\)`), args.join(' '));
+        const named = /answered (\S+) in a form bt \S+ does not read \((.+)\): is the server/.exec(run.stderr)!;
+        // `invoices list` makes its two calls together: whichever is read first is named, with its own field.
+        const expected = path === '/factures_info' && named[1] === '/factures_list' ? ['/factures_list', 'items is missing, expected a list'] : [path, why];
+        assert.deepEqual([named[1], named[2]], expected, args.join(' '));
+      }
+    }
+  });
 });

@@ -3,6 +3,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { RunError, UsageError } from '../errors.js';
+import { CLI_VERSION } from '../version.js';
+import { checkAnswerShape, type AnswerShape } from './answer-shape.js';
 
 export interface ConnectionFlags {
   api?: string;
@@ -53,6 +55,11 @@ export function answerTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
  * bt reads (another version of the server) is reported naming it (actions/admin/shared.ts).
  */
 export const lastAnswer = { api: '', path: '' };
+
+/** An answer this bt cannot read (`why`: what is wrong in it), naming the server and the call. */
+export function unreadableAnswerError(api: string, path: string, why: string): RunError {
+  return new RunError(`the server at ${api} answered ${path} in a form bt ${CLI_VERSION} does not read (${why}): is the server the same version?`);
+}
 
 /** What the server answered with an error status: its status and French `detail`. */
 export class ServerError extends RunError {
@@ -125,6 +132,15 @@ export class AdminClient {
     return Buffer.concat(pieces, total);
   }
 
+  /** Checked here, where the call is known: calls made together each name their own path. */
+  private checkShape(answer: unknown, shape: AnswerShape, path: string): void {
+    try {
+      checkAnswerShape(answer, shape);
+    } catch (error) {
+      throw unreadableAnswerError(this.connection.api, path, (error as Error).message);
+    }
+  }
+
   private url(path: string, query?: Query): string {
     return `${this.connection.api}/api/admin${withQuery(path, query)}`;
   }
@@ -148,8 +164,11 @@ export class AdminClient {
     return res;
   }
 
-  /** A JSON call; an error status becomes a ServerError (exit 1) with the server's sentence. */
-  async json<T = Record<string, unknown>>(method: string, path: string, options: { query?: Query; json?: unknown; form?: URLSearchParams } = {}): Promise<T> {
+  /**
+   * A JSON call; an error status becomes a ServerError (exit 1) with the server's sentence. With
+   * `shape`, the fields the caller reads are checked first (admin/answer-shape.ts).
+   */
+  async json<T = Record<string, unknown>>(method: string, path: string, options: { query?: Query; json?: unknown; form?: URLSearchParams; shape?: AnswerShape } = {}): Promise<T> {
     const res = await this.send(method, path, options);
     const bytes = await this.bytesOf(res, path);
     let answer: T;
@@ -159,6 +178,7 @@ export class AdminClient {
       throw new RunError(`the server at ${this.connection.api} did not answer JSON for ${path}`);
     }
     Object.assign(lastAnswer, { api: this.connection.api, path });
+    if (options.shape) this.checkShape(answer, options.shape, path);
     return answer;
   }
 
@@ -176,7 +196,7 @@ export class AdminClient {
    * A multipart upload written in chunks, so `onProgress(sent, total)` follows the bytes as they
    * leave (the progress bar of `bt admin import-output`).
    */
-  async upload<T>(path: string, fields: Record<string, string>, file: { field: string; name: string; bytes: Uint8Array }, onProgress: (sent: number, total: number) => void): Promise<T> {
+  async upload<T>(path: string, fields: Record<string, string>, file: { field: string; name: string; bytes: Uint8Array }, onProgress: (sent: number, total: number) => void, shape?: AnswerShape): Promise<T> {
     const boundary = `----bt-admin-${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
     const parts: Buffer[] = [];
     for (const [name, value] of Object.entries(fields)) {
@@ -247,6 +267,7 @@ export class AdminClient {
     }
     if (parsed === null) throw new RunError(`the server at ${this.connection.api} did not answer JSON for ${path}`);
     Object.assign(lastAnswer, { api: this.connection.api, path });
+    if (shape) this.checkShape(parsed, shape, path);
     return parsed as T;
   }
 }

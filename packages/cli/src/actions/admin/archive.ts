@@ -32,7 +32,7 @@ export async function archiveListCommand(flags: AdminArchiveFlags): Promise<void
   const types = flags.type === undefined ? TYPES : [typeOf(flags.type)];
   const limit = wholeNumber('--limit', flags.limit, 1, 100, 10);
   const client = clientOf(flags);
-  const lists = await Promise.all(types.map((type) => client.json<{ type: string; items: ArchiveItem[] }>('GET', '/strategies/recent', { query: { type, limit, include_deleted: flags.deleted ? 'true' : undefined } })));
+  const lists = await Promise.all(types.map((type) => client.json<{ type: string; items: ArchiveItem[] }>('GET', '/strategies/recent', { query: { type, limit, include_deleted: flags.deleted ? 'true' : undefined }, shape: { items: 'array' } })));
   const items = lists.flatMap((l) => l.items);
   if (flags.json) return printAnswer('archive list', { items });
   const s = styles();
@@ -43,7 +43,7 @@ export async function archiveListCommand(flags: AdminArchiveFlags): Promise<void
 
 export async function archiveRestoreAllCommand(flags: AdminArchiveFlags): Promise<void> {
   const type = typeOf(flags.type);
-  const answer = await clientOf(flags).json<{ restored: number }>('PATCH', '/strategies/archive/restore-all', { query: { type } });
+  const answer = await clientOf(flags).json<{ restored: number }>('PATCH', '/strategies/archive/restore-all', { query: { type }, shape: { restored: 'number' } });
   if (flags.json) return printAnswer('archive restore-all', answer);
   print(`${answer.restored} archived ${type} entr${answer.restored === 1 ? 'y' : 'ies'} restored`);
 }

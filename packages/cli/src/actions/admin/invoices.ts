@@ -20,7 +20,7 @@ interface BillingFile {
 
 export async function invoicesListCommand(flags: AdminFlags): Promise<void> {
   const client = clientOf(flags);
-  const [list, info] = await Promise.all([client.json<{ items: BillingFile[] }>('GET', '/factures_list'), client.json<{ count: number; bytes: number }>('GET', '/factures_info')]);
+  const [list, info] = await Promise.all([client.json<{ items: BillingFile[] }>('GET', '/factures_list', { shape: { items: 'array' } }), client.json<{ count: number; bytes: number }>('GET', '/factures_info', { shape: { count: 'number', bytes: 'number' } })]);
   if (flags.json) return printAnswer('invoices list', { ...list, ...info });
   const s = styles();
   if (list.items.length === 0) return print(s.dim('no billing file'));

@@ -1,6 +1,7 @@
 // `bt admin reindex`, `import-output`, `email-recreate [reset]`: the Maintenance tab.
 import { basename } from 'node:path';
 import { readUserFile } from '@bt/core/node';
+import type { AnswerShape } from '../../admin/answer-shape.js';
 import { uploadProgress } from '../../admin/progress.js';
 import { fileError, RunError, UsageError } from '../../errors.js';
 import { print, renderTable, styles, warn } from '../../output.js';
@@ -25,8 +26,10 @@ interface ReindexAnswer {
   result: { ok: boolean; datasets: number; files: number; root: string; errors: { path: string; detail: string }[]; elapsed_ms: number };
 }
 
+const REINDEX_SHAPE: AnswerShape = { result: { ok: 'boolean', datasets: 'number', files: 'number', root: 'string', errors: 'array', elapsed_ms: 'number' } };
+
 export async function reindexCommand(flags: AdminFlags): Promise<void> {
-  const answer = await clientOf(flags).json<ReindexAnswer>('POST', '/csv/reindex-output', { json: {} });
+  const answer = await clientOf(flags).json<ReindexAnswer>('POST', '/csv/reindex-output', { json: {}, shape: REINDEX_SHAPE });
   if (flags.json) printAnswer('reindex', answer);
   else {
     const { result } = answer;
@@ -54,6 +57,10 @@ interface ImportAnswer {
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const IMPORT_SHAPE: AnswerShape = {
+  target_month: 'string', mode: 'string', dry_run: 'boolean', added: 'array', skipped: 'array', overwritten: 'array', errors: 'array',
+  counts: { added: 'number', overwritten: 'number', skipped: 'number', errors: 'number' },
+};
 
 export async function importOutputCommand(file: string | undefined, flags: AdminImportFlags): Promise<void> {
   if (file && flags.url) throw new UsageError('give a ZIP file or --url, not both');
@@ -74,9 +81,9 @@ export async function importOutputCommand(file: string | undefined, flags: Admin
       throw fileError(file, error);
     }
     const progress = flags.progress === false ? null : uploadProgress(`uploading ${basename(file)}`);
-    answer = await client.upload<ImportAnswer>('/maintenance/import-output', fields, { field: 'file', name: basename(file), bytes }, (sent, total) => progress?.update(sent, total));
+    answer = await client.upload<ImportAnswer>('/maintenance/import-output', fields, { field: 'file', name: basename(file), bytes }, (sent, total) => progress?.update(sent, total), IMPORT_SHAPE);
   } else {
-    answer = await client.json<ImportAnswer>('POST', '/maintenance/import-output', { form: new URLSearchParams({ ...fields, source_url: flags.url! }) });
+    answer = await client.json<ImportAnswer>('POST', '/maintenance/import-output', { form: new URLSearchParams({ ...fields, source_url: flags.url! }), shape: IMPORT_SHAPE });
   }
   if (flags.json) printAnswer('import-output', answer);
   else printImport(answer);
@@ -105,7 +112,7 @@ interface RecreateAnswer {
 
 export async function emailRecreateCommand(flags: AdminRecreateFlags): Promise<void> {
   const limit = wholeNumber('--limit', flags.limit, 1, 5000, 1000);
-  const answer = await clientOf(flags).json<RecreateAnswer>('GET', '/email-recreate', { query: { limit } });
+  const answer = await clientOf(flags).json<RecreateAnswer>('GET', '/email-recreate', { query: { limit }, shape: { counts: 'array', total: 'number', limit: 'number' } });
   if (flags.json) return printAnswer('email-recreate', answer);
   const s = styles();
   if (answer.counts.length === 0) return print(s.dim('no re-creation counter'));
@@ -115,7 +122,7 @@ export async function emailRecreateCommand(flags: AdminRecreateFlags): Promise<v
 
 export async function emailRecreateResetCommand(email: string | undefined, flags: AdminConfirmFlags): Promise<void> {
   if (!email) confirmed(flags, 'resetting every address\'s re-creation counter');
-  const answer = await clientOf(flags).json<{ removed: number; left: number }>('POST', '/reset-email-recreate', { json: email ? { email } : {} });
+  const answer = await clientOf(flags).json<{ removed: number; left: number }>('POST', '/reset-email-recreate', { json: email ? { email } : {}, shape: { removed: 'number', left: 'number' } });
   if (flags.json) return printAnswer('email-recreate reset', answer);
   print(`${email ? `counter of ${cell(email)} reset` : `${answer.removed} counters reset`}; ${answer.left} address(es) still counted`);
 }

@@ -1,4 +1,5 @@
 // `bt admin metrics overview|breakdown|reset|rebuild`: the statistics of the event log.
+import type { AnswerShape } from '../../admin/answer-shape.js';
 import { UsageError } from '../../errors.js';
 import { print, renderTable, styles } from '../../output.js';
 import { cell, clientOf, confirmed, printAnswer, wholeNumber, type AdminFlags } from './shared.js';
@@ -43,9 +44,11 @@ export function rangeQuery(flags: AdminRangeFlags): Record<string, string> {
 }
 
 const KPIS = ['total_sales_eur', 'total_credits_bought', 'credits_offered', 'backtests_count', 'total_users', 'new_users', 'active_now', 'deleted_users', 'unsubscribed_users', 'failed_payments'];
+const RANGE_SHAPE = { range: 'string', start: 'string?', end: 'string' } as const;
+const OVERVIEW_SHAPE: AnswerShape = { ...RANGE_SHAPE, ...Object.fromEntries(KPIS.map((k) => [k, 'number'])) };
 
 export async function overviewCommand(flags: AdminRangeFlags): Promise<void> {
-  const answer = await clientOf(flags).json<Record<string, unknown>>('GET', '/metrics/overview', { query: rangeQuery(flags) });
+  const answer = await clientOf(flags).json<Record<string, unknown>>('GET', '/metrics/overview', { query: rangeQuery(flags), shape: OVERVIEW_SHAPE });
   if (flags.json) return printAnswer('metrics overview', answer);
   const s = styles();
   print(s.bold(`overview · ${answer.range} · ${answer.start ?? 'beginning'} → ${answer.end} (UTC)`));
@@ -56,7 +59,7 @@ export async function breakdownCommand(kind: string, flags: AdminRangeFlags): Pr
   if (!(BREAKDOWN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`invalid <kind>: ${JSON.stringify(kind)} (expected one of ${BREAKDOWN_KINDS.join(', ')})`);
   const query: Record<string, string | number> = { kind, ...rangeQuery(flags) };
   if (flags.limit !== undefined) query.limit = wholeNumber('--limit', flags.limit, 1, 100);
-  const answer = await clientOf(flags).json<{ items: Record<string, unknown>[]; range: string; start: string | null; end: string }>('GET', '/metrics/breakdown', { query });
+  const answer = await clientOf(flags).json<{ items: Record<string, unknown>[]; range: string; start: string | null; end: string }>('GET', '/metrics/breakdown', { query, shape: { ...RANGE_SHAPE, items: 'array' } });
   if (flags.json) return printAnswer('metrics breakdown', answer);
   const s = styles();
   print(s.bold(`${kind} · ${answer.range} · ${answer.start ?? 'beginning'} → ${answer.end} (UTC)`));
@@ -72,13 +75,13 @@ export async function breakdownCommand(kind: string, flags: AdminRangeFlags): Pr
 
 export async function metricsResetCommand(flags: AdminConfirmFlags): Promise<void> {
   confirmed(flags, 'resetting the statistics (the event log)');
-  const answer = await clientOf(flags).json<{ deleted: number }>('POST', '/metrics/reset', { json: {} });
+  const answer = await clientOf(flags).json<{ deleted: number }>('POST', '/metrics/reset', { json: {}, shape: { deleted: 'number' } });
   if (flags.json) return printAnswer('metrics reset', answer);
   print(`statistics reset: ${answer.deleted} events deleted`);
 }
 
 export async function metricsRebuildCommand(flags: AdminFlags): Promise<void> {
-  const answer = await clientOf(flags).json<{ added: number; total: number }>('POST', '/metrics/rebuild_from_users', { json: {} });
+  const answer = await clientOf(flags).json<{ added: number; total: number }>('POST', '/metrics/rebuild_from_users', { json: {}, shape: { added: 'number', total: 'number' } });
   if (flags.json) return printAnswer('metrics rebuild', answer);
   print(`statistics rebuilt from the accounts, the credit ledger and the backtests: ${answer.added} events added, ${answer.total} in all`);
 }

@@ -1,7 +1,6 @@
 // What every `bt admin` command shares: the connection, whole-number flags, confirmation, output.
-import { AdminClient, connectionOf, lastAnswer, type ConnectionFlags } from '../../admin/client.js';
-import { RunError, UsageError } from '../../errors.js';
-import { CLI_VERSION } from '../../version.js';
+import { AdminClient, connectionOf, lastAnswer, unreadableAnswerError, type ConnectionFlags } from '../../admin/client.js';
+import { UsageError } from '../../errors.js';
 import { jsonHeader, printJson } from '../../output.js';
 
 export interface AdminFlags extends ConnectionFlags {
@@ -13,12 +12,13 @@ export function clientOf(flags: ConnectionFlags): AdminClient {
 }
 
 /**
- * A JavaScript TypeError after the server answered means its answer has another shape than this bt
- * reads (most likely another version of the server): said so, naming the call, exit 1.
+ * A JavaScript TypeError after the server answered (a field the client's shape did not check)
+ * means its answer has another shape than this bt reads (most likely another version of the
+ * server): said so, naming the call, exit 1.
  */
 export function unreadableAnswer(error: unknown): unknown {
   if (!(error instanceof TypeError) || !lastAnswer.path) return error;
-  return new RunError(`the server at ${lastAnswer.api} answered ${lastAnswer.path} in a form bt ${CLI_VERSION} does not read (${error.message}): is the server the same version?`);
+  return unreadableAnswerError(lastAnswer.api, lastAnswer.path, error.message);
 }
 
 /** A whole number flag within bounds (a usage error naming the flag otherwise). */

@@ -30,7 +30,7 @@ interface UserRow {
 export async function usersCommand(flags: AdminUsersFlags): Promise<void> {
   const limit = wholeNumber('--limit', flags.limit, 1, 5000, 500);
   const offset = wholeNumber('--offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0);
-  const answer = await clientOf(flags).json<{ users: UserRow[]; total: number }>('GET', '/get_users', { query: { q: flags.search, limit, offset } });
+  const answer = await clientOf(flags).json<{ users: UserRow[]; total: number }>('GET', '/get_users', { query: { q: flags.search, limit, offset }, shape: { users: 'array', total: 'number' } });
   if (flags.json) return printAnswer('users', answer);
   const s = styles();
   const rows = answer.users.map((u) => [String(u.id), cell(u.email), cell(u.username), u.plan, String(u.credits), u.is_blocked ? 'yes' : 'no', u.role, cell(u.last_seen?.slice(0, 16).replace('T', ' '))]);
@@ -42,7 +42,7 @@ export async function creditCommand(action: string, userIdText: string, flags: A
   const userId = userIdOf(userIdText);
   const amount = wholeNumber('--amount', flags.amount, 1, 1000, 1);
   const route = action === 'add' ? '/add_credit' : '/remove_credit';
-  const answer = await clientOf(flags).json<{ credits: number }>('POST', route, { json: { user_id: userId, amount } });
+  const answer = await clientOf(flags).json<{ credits: number }>('POST', route, { json: { user_id: userId, amount }, shape: { credits: 'number' } });
   if (flags.json) return printAnswer(`credit ${action}`, answer);
   print(`${action === 'add' ? 'added' : 'removed'} ${amount} credit${amount > 1 ? 's' : ''} ${action === 'add' ? 'to' : 'from'} user ${userId}: balance ${answer.credits}`);
 }
@@ -50,14 +50,14 @@ export async function creditCommand(action: string, userIdText: string, flags: A
 export async function userDeleteCommand(userIdText: string, flags: AdminConfirmFlags): Promise<void> {
   const userId = userIdOf(userIdText);
   confirmed(flags, `deleting user ${userId}`);
-  const answer = await clientOf(flags).json('POST', '/delete_user', { json: { user_id: userId } });
+  const answer = await clientOf(flags).json('POST', '/delete_user', { json: { user_id: userId }, shape: {} });
   if (flags.json) return printAnswer('user delete', answer);
   print(`user ${userId} deleted (account archived, sessions revoked, ledger kept)`);
 }
 
 export async function historyResetCommand(flags: AdminConfirmFlags): Promise<void> {
   confirmed(flags, "resetting every user's purchase history");
-  const answer = await clientOf(flags).json<{ hidden: number }>('POST', '/history/reset', { json: { scope: 'all' } });
+  const answer = await clientOf(flags).json<{ hidden: number }>('POST', '/history/reset', { json: { scope: 'all' }, shape: { hidden: 'number' } });
   if (flags.json) return printAnswer('history reset', answer);
   print(`purchase history reset: ${answer.hidden} entries hidden from the histories (ledger, credits and subscriptions untouched)`);
 }
