@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -65,6 +66,7 @@ before(async () => {
       NOWPAYMENTS_API_KEY: NOWPAYMENTS.apiKey,
       NOWPAYMENTS_IPN_SECRET: NOWPAYMENTS.ipnSecret,
       NOWPAYMENTS_API_BASE: nowpayments.base,
+      MAX_CONNECTIONS_PER_IP: '16',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -183,5 +185,30 @@ describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
     const invoice = await fetch(`${base}${me.body.purchase_history[0].invoice.url}?token=${userKey}`);
     assert.equal(invoice.status, 200);
     assert.equal(new TextDecoder().decode((await invoice.arrayBuffer()).slice(0, 5)), '%PDF-');
+  });
+
+  it('the per-address connection cap holds under Deno too (MAX_CONNECTIONS_PER_IP=16)', async () => {
+    const { hostname, port } = new URL(base);
+    const open = (head: string) => {
+      const socket = connect(Number(port), hostname);
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('error', () => undefined);
+      socket.write(head);
+      return { socket, answer: () => answer, closed: new Promise<void>((r) => socket.once('close', () => r())) };
+    };
+    // Requests that never finish their head; this client's own keep-alive connections count too.
+    const held: Socket[] = [];
+    for (let i = 0; i < 16; i++) held.push(open(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nX-Slow: `).socket);
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = open(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+    await refused.closed;
+    assert.match(refused.answer(), /^HTTP\/1\.1 429 [^]*"detail":"Trop de connexions ouvertes depuis ton adresse\./, refused.answer());
+    for (const socket of held) socket.destroy();
+    const deadline = Date.now() + 10_000;
+    while ((await fetch(`${base}/api/health`)).status !== 200) {
+      assert.ok(Date.now() < deadline, 'the places held are freed when the connections close');
+      await new Promise((r) => setTimeout(r, 50));
+    }
   });
 });

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import process from 'node:process';
 import { appConfig } from './app/config.js';
 import { createApp } from './app/createApp.js';
+import { guardConnections } from './app/connection-guard.js';
 import { systemClock } from './clock/index.js';
 import { readEnv } from './config/env.js';
 import { readJobsEnv } from './jobs/env.js';
@@ -156,6 +157,9 @@ async function main(command: string): Promise<void> {
   // client is starting to write (which the client would see as a broken pipe).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const connections = guardConnections(server, env.connections);
+  app.metrics.setConnectionSource(connections);
+  if (env.connections.perAddress > 0 && !connections) log('bt: this runtime hands no connection to check: MAX_CONNECTIONS_PER_IP is not applied');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.port, env.host, () => resolve());

@@ -232,6 +232,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       RATE_LIMIT_VERIFY: 'off',
       RATE_LIMIT_SUPPORT: 'off',
       RATE_LIMIT_API: 'off',
+      // The clients' connections all come from 127.0.0.1 too, up to 1,000 of them (--clients).
+      MAX_CONNECTIONS_PER_IP: '0',
       // Flags for the server and workers: BT_LOAD_NODE_OPTIONS='--trace-gc' (--cpu-prof: BT_LOAD_NODE_ARGS, spawnChild).
       ...(process.env.BT_LOAD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BT_LOAD_NODE_OPTIONS } : {}),
       ...(options.mode === 'queue' ? { REDIS_URL: options.redisUrl, QUEUE_PREFIX: queuePrefix } : {}),

@@ -60,6 +60,7 @@ export const MSG = {
   supportTooLong: (max: number) => `Message trop long (${max} caractères maximum).`,
   supportSent: 'Message envoyé. Merci !',
   rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
+  tooManyConnections: 'Trop de connexions ouvertes depuis ton adresse. Réessaie dans quelques secondes.',
   databaseDown: 'Base de données indisponible.',
   notReady: (down: string[]) => `Serveur pas prêt : ${down.join(', ')} indisponible${down.length > 1 ? 's' : ''}.`,
   providerNotConfigured: (provider: string) => `La connexion avec ${provider} n'est pas configurée sur ce serveur.`,

@@ -32,6 +32,8 @@ export interface ServerEnv {
   admin: { email: string; password: string | null; username: string };
   rateLimits: RateLimits;
   trustProxy: boolean;
+  /** Connections one address may hold (0: no cap; off behind a proxy) and the process may hold (docs/security.md, "Connections"). */
+  connections: { perAddress: number; total: number };
   autoMigrate: boolean;
   resetTokenTtlMs: number;
   verifyTokenTtlMs: number;
@@ -191,6 +193,11 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     admin: { email: adminEmail, password: env.ADMIN_PASSWORD || null, username: env.ADMIN_USERNAME?.trim().toLowerCase() || 'admin' },
     rateLimits: limits,
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    connections: {
+      // Behind a proxy every connection comes from the proxy's address: the cap is the proxy's job then.
+      perAddress: bool(env, 'TRUST_PROXY', false) ? 0 : int(env, 'MAX_CONNECTIONS_PER_IP', 64, 0, 1_000_000),
+      total: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    },
     autoMigrate: bool(env, 'AUTO_MIGRATE', true),
     resetTokenTtlMs: int(env, 'RESET_TOKEN_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
     verifyTokenTtlMs: int(env, 'VERIFY_TOKEN_TTL_HOURS', 48, 1, 24 * 365) * 3600_000,

@@ -16,6 +16,7 @@ export class Metrics {
   readonly creditsCharged: Counter<'reason'>;
   readonly creditsRefunded: Counter<'reason'>;
   private queueDepthSource: (() => Promise<number> | number) | null = null;
+  private connectionSource: { open(): number; refused(): number } | null = null;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     this.httpDuration = new Histogram({
@@ -59,6 +60,23 @@ export class Metrics {
         this.set(depth);
       },
     });
+    new Gauge({
+      name: 'bt_connections_open',
+      help: 'Client connections open now, counted by the per-address cap (0 when the cap is off)',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.connectionSource?.open() ?? 0);
+      },
+    });
+    new Counter({
+      name: 'bt_connections_refused_total',
+      help: 'Connections answered 429 and closed because their address held as many as MAX_CONNECTIONS_PER_IP',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(metrics.connectionSource?.refused() ?? 0);
+      },
+    });
     if (options.defaultMetrics ?? true) {
       try {
         // CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_*).
@@ -67,6 +85,11 @@ export class Metrics {
         // A runtime without some of the process probes (Deno): the application metrics remain.
       }
     }
+  }
+
+  /** Where the connection counts come from (app/connection-guard.ts), read at each scrape. */
+  setConnectionSource(source: { open(): number; refused(): number } | null): void {
+    this.connectionSource = source;
   }
 
   /** Where the queue's depth comes from (the backtest runner's `queueDepth()`), read at each scrape. */
