@@ -17,7 +17,9 @@ run('node', ['scripts/check-references.mjs']);
 ensureChromium();
 ensureBubblewrap({ required: true });
 await ensureRedis();
-run('npm', ['run', 'typecheck', '--workspaces', '--if-present']);
+// Every package's types, two at a time (about 35 s one after another, 20 s side by side).
+const typecheck = (pkg) => ['npm', ['run', 'typecheck', '-w', pkg]];
+await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typecheck('@bt/web'), typecheck('@bt/cli')]]);
 // Two at a time on a 2-core machine (scripts/parallel.mjs): the suites wait on processes, browsers
 // and databases as much as they compute. The server's suite, the longest, beside the others.
 await runSideBySide(
