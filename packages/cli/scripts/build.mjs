@@ -27,7 +27,10 @@ const lazyExternals = {
 
 rmSync(dist, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), 'batch-worker': join(pkgDir, 'src/batch/worker.ts'), 'optimize-worker': join(pkgDir, 'src/optimize/worker.ts'), 'monte-carlo-worker': join(pkgDir, 'src/montecarlo/worker.ts') },
+  // program.js: the same `main` bin.js runs, for callers that run many commands in one process
+  // (the hostile-flag sweep, test/cli-hostile-flags.test.ts); the workers sit beside it as they
+  // do beside bin.js.
+  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), program: join(pkgDir, 'src/program.ts'), 'batch-worker': join(pkgDir, 'src/batch/worker.ts'), 'optimize-worker': join(pkgDir, 'src/optimize/worker.ts'), 'monte-carlo-worker': join(pkgDir, 'src/montecarlo/worker.ts') },
   outdir: dist,
   bundle: true,
   splitting: true,
