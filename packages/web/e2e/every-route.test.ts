@@ -4,13 +4,15 @@
  * /admin. On each: the document is no wider than the window, no emoji stands in for an icon in the
  * rendered text, every icon-only button is named, no chart axis label is written over its neighbour, and a full-page screenshot is kept (test-results/web-e2e/every-route-*.png, or
  * BT_SCREENSHOTS). Then, at 375 px, the statistics modals keep their close button on screen and
- * the result charts' axis labels do not run into each other.
+ * the result charts' axis labels do not run into each other. And with the longest names the server
+ * accepts, written without a space (docs/web.md "Long names"), the pages that show them stay inside
+ * the window.
  * Run after `npm run build -w @bt/web`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, newUser, runBacktest, shot, type TestUser, useServerAndBrowser } from './work-area-support.js';
+import { api, grantCredits, newUser, runBacktest, shot, type TestUser, useServerAndBrowser } from './work-area-support.js';
 
 const WIDTHS = [375, 1440] as const;
 
@@ -305,6 +307,39 @@ describe('every route at 375 and 1440 px', () => {
       await owner.context.close();
     }
     for (const errors of [visitor.errors, owner.errors]) assert.deepEqual(errors.map((e) => e.message), []);
+  });
+
+  it('the longest names the server accepts, written without a space, keep every page inside the window', async () => {
+    // Names are the user's to choose: 100-character first and last names, a 191-character e-mail
+    // address, a 32-character username, a strategy named with 120 characters, all unbroken.
+    const server = running.server;
+    const tag = `${process.pid}${Date.now() % 100000}`;
+    const person = {
+      first_name: 'W'.repeat(100),
+      last_name: 'M'.repeat(100),
+      email: `${'w'.repeat(191 - 8 - tag.length)}${tag}@bt.test`,
+      username: `long${'w'.repeat(28 - tag.length)}${tag}`,
+      password: 'motdepasse-123',
+    };
+    assert.equal(person.email.length, 191);
+    const registered = await api(server, 'POST', '/api/register', { json: person });
+    assert.equal(registered.status, 201, JSON.stringify(registered.body));
+    const key = registered.body.token as string;
+    assert.equal((await fetch(registered.body.verifyUrl, { redirect: 'manual' })).status, 302);
+    await grantCredits(server, (await api(server, 'GET', '/api/me', { key })).body.id, 10);
+    const form = new FormData();
+    const source = `NAME = "${'N'.repeat(200)}"\n\n\ndef detect_every_tenth(candles, params):\n    return [{"index": i, "side": "buy" if i % 20 else "sell"} for i in range(10, len(candles["close"]), 10)]\n`;
+    form.append('file', new Blob([source], { type: 'text/x-python' }), 'long.py');
+    const imported = await fetch(`${server.url}/api/user/strategies/import`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
+    const strategy = (await imported.json()) as { strategy: { id: string; display_name: string } };
+    assert.equal(imported.status, 201, JSON.stringify(strategy));
+    assert.equal(strategy.strategy.display_name, 'N'.repeat(120));
+    // A result of it: the dashboard's history and the comparator's list show its name.
+    await runBacktest(server, key, { strategy: strategy.strategy.id, sl_pips: 10, tp1_pips: 10, tp2_pips: 20 });
+    const faults = await visitAll(running.browser, server.url, 'long-names', key, ['/dashboard', '/profile', '/backtest', '/comparateur', '/home']);
+    assert.deepEqual(faults, []);
+    // The admin's list of users shows the address and the names too.
+    assert.deepEqual(await visitAll(running.browser, server.url, 'admin-long-names', adminKey, ['/admin?tab=users']), []);
   });
 
   it('the admin console, as the admin', async () => {

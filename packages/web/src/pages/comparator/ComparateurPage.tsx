@@ -49,7 +49,7 @@ function AnalysisRow({ analysis, checked, disabled, onToggle }: { analysis: Anal
           <span className="analysis-head">
             <strong>{analysis.pair || '—'}</strong> <span className="tf-badge">{analysis.timeframe || '—'}</span>
           </span>
-          <span className="analysis-strategy">{analysis.strategy || '—'}</span>
+          <span className="analysis-strategy user-text">{analysis.strategy || '—'}</span>
           <span className="muted small">
             {analysis.period ? `${analysis.period} · ` : ''}
             {analysis.trades === null ? '— trades' : `${analysis.trades} trades`}

@@ -134,7 +134,7 @@ export function BacktestsSection() {
                     {item.winrate === null ? '—' : formatPercentFr(item.winrate / 100)}
                   </span>
                 </div>
-                <p className="small">{item.strategy || '—'}</p>
+                <p className="small user-text">{item.strategy || '—'}</p>
                 <p className="muted small">
                   {item.period ? periodLabel(item.period) : '—'} · {formatIntegerFr(item.trades)} trades
                 </p>

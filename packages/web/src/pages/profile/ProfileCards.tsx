@@ -100,7 +100,7 @@ export function VerificationCard({ user }: { user: UserProfile }) {
     <section className="card profile-card" data-testid="verification-card">
       <h2>Vérification de l’e-mail</h2>
       {verified ? (
-        <p className="ok-text" data-testid="email-verified">
+        <p className="ok-text user-text" data-testid="email-verified">
           <CircleCheck size={16} aria-hidden="true" className="inline-icon" /> Adresse vérifiée : {String(user.email ?? '')}
         </p>
       ) : (
