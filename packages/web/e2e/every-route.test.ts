@@ -339,7 +339,7 @@ describe('every route at 375 and 1440 px', () => {
     const faults = await visitAll(running.browser, server.url, 'long-names', key, ['/dashboard', '/profile', '/backtest', '/comparateur', '/home']);
     assert.deepEqual(faults, []);
     // The admin's list of users shows the address and the names too.
-    assert.deepEqual(await visitAll(running.browser, server.url, 'admin-long-names', adminKey, ['/admin?tab=users']), []);
+    assert.deepEqual(await visitAll(running.browser, server.url, 'admin-long-names', adminKey, ['/admin?tab=users', '/admin?tab=history', '/admin?tab=backtests', '/admin?tab=strategies']), []);
   });
 
   it('the admin console, as the admin', async () => {
