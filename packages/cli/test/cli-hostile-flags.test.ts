@@ -1,4 +1,4 @@
-// Every value a flag or an argument takes, hostile: each command's every value-taking option
+// Every value a flag, an argument or a plan field takes, hostile: each command's every value-taking option
 // (read from the program itself, so a new option is swept without being listed) and each
 // positional argument gets values no one should type. Each run must end as bt promises
 // (docs/cli.md): exit 0, 1 or 2 with a `bt: ` sentence, never a JavaScript error, a hang, or a
@@ -142,6 +142,19 @@ function verdict(result: Result, base: Base | null): string | null {
   return null;
 }
 
+/** Plan values no field expects, as JSON (every plan may be JSON or YAML). */
+const HOSTILE_PLAN_VALUES: unknown[] = [null, true, -1, 0, 1e308, 9007199254740993, '', '1e400', 'NaN', '../../swept', 'é'.repeat(300), [], [[]], {}, { a: { b: 1 } }];
+
+/** A copy of `plan` with `value` at `path` (dot-separated, numbers index lists). */
+function withValue(plan: unknown, path: string, value: unknown): unknown {
+  const copy = structuredClone(plan) as Record<string, unknown>;
+  const keys = path.split('.');
+  let node: Record<string, unknown> = copy;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  node[keys.at(-1)!] = value;
+  return copy;
+}
+
 describe('bt with hostile flag and argument values', () => {
   it('ends every run with exit 0, 1 or 2 and a sentence, never a JavaScript error, a hang or NaN', { timeout: 900_000 }, async () => {
     const options = valueOptions(createProgram());
@@ -185,6 +198,51 @@ describe('bt with hostile flag and argument values', () => {
       // Most hostile values are refused as usage errors; some are accepted (a path, a label).
       assert.ok(codes['2'] > rest.length / 3, JSON.stringify(codes));
       console.log(`# ${rest.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s, by exit code: ${JSON.stringify(codes)}`);
+    } finally {
+      work.remove();
+    }
+  });
+
+  it('plans (batch, regress) with a hostile value in each field end the same way, naming the place', { timeout: 900_000 }, async () => {
+    const work = tempDir('bt-cli-hostile-plans-');
+    try {
+      const cwd = join(work.dir, 'a', 'b', 'c');
+      mkdirSync(cwd, { recursive: true });
+      copyFileSync(EURUSD_H1, join(cwd, DATA));
+      const batch = { version: 1, name: 'swept', strategies: ['fvg_pullback_multi'], data: [{ path: DATA, symbol: 'EURUSD', timeframe: 'H1', from: '2017-06-01', to: '2017-07-31' }], sl: 20, tp1: 20, tp2: 40, sl_mode: 'external', params: { min_wait_candles: 1 }, from: '2017-06-01', to: '2017-07-31' };
+      const batchFields = ['version', 'name', 'strategies', 'strategies.0', 'data', 'data.0', 'data.0.path', 'data.0.symbol', 'data.0.timeframe', 'data.0.from', 'data.0.to', 'sl', 'tp1', 'tp2', 'sl_mode', 'params', 'params.min_wait_candles', 'from', 'to', 'out', 'unknown'];
+      const golden = {
+        version: 1,
+        fixtures: '.',
+        scenarios: [{ name: 'june', file: DATA, read: { symbol: 'EURUSD' }, request: { symbol: 'EURUSD', slPips: 20, tp1Pips: 20, tp2Pips: 40, from: '2017-06-01T00:00:00Z', to: '2017-06-30T23:00:00Z' }, params: { pullback: { max_touch: 2 }, signal: { confirm_candle: true } } }],
+      };
+      const goldenFields = ['version', 'fixtures', 'scenarios', 'scenarios.0', 'scenarios.0.name', 'scenarios.0.file', 'scenarios.0.read', 'scenarios.0.read.symbol', 'scenarios.0.request', 'scenarios.0.request.slPips', 'scenarios.0.request.from', 'scenarios.0.request.to', 'scenarios.0.params', 'scenarios.0.params.pullback'];
+      writeFileSync(join(cwd, 'batch.json'), JSON.stringify(batch));
+      writeFileSync(join(cwd, 'golden.json'), JSON.stringify(golden));
+      // The golden file the base plan is checked against.
+      const [updated] = await sweep(cwd, [['regress', 'golden.json', '--update', '--note', 'the sweep\'s base']], join(work.dir, 'prepared.jsonl'));
+      assert.equal(updated.code, 0, updated.stderr);
+
+      const runs: string[][] = [['batch', 'batch.json', '--no-progress', '--concurrency', '1', '--csv', 'runs.csv'], ['regress', 'golden.json']];
+      let n = 0;
+      for (const [kind, plan, fields] of [['batch', batch, batchFields], ['regress', golden, goldenFields]] as const) {
+        for (const field of fields) {
+          for (const value of HOSTILE_PLAN_VALUES) {
+            const file = `${kind}-${++n}.json`;
+            writeFileSync(join(cwd, file), JSON.stringify(withValue(plan, field, value)));
+            runs.push(kind === 'batch' ? ['batch', file, '--no-progress', '--concurrency', '1', '--csv', 'runs.csv'] : ['regress', file]);
+          }
+        }
+      }
+      const results = await sweep(cwd, runs, join(work.dir, 'results.jsonl'));
+      const [batchBase, regressBase, ...rest] = results;
+      assert.deepEqual([batchBase.code, regressBase.code], [0, 0], batchBase.stderr + regressBase.stderr);
+      const failures = rest.map((r) => [r, verdict(r, null)] as const).filter(([, why]) => why).map(([r, why]) => `bt ${r.args.join(' ')}: ${readFileSync(join(cwd, r.args[1]), 'utf8').slice(0, 200)}\n  → ${why}`);
+      assert.deepEqual(failures, [], `${failures.length} of ${rest.length} plans`);
+      // A refused plan names itself and the place in it.
+      const refused = rest.filter((r) => r.code === 2);
+      assert.ok(refused.length > rest.length / 2, `${refused.length} of ${rest.length} refused`);
+      for (const r of refused) assert.match(r.stderr, new RegExp(`^bt: .*${r.args[1].replace('.', '\\.')}`), r.stderr);
     } finally {
       work.remove();
     }
