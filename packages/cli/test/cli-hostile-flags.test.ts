@@ -1,10 +1,11 @@
-// Every value a flag, an argument or a plan field takes, hostile: each command's every value-taking option
-// (read from the program itself, so a new option is swept without being listed) and each
-// positional argument gets values no one should type. Each run must end as bt promises
-// (docs/cli.md): exit 0, 1 or 2 with a `bt: ` sentence, never a JavaScript error, a hang, or a
-// success that prints NaN, undefined or Infinity. The runs go through the CLI's own `main` in one
-// process (test/support/flag-sweep-runner.ts), in a folder three levels inside a temporary one,
-// so that the `../..` values write inside it.
+// Every value a flag, an argument or a plan field takes, hostile: each command's every
+// value-taking option (read from the program itself, so a new option is swept without being
+// listed), each positional argument and each field of a batch or golden plan gets values no one
+// should type. Each run must end as bt promises (docs/cli.md): exit 0, 1 or 2 with a `bt: `
+// sentence, never a JavaScript error, a hang, or a success that prints NaN, undefined or
+// Infinity. The runs go through the built CLI's `main` in one process
+// (test/support/flag-sweep-runner.ts), in a folder three levels inside a temporary one, so that
+// the `../..` values write inside it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // What `bt admin` reads of an answer, checked before anything is printed: an answer of another
-// shape (another version of the server) is then named with its call (actions/admin/shared.ts)
-// instead of printed as `undefined` cells.
+// shape (another version of the server) is then named with its call and the field (the client,
+// admin/client.ts) instead of printed as `undefined` cells.
 
 /** A field's kind; a trailing `?` lets it be null or absent. */
 export type FieldKind = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'number?' | 'string?' | 'boolean?' | 'array?' | 'object?';
