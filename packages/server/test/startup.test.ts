@@ -88,6 +88,10 @@ describe('environment', () => {
     assert.equal(env.port, 8080);
     assert.equal(env.publicUrl, 'http://localhost:8080');
     assert.equal(env.google, null);
+    // The per-address connection cap: 128, off behind a proxy (docs/security.md "Connections").
+    assert.deepEqual(env.connections, { perAddress: 128, total: 10_000 });
+    assert.deepEqual(readEnv({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_IP: '16' }).connections, { perAddress: 0, total: 10_000 });
+    assert.deepEqual(readEnv({ MAX_CONNECTIONS_PER_IP: '16', MAX_CONNECTIONS: '500' }).connections, { perAddress: 16, total: 500 });
     const full = readEnv(
       {
         DATABASE_URL: 'mysql://bt:secret@db:3306/bt',
@@ -121,6 +125,7 @@ describe('environment', () => {
     assert.throws(() => parseDatabaseUrl('sqlite::memory:', '/d'), /in-memory/);
     assert.throws(() => readEnv({ LLM_BASE_URL: 'http://llm.local/v1' }), /set all three or none/);
     assert.throws(() => readEnv({ UPLOAD_LIMIT_MB: '0' }), /invalid UPLOAD_LIMIT_MB: 0/);
+    assert.throws(() => readEnv({ MAX_CONNECTIONS: '0' }), /invalid MAX_CONNECTIONS: 0 \(expected an integer from 1 to 1000000\)/);
   });
 
   it('reads the working-area variables (library seed, upload limit, Python sandbox, chat model)', () => {

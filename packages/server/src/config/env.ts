@@ -195,7 +195,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     trustProxy: bool(env, 'TRUST_PROXY', false),
     connections: {
       // Behind a proxy every connection comes from the proxy's address: the cap is the proxy's job then.
-      perAddress: bool(env, 'TRUST_PROXY', false) ? 0 : int(env, 'MAX_CONNECTIONS_PER_IP', 64, 0, 1_000_000),
+      perAddress: bool(env, 'TRUST_PROXY', false) ? 0 : int(env, 'MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
       total: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     },
     autoMigrate: bool(env, 'AUTO_MIGRATE', true),
