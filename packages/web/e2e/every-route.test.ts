@@ -1,7 +1,8 @@
 /**
  * Every route of the route table (docs/product.md §3.2) at a 375 px phone and a 1440 px desktop,
  * in Chromium against the real bt server: as a visitor, as a signed-in user, and as the admin for
- * /admin. On each: the document is no wider than the window, no emoji stands in for an icon in the
+ * /admin. On each: the document is no wider than the window, no control or text sticks out of its
+ * card's padding, no emoji stands in for an icon in the
  * rendered text, every icon-only button is named, no chart axis label is written over its neighbour, and a full-page screenshot is kept (test-results/web-e2e/every-route-*.png, or
  * BT_SCREENSHOTS). Then, at 375 px, the statistics modals keep their close button on screen and
  * the result charts' axis labels do not run into each other. And with the longest names the server
@@ -59,6 +60,8 @@ interface Measure {
   pictographs: string[];
   /** Icon-only buttons and links without an accessible name. */
   unnamed: string[];
+  /** Elements past their card's padding. */
+  outOfCard: string[];
 }
 
 /** Runs in the page: the document's width, what sticks out, and pictographs in the rendered DOM. */
@@ -104,7 +107,22 @@ function measure(glyphs: string): Omit<Measure, 'path'> {
     const named = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('aria-labelledby');
     if (!named) unnamed.push(el.outerHTML.slice(0, 80));
   }
-  return { scrollWidth: doc.documentElement.scrollWidth, innerWidth, culprits: culprits.slice(0, 6), pictographs, unnamed };
+  // Controls and text that stick out of their card's padding (inside the window, yet over the
+  // card's edge): a select as wide as its longest option, a word that does not break.
+  const outOfCard: string[] = [];
+  for (const card of doc.body.querySelectorAll('.card')) {
+    const box = card.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const style = w.getComputedStyle(card);
+    const right = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+    for (const el of card.querySelectorAll('input, select, textarea, button, p, h2, h3, label, li')) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.right <= right + 0.5 || clipped(el)) continue;
+      if (el.closest('.card') !== card) continue;
+      outOfCard.push(`${el.tagName.toLowerCase()} right=${Math.round(rect.right)} > ${Math.round(right)} "${(el.textContent ?? el.value ?? '').trim().slice(0, 30)}"`);
+    }
+  }
+  return { scrollWidth: doc.documentElement.scrollWidth, innerWidth, culprits: culprits.slice(0, 6), pictographs, unnamed, outOfCard: outOfCard.slice(0, 6) };
 }
 
 /** Waits until the route has drawn: its chunk and first answers are in, fonts are laid out. */
@@ -154,6 +172,7 @@ async function visitAll(browser: Browser, baseUrl: string, role: string, key: st
           await shot(page, `every-route-${width}-${role}-${slug(path)}`);
           if (m.scrollWidth > m.innerWidth) faults.push(`${role} ${path} @${width}: document ${m.scrollWidth} px wide > ${m.innerWidth}\n    ${m.culprits.join('\n    ')}`);
           if (m.pictographs.length) faults.push(`${role} ${path} @${width}: pictographs as icons: ${[...new Set(m.pictographs)].join(' | ')}`);
+          if (m.outOfCard.length) faults.push(`${role} ${path} @${width}: past the card's padding: ${m.outOfCard.join(' | ')}`);
           if (m.unnamed.length) faults.push(`${role} ${path} @${width}: icon-only controls without a name: ${m.unnamed.join(' | ')}`);
           const axes = await page.evaluate(axisLabelClashes);
           if (axes.clashes.length) faults.push(`${role} ${path} @${width}: chart axis labels written over each other: ${axes.clashes.join(', ')}`);
