@@ -330,7 +330,8 @@ describe('every route at 375 and 1440 px', () => {
 
   it('the longest names the server accepts, written without a space, keep every page inside the window', async () => {
     // Names are the user's to choose: 100-character first and last names, a 191-character e-mail
-    // address, a 32-character username, a strategy named with 120 characters, all unbroken.
+    // address, a 32-character username, a strategy named with 120 characters, all unbroken; and a
+    // balance of six digits.
     const server = running.server;
     const tag = `${process.pid}${Date.now() % 100000}`;
     const person = {
@@ -345,7 +346,9 @@ describe('every route at 375 and 1440 px', () => {
     assert.equal(registered.status, 201, JSON.stringify(registered.body));
     const key = registered.body.token as string;
     assert.equal((await fetch(registered.body.verifyUrl, { redirect: 'manual' })).status, 302);
-    await grantCredits(server, (await api(server, 'GET', '/api/me', { key })).body.id, 10);
+    // And a balance of six digits in the header's badge: 100,000 credits, granted 1,000 at a time.
+    const id = (await api(server, 'GET', '/api/me', { key })).body.id;
+    for (let i = 0; i < 100; i++) await grantCredits(server, id, 1000);
     const form = new FormData();
     const source = `NAME = "${'N'.repeat(200)}"\n\n\ndef detect_every_tenth(candles, params):\n    return [{"index": i, "side": "buy" if i % 20 else "sell"} for i in range(10, len(candles["close"]), 10)]\n`;
     form.append('file', new Blob([source], { type: 'text/x-python' }), 'long.py');
