@@ -362,6 +362,19 @@ describe('every route at 375 and 1440 px', () => {
     assert.deepEqual(faults, []);
     // The admin's list of users shows the address and the names too.
     assert.deepEqual(await visitAll(running.browser, server.url, 'admin-long-names', adminKey, ['/admin?tab=users', '/admin?tab=history', '/admin?tab=backtests', '/admin?tab=strategies']), []);
+    // There the names are cut with an ellipsis, whole in their title, so the other columns stay in view.
+    const admin = await roleContext(running.browser, server.url, adminKey, 1440);
+    try {
+      for (const [tab, name] of [['strategies', 'N'.repeat(120)], ['users', person.email], ['backtests', 'N'.repeat(120)]]) {
+        await admin.page.goto(`${server.url}/admin?tab=${tab}`);
+        const cell = admin.page.locator(`.cell-clamp[title="${name}"]`).first();
+        await cell.waitFor();
+        const width = (await cell.boundingBox())!.width;
+        assert.ok(width < 320, `${tab}: the name is cut to its column (${width} px)`);
+      }
+    } finally {
+      await admin.context.close();
+    }
   });
 
   it('the admin console, as the admin', async () => {

@@ -6,7 +6,7 @@ import { formatPercentFr, parseWinrate, periodLabel, winrateClass } from '../../
 import { admin, hiddenBacktests, notify, save } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
-import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
+import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
 import { BACKTESTS_PAGE, stopOf } from './rules.js';
 
@@ -73,10 +73,14 @@ export function BacktestsTab() {
                 return (
                   <tr key={item.id} data-testid="backtest-row" data-id={item.id} data-folder={item.folder}>
                     <td>{formatInstant(item.created_at)}</td>
-                    <td>{item.user ?? '—'}</td>
+                    <td>
+                      <Clamped text={item.user} />
+                    </td>
                     <td>{item.symbol}</td>
                     <td>{item.timeframe}</td>
-                    <td>{item.strategy_label ?? item.strategy}</td>
+                    <td>
+                      <Clamped text={item.strategy_label ?? item.strategy} />
+                    </td>
                     <td>{periodLabel(item.period)}</td>
                     <td className={`winrate-cell ${winrateClass(item.winrate_tp1) ?? ''}`}>{winrate === null ? '—' : formatPercentFr(winrate / 100)}</td>
                     <td>{formatCount(item.total)}</td>

@@ -1,7 +1,7 @@
 /** A history table (a user's, or the global one with its user column). */
 import type { HistoryLine } from '../../api/admin.js';
 import { formatDelta, formatEur, formatInstant } from './format.js';
-import { TableBox } from './ui.js';
+import { Clamped, TableBox } from './ui.js';
 
 export function HistoryTable({ lines, withUser, testId }: { lines: readonly HistoryLine[]; withUser?: boolean; testId?: string }) {
   return (
@@ -21,7 +21,7 @@ export function HistoryTable({ lines, withUser, testId }: { lines: readonly Hist
         <tbody>
           {lines.map((line) => (
             <tr key={`${line.id}-${line.user_id ?? ''}`} data-testid="history-line">
-              {withUser ? <td>{line.username ?? (line.user_id ? `#${line.user_id}` : '—')}</td> : null}
+              {withUser ? <td>{line.username ? <Clamped text={line.username} /> : line.user_id ? `#${line.user_id}` : '—'}</td> : null}
               <td>{formatInstant(line.date)}</td>
               <td>{line.label}</td>
               <td>{line.type}</td>

@@ -11,7 +11,7 @@ import { ArchiveDetailsModal } from './ArchiveDetailsModal.js';
 import { admin, notify, save } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
-import { Empty, ErrorLine, Kpi, Loading, SectionHead, TableBox } from './ui.js';
+import { Clamped, Empty, ErrorLine, Kpi, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
 
 export const RECENT_FIRST = 5;
@@ -108,7 +108,9 @@ function ArchiveList({ type, label, epoch, onChanged }: { type: ArchiveType; lab
               {items.map((entry) => (
                 <tr key={`${entry.id}-${entry.timestamp}`} data-testid="archive-row" data-id={entry.id}>
                   <td>{formatInstant(entry.created_at ?? entry.timestamp * 1000)}</td>
-                  <td>{entry.display_name}</td>
+                  <td>
+                    <Clamped text={entry.display_name} />
+                  </td>
                   <td className="mono">{entry.strategy_id}</td>
                   <td>{entry.user ?? (entry.user_id ? `#${entry.user_id}` : '—')}</td>
                   <td>{entry.status === 'failed' ? <span className="badge admin-failed">échec</span> : <span className="badge badge-active">ok</span>}</td>

@@ -7,7 +7,7 @@ import { admin, notify } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { UserHistoryModal } from './UserHistoryModal.js';
-import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
+import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
 import { sortUsers, USER_SORTS as SORTS, type UserSort } from './rules.js';
 
@@ -108,8 +108,12 @@ export function UsersTab() {
               {users.map((u) => (
                 <tr key={u.id} data-testid="user-row" data-user-id={u.id}>
                   <td>{u.id}</td>
-                  <td>{u.email}</td>
-                  <td>{u.username}</td>
+                  <td>
+                    <Clamped text={u.email} />
+                  </td>
+                  <td>
+                    <Clamped text={u.username} />
+                  </td>
                   <td>{u.plan}</td>
                   <td data-testid="user-credits">{formatCount(overrides[u.id] ?? u.credits)}</td>
                   <td>{u.is_blocked ? <span className="badge admin-blocked">Bloqué</span> : <span className="muted">Non</span>}</td>

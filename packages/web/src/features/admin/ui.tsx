@@ -36,6 +36,19 @@ export function TableBox({ children, testId }: { children: ReactNode; testId?: s
   );
 }
 
+/**
+ * A name the user chose (address, username, strategy name: up to 191 characters without a space),
+ * cut to a column's width with an ellipsis; the whole name in its title (docs/web.md "Long names").
+ */
+export function Clamped({ text }: { text: string | null | undefined }) {
+  if (!text) return <>—</>;
+  return (
+    <span className="cell-clamp" title={text}>
+      {text}
+    </span>
+  );
+}
+
 export function Kpi({ label, value, onClick, testId }: { label: string; value: string; onClick?: () => void; testId?: string }) {
   const body = (
     <>
