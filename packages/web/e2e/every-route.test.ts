@@ -350,7 +350,7 @@ describe('every route at 375 and 1440 px', () => {
     const id = (await api(server, 'GET', '/api/me', { key })).body.id;
     for (let i = 0; i < 100; i++) await grantCredits(server, id, 1000);
     const form = new FormData();
-    const source = `NAME = "${'N'.repeat(200)}"\n\n\ndef detect_every_tenth(candles, params):\n    return [{"index": i, "side": "buy" if i % 20 else "sell"} for i in range(10, len(candles["close"]), 10)]\n`;
+    const source = `NAME = "${'N'.repeat(200)}"\nDESCRIPTION = "${'D'.repeat(2000)}"\n\n\ndef detect_every_tenth(candles, params):\n    return [{"index": i, "side": "buy" if i % 20 else "sell"} for i in range(10, len(candles["close"]), 10)]\n`;
     form.append('file', new Blob([source], { type: 'text/x-python' }), 'long.py');
     const imported = await fetch(`${server.url}/api/user/strategies/import`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
     const strategy = (await imported.json()) as { strategy: { id: string; display_name: string } };
@@ -360,6 +360,23 @@ describe('every route at 375 and 1440 px', () => {
     await runBacktest(server, key, { strategy: strategy.strategy.id, sl_pips: 10, tp1_pips: 10, tp2_pips: 20 });
     const faults = await visitAll(running.browser, server.url, 'long-names', key, ['/dashboard', '/profile', '/backtest', '/comparateur', '/home']);
     assert.deepEqual(faults, []);
+    // The strategy's details, on a phone: its name, file name and 2,000-character description break
+    // inside the dialog, which does not scroll sideways.
+    const owner = await roleContext(running.browser, server.url, key);
+    try {
+      await owner.page.goto(`${server.url}/dashboard`);
+      await owner.page.getByTestId('strategy-card').getByRole('button', { name: 'Détails' }).click();
+      await owner.page.getByRole('dialog').waitFor();
+      await assertDialogOnScreen(owner.page, 'the details of a strategy with long names');
+      const body = await owner.page.locator('[role=dialog] .modal-body').evaluate((node: any) => [node.scrollWidth, node.clientWidth]);
+      assert.ok(body[0] <= body[1], `the dialog's body does not scroll sideways (${body})`);
+      const note = await owner.page.getByTestId('strategy-note').evaluate((node: any) => [node.scrollWidth, node.clientWidth]);
+      assert.ok(note[0] <= note[1], `the card's note breaks inside its box (${note})`);
+      await shot(owner.page, 'every-route-375-long-names-strategy-details', false);
+    } finally {
+      await owner.context.close();
+    }
+    assert.deepEqual(owner.errors.map((e) => e.message), []);
     // The admin's list of users shows the address and the names too.
     assert.deepEqual(await visitAll(running.browser, server.url, 'admin-long-names', adminKey, ['/admin?tab=users', '/admin?tab=history', '/admin?tab=backtests', '/admin?tab=strategies']), []);
     // There the names are cut with an ellipsis, whole in their title, so the other columns stay in view.

@@ -208,8 +208,8 @@ function StrategyCard({
       </div>
       {details ? (
         <Modal title="Commentaire stratégie" onClose={() => setDetails(false)}>
-          <h3 className="modal-subtitle">{strategy.name}</h3>
-          <p className="mono small muted">{strategy.fileName}</p>
+          <h3 className="modal-subtitle user-text">{strategy.name}</h3>
+          <p className="mono small muted user-text">{strategy.fileName}</p>
           {strategy.description ? <p className="prewrap">{strategy.description}</p> : null}
           <h4>Ta note</h4>
           <p className="prewrap">{strategy.note || <span className="muted">Aucune note.</span>}</p>
