@@ -379,6 +379,25 @@ describe('every route at 375 and 1440 px', () => {
     assert.deepEqual(owner.errors.map((e) => e.message), []);
     // The admin's list of users shows the address and the names too.
     assert.deepEqual(await visitAll(running.browser, server.url, 'admin-long-names', adminKey, ['/admin?tab=users', '/admin?tab=history', '/admin?tab=backtests', '/admin?tab=strategies']), []);
+    // On a phone, the admin's dialogs about that user (the history, the deletion) keep the address inside them.
+    const phone = await roleContext(running.browser, server.url, adminKey);
+    try {
+      await phone.page.goto(`${server.url}/admin?tab=users`);
+      const row = phone.page.locator(`[data-testid=user-row][data-user-id="${id}"]`);
+      for (const [button, what] of [['user-history', 'history'], ['user-delete', 'deletion']] as const) {
+        await row.getByTestId(button).click();
+        await phone.page.getByRole('dialog').waitFor();
+        await assertDialogOnScreen(phone.page, `the ${what} dialog of a user with long names`);
+        const body = await phone.page.locator('[role=dialog]').evaluate((node: any) => [...node.querySelectorAll('*')].filter((el: any) => el.scrollWidth > el.clientWidth + 1 && (globalThis as any).getComputedStyle(el).overflowX !== 'visible').map((el: any) => `${el.className} ${el.scrollWidth}>${el.clientWidth}`));
+        assert.deepEqual(body.filter((b: string) => !/table-box|scroll-x/.test(b)), [], `the ${what} dialog scrolls sideways only in its tables`);
+        await shot(phone.page, `every-route-375-admin-long-names-${what}`, false);
+        await phone.page.keyboard.press('Escape');
+        await phone.page.getByRole('dialog').waitFor({ state: 'detached' });
+      }
+    } finally {
+      await phone.context.close();
+    }
+    assert.deepEqual(phone.errors.map((e) => e.message), []);
     // There the names are cut with an ellipsis, whole in their title, so the other columns stay in view.
     const admin = await roleContext(running.browser, server.url, adminKey, 1440);
     try {

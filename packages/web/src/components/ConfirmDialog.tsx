@@ -38,7 +38,7 @@ export function ConfirmDialog({
         </>
       }
     >
-      <p>{text}</p>
+      <p className="user-text">{text}</p>
       {error ? (
         <p className="error-text small" role="alert">
           {error}
