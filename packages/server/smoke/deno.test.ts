@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { SIGNUP_CREDITS } from '@bt/core/catalogue';
 import { createTestDatabaseUrl } from '../test/support/db.js';
+import { rawConnection, UNFINISHED_HEAD, wholeHead } from '../test/support/raw-http.js';
 import { startNowPaymentsServer, type NowPaymentsServer } from '../test/support/nowpayments-server.js';
 import { startStripeServer, type StripeServer } from '../test/support/stripe-server.js';
 
@@ -188,20 +188,10 @@ describe('Deno smoke: src/main.ts under deno run -A on MariaDB', () => {
   });
 
   it('the per-address connection cap holds under Deno too (MAX_CONNECTIONS_PER_IP=16)', async () => {
-    const { hostname, port } = new URL(base);
-    const open = (head: string) => {
-      const socket = connect(Number(port), hostname);
-      let answer = '';
-      socket.on('data', (chunk) => (answer += chunk));
-      socket.on('error', () => undefined);
-      socket.write(head);
-      return { socket, answer: () => answer, closed: new Promise<void>((r) => socket.once('close', () => r())) };
-    };
     // Requests that never finish their head; this client's own keep-alive connections count too.
-    const held: Socket[] = [];
-    for (let i = 0; i < 16; i++) held.push(open(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nX-Slow: `).socket);
+    const held = Array.from({ length: 16 }, () => rawConnection(base, UNFINISHED_HEAD).socket);
     await new Promise((r) => setTimeout(r, 300));
-    const refused = open(`GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+    const refused = rawConnection(base, wholeHead('/api/health'));
     await refused.closed;
     assert.match(refused.answer(), /^HTTP\/1\.1 429 [^]*"detail":"Trop de connexions ouvertes depuis ton adresse\./, refused.answer());
     for (const socket of held) socket.destroy();

@@ -3,36 +3,24 @@
 // MAX_CONNECTIONS_PER_IP of them; past it a connection is answered 429 with its sentence and
 // closed before its request is read, so that request never runs.
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { addressKey } from '../src/app/connection-guard.js';
 import { MSG } from '../src/app/messages.js';
+import { rawConnection, UNFINISHED_HEAD, wholeHead, type RawConnection } from './support/raw-http.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** A connection that sends the start of a request head and never its end. */
-async function heldOpen(url: string): Promise<{ socket: Socket; answer: () => string; closed: Promise<void> }> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  let answer = '';
-  socket.on('data', (chunk) => (answer += chunk));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  socket.write(`GET /api/health HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Slow: `);
-  return { socket, answer: () => answer, closed };
+async function heldOpen(url: string): Promise<RawConnection> {
+  const held = rawConnection(url, UNFINISHED_HEAD);
+  await held.connected;
+  return held;
 }
 
 /** A whole request on a fresh connection, and everything the server sent before it closed. */
 async function wholeRequest(url: string, path: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  let answer = '';
-  socket.on('data', (chunk) => (answer += chunk));
-  return new Promise<string>((resolve, reject) => {
-    socket.once('close', () => resolve(answer));
-    socket.once('error', reject);
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`);
-  });
+  const request = rawConnection(url, wholeHead(path));
+  await request.closed;
+  return request.answer();
 }
 
 async function until(what: string, check: () => Promise<boolean> | boolean, server: ServerProcess): Promise<void> {
@@ -57,7 +45,7 @@ describe('connections per client address', () => {
 
   it('past MAX_CONNECTIONS_PER_IP a connection gets a 429 with its sentence and its request never runs; a freed place serves again', async () => {
     const server = await startServerProcess({ MAX_CONNECTIONS_PER_IP: '4' });
-    const held: Awaited<ReturnType<typeof heldOpen>>[] = [];
+    const held: RawConnection[] = [];
     try {
       for (let i = 0; i < 4; i++) held.push(await heldOpen(server.url));
       const refused = await wholeRequest(server.url, '/api/health?refused=raw');
@@ -98,7 +86,7 @@ describe('connections per client address', () => {
   it('is off behind a proxy (TRUST_PROXY: every connection comes from the proxy) and with MAX_CONNECTIONS_PER_IP=0', async () => {
     for (const env of [{ MAX_CONNECTIONS_PER_IP: '2', TRUST_PROXY: 'true' }, { MAX_CONNECTIONS_PER_IP: '0' }] as Record<string, string>[]) {
       const server = await startServerProcess(env);
-      const held: Awaited<ReturnType<typeof heldOpen>>[] = [];
+      const held: RawConnection[] = [];
       try {
         for (let i = 0; i < 6; i++) held.push(await heldOpen(server.url));
         assert.equal((await fetch(`${server.url}/api/health`)).status, 200, JSON.stringify(env));

@@ -159,6 +159,7 @@ export function parseRateRule(name: string, raw: string | undefined, fallback: R
 
 export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv {
   const port = int(env, 'PORT', 8080, 0, 65535);
+  const trustProxy = bool(env, 'TRUST_PROXY', false);
   const host = env.HOST?.trim() || '127.0.0.1';
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`);
   const smtpUrl = env.SMTP_URL?.trim() || null;
@@ -192,10 +193,10 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     google: clientId ? { clientId, clientSecret, issuer: url(env, 'OIDC_ISSUER', 'https://accounts.google.com') } : null,
     admin: { email: adminEmail, password: env.ADMIN_PASSWORD || null, username: env.ADMIN_USERNAME?.trim().toLowerCase() || 'admin' },
     rateLimits: limits,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy,
     connections: {
       // Behind a proxy every connection comes from the proxy's address: the cap is the proxy's job then.
-      perAddress: bool(env, 'TRUST_PROXY', false) ? 0 : int(env, 'MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
+      perAddress: trustProxy ? 0 : int(env, 'MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
       total: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     },
     autoMigrate: bool(env, 'AUTO_MIGRATE', true),
