@@ -51,7 +51,7 @@ describe(`POST /api/profile/update (${TEST_DIALECT})`, () => {
     assert.equal(ok.body.user.email_verified, false);
     assert.equal(ok.body.emailed, false);
     const follow = await fetch(ok.body.verifyUrl, { redirect: 'manual' });
-    assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1');
+    assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1&credits=already', 'the profile page must not announce credits again');
     const me = await t.request('GET', '/api/me', { key: user.key });
     assert.equal(me.body.email_verified, true);
     assert.equal(me.body.credits, SIGNUP_CREDITS, 'the sign-up credits are granted once per account');

@@ -33,7 +33,7 @@ function linkIn(text: string, pattern: RegExp): string {
 const verifyLink = /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\/[A-Za-z0-9_-]{43}/;
 
 describe(`e-mail verification through SMTP (${TEST_DIALECT})`, () => {
-  it('mails a link at sign-up; the link verifies, grants the sign-up credits once and redirects to /profile?verified=1', async () => {
+  it('mails a link at sign-up; the link verifies, grants the sign-up credits once and redirects to /profile?verified=1 (a second click: &credits=already)', async () => {
     const user = await register(t);
     assert.equal(user.response.emailed, true);
     assert.equal(user.response.verifyUrl, undefined, 'with SMTP the link is only in the mail');
@@ -54,7 +54,7 @@ describe(`e-mail verification through SMTP (${TEST_DIALECT})`, () => {
 
     // A second click still says verified, and grants nothing more.
     const again = await fetch(link, { redirect: 'manual' });
-    assert.equal(again.headers.get('location'), 'http://web.bt.test/profile?verified=1');
+    assert.equal(again.headers.get('location'), 'http://web.bt.test/profile?verified=1&credits=already');
     const after = await t.request('GET', '/api/me', { key: user.key });
     assert.equal(after.body.credits, SIGNUP_CREDITS);
     const rows = await tdb.db.models.CreditEntry.count({ where: { userId: user.id } });
@@ -129,10 +129,12 @@ describe(`e-mail verification without SMTP (${TEST_DIALECT})`, () => {
     assert.equal(res.body.emailed, false);
     assert.match(res.body.message, /pas configuré/);
     const follow = await fetch(res.body.verifyUrl, { redirect: 'manual' });
-    assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1');
+    assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1&credits=screen', 'the profile page must not announce credits');
     const me = await noMail.request('GET', '/api/me', { key: user.key });
     assert.equal(me.body.email_verified, true);
     assert.equal(me.body.credits, 0, 'a link shown on screen proves nothing about the address');
+    const again = await fetch(res.body.verifyUrl, { redirect: 'manual' });
+    assert.equal(again.headers.get('location'), 'http://web.bt.test/profile?verified=1&credits=screen', 'a second click says the same');
     const rows = await tdb.db.models.UserToken.findAll({ where: { userId: user.id, purpose: 'verify_email' } });
     assert.ok(rows.length >= 2 && rows.every((r) => r.delivery === 'screen'));
   });
@@ -142,7 +144,8 @@ describe(`e-mail verification without SMTP (${TEST_DIALECT})`, () => {
     try {
       const user = await register(local);
       assert.equal(user.response.message, `Compte créé. Vérifie ton adresse e-mail pour recevoir tes ${SIGNUP_CREDITS} crédits offerts.`);
-      await fetch(user.response.verifyUrl, { redirect: 'manual' });
+      const follow = await fetch(user.response.verifyUrl, { redirect: 'manual' });
+      assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1');
       const me = await local.request('GET', '/api/me', { key: user.key });
       assert.equal(me.body.credits, SIGNUP_CREDITS);
     } finally {
@@ -167,7 +170,8 @@ describe(`e-mail verification without SMTP (${TEST_DIALECT})`, () => {
     const user = await register(t);
     const mail = await inbox.waitFor((m) => recipients(m).includes(user.email));
     const link = linkIn(mail.text ?? '', verifyLink);
-    await fetch(link, { redirect: 'manual' });
+    const follow = await fetch(link, { redirect: 'manual' });
+    assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1');
     const me = await noMail.request('GET', '/api/me', { key: user.key });
     assert.equal(me.body.credits, SIGNUP_CREDITS);
   });

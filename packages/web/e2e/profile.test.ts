@@ -32,6 +32,11 @@ describe('profile against the bt server', () => {
     assert.equal(await page.getByTestId('summary-credits').innerText(), '2');
     assert.match(await page.getByTestId('history-row').first().innerText(), /Crédits offerts \(adresse e-mail vérifiée\)\s+—\s+\+2/);
     await shot(page, 'profile-01-verified');
+    // The same link again: still verified, and the page does not announce the credits twice.
+    await page.goto(link!);
+    await page.waitForURL(/\/profile\?verified=1&credits=already$/);
+    assert.equal(await page.getByTestId('verified-banner').innerText(), 'Adresse e-mail vérifiée. Tes 2 crédits offerts avaient déjà été ajoutés.');
+    await page.getByTestId('summary-credits').getByText('2', { exact: true }).waitFor();
 
     // A second resend: the address is already verified (409); a stale link reads as invalid.
     const again = await api(running.server, 'POST', '/api/auth/resend-verification', { key: user.key });

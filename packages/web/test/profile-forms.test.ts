@@ -37,7 +37,12 @@ describe('profile forms (docs/product.md §2.5, §2.8)', () => {
   });
 
   it('the verified parameter: 1 verified, 0 invalid link, anything else nothing', () => {
-    assert.equal(verifiedBanner('1')?.kind, 'ok');
+    assert.deepEqual(verifiedBanner('1'), { kind: 'ok', text: 'Adresse e-mail vérifiée : tes 2 crédits offerts sont ajoutés.' });
+    // A link that granted nothing never announces credits (the server says why in `credits`).
+    assert.deepEqual(verifiedBanner('1', 'already'), { kind: 'ok', text: 'Adresse e-mail vérifiée. Tes 2 crédits offerts avaient déjà été ajoutés.' });
+    assert.deepEqual(verifiedBanner('1', 'screen'), { kind: 'ok', text: PROFILE_MESSAGES.verifiedOnScreen });
+    for (const other of ['', '0', 'none', 'SCREEN']) assert.deepEqual(verifiedBanner('1', other), { kind: 'ok', text: 'Adresse e-mail vérifiée.' }, other);
+    assert.deepEqual(verifiedBanner('0', 'already'), { kind: 'error', text: 'Lien invalide ou expiré.' });
     assert.deepEqual(verifiedBanner('0'), { kind: 'error', text: 'Lien invalide ou expiré.' });
     assert.equal(verifiedBanner('yes'), null);
     assert.equal(verifiedBanner(null), null);

@@ -58,6 +58,14 @@ export interface NewUser {
 /** The ledger reference of the sign-up credits: one grant per account, whatever happens. */
 export const signupReference = (userId: number) => `signup:${userId}`;
 
+/**
+ * What a verification link did: verified and granted the sign-up credits; verified, the credits
+ * having been granted before (a second click, an address verified again); verified by a link
+ * shown on screen, which grants none (`VERIFY_ON_SCREEN=no-credits`); or nothing (unknown,
+ * replaced or expired link).
+ */
+export type VerificationOutcome = 'credited' | 'already-credited' | 'screen-no-credits' | 'invalid';
+
 /** Registration, sign-in, e-mail verification and password reset. */
 export class Accounts {
   constructor(private readonly deps: AccountsDeps) {}
@@ -151,31 +159,43 @@ export class Accounts {
   }
 
   /**
-   * The link itself: true when the address is (now or already) verified by this token. A link
-   * shown on screen proves nothing about the address, so it grants the sign-up credits only when
-   * the server is set to (`screenVerification: 'credits'`, a local single-user install).
+   * The link itself: what it did (docs/api.md, GET /api/auth/verify-email). A link shown on screen
+   * proves nothing about the address, so it grants the sign-up credits only when the server is set
+   * to (`screenVerification: 'credits'`, a local single-user install); the profile page says which
+   * happened, so that nobody is told of credits they did not get.
    */
-  async verifyEmail(token: string): Promise<boolean> {
-    const verified = await this.deps.db.transaction(async (t) => {
+  async verifyEmail(token: string): Promise<VerificationOutcome> {
+    const outcome = await this.deps.db.transaction(async (t): Promise<VerificationOutcome | null> => {
       const row = await this.deps.tokens.consume(token, 'verify_email', t);
-      if (!row) return false;
+      if (!row) return null;
       const proves = row.delivery !== 'screen' || this.deps.config.screenVerification === 'credits';
-      await this.markEmailVerified(row.userId, t, proves);
-      return true;
+      const granted = await this.markEmailVerified(row.userId, t, proves);
+      if (granted) return 'credited';
+      return proves || (await this.signupCreditsGranted(row.userId, t)) ? 'already-credited' : 'screen-no-credits';
     });
-    if (verified) return true;
+    if (outcome) return outcome;
     // A second click on a link that already worked: still verified, nothing granted again.
     const used = await this.deps.tokens.find(token, 'verify_email');
-    if (!used?.usedAt) return false;
+    if (!used?.usedAt) return 'invalid';
     const user = await this.deps.db.models.User.findByPk(used.userId);
-    return !!user && user.emailVerified && !user.deletedAt && used.expiresAt > this.deps.clock.now();
+    if (!user || !user.emailVerified || user.deletedAt || used.expiresAt <= this.deps.clock.now()) return 'invalid';
+    return (await this.signupCreditsGranted(user.id)) ? 'already-credited' : 'screen-no-credits';
   }
 
-  /** Marks the address verified and grants the sign-up credits (once per account) unless told not to. */
-  async markEmailVerified(userId: number, t: Transaction, grantCredits = true): Promise<void> {
+  private async signupCreditsGranted(userId: number, t?: Transaction): Promise<boolean> {
+    const entries = await this.deps.db.models.CreditEntry.count({ where: { userId, kind: 'grant', reference: signupReference(userId) }, transaction: t });
+    return entries > 0;
+  }
+
+  /**
+   * Marks the address verified and grants the sign-up credits (once per account) unless told not
+   * to; true when this call granted them.
+   */
+  async markEmailVerified(userId: number, t: Transaction, grantCredits = true): Promise<boolean> {
     const { User } = this.deps.db.models;
     await User.update({ emailVerified: true, emailVerifiedAt: this.deps.clock.now() }, { where: { id: userId, emailVerified: false }, transaction: t });
-    if (grantCredits) await this.grantSignupCredits(userId, t);
+    if (!grantCredits) return false;
+    return (await this.grantSignupCredits(userId, t)).applied;
   }
 
   private grantSignupCredits(userId: number, t: Transaction) {

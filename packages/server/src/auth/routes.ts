@@ -8,7 +8,19 @@ import { bodyOf, text, textOf } from '../app/input.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { enforce, rateLimit } from '../ratelimit/middleware.js';
+import type { VerificationOutcome } from './accounts.js';
 import { currentUser, requireUser } from './middleware.js';
+
+/**
+ * The profile page's query after a verification link: `verified=1` alone means the sign-up
+ * credits were just granted (docs/product.md); `credits` says why none were.
+ */
+const VERIFIED_QUERY: Readonly<Record<VerificationOutcome, string>> = {
+  credited: 'verified=1',
+  'already-credited': 'verified=1&credits=already',
+  'screen-no-credits': 'verified=1&credits=screen',
+  invalid: 'verified=0',
+};
 
 /** Registration, login, e-mail verification, password reset (docs/product.md §1.7). */
 export function authRoutes(services: Services, deps: AppDeps): Router<AppState> {
@@ -61,10 +73,11 @@ export function authRoutes(services: Services, deps: AppDeps): Router<AppState> 
       : { status: 'success', emailed: false, verifyUrl: delivery.verifyUrl, message: MSG.mailNotConfigured };
   });
 
-  // The link of the verification e-mail: always a redirect to the profile page.
+  // The link of the verification e-mail: always a redirect to the profile page, which says what
+  // the link did (docs/api.md).
   router.get('/api/auth/verify-email/:token', async (ctx) => {
-    const verified = await accounts.verifyEmail(ctx.params.token);
-    ctx.redirect(new URL(`/profile?verified=${verified ? 1 : 0}`, deps.config.publicUrl).toString());
+    const outcome = await accounts.verifyEmail(ctx.params.token);
+    ctx.redirect(new URL(`/profile?${VERIFIED_QUERY[outcome]}`, deps.config.publicUrl).toString());
   });
 
   router.post('/api/auth/generate-reset-token', limited('reset'), async (ctx) => {

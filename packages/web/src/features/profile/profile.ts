@@ -15,6 +15,10 @@ export const PROFILE_MESSAGES = {
   verificationFailed: "Impossible de générer l'e-mail de vérification.",
   verificationSent: 'Nouveau lien de vérification envoyé.',
   verified: 'Adresse e-mail vérifiée : tes 2 crédits offerts sont ajoutés.',
+  // Ours: the link verified the address and granted nothing (docs/api.md, verify-email).
+  verifiedAlreadyCredited: 'Adresse e-mail vérifiée. Tes 2 crédits offerts avaient déjà été ajoutés.',
+  verifiedOnScreen: 'Adresse e-mail vérifiée. Les crédits offerts viennent seulement avec un lien reçu par e-mail, pas avec un lien affiché à l’écran.',
+  verifiedNoCredits: 'Adresse e-mail vérifiée.',
   // Ours (the spec gives none for these checks).
   emailInvalid: 'Adresse e-mail invalide.',
   fullNameTooLong: 'Nom complet invalide (100 caractères maximum).',
@@ -67,9 +71,18 @@ export function renewDate(user: User | null | undefined): string | null {
   return typeof value === 'string' && value ? formatDate(value) : null;
 }
 
-/** What the `verified` query parameter says: 1 verified, 0 a bad link, anything else nothing. */
-export function verifiedBanner(param: string | null): { kind: 'ok' | 'error'; text: string } | null {
-  if (param === '1') return { kind: 'ok', text: PROFILE_MESSAGES.verified };
+/**
+ * What the `verified` query parameter says: 1 verified, 0 a bad link, anything else nothing. With
+ * `verified=1`, the credits were granted only when `credits` is absent; the server says why not
+ * with `already` or `screen`, and any other value claims no credits either.
+ */
+export function verifiedBanner(param: string | null, credits: string | null = null): { kind: 'ok' | 'error'; text: string } | null {
+  if (param === '1') {
+    if (credits === null) return { kind: 'ok', text: PROFILE_MESSAGES.verified };
+    if (credits === 'already') return { kind: 'ok', text: PROFILE_MESSAGES.verifiedAlreadyCredited };
+    if (credits === 'screen') return { kind: 'ok', text: PROFILE_MESSAGES.verifiedOnScreen };
+    return { kind: 'ok', text: PROFILE_MESSAGES.verifiedNoCredits };
+  }
   if (param === '0') return { kind: 'error', text: PROFILE_MESSAGES.invalidLink };
   return null;
 }

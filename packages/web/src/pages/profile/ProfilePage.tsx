@@ -84,7 +84,7 @@ export default function ProfilePage() {
   const { user, key } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const banner = verifiedBanner(params.get('verified'));
+  const banner = verifiedBanner(params.get('verified'), params.get('credits'));
   const [loadError, setLoadError] = useState(false);
   const [action, setAction] = useState<Action | null>(null);
   const [actionState, setActionState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
