@@ -32,6 +32,12 @@ function RouteEffects() {
   return null;
 }
 
+/** `/auth`, the sign-in page's other name (docs/product.md §3.2): /login with the same query. */
+function ToLogin() {
+  const { search } = useLocation();
+  return <Navigate to={`/login${search}`} replace />;
+}
+
 export function App() {
   useSessionSync();
   return (
@@ -54,6 +60,7 @@ export function App() {
         </Route>
         <Route element={<BareLayout />}>
           <Route path="/login" element={<LoginPage />} />
+          <Route path="/auth" element={<ToLogin />} />
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
           <Route path="/resetpassword/forgot-password" element={<ForgotPasswordPage />} />

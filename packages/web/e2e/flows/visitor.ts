@@ -88,7 +88,7 @@ export function visitorFlow(flow: Flow): void {
       await close();
     });
 
-    it('is sent to /login with the next parameter by the guards; unknown paths go home', async () => {
+    it('is sent to /login with the next parameter by the guards; /auth is the sign-in page; unknown paths go home', async () => {
       const { page, close } = await flow.h.newPage();
       for (const path of ['/dashboard?tab=csv#x', '/profile', '/admin']) {
         await page.goto(`${flow.h.url}${path}`);
@@ -99,6 +99,10 @@ export function visitorFlow(flow: Flow): void {
       await flow.h.shot(page, '04-guard-login-next');
       await page.goto(`${flow.h.url}/nowhere/at/all`);
       await page.waitForURL(/\/home$/);
+      // The reference page's FAQ says to retry on /auth: it is the sign-in page, its query kept.
+      await page.goto(`${flow.h.url}/auth?tab=register`);
+      await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('tab') === 'register');
+      await page.getByTestId('register-form').waitFor();
       await close();
     });
 

@@ -211,7 +211,9 @@ export default function ASavoirPage() {
           </details>
           <details>
             <summary>Je n’arrive pas à me connecter.</summary>
-            <p>Autorise les pop-ups pour la connexion Google, vérifie l’e-mail de confirmation, puis réessaie depuis la page de connexion.</p>
+            <p>
+              Autorise les pop-ups pour la connexion Google, vérifie l’e-mail de confirmation, puis réessaie depuis la <Link to="/auth">page de connexion</Link>.
+            </p>
           </details>
           <details>
             <summary>Combien coûte un backtest ?</summary>
