@@ -158,6 +158,9 @@ describe('bt admin, over HTTP, against a running server', () => {
     assert.equal(json(await admin(['archive', 'restore-all', '--type', 'gpt', '--json']), 'archive restore-all').restored, 0);
     assert.equal((await admin(['archive', 'restore-all'])).code, 2);
     assert.equal((await admin(['archive', 'list', '--type', 'python'])).code, 2);
+    assert.deepEqual(json(await admin(['archive', 'list', '--offset', '10', '--json']), 'archive list').items, [], 'past the end');
+    const badOffset = await admin(['archive', 'list', '--offset', '-1']);
+    assert.deepEqual([badOffset.code, badOffset.stderr], [2, 'bt: invalid --offset: "-1" (expected a whole number from 0 to 9007199254740991)\n']);
   });
 
   it('invoices list and download', async () => {

@@ -105,4 +105,38 @@ describe(`admin strategy archive (${TEST_DIALECT})`, () => {
     assert.equal((await get('/api/admin/strategies/overview')).body.data.gpt.total_archived, 2);
     assert.equal((await t.request('PATCH', '/api/admin/strategies/archive/restore-all?type=import', { key: admin.key })).body.restored, 0);
   });
+
+  it('pages through the archive with offset (5, then 10 at a time) without overlap or gap; a bad offset is 400', async () => {
+    // 23 more gpt entries: 25 in all, so the console's pages are 5, 10, 10 and an empty one.
+    for (let i = 3; i <= 25; i++) {
+      t.clock.advance(1000);
+      await t.app.services.archive.record(entry({ type: 'gpt', strategyId: `us_gpt${i}`, filename: `gpt${i}.py` }));
+    }
+    const ids = async (query: string) => {
+      const res = await get(`/api/admin/strategies/recent?type=gpt&${query}`);
+      assert.equal(res.status, 200, `${query}: ${res.text}`);
+      return (res.body.items as { id: number }[]).map((i) => i.id);
+    };
+    const whole = await ids('limit=100');
+    assert.equal(whole.length, 25);
+    const pages = [await ids('limit=5'), await ids('limit=10&offset=5'), await ids('limit=10&offset=15'), await ids('limit=10&offset=25')];
+    assert.deepEqual(pages.map((p) => p.length), [5, 10, 10, 0]);
+    assert.deepEqual(pages.flat(), whole, 'the pages put end to end are the whole list, newest first');
+    assert.deepEqual(await ids('limit=5&offset=0'), pages[0], 'offset 0 is the default');
+    assert.deepEqual(await ids('limit=3&offset=22'), whole.slice(22));
+    assert.deepEqual(await ids('offset=1000'), []);
+    // Deleted entries stay out of the pages unless asked for.
+    const [newest] = (await get('/api/admin/strategies/recent?type=gpt&limit=1')).body.items;
+    await t.request('DELETE', `/api/admin/strategies/archive?type=gpt&id=${newest.id}&ts=${newest.timestamp}`, { key: admin.key });
+    assert.deepEqual(await ids('limit=10&offset=5'), whole.slice(6, 16));
+    assert.deepEqual(await ids('limit=10&offset=5&include_deleted=true'), whole.slice(5, 15));
+    await t.request('PATCH', '/api/admin/strategies/archive/restore-all?type=gpt', { key: admin.key });
+    for (const offset of ['-1', '1.5', 'abc', '1e3', '0x10', '99999999999999999999']) {
+      const res = await get(`/api/admin/strategies/recent?type=gpt&offset=${offset}`);
+      assert.deepEqual([res.status, res.body.detail], [400, 'Pagination invalide : offset ≥ 0, limit de 1 à 100.'], offset);
+    }
+    const twice = await get('/api/admin/strategies/recent?type=gpt&offset=1&offset=2');
+    assert.deepEqual([twice.status, twice.body.detail], [400, 'Champ « offset » : une seule valeur attendue (pas une liste ni un objet).']);
+    assert.equal((await get('/api/admin/strategies/recent?type=gpt&limit=101&offset=5')).status, 400, 'the cap is per page');
+  });
 });

@@ -236,8 +236,15 @@ describe('the admin console /admin', () => {
     const page = await adminPage('backtests');
     await page.getByTestId('backtests-table').waitFor();
     assert.equal(await page.getByTestId('backtest-row').count(), 20);
+    assert.equal(await page.getByTestId('backtests-count').innerText(), `20 sur ${seeded.runs}`);
+    // "More" asks for the next page only: the route refuses a limit above 500, so growing the limit stopped at 500 runs.
+    const more = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/admin/stats/backtest_summary');
     await page.getByTestId('backtests-more').click();
+    const asked = new URL((await more).url()).searchParams;
+    assert.deepEqual([asked.get('limit'), asked.get('offset')], ['20', '20']);
     await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('[data-testid=backtest-row]').length === n, seeded.runs);
+    assert.equal(await page.getByTestId('backtests-count').innerText(), `${seeded.runs} sur ${seeded.runs}`);
+    assert.equal(await page.getByTestId('backtests-more').count(), 0);
     const real = page.locator('[data-testid=backtest-row]:not([data-folder*="_copie"])').first();
     const folder = (await real.getAttribute('data-folder'))!;
     const download = page.waitForEvent('download');

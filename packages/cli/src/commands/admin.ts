@@ -107,6 +107,7 @@ export function registerAdminCommand(program: Command): void {
   connected(archive.command('list').description('recent archived entries, newest first'))
     .addOption(new Option('--type <type>', 'gpt or import (default: both)').choices(['gpt', 'import']))
     .option('--limit <n>', 'entries per type (1-100)', '10')
+    .option('--offset <n>', 'entries per type to skip, newest first (the next page)', '0')
     .option('--deleted', 'include soft-deleted entries')
     .action(adminAction(async () => (await import('../actions/admin/archive.js')).archiveListCommand));
   connected(archive.command('restore-all').description('restore every soft-deleted entry of a type'))

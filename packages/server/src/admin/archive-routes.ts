@@ -4,7 +4,7 @@ import { text, type Body } from '../app/input.js';
 import type { Services } from '../app/services.js';
 import { archiveType, type ArchiveEntries } from '../strategies/archive-entries.js';
 import { ADMIN_MSG } from './messages.js';
-import { boolField, intField } from './query.js';
+import { boolField, pageOf } from './query.js';
 
 const queryOf = (ctx: AppContext) => ctx.query as Body;
 
@@ -18,9 +18,10 @@ export function registerArchiveRoutes(router: Router<AppState>, services: Servic
   router.get('/strategies/recent', async (ctx) => {
     const query = queryOf(ctx);
     const type = archiveType(text(query, 'type'));
-    const limit = intField(query, 'limit', { min: 1, max: 100, fallback: 5, message: ADMIN_MSG.archiveLimitInvalid });
+    // The console asks 5, then 10 at a time from where it stopped: the cap stays per page, not per list.
+    const page = pageOf(query, 5, 100);
     const includeDeleted = boolField(query, 'include_deleted', false, ADMIN_MSG.includeDeletedInvalid);
-    ctx.body = { type, items: await entries.recent(type, limit, includeDeleted) };
+    ctx.body = { type, items: await entries.recent(type, page, includeDeleted) };
   });
 
   router.get('/strategies/detail', async (ctx) => {

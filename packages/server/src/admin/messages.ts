@@ -54,7 +54,6 @@ export const ADMIN_MSG = {
   // Strategy archive.
   archiveTypeInvalid: 'Type invalide (gpt ou import).',
   archiveIdMissing: "Renseigne l'entrée (type et id).",
-  archiveLimitInvalid: 'Nombre invalide (limit : un entier de 1 à 100).',
   archiveNotFound: 'Entrée introuvable dans les archives.',
   archiveNoFile: 'Aucun fichier archivé pour cette entrée.',
   archiveTimestampInvalid: (value: string) => `Horodatage invalide : « ${value.slice(0, 40)} » (secondes depuis 1970).`,

@@ -31,9 +31,10 @@ function timestampOf(row: ArchivedStrategy): number {
 export class ArchiveEntries {
   constructor(private readonly db: Database, private readonly storage: Storage, private readonly clock: Clock) {}
 
-  async recent(type: StrategySource, limit: number, includeDeleted: boolean) {
+  /** Newest first by id (unique, so pages neither overlap nor skip while nothing is added). */
+  async recent(type: StrategySource, page: { limit: number; offset: number }, includeDeleted: boolean) {
     const where = includeDeleted ? { type } : { type, deletedAt: null };
-    const rows = await this.db.models.ArchivedStrategy.findAll({ where, order: [['id', 'DESC']], limit });
+    const rows = await this.db.models.ArchivedStrategy.findAll({ where, order: [['id', 'DESC']], limit: page.limit, offset: page.offset });
     const names = await userLabels(this.db, rows.map((r) => r.userId ?? NaN));
     return Promise.all(rows.map((row) => this.present(row, row.userId === null ? null : (names.get(row.userId) ?? null))));
   }

@@ -255,7 +255,7 @@ export function makeAdminCalls(api: ApiClient, fetchFile: FileFetcher) {
 
     // Strategy archive.
     archiveOverview: () => api.get<{ data: Record<ArchiveType, ArchiveOverview> }>(`${A}/strategies/overview`),
-    archiveRecent: (type: ArchiveType, limit: number) => api.get<{ type: ArchiveType; items: ArchiveEntry[] }>(`${A}/strategies/recent`, { query: { type, limit } }),
+    archiveRecent: (type: ArchiveType, limit: number, offset = 0) => api.get<{ type: ArchiveType; items: ArchiveEntry[] }>(`${A}/strategies/recent`, { query: { type, limit, offset } }),
     archiveDetail: (type: ArchiveType, id: string | number, timestamp: number) => api.get<ArchiveEntry>(`${A}/strategies/detail`, { query: { type, id, timestamp } }),
     archiveDownload: (type: ArchiveType, id: string | number, ts: number, fallbackName: string) => fetchFile(`${A}/strategies/archive/download`, { type, id, ts }, fallbackName),
     archiveDelete: (type: ArchiveType, id: string | number, ts: number) => api.del<ActionAnswer>(`${A}/strategies/archive`, { query: { type, id, ts } }),

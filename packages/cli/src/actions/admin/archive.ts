@@ -6,6 +6,7 @@ import { cell, clientOf, printAnswer, wholeNumber, type AdminFlags } from './sha
 export interface AdminArchiveFlags extends AdminFlags {
   type?: string;
   limit?: string;
+  offset?: string;
   deleted?: boolean;
 }
 
@@ -31,8 +32,9 @@ interface ArchiveItem {
 export async function archiveListCommand(flags: AdminArchiveFlags): Promise<void> {
   const types = flags.type === undefined ? TYPES : [typeOf(flags.type)];
   const limit = wholeNumber('--limit', flags.limit, 1, 100, 10);
+  const offset = wholeNumber('--offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0);
   const client = clientOf(flags);
-  const lists = await Promise.all(types.map((type) => client.json<{ type: string; items: ArchiveItem[] }>('GET', '/strategies/recent', { query: { type, limit, include_deleted: flags.deleted ? 'true' : undefined }, shape: { items: 'array' } })));
+  const lists = await Promise.all(types.map((type) => client.json<{ type: string; items: ArchiveItem[] }>('GET', '/strategies/recent', { query: { type, limit, offset, include_deleted: flags.deleted ? 'true' : undefined }, shape: { items: 'array' } })));
   const items = lists.flatMap((l) => l.items);
   if (flags.json) return printAnswer('archive list', { items });
   const s = styles();

@@ -7,18 +7,19 @@ import { admin, hiddenBacktests, notify, save } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
-import { useLoad } from './useLoad.js';
-import { BACKTESTS_PAGE, stopOf } from './rules.js';
+import { nextCount } from './pages.js';
+import { BACKTESTS_PAGES, stopOf } from './rules.js';
+import { usePages } from './usePages.js';
 
 export function BacktestsTab() {
-  const [count, setCount] = useState(BACKTESTS_PAGE);
-  const loaded = useLoad(() => admin.backtestSummary(count, 0), [count]);
+  const loaded = usePages((page) => admin.backtestSummary(page.limit, page.offset), (item) => item.id, BACKTESTS_PAGES, []);
   const hidden = useSyncExternalStore(hiddenBacktests.subscribe, hiddenBacktests.getSnapshot, hiddenBacktests.getSnapshot);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const items = Array.isArray(loaded.data?.items) ? loaded.data!.items : [];
+  const list = loaded.list;
+  const items = list?.items ?? [];
   const visible = items.filter((i) => !hidden.includes(String(i.id)));
-  const total = loaded.data?.total ?? 0;
+  const total = list?.total ?? 0;
 
   async function download(item: BacktestSummaryItem) {
     setBusy(String(item.id));
@@ -35,7 +36,7 @@ export function BacktestsTab() {
   return (
     <section className="admin-tab" data-testid="admin-backtests">
       <SectionHead title="Backtests">
-        <span className="muted small" data-testid="backtests-count">{loaded.data ? `${Math.min(count, total)} sur ${formatCount(total)}` : ''}</span>
+        <span className="muted small" data-testid="backtests-count">{list ? `${formatCount(Math.min(items.length, total))} sur ${formatCount(total)}` : ''}</span>
         {hidden.length > 0 ? (
           <button type="button" className="btn btn-small" onClick={() => { hiddenBacktests.unhideAll(); notify('Backtests masqués réaffichés.', 'info'); }} data-testid="backtests-unhide">
             {`Réafficher les masqués (${hidden.length})`}
@@ -43,9 +44,9 @@ export function BacktestsTab() {
         ) : null}
       </SectionHead>
       <ErrorLine text={error} />
-      {loaded.loading && !loaded.data ? <Loading /> : null}
+      {loaded.loading && !list ? <Loading /> : null}
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.backtestsLoad)} /> : null}
-      {loaded.data && visible.length === 0 ? <Empty /> : null}
+      {list && visible.length === 0 ? <Empty /> : null}
       {visible.length > 0 ? (
         <TableBox testId="backtests-table">
           <table className="sheet-table admin-table">
@@ -108,9 +109,9 @@ export function BacktestsTab() {
           </table>
         </TableBox>
       ) : null}
-      {total > count ? (
-        <button type="button" className="btn btn-small admin-more" onClick={() => setCount((c) => c + BACKTESTS_PAGE)} disabled={loaded.loading} data-testid="backtests-more">
-          {`Afficher ${Math.min(BACKTESTS_PAGE, total - count)} de plus`}
+      {list && loaded.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="backtests-more">
+          {`Afficher ${nextCount(list, BACKTESTS_PAGES)} de plus`}
         </button>
       ) : null}
     </section>

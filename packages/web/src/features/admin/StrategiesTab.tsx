@@ -12,10 +12,9 @@ import { admin, notify, save } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { Clamped, Empty, ErrorLine, Kpi, Loading, SectionHead, TableBox } from './ui.js';
+import { ARCHIVE_PAGES } from './rules.js';
 import { useLoad } from './useLoad.js';
-
-export const RECENT_FIRST = 5;
-export const RECENT_STEP = 10;
+import { usePages } from './usePages.js';
 
 const TYPES: readonly { type: ArchiveType; label: string }[] = [
   { type: 'gpt', label: 'Générées (gpt)' },
@@ -29,15 +28,15 @@ export function restoreFailure(error: unknown): string {
 }
 
 function ArchiveList({ type, label, epoch, onChanged }: { type: ArchiveType; label: string; epoch: number; onChanged: () => void }) {
-  const [limit, setLimit] = useState(RECENT_FIRST);
-  const loaded = useLoad(() => admin.archiveRecent(type, limit), [type, limit, epoch]);
+  // A deletion or a restoration bumps the epoch: the list starts again from its first page.
+  const loaded = usePages((page) => admin.archiveRecent(type, page.limit, page.offset), (entry) => entry.id, ARCHIVE_PAGES, [type, epoch]);
   const [detail, setDetail] = useState<ArchiveEntry | null>(null);
   const [deleting, setDeleting] = useState<ArchiveEntry | null>(null);
   const [restoring, setRestoring] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirmError, setConfirmError] = useState<string | null>(null);
-  const items = Array.isArray(loaded.data?.items) ? loaded.data!.items : [];
+  const items = loaded.list?.items ?? [];
 
   async function download(entry: ArchiveEntry) {
     setError(null);
@@ -87,9 +86,9 @@ function ArchiveList({ type, label, epoch, onChanged }: { type: ArchiveType; lab
         </button>
       </SectionHead>
       <ErrorLine text={error} />
-      {loaded.loading && !loaded.data ? <Loading /> : null}
+      {loaded.loading && !loaded.list ? <Loading /> : null}
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.loadFailed)} /> : null}
-      {loaded.data && items.length === 0 ? <Empty text={MSG.noStrategy} /> : null}
+      {loaded.list && items.length === 0 ? <Empty text={MSG.noStrategy} /> : null}
       {items.length > 0 ? (
         <TableBox>
           <table className="sheet-table admin-table">
@@ -134,9 +133,9 @@ function ArchiveList({ type, label, epoch, onChanged }: { type: ArchiveType; lab
           </table>
         </TableBox>
       ) : null}
-      {items.length >= limit ? (
-        <button type="button" className="btn btn-small admin-more" onClick={() => setLimit((l) => l + RECENT_STEP)} disabled={loaded.loading} data-testid="archive-more">
-          {`Afficher ${RECENT_STEP} de plus`}
+      {loaded.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="archive-more">
+          {`Afficher ${ARCHIVE_PAGES.next} de plus`}
         </button>
       ) : null}
       {detail ? <ArchiveDetailsModal entry={detail} onClose={() => setDetail(null)} onDownload={() => void download(detail)} /> : null}

@@ -1,5 +1,6 @@
 /** The tabs' small rules, apart from React so node:test reads them (docs/web.md, admin console). */
 import type { AdminUser, BacktestSummaryItem } from '../../api/admin.js';
+import type { PageSizes } from './pages.js';
 
 export type UserSort = 'newest' | 'email' | 'username' | 'credits';
 export const USER_SORTS: readonly { key: UserSort; label: string }[] = [
@@ -20,6 +21,10 @@ export function sortUsers(users: readonly AdminUser[], sort: UserSort): AdminUse
 }
 
 export const BACKTESTS_PAGE = 20;
+/** 20, then 20 more (docs/product.md §3.9). */
+export const BACKTESTS_PAGES: PageSizes = { first: BACKTESTS_PAGE, next: BACKTESTS_PAGE };
+/** The archive lists: 5, then 10 more (docs/product.md §3.9). */
+export const ARCHIVE_PAGES: PageSizes = { first: 5, next: 10 };
 /** The summary's stop when the run had none (docs/product.md §3.9). */
 export const DEFAULT_SL = 100;
 
