@@ -58,6 +58,13 @@ describe('bt admin, over HTTP, against a running server', () => {
     const doc = json(await admin(['users', '--json', '--search', 'cliadmin']), 'users');
     assert.deepEqual(doc.users.map((u: { id: number }) => u.id), [user.id]);
     assert.equal(doc.total, 1);
+    // --sort is the server's order: by e-mail the admin (admin@bt.local) comes before the newer cliadmin… account.
+    const emails = async (args: string[]) => (json(await admin(['users', '--json', ...args]), 'users').users as { email: string }[]).map((u) => u.email);
+    assert.deepEqual(await emails(['--sort', 'email']), ['admin@bt.local', user.email]);
+    assert.deepEqual(await emails(['--sort', 'newest']), [user.email, 'admin@bt.local']);
+    assert.deepEqual(await emails(['--sort', 'email', '--limit', '1', '--offset', '1']), [user.email], 'sorted before the page is cut');
+    const bad = await admin(['users', '--sort', 'oldest']);
+    assert.deepEqual([bad.code, bad.stderr], [2, "bt: option '--sort <order>' argument 'oldest' is invalid. Allowed choices are newest, email, username, credits.\n(run 'bt help' or add --help for usage)\n"]);
   });
 
   it('credit add|remove: through the ledger, never below zero', async () => {

@@ -1,12 +1,21 @@
 /**
- * Seeding for e2e/admin-console.test.ts that the API cannot do: the heatmap needs backtests at
- * known weekdays and hours, so the real runs are copied (new ids, run ids and folders) and every
- * run is dated in the server's SQLite file; the console's reset and rebuild then turn them into
- * events. Also the admin's sign-in and the page checks every test of the file uses.
+ * What the admin console's browser tests share (e2e/admin-console.test.ts, e2e/admin-users.test.ts):
+ * a real server on its own SQLite file with the local Stripe server of the server's tests, the
+ * admin's key, three verified accounts and Alice's Stripe purchase, the admin's pages; and the
+ * seeding the API cannot do, written in that SQLite file: backtests at known weekdays and hours
+ * for the heatmap (the console's reset and rebuild then turn them into events), and accounts by
+ * the hundred for the paged lists.
  */
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
 import sqlite3 from 'sqlite3';
+import { startStripeServer, type StripeServer } from '../../server/test/support/stripe-server.js';
+import type { RunningServer } from './bt-server.js';
+import { api, newUser, type Answer, type TestUser, useServerAndBrowser } from './work-area-support.js';
 
 function all<T>(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
   return new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
@@ -24,6 +33,27 @@ const SLOTS: [daysAgo: number, hour: number, count: number][] = [
   [9, 22, 6],
   [12, 0, 4],
 ];
+
+/**
+ * `count` accounts written straight into the database (the API would hash a password each): newest
+ * last, 1 credit each with its ledger line (a bonus), named lot0001… so a search finds them.
+ */
+export async function seedAccounts(dbFile: string, count: number): Promise<void> {
+  const db = new sqlite3.Database(dbFile);
+  try {
+    await exec(db, 'BEGIN');
+    const now = Date.now() - count * 1000;
+    for (let i = 1; i <= count; i++) {
+      const name = `lot${String(i).padStart(4, '0')}`;
+      const at = sqliteDate(now + i * 1000);
+      await exec(db, "INSERT INTO users (username, email, first_name, last_name, credits, email_verified, created_at, updated_at) VALUES (?, ?, 'Lot', ?, 1, 1, ?, ?)", [name, `${name}@bt.test`, name, at, at]);
+      await exec(db, "INSERT INTO credit_ledger (user_id, kind, reason, amount, balance_after, created_at) VALUES (last_insert_rowid(), 'grant', 'bonus', 1, 1, ?)", [at]);
+    }
+    await exec(db, 'COMMIT');
+  } finally {
+    db.close();
+  }
+}
 
 /** Copies the real runs up to the slots' 23 (new ids, run ids and folders), then dates every run in a slot. */
 export async function seedDatedRuns(dbFile: string): Promise<{ grid: number[][]; runs: number }> {
@@ -55,7 +85,6 @@ export async function seedDatedRuns(dbFile: string): Promise<{ grid: number[][];
   }
 }
 
-
 export async function adminLogin(url: string, email: string, password: string): Promise<string> {
   const response = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ identifier: email, password }) });
   const body = (await response.json()) as { token: string };
@@ -84,3 +113,79 @@ export async function cancelThenConfirm(page: Page, open: () => Promise<void>, u
 
 /** Text with its no-break spaces as plain spaces. */
 export const nb = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ').trim();
+
+const stripeKeys = { secretKey: 'sk_test_admin_e2e_0123', webhookSecret: 'whsec_admin_e2e_0123' };
+
+export interface AdminConsole {
+  running: { server: RunningServer; browser: Browser };
+  /** The server's SQLite file (for the seeding above). */
+  dbFile: string;
+  seeded: { adminKey: string; alice: TestUser; bruno: TestUser; carla: TestUser };
+  adminApi(method: string, path: string, json?: unknown): Promise<Answer>;
+  pageAs(key: string, path: string, width?: number): Promise<Page>;
+  adminPage(tab: string, width?: number): Promise<Page>;
+}
+
+/**
+ * The file's server and browser, seeded with the admin's key, Alice (20 credits), Bruno and Carla
+ * (verified) and Alice's purchase through Stripe (its webhook); then `seed`, the file's own.
+ */
+export function useAdminConsole(seed: (admin: AdminConsole) => Promise<void>): AdminConsole {
+  let stripe: StripeServer;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bt-admin-e2e-'));
+  const admin = { dbFile: join(dataDir, 'bt.sqlite'), seeded: {} } as AdminConsole;
+  admin.running = useServerAndBrowser(
+    async ({ server }) => {
+      stripe.setWebhook(`${server.url}/api/payment/stripe/webhook`);
+      const seeded = admin.seeded;
+      seeded.adminKey = await adminLogin(server.url, server.admin.email, server.admin.password);
+      seeded.alice = await newUser(server, { verified: true, credits: 20, first: 'Alice' });
+      seeded.bruno = await newUser(server, { verified: true, first: 'Bruno' });
+      seeded.carla = await newUser(server, { verified: true, first: 'Carla' });
+      const session = await api(server, 'POST', '/api/payment/stripe/session', { key: seeded.alice.key, json: { offer_id: 'CREDIT_10' } });
+      assert.equal(session.status, 200, JSON.stringify(session.body));
+      await stripe.complete(session.body.id);
+      await stripe.settle();
+      await seed(admin);
+    },
+    async () => {
+      stripe = await startStripeServer(stripeKeys);
+      return {
+        env: {
+          DATABASE_URL: `sqlite:${admin.dbFile}`,
+          STRIPE_SECRET_KEY: stripeKeys.secretKey,
+          STRIPE_WEBHOOK_SECRET: stripeKeys.webhookSecret,
+          STRIPE_API_BASE: stripe.base,
+          SELLER_NAME: 'bt SAS',
+          SELLER_ADDRESS: '12 rue des Bougies|75002 Paris',
+        },
+      };
+    },
+  );
+  after(async () => {
+    await stripe?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  admin.adminApi = (method, path, json) => api(admin.running.server, method, path, { key: admin.seeded.adminKey, json });
+  // Preferring reduced motion: the animated hexagon background, drawn without a GPU, costs
+  // headless Chromium most of a shared machine's CPU (e2e/support/harness.ts).
+  admin.pageAs = async (key, path, width = 1440) => {
+    const context = await admin.running.browser.newContext({ viewport: { width, height: 900 }, locale: 'fr-FR', acceptDownloads: true, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    // The key given in the address, as signedInPage does.
+    const url = new URL(path, admin.running.server.url);
+    url.searchParams.set('apiKey', key);
+    await page.goto(url.toString());
+    await page.waitForURL((u) => !u.searchParams.has('apiKey'));
+    return page;
+  };
+  admin.adminPage = async (tab, width = 1440) => {
+    const page = await admin.pageAs(admin.seeded.adminKey, `/admin?tab=${tab}`, width);
+    await page.getByTestId(`admin-${tab}`).waitFor();
+    return page;
+  };
+  return admin;
+}

@@ -1,157 +1,50 @@
 /**
  * The admin console /admin (docs/web.md "Admin console") in Chromium against the real bt server: seeded through the
- * API (users, a Stripe purchase through the local Stripe server of the server's tests, real
- * backtests, an imported strategy, an invoice PDF) and, for the heatmap, backtest rows dated in
- * the server's SQLite database then turned into events by the console's own reset and rebuild.
+ * API (users, a Stripe purchase through the local Stripe server of the server's tests, a deletion,
+ * real backtests, an imported strategy, an invoice PDF) and, for the heatmap, backtest rows dated
+ * in the server's SQLite database then turned into events by the console's own reset and rebuild.
  * Each tab shows the server's data, each action changes the server's state and the screen shows
  * it, each confirmation can be cancelled; a trader's key is refused; every tab fits 375 px.
+ * The Users and History tabs, with their pages: e2e/admin-users.test.ts.
  * Run after `npm run build -w @bt/web`.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { importArchive } from '../../server/test/support/import-archives.js';
-import { startStripeServer, type StripeServer } from '../../server/test/support/stripe-server.js';
-import { adminLogin, cancelThenConfirm, fitsWidth, nb, seedDatedRuns } from './admin-console-setup.js';
+import { cancelThenConfirm, fitsWidth, nb, seedDatedRuns, useAdminConsole } from './admin-console-setup.js';
 import { BREAKOUT_PY } from './dashboard-setup.js';
-import { api, newUser, runBacktest, shot, type TestUser, useServerAndBrowser } from './work-area-support.js';
+import { api, runBacktest, shot } from './work-area-support.js';
 
-const stripeKeys = { secretKey: 'sk_test_admin_e2e_0123', webhookSecret: 'whsec_admin_e2e_0123' };
-let stripe: StripeServer;
-const dataDir = mkdtempSync(join(tmpdir(), 'bt-admin-e2e-'));
-const dbFile = join(dataDir, 'bt.sqlite');
+const heat = {} as { grid: number[][]; runs: number };
 
-const seeded = {} as { adminKey: string; alice: TestUser; bruno: TestUser; carla: TestUser; grid: number[][]; runs: number };
-
-const running = useServerAndBrowser(
-  async ({ server }) => {
-    stripe.setWebhook(`${server.url}/api/payment/stripe/webhook`);
-    seeded.adminKey = await adminLogin(server.url, server.admin.email, server.admin.password);
-    seeded.alice = await newUser(server, { verified: true, credits: 20, first: 'Alice' });
-    seeded.bruno = await newUser(server, { verified: true, first: 'Bruno' });
-    seeded.carla = await newUser(server, { verified: true, first: 'Carla' });
-    // A purchase through Stripe (webhook), then its invoice PDF drawn once (a billing file).
-    const session = await api(server, 'POST', '/api/payment/stripe/session', { key: seeded.alice.key, json: { offer_id: 'CREDIT_10' } });
-    assert.equal(session.status, 200, JSON.stringify(session.body));
-    await stripe.complete(session.body.id);
-    await stripe.settle();
-    const invoices = await api(server, 'GET', '/api/profile/invoices', { key: seeded.alice.key });
-    assert.equal(invoices.body.items.length, 1);
-    assert.equal((await api(server, 'GET', invoices.body.items[0].url, { key: seeded.alice.key })).status, 200);
-    // Real backtests (one each for Alice and Bruno), an imported strategy (archived).
-    await runBacktest(server, seeded.alice.key, { sl_pips: 10 });
-    await runBacktest(server, seeded.bruno.key, { strategy: 'ob_pullback_pure' });
-    const form = new FormData();
-    form.append('file', new Blob([BREAKOUT_PY], { type: 'text/x-python' }), 'cassure.py');
-    form.append('note', 'e2e admin');
-    const imported = await fetch(`${server.url}/api/user/strategies/import`, { method: 'POST', headers: { 'X-API-Key': seeded.alice.key }, body: form });
-    assert.equal(imported.status, 201, await imported.clone().text());
-    Object.assign(seeded, await seedDatedRuns(dbFile));
-  },
-  async () => {
-    stripe = await startStripeServer(stripeKeys);
-    return {
-      env: {
-        DATABASE_URL: `sqlite:${dbFile}`,
-        STRIPE_SECRET_KEY: stripeKeys.secretKey,
-        STRIPE_WEBHOOK_SECRET: stripeKeys.webhookSecret,
-        STRIPE_API_BASE: stripe.base,
-        SELLER_NAME: 'bt SAS',
-        SELLER_ADDRESS: '12 rue des Bougies|75002 Paris',
-      },
-    };
-  },
-);
-after(async () => {
-  await stripe?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+const { running, seeded, adminApi, pageAs, adminPage } = useAdminConsole(async ({ running: { server }, seeded, dbFile, adminApi }) => {
+  // Alice's invoice PDF drawn once (a billing file).
+  const invoices = await api(server, 'GET', '/api/profile/invoices', { key: seeded.alice.key });
+  assert.equal(invoices.body.items.length, 1);
+  assert.equal((await api(server, 'GET', invoices.body.items[0].url, { key: seeded.alice.key })).status, 200);
+  // Carla deleted by the admin: the re-creation counter the maintenance tab resets.
+  assert.equal((await adminApi('POST', '/api/admin/delete_user', { user_id: seeded.carla.id })).status, 200);
+  // Real backtests (one each for Alice and Bruno), an imported strategy (archived).
+  await runBacktest(server, seeded.alice.key, { sl_pips: 10 });
+  await runBacktest(server, seeded.bruno.key, { strategy: 'ob_pullback_pure' });
+  const form = new FormData();
+  form.append('file', new Blob([BREAKOUT_PY], { type: 'text/x-python' }), 'cassure.py');
+  form.append('note', 'e2e admin');
+  const imported = await fetch(`${server.url}/api/user/strategies/import`, { method: 'POST', headers: { 'X-API-Key': seeded.alice.key }, body: form });
+  assert.equal(imported.status, 201, await imported.clone().text());
+  Object.assign(heat, await seedDatedRuns(dbFile));
 });
 
 // ---- helpers ----
-
-const adminApi = (method: string, path: string, json?: unknown) => api(running.server, method, path, { key: seeded.adminKey, json });
-
-/**
- * A signed-in page (the key given in the address, as signedInPage does) preferring reduced motion:
- * the animated hexagon background, drawn without a GPU, costs headless Chromium most of this
- * shared machine's CPU (e2e/support/harness.ts).
- */
-async function pageAs(key: string, path: string, width = 1440): Promise<Page> {
-  const context = await running.browser.newContext({ viewport: { width, height: 900 }, locale: 'fr-FR', acceptDownloads: true, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  const url = new URL(path, running.server.url);
-  url.searchParams.set('apiKey', key);
-  await page.goto(url.toString());
-  await page.waitForURL((u) => !u.searchParams.has('apiKey'));
-  return page;
-}
-
-async function adminPage(tab: string, width = 1440): Promise<Page> {
-  const page = await pageAs(seeded.adminKey, `/admin?tab=${tab}`, width);
-  await page.getByTestId(`admin-${tab}`).waitFor();
-  return page;
-}
 
 /** Every load of the tab answered (no spinner left). */
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('.admin-loading, [data-testid=disk-checking]'));
 }
 
-const rowOf = (page: Page, user: TestUser) => page.locator(`[data-testid=user-row][data-user-id="${user.id}"]`);
-
 describe('the admin console /admin', () => {
-  it('users: search, sort, +1 / -1 credit, history, delete after a cancelled confirmation', async () => {
-    const page = await adminPage('users');
-    assert.equal(await page.getByTestId('admin-tab-users').getAttribute('aria-selected'), 'true');
-    await rowOf(page, seeded.carla).waitFor();
-    await page.getByTestId('users-search').fill(seeded.alice.username);
-    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-testid=user-row]').length === 1);
-    const alice = rowOf(page, seeded.alice);
-    const before = (await api(running.server, 'GET', '/api/me', { key: seeded.alice.key })).body.credits as number;
-    assert.equal(await alice.getByTestId('user-credits').innerText(), String(before));
-    await alice.getByTestId('user-add-credit').click();
-    await alice.getByTestId('user-credits').getByText(String(before + 1), { exact: true }).waitFor();
-    assert.equal((await api(running.server, 'GET', '/api/me', { key: seeded.alice.key })).body.credits, before + 1);
-    await alice.getByTestId('user-remove-credit').click();
-    await alice.getByTestId('user-credits').getByText(String(before), { exact: true }).waitFor();
-    assert.equal((await api(running.server, 'GET', '/api/me', { key: seeded.alice.key })).body.credits, before);
-    assert.match(await alice.innerText(), /Non/, 'the blocked flag is shown');
-
-    await alice.getByTestId('user-history').click();
-    const history = page.getByRole('dialog');
-    await history.getByTestId('user-history-table').waitFor();
-    const lines = await history.getByTestId('history-line').allInnerTexts();
-    assert.ok(lines.some((l) => /Pack 12 crédits[^]*10,00\s€[^]*\+12/.test(nb(l))), `the purchase in: ${lines.join(' | ')}`);
-    assert.ok(lines.some((l) => /backtest[^]*-2/.test(l)), 'a backtest reads -2');
-    await history.getByRole('button', { name: 'Fermer' }).click();
-
-    await page.getByTestId('users-search').fill('');
-    await page.getByTestId('users-sort').selectOption('credits');
-    await rowOf(page, seeded.carla).waitFor();
-    const credits = (await page.getByTestId('user-credits').allInnerTexts()).map((t) => Number(nb(t).replace(/\s/g, '')));
-    assert.deepEqual(credits, [...credits].sort((a, b) => b - a), 'sorted by credits');
-    const carla = rowOf(page, seeded.carla);
-    await cancelThenConfirm(
-      page,
-      () => carla.getByTestId('user-delete').click(),
-      async () => {
-        const users = (await adminApi('GET', '/api/admin/get_users')).body.users as { id: number }[];
-        assert.ok(users.some((u) => u.id === seeded.carla.id), 'cancelled: still there');
-      },
-    );
-    await carla.waitFor({ state: 'detached' });
-    const users = (await adminApi('GET', '/api/admin/get_users')).body.users as { id: number }[];
-    assert.ok(!users.some((u) => u.id === seeded.carla.id), 'deleted on the server');
-    await shot(page, 'admin-01-users-1440');
-    await page.context().close();
-  });
-
   it('statistics: range, KPI details, reset and rebuild (confirmed), the heatmap equals the dated runs, drill-down, analyses', async () => {
     const page = await adminPage('stats');
     const start = await page.getByTestId('range-start').inputValue();
@@ -171,8 +64,8 @@ describe('the admin console /admin', () => {
     await page.getByTestId('kpi-backtests_count').getByText('0', { exact: true }).waitFor();
     assert.equal(await eventCount(), 0);
     await cancelThenConfirm(page, () => page.getByTestId('stats-rebuild').click(), async () => assert.equal(await eventCount(), 0));
-    await page.getByTestId('kpi-backtests_count').getByText(String(seeded.runs), { exact: true }).waitFor();
-    assert.equal(await eventCount(), seeded.runs);
+    await page.getByTestId('kpi-backtests_count').getByText(String(heat.runs), { exact: true }).waitFor();
+    assert.equal(await eventCount(), heat.runs);
     await page.getByTestId('kpi-total_sales_eur').getByText(/10,00/).waitFor();
 
     // The heatmap's cells are the dated runs, Monday first.
@@ -180,8 +73,8 @@ describe('the admin console /admin', () => {
     assert.equal(cells.length, 7 * 24);
     const grid = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
     for (const [day, hour, count] of cells as [number, number, number, string][]) grid[day][hour] = count;
-    assert.deepEqual(grid, seeded.grid);
-    const max = Math.max(...seeded.grid.flat());
+    assert.deepEqual(grid, heat.grid);
+    const max = Math.max(...heat.grid.flat());
     const shade = (c: string) => Number(/rgba\([^)]*,\s*([\d.]+)\)/.exec(c)?.[1]);
     for (const [, , count, color] of cells as [number, number, number, string][]) {
       const expected = count === 0 ? 0.08 : 0.08 + 0.42 * (count / max);
@@ -216,34 +109,18 @@ describe('the admin console /admin', () => {
     await page.context().close();
   });
 
-  it('history: 5 lines then all; the purchase-history reset after a cancelled confirmation; credits untouched', async () => {
-    const page = await adminPage('history');
-    const total = (await adminApi('GET', '/api/admin/global_history')).body.total as number;
-    assert.ok(total > 5, `${total} lines`);
-    await page.getByTestId('global-history-table').waitFor();
-    assert.equal(await page.getByTestId('history-line').count(), 5);
-    await page.getByTestId('history-toggle').click();
-    assert.equal(await page.getByTestId('history-line').count(), total);
-    const credits = (await api(running.server, 'GET', '/api/me', { key: seeded.alice.key })).body.credits;
-    await cancelThenConfirm(page, () => page.getByTestId('history-reset').click(), async () => assert.equal((await adminApi('GET', '/api/admin/global_history')).body.total, total));
-    await page.getByTestId('admin-empty').getByText('Aucune entrée.').waitFor();
-    assert.equal((await adminApi('GET', '/api/admin/global_history')).body.total, 0);
-    assert.equal((await api(running.server, 'GET', '/api/me', { key: seeded.alice.key })).body.credits, credits, 'credits untouched');
-    await page.context().close();
-  });
-
   it('backtests: 20 then more, the xlsx of a run, hide kept in admin_hidden_backtests_v1', async () => {
     const page = await adminPage('backtests');
     await page.getByTestId('backtests-table').waitFor();
     assert.equal(await page.getByTestId('backtest-row').count(), 20);
-    assert.equal(await page.getByTestId('backtests-count').innerText(), `20 sur ${seeded.runs}`);
+    assert.equal(await page.getByTestId('backtests-count').innerText(), `20 sur ${heat.runs}`);
     // "More" asks for the next page only: the route refuses a limit above 500, so growing the limit stopped at 500 runs.
     const more = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/admin/stats/backtest_summary');
     await page.getByTestId('backtests-more').click();
     const asked = new URL((await more).url()).searchParams;
     assert.deepEqual([asked.get('limit'), asked.get('offset')], ['20', '20']);
-    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('[data-testid=backtest-row]').length === n, seeded.runs);
-    assert.equal(await page.getByTestId('backtests-count').innerText(), `${seeded.runs} sur ${seeded.runs}`);
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('[data-testid=backtest-row]').length === n, heat.runs);
+    assert.equal(await page.getByTestId('backtests-count').innerText(), `${heat.runs} sur ${heat.runs}`);
     assert.equal(await page.getByTestId('backtests-more').count(), 0);
     const real = page.locator('[data-testid=backtest-row]:not([data-folder*="_copie"])').first();
     const folder = (await real.getAttribute('data-folder'))!;
@@ -332,7 +209,7 @@ describe('the admin console /admin', () => {
     await page.getByTestId('reindex').click();
     assert.match(await page.getByTestId('reindex-result').innerText(), /^Indexation terminée : \d+ jeu\(x\) de données, \d[\d\s]* fichier\(s\)\.$/);
 
-    // Carla's deletion left a counter.
+    // Carla's deletion (in the seeding) left a counter.
     const counter = page.getByTestId('recreate-row').filter({ hasText: seeded.carla.email });
     await counter.waitFor();
     const counts = async () => ((await adminApi('GET', '/api/admin/email-recreate')).body.counts as unknown[]).length;

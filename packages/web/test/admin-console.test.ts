@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { makeAdminCalls } from '../src/api/admin.js';
+import type { ApiClient } from '../src/api/client.js';
 import { HttpError } from '../src/api/errors.js';
-import { dispositionName, makeFileFetcher } from '../src/api/files.js';
+import { dispositionName, makeFileFetcher, type FileFetcher } from '../src/api/files.js';
 import { formatDelta, formatSize } from '../src/features/admin/format.js';
 import { cellShade, gridMax, heatmapGrid, SHADE_MAX, SHADE_MIN, WEEKDAYS } from '../src/features/admin/heatmap.js';
 import { HIDDEN_BACKTESTS_CAP, HIDDEN_BACKTESTS_KEY, HiddenBacktests, parseHidden } from '../src/features/admin/hiddenBacktests.js';
 import { currentMonth, importProblem, isMonth, stateFor } from '../src/features/admin/importForm.js';
 import { failure, MSG } from '../src/features/admin/messages.js';
 import { defaultRange, isDay, rangeQuery, withEnd, withPreset, withStart } from '../src/features/admin/range.js';
-import { DEFAULT_SL, parentPath, sortUsers, stopOf } from '../src/features/admin/rules.js';
+import { DEFAULT_SL, parentPath, stopOf, USER_SORTS } from '../src/features/admin/rules.js';
 import { ADMIN_TABS, tabOf } from '../src/features/admin/tabs.js';
 import { memoryStorage } from '../src/session/keyStorage.js';
 
@@ -171,14 +173,19 @@ describe('admin console shell and messages', () => {
 });
 
 describe('admin console tab rules', () => {
-  const user = (id: number, email: string, username: string, credits: number) => ({ id, email, username, credits, plan: 'free', is_blocked: false });
-  it('sorts users by id (newest), e-mail, username (French order) or credits', () => {
-    const users = [user(1, 'b@x.fr', 'Émile', 5), user(3, 'a@x.fr', 'zoé', 5), user(2, 'c@x.fr', 'alain', 9)];
-    assert.deepEqual(sortUsers(users, 'newest').map((u) => u.id), [3, 2, 1]);
-    assert.deepEqual(sortUsers(users, 'email').map((u) => u.id), [3, 1, 2]);
-    assert.deepEqual(sortUsers(users, 'username').map((u) => u.username), ['alain', 'Émile', 'zoé']);
-    assert.deepEqual(sortUsers(users, 'credits').map((u) => u.id), [2, 1, 3], 'ties by id');
-    assert.deepEqual(users.map((u) => u.id), [1, 3, 2], 'the list given is left as it is');
+  it('asks the server for the users in the chosen order, a page at a time (no sorting in the browser)', async () => {
+    const asked: [string, unknown][] = [];
+    const api = { get: async (path: string, options: { query?: unknown }) => (asked.push([path, options.query]), { users: [], total: 0 }) } as unknown as ApiClient;
+    const calls = makeAdminCalls(api, (async () => undefined) as unknown as FileFetcher);
+    await calls.users({ q: 'durand', sort: 'credits', limit: 100, offset: 200 });
+    await calls.users({ q: '', limit: 100, offset: 0 });
+    await calls.globalHistory(200, 400);
+    assert.deepEqual(asked, [
+      ['/api/admin/get_users', { q: 'durand', sort: 'credits', limit: 100, offset: 200 }],
+      ['/api/admin/get_users', { q: undefined, sort: undefined, limit: 100, offset: 0 }],
+      ['/api/admin/global_history', { limit: 200, offset: 400 }],
+    ]);
+    assert.deepEqual(USER_SORTS.map((s) => s.key), ['newest', 'email', 'username', 'credits']);
   });
 
   it('reads the stop of a summary item from params.sl_pips or params.sl, 100 pips by default', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { firstPage, hasMore, mergePage, nextCount, nextPage, type PageRequest, type Paged } from '../src/features/admin/pages.js';
-import { ARCHIVE_PAGES, BACKTESTS_PAGES } from '../src/features/admin/rules.js';
+import { firstPage, hasMore, mergePage, nextCount, nextPage, shownOf, updateRow, type PageRequest, type Paged } from '../src/features/admin/pages.js';
+import { ARCHIVE_PAGES, BACKTESTS_PAGES, HISTORY_PAGES, USER_PAGES } from '../src/features/admin/rules.js';
 
 type Row = { id: number };
 const idOf = (row: Row) => row.id;
@@ -37,7 +37,7 @@ function walk(sizes: typeof BACKTESTS_PAGES, server: ReturnType<typeof listing>,
   return list;
 }
 
-describe('admin lists loaded page by page (backtests 20 + 20, archive 5 + 10)', () => {
+describe('admin lists loaded page by page (backtests 20 + 20, archive 5 + 10, users 100 + 100, history 200 + 200)', () => {
   it('asks for the first page, then the next one only: never a limit above the page size', () => {
     assert.deepEqual(firstPage(BACKTESTS_PAGES), { limit: 20, offset: 0 });
     assert.deepEqual(firstPage(ARCHIVE_PAGES), { limit: 5, offset: 0 });
@@ -111,5 +111,51 @@ describe('admin lists loaded page by page (backtests 20 + 20, archive 5 + 10)', 
     assert.deepEqual(ids(list), rows(230, 230).map((r) => r.id), 'the entries there at the first page, each once, in order');
     assert.deepEqual(server.asked.slice(0, 2), [{ limit: 5, offset: 0 }, { limit: 10, offset: 5 }]);
     assert.ok(server.asked.slice(1).every((r) => r.limit === 10));
+  });
+
+  it('reaches every one of 12,345 accounts, in the server\'s credits order, 100 at a time (the old single call stopped at 5,000)', () => {
+    // The server's order (credits, most first; ties by id): the richest accounts are the oldest
+    // ones here, so a list cut to the newest 5,000 would miss them.
+    const all = Array.from({ length: 12_345 }, (_, i) => ({ id: i + 1, credits: 12_345 - i }));
+    const server = listing(() => all, 5000, true);
+    const list = walk(USER_PAGES, server);
+    assert.deepEqual(ids(list), all.map((u) => u.id));
+    assert.equal(list.items[0].id, 1, 'the richest account is on the first page');
+    assert.equal(server.asked.length, 124);
+    assert.ok(server.asked.every((r, i) => r.limit === 100 && r.offset === i * 100));
+    assert.equal(nextCount(mergePage(null, firstPage(USER_PAGES), all.slice(0, 100), idOf, 150), USER_PAGES), 50, '"Afficher 50 de plus" near the end');
+  });
+
+  it('pages the global history by 200, and its count is the server\'s total, not the lines loaded', () => {
+    const lines = rows(7_000, 7_000);
+    const server = listing(() => lines, 5000, true);
+    const first = mergePage(null, firstPage(HISTORY_PAGES), server.answer(firstPage(HISTORY_PAGES)).items, idOf, 7_000);
+    assert.deepEqual([first.items.length, first.total, hasMore(first), nextCount(first, HISTORY_PAGES)], [200, 7_000, true, 200]);
+    assert.equal(shownOf(first.items.length, first.total!, 'ligne(s)'), '200 sur 7\u202f000 ligne(s)');
+    assert.equal(shownOf(5, 12, 'ligne(s)'), '5 sur 12 ligne(s)', 'the preview');
+    assert.deepEqual(ids(walk(HISTORY_PAGES, server)), lines.map((l) => l.id));
+    assert.ok(server.asked.slice(1).every((r) => r.limit === 200));
+  });
+
+  it('writes "X sur N": never more shown than counted', () => {
+    assert.equal(shownOf(100, 12_345, 'compte(s)'), '100 sur 12\u202f345 compte(s)');
+    assert.equal(shownOf(20, 23), '20 sur 23');
+    assert.equal(shownOf(25, 23), '23 sur 23', 'rows added since the count');
+    assert.equal(shownOf(0, 0, 'compte(s)'), '0 sur 0 compte(s)');
+  });
+
+  it('changes one row in place (a user\'s credits after +1), and the next page still follows', () => {
+    type User = { id: number; credits: number };
+    const users: User[] = Array.from({ length: 150 }, (_, i) => ({ id: 150 - i, credits: 0 }));
+    const first = mergePage<User>(null, firstPage(USER_PAGES), users.slice(0, 100), (u) => u.id, 150);
+    const changed = updateRow(first, 120, (u) => u.id, (u) => ({ ...u, credits: u.credits + 1 }));
+    assert.deepEqual(changed.items.filter((u) => u.credits !== 0), [{ id: 120, credits: 1 }]);
+    assert.deepEqual(changed.items.map((u) => u.id), first.items.map((u) => u.id), 'the row keeps its place');
+    assert.deepEqual([changed.offset, changed.total, changed.full], [first.offset, first.total, first.full]);
+    assert.equal(first.items.find((u) => u.id === 120)!.credits, 0, 'the earlier list is left as it was');
+    assert.equal(updateRow(first, '120', (u) => u.id, (u) => ({ ...u, credits: 9 })).items.find((u) => u.id === 120)!.credits, 9, 'ids compare as text');
+    assert.deepEqual(updateRow(first, 999, (u) => u.id, () => ({ id: 0, credits: 0 })).items, first.items, 'an id not shown changes nothing');
+    const more = mergePage(changed, nextPage(changed, USER_PAGES), users.slice(100), (u) => u.id, 150);
+    assert.deepEqual([more.items.length, more.items.find((u) => u.id === 120)!.credits, hasMore(more)], [150, 1, false]);
   });
 });

@@ -48,6 +48,7 @@ export function registerAdminCommand(program: Command): void {
 
   const users = connected(admin.command('users').description('list the accounts (id, email, username, plan, credits, blocked)'))
     .option('--search <text>', 'only e-mails or usernames containing this')
+    .addOption(new Option('--sort <order>', 'newest (default), email, username (A to Z) or credits (most first); sorted by the server before --limit and --offset').choices(['newest', 'email', 'username', 'credits']))
     .option('--limit <n>', 'rows (1-5000)', '500')
     .option('--offset <n>', 'first row (0-based)', '0');
   users.action(adminAction(async () => (await import('../actions/admin/users.js')).usersCommand));

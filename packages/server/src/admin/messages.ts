@@ -27,6 +27,7 @@ export const ADMIN_MSG = {
   userDeleted: 'Utilisateur supprimé (compte archivé, sessions révoquées).',
   historyScopeInvalid: "Portée de réinitialisation invalide (seule « all » existe).",
   historyReset: "Historique d'achats réinitialisé pour tous les utilisateurs (abonnements et crédits inchangés).",
+  userSortInvalid: (value: string, sorts: readonly string[]) => `Tri inconnu : « ${value.slice(0, 40)} » (${sorts.join(', ')}).`,
   pageInvalid: (maxLimit: number) => `Pagination invalide : offset ≥ 0, limit de 1 à ${maxLimit}.`,
 
   // Statistics.

@@ -5,7 +5,7 @@ import { bodyOf, text } from '../app/input.js';
 import { currentUser } from '../auth/middleware.js';
 import { ADMIN_MSG } from './messages.js';
 import { intField, pageOf, userIdOf } from './query.js';
-import type { AdminUsers } from './users.js';
+import { USER_SORTS, type AdminUsers, type UserSort } from './users.js';
 
 /** Body {user_id, amount (default 1)} of the credit buttons: a whole number 1..1000. */
 function creditChange(body: Record<string, unknown>): { userId: number; amount: number } {
@@ -14,11 +14,19 @@ function creditChange(body: Record<string, unknown>): { userId: number; amount: 
   return { userId, amount };
 }
 
+/** `sort` of the user list: one of USER_SORTS, newest when absent. */
+function userSortOf(query: Record<string, unknown>): UserSort {
+  const raw = text(query, 'sort');
+  if (raw === '') return 'newest';
+  if (!(USER_SORTS as readonly string[]).includes(raw)) throw badRequest(ADMIN_MSG.userSortInvalid(raw, USER_SORTS));
+  return raw as UserSort;
+}
+
 /** Users and history (docs/admin.md, "Users and history"). */
 export function registerUserRoutes(router: Router<AppState>, users: AdminUsers): void {
   router.get('/get_users', async (ctx) => {
     const query = ctx.query as Record<string, unknown>;
-    ctx.body = await users.list(pageOf(query, 500, 5000), text(query, 'q').slice(0, 100));
+    ctx.body = await users.list(pageOf(query, 500, 5000), text(query, 'q').slice(0, 100), userSortOf(query));
   });
 
   router.get('/user_history/:user_id', async (ctx) => {

@@ -1,4 +1,4 @@
-import { Op } from 'sequelize';
+import { col, fn, Op, type Order } from 'sequelize';
 import { badRequest, conflict, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
 import { InsufficientCreditsError, LedgerError, type CreditLedger } from '../credits/ledger.js';
@@ -10,6 +10,22 @@ import type { Profiles } from '../users/profile.js';
 import { effectivePlan, presentHistoryEntry } from '../users/presenter.js';
 import { ADMIN_MSG } from './messages.js';
 import { AdminSettings } from './settings.js';
+
+/** The orders of the Users tab (docs/admin.md, "Users and history"). */
+export const USER_SORTS = ['newest', 'email', 'username', 'credits'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+/**
+ * Each sort in SQL, id last: ties are broken by a unique column, so consecutive pages neither
+ * overlap nor skip a row. LOWER() makes the text sorts case-insensitive on SQLite too (MariaDB's
+ * collation already is); a missing username (NULL) comes first on both.
+ */
+const USER_ORDERS: Record<UserSort, Order> = {
+  newest: [['id', 'DESC']],
+  email: [[fn('LOWER', col('email')), 'ASC'], ['id', 'ASC']],
+  username: [[fn('LOWER', col('username')), 'ASC'], ['id', 'ASC']],
+  credits: [['credits', 'DESC'], ['id', 'ASC']],
+};
 
 /** The ledger id up to which the purchase history was reset (docs/admin.md, "History"). */
 const HISTORY_RESET = 'history_reset_ledger_id';
@@ -55,8 +71,8 @@ export class AdminUsers {
     this.settings = new AdminSettings(deps.db);
   }
 
-  /** Live accounts, newest first; `q` searches e-mail and username. */
-  async list(page: { limit: number; offset: number }, q: string) {
+  /** Live accounts in the order asked for (newest first by default); `q` searches e-mail and username. */
+  async list(page: { limit: number; offset: number }, q: string, sort: UserSort = 'newest') {
     const { User } = this.deps.db.models;
     const where: Record<string | symbol, unknown> = { deletedAt: null };
     if (q) {
@@ -64,7 +80,7 @@ export class AdminUsers {
       const like = `%${q.toLowerCase().replace(/[%_\\]/g, '')}%`;
       where[Op.or] = [{ email: { [Op.like]: like } }, { username: { [Op.like]: like } }];
     }
-    const [total, users] = await Promise.all([User.count({ where }), User.findAll({ where, order: [['id', 'DESC']], limit: page.limit, offset: page.offset })]);
+    const [total, users] = await Promise.all([User.count({ where }), User.findAll({ where, order: USER_ORDERS[sort], limit: page.limit, offset: page.offset })]);
     const now = this.deps.clock.now();
     return { users: users.map((u) => this.present(u, now)), total };
   }

@@ -21,6 +21,9 @@ export interface AdminUser {
   deleted?: boolean;
 }
 
+/** The orders of GET get_users, applied by the server before the page is cut (docs/admin.md). */
+export type AdminUserSort = 'newest' | 'email' | 'username' | 'credits';
+
 export interface HistoryLine {
   id: number;
   date: string;
@@ -229,12 +232,13 @@ export function makeAdminCalls(api: ApiClient, fetchFile: FileFetcher) {
   const A = '/api/admin';
   return {
     // Users and history.
-    users: (q = '') => api.get<{ users: AdminUser[]; total: number }>(`${A}/get_users`, { query: { q: q || undefined, limit: 5000 } }),
+    users: (query: { q?: string; sort?: AdminUserSort; limit: number; offset: number }) =>
+      api.get<{ users: AdminUser[]; total: number }>(`${A}/get_users`, { query: { q: query.q || undefined, sort: query.sort, limit: query.limit, offset: query.offset } }),
     userHistory: (userId: number) => api.get<{ user: AdminUser; history: HistoryLine[]; total: number }>(`${A}/user_history/${userId}`),
     addCredit: (userId: number, amount = 1) => api.post<ActionAnswer & { credits: number }>(`${A}/add_credit`, { user_id: userId, amount }),
     removeCredit: (userId: number, amount = 1) => api.post<ActionAnswer & { credits: number }>(`${A}/remove_credit`, { user_id: userId, amount }),
     deleteUser: (userId: number) => api.post<ActionAnswer>(`${A}/delete_user`, { user_id: userId }),
-    globalHistory: () => api.get<{ items: HistoryLine[]; total: number }>(`${A}/global_history`, { query: { limit: 5000 } }),
+    globalHistory: (limit: number, offset: number) => api.get<{ items: HistoryLine[]; total: number }>(`${A}/global_history`, { query: { limit, offset } }),
     resetHistory: () => api.post<ActionAnswer>(`${A}/history/reset`, { scope: 'all' }),
 
     // Statistics.

@@ -4,6 +4,7 @@ import { cell, clientOf, confirmed, printAnswer, userIdOf, wholeNumber, type Adm
 
 export interface AdminUsersFlags extends AdminFlags {
   search?: string;
+  sort?: string;
   limit?: string;
   offset?: string;
 }
@@ -30,7 +31,7 @@ interface UserRow {
 export async function usersCommand(flags: AdminUsersFlags): Promise<void> {
   const limit = wholeNumber('--limit', flags.limit, 1, 5000, 500);
   const offset = wholeNumber('--offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0);
-  const answer = await clientOf(flags).json<{ users: UserRow[]; total: number }>('GET', '/get_users', { query: { q: flags.search, limit, offset }, shape: { users: 'array', total: 'number' } });
+  const answer = await clientOf(flags).json<{ users: UserRow[]; total: number }>('GET', '/get_users', { query: { q: flags.search, sort: flags.sort, limit, offset }, shape: { users: 'array', total: 'number' } });
   if (flags.json) return printAnswer('users', answer);
   const s = styles();
   const rows = answer.users.map((u) => [String(u.id), cell(u.email), cell(u.username), u.plan, String(u.credits), u.is_blocked ? 'yes' : 'no', u.role, cell(u.last_seen?.slice(0, 16).replace('T', ' '))]);

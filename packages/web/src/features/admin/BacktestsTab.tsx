@@ -7,7 +7,7 @@ import { admin, hiddenBacktests, notify, save } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
-import { nextCount } from './pages.js';
+import { nextCount, shownOf } from './pages.js';
 import { BACKTESTS_PAGES, stopOf } from './rules.js';
 import { usePages } from './usePages.js';
 
@@ -36,7 +36,7 @@ export function BacktestsTab() {
   return (
     <section className="admin-tab" data-testid="admin-backtests">
       <SectionHead title="Backtests">
-        <span className="muted small" data-testid="backtests-count">{list ? `${formatCount(Math.min(items.length, total))} sur ${formatCount(total)}` : ''}</span>
+        <span className="muted small" data-testid="backtests-count">{list ? shownOf(items.length, total) : ''}</span>
         {hidden.length > 0 ? (
           <button type="button" className="btn btn-small" onClick={() => { hiddenBacktests.unhideAll(); notify('Backtests masqués réaffichés.', 'info'); }} data-testid="backtests-unhide">
             {`Réafficher les masqués (${hidden.length})`}

@@ -1,22 +1,28 @@
-/** Historique: the global history, 5 lines unless 'Tout afficher'; the purchase history's reset. */
+/**
+ * Historique: the global history, 5 lines unless 'Tout afficher', which shows the lines loaded and
+ * loads the next pages; the purchase history's reset.
+ */
 import { useState } from 'react';
 import { RotateCcw } from 'lucide-react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { admin, notify } from './client.js';
 import { HistoryTable } from './HistoryTable.js';
 import { failure, MSG } from './messages.js';
+import { nextCount, shownOf } from './pages.js';
+import { HISTORY_PAGES, HISTORY_PREVIEW } from './rules.js';
 import { Empty, ErrorLine, Loading, SectionHead } from './ui.js';
-import { useLoad } from './useLoad.js';
-
-export const HISTORY_PREVIEW = 5;
+import { usePages } from './usePages.js';
 
 export function HistoryTab() {
-  const loaded = useLoad(() => admin.globalHistory(), []);
+  // The reset bumps the epoch: the list starts again from its first page.
+  const [epoch, setEpoch] = useState(0);
+  const loaded = usePages((page) => admin.globalHistory(page.limit, page.offset), (line) => line.id, HISTORY_PAGES, [epoch]);
   const [all, setAll] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [resetError, setResetError] = useState<string | null>(null);
-  const items = loaded.data?.items ?? [];
+  const list = loaded.list;
+  const items = list?.items ?? [];
   const shown = all ? items : items.slice(0, HISTORY_PREVIEW);
 
   async function reset() {
@@ -26,7 +32,7 @@ export function HistoryTab() {
       const answer = await admin.resetHistory();
       notify(answer.detail ?? 'Historique réinitialisé.');
       setConfirming(false);
-      loaded.reload();
+      setEpoch((e) => e + 1);
     } catch (error) {
       setResetError(failure(error, MSG.globalResetFailed));
     } finally {
@@ -46,11 +52,16 @@ export function HistoryTab() {
           <RotateCcw size={14} aria-hidden="true" /> Réinitialiser l’historique d’achats
         </button>
       </SectionHead>
-      {loaded.data ? <p className="muted small" data-testid="history-total">{`${items.length} ligne(s)`}</p> : null}
-      {loaded.loading && !loaded.data ? <Loading /> : null}
+      {list ? <p className="muted small" data-testid="history-total">{shownOf(shown.length, list.total ?? items.length, 'ligne(s)')}</p> : null}
+      {loaded.loading && !list ? <Loading /> : null}
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.globalHistoryLoad)} /> : null}
-      {loaded.data && items.length === 0 ? <Empty text={MSG.noEntry} /> : null}
+      {list && items.length === 0 ? <Empty text={MSG.noEntry} /> : null}
       {shown.length > 0 ? <HistoryTable lines={shown} withUser testId="global-history-table" /> : null}
+      {all && list && loaded.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="history-more">
+          {`Afficher ${nextCount(list, HISTORY_PAGES)} de plus`}
+        </button>
+      ) : null}
       {confirming ? (
         <ConfirmDialog
           title="Réinitialiser l’historique d’achats ?"

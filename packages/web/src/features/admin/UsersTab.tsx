@@ -1,5 +1,8 @@
-/** Utilisateurs: search, sort, ±1 credit, delete with confirmation, the user's history (docs/admin.md). */
-import { useEffect, useMemo, useState } from 'react';
+/**
+ * Utilisateurs: search and sort (both the server's), page by page, ±1 credit, delete with
+ * confirmation, the user's history (docs/admin.md).
+ */
+import { useEffect, useState } from 'react';
 import { History, Minus, Plus, Search, Trash2 } from 'lucide-react';
 import type { AdminUser } from '../../api/admin.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
@@ -8,8 +11,9 @@ import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { UserHistoryModal } from './UserHistoryModal.js';
 import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
-import { useLoad } from './useLoad.js';
-import { sortUsers, USER_SORTS as SORTS, type UserSort } from './rules.js';
+import { nextCount, shownOf } from './pages.js';
+import { USER_PAGES, USER_SORTS as SORTS, type UserSort } from './rules.js';
+import { usePages } from './usePages.js';
 
 export function UsersTab() {
   const [typed, setTyped] = useState('');
@@ -20,17 +24,17 @@ export function UsersTab() {
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [historyOf, setHistoryOf] = useState<AdminUser | null>(null);
-  const loaded = useLoad(() => admin.users(q), [q]);
-  const [overrides, setOverrides] = useState<Record<number, number>>({});
+  // A deletion bumps the epoch: the list starts again from its first page, as a new search or sort does.
+  const [epoch, setEpoch] = useState(0);
+  const loaded = usePages((page) => admin.users({ q, sort, ...page }).then((a) => ({ items: a?.users, total: a?.total })), (user) => user.id, USER_PAGES, [q, sort, epoch]);
+  const list = loaded.list;
+  const users = list?.items ?? [];
 
   // Typing searches after a short pause (the server searches e-mail and username).
   useEffect(() => {
     const timer = window.setTimeout(() => setQ(typed.trim()), 250);
     return () => window.clearTimeout(timer);
   }, [typed]);
-  useEffect(() => setOverrides({}), [loaded.data]);
-
-  const users = useMemo(() => sortUsers(loaded.data?.users ?? [], sort), [loaded.data, sort]);
 
   async function credit(user: AdminUser, delta: 1 | -1) {
     setBusy(user.id);
@@ -38,7 +42,8 @@ export function UsersTab() {
     try {
       const answer = delta > 0 ? await admin.addCredit(user.id, 1) : await admin.removeCredit(user.id, 1);
       if (typeof answer.credits !== 'number') throw new Error(MSG.invalidAnswer);
-      setOverrides((o) => ({ ...o, [user.id]: answer.credits }));
+      const credits = answer.credits;
+      loaded.update(user.id, (row) => ({ ...row, credits }));
       notify(answer.detail ?? `${delta > 0 ? '+1' : '-1'} crédit`);
     } catch (error) {
       setActionError(failure(error, error instanceof Error && error.message === MSG.invalidAnswer ? MSG.invalidAnswer : MSG.connection));
@@ -55,7 +60,7 @@ export function UsersTab() {
       const answer = await admin.deleteUser(deleting.id);
       notify(answer.detail ?? 'Utilisateur supprimé.');
       setDeleting(null);
-      loaded.reload();
+      setEpoch((e) => e + 1);
     } catch (error) {
       setDeleteError(failure(error, MSG.targetedDeleteFailed));
     } finally {
@@ -66,7 +71,7 @@ export function UsersTab() {
   return (
     <section className="admin-tab" data-testid="admin-users">
       <SectionHead title="Utilisateurs">
-        <span className="muted small">{loaded.data ? `${formatCount(loaded.data.total)} compte(s)` : ''}</span>
+        <span className="muted small" data-testid="users-count">{list ? shownOf(users.length, list.total ?? users.length, 'compte(s)') : ''}</span>
       </SectionHead>
       <div className="admin-toolbar">
         <label className="admin-search">
@@ -87,8 +92,8 @@ export function UsersTab() {
       </div>
       <ErrorLine text={actionError} />
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.usersLoad)} /> : null}
-      {loaded.loading && !loaded.data ? <Loading /> : null}
-      {loaded.data && users.length === 0 ? <Empty /> : null}
+      {loaded.loading && !list ? <Loading /> : null}
+      {list && users.length === 0 ? <Empty /> : null}
       {users.length > 0 ? (
         <TableBox testId="users-table">
           <table className="sheet-table admin-table">
@@ -115,7 +120,7 @@ export function UsersTab() {
                     <Clamped text={u.username} />
                   </td>
                   <td>{u.plan}</td>
-                  <td data-testid="user-credits">{formatCount(overrides[u.id] ?? u.credits)}</td>
+                  <td data-testid="user-credits">{formatCount(u.credits)}</td>
                   <td>{u.is_blocked ? <span className="badge admin-blocked">Bloqué</span> : <span className="muted">Non</span>}</td>
                   <td>{formatInstant(u.last_seen)}</td>
                   <td>
@@ -139,6 +144,11 @@ export function UsersTab() {
             </tbody>
           </table>
         </TableBox>
+      ) : null}
+      {list && loaded.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="users-more">
+          {`Afficher ${nextCount(list, USER_PAGES)} de plus`}
+        </button>
       ) : null}
       {deleting ? (
         <ConfirmDialog

@@ -1,8 +1,9 @@
 /**
  * Lists loaded page by page ("Afficher 20 de plus"): each click asks the server for the next page
- * only, because the admin routes cap `limit` (backtests 500, archive 100) and re-asking for the
- * whole list grew past it. Apart from React so node:test reads it.
+ * only, because the admin routes cap `limit` (backtests 500, archive 100, users and history 5000)
+ * and re-asking for the whole list grew past it. Apart from React so node:test reads it.
  */
+import { formatCount } from './format.js';
 
 export interface PageSizes {
   /** The first page's size (the archive shows 5 before its pages of 10). */
@@ -65,4 +66,19 @@ export function hasMore(list: Paged<unknown> | null): boolean {
 /** How many rows the next click can add (for "Afficher N de plus"). */
 export function nextCount(list: Paged<unknown>, sizes: PageSizes): number {
   return list.total === null ? sizes.next : Math.max(0, Math.min(sizes.next, list.total - list.offset));
+}
+
+/**
+ * The list with one row changed in place (a user's credits after +1 / −1): the row keeps its
+ * position, and the pages still to come are asked from the same offset.
+ */
+export function updateRow<T>(list: Paged<T>, id: string | number, idOf: (row: T) => string | number, change: (row: T) => T): Paged<T> {
+  const key = String(id);
+  return { ...list, items: list.items.map((row) => (String(idOf(row)) === key ? change(row) : row)) };
+}
+
+/** "20 sur 1 234" (then the unit, if any): the rows shown out of the listing's count. */
+export function shownOf(shown: number, total: number, unit = ''): string {
+  const line = `${formatCount(Math.min(shown, total))} sur ${formatCount(total)}`;
+  return unit ? `${line} ${unit}` : line;
 }

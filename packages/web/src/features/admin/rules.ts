@@ -1,24 +1,21 @@
 /** The tabs' small rules, apart from React so node:test reads them (docs/web.md, admin console). */
-import type { AdminUser, BacktestSummaryItem } from '../../api/admin.js';
+import type { AdminUserSort, BacktestSummaryItem } from '../../api/admin.js';
 import type { PageSizes } from './pages.js';
 
-export type UserSort = 'newest' | 'email' | 'username' | 'credits';
+/** Sorted by the server (GET get_users?sort), so each page holds the right rows however many accounts there are. */
+export type UserSort = AdminUserSort;
 export const USER_SORTS: readonly { key: UserSort; label: string }[] = [
   { key: 'newest', label: 'Plus récents' },
   { key: 'email', label: 'E-mail' },
   { key: 'username', label: 'Nom d’utilisateur' },
   { key: 'credits', label: 'Crédits' },
 ];
+/** Users: 100, then 100 more (decided here, docs/web.md). */
+export const USER_PAGES: PageSizes = { first: 100, next: 100 };
 
-export function sortUsers(users: readonly AdminUser[], sort: UserSort): AdminUser[] {
-  const list = [...users];
-  const text = (a: string, b: string) => a.localeCompare(b, 'fr', { sensitivity: 'base' });
-  if (sort === 'email') list.sort((a, b) => text(a.email, b.email));
-  else if (sort === 'username') list.sort((a, b) => text(a.username ?? '', b.username ?? ''));
-  else if (sort === 'credits') list.sort((a, b) => b.credits - a.credits || a.id - b.id);
-  else list.sort((a, b) => b.id - a.id);
-  return list;
-}
+/** The global history's preview (docs/product.md §3.9), then the loaded lines in pages of 200 (the route's default). */
+export const HISTORY_PREVIEW = 5;
+export const HISTORY_PAGES: PageSizes = { first: 200, next: 200 };
 
 export const BACKTESTS_PAGE = 20;
 /** 20, then 20 more (docs/product.md §3.9). */

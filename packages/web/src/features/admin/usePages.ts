@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type DependencyList } from 'react';
 import { isForbidden } from './messages.js';
-import { firstPage, hasMore, mergePage, nextPage, type PageRequest, type Paged, type PageSizes } from './pages.js';
+import { firstPage, hasMore, mergePage, nextPage, updateRow, type PageRequest, type Paged, type PageSizes } from './pages.js';
 
 export interface PagedLoad<T> {
   list: Paged<T> | null;
@@ -11,6 +11,8 @@ export interface PagedLoad<T> {
   /** Whether the "more" button has a page to ask for. */
   more: boolean;
   loadMore: () => void;
+  /** Changes one shown row in place (an action's answer), without asking for the list again. */
+  update: (id: string | number, change: (row: T) => T) => void;
 }
 
 /**
@@ -62,5 +64,12 @@ export function usePages<T>(
     ask(nextPage(current.current, sizes), generation.current);
   }
 
-  return { list, error, loading, forbidden: isForbidden(error), more: hasMore(list), loadMore };
+  function update(id: string | number, change: (row: T) => T) {
+    if (!current.current) return;
+    // Through the ref, so a page arriving later is merged into the changed list.
+    current.current = updateRow(current.current, id, idOf, change);
+    setList(current.current);
+  }
+
+  return { list, error, loading, forbidden: isForbidden(error), more: hasMore(list), loadMore, update };
 }
