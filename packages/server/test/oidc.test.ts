@@ -103,6 +103,26 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 200);
   });
 
+  it('does not link a password account by a look-alike address: é for e is another address (docs/security.md)', async () => {
+    const user = await register(t, { ...newPerson('oidc'), email: `lea${process.pid}x${++sub}@bt-desk.example` });
+    const lookalike = user.email.replace('bt-desk', 'bt-désk');
+    const params = await signIn(googleUser(lookalike));
+    const me = await t.request('GET', '/api/me', { key: params.get('apiKey')! });
+    assert.notEqual(me.body.id, user.id, 'a new account, not the password account');
+    assert.equal(me.body.email, lookalike);
+    assert.equal(await tdb.db.models.UserIdentity.count({ where: { userId: user.id } }), 0);
+  });
+
+  it('two subjects that differ only in letter case are two accounts (OpenID subjects are case-sensitive)', async () => {
+    const tag = `${process.pid}-${++sub}`;
+    const first = await signIn({ ...googleUser(newPerson().email), sub: `Subject-${tag}` });
+    const second = await signIn({ ...googleUser(newPerson().email), sub: `subject-${tag}` });
+    const a = await t.request('GET', '/api/me', { key: first.get('apiKey')! });
+    const b = await t.request('GET', '/api/me', { key: second.get('apiKey')! });
+    assert.notEqual(a.body.id, b.body.id);
+    assert.notEqual(a.body.email, b.body.email);
+  });
+
   it('does not link by an address the provider did not verify', async () => {
     const user = await register(t);
     const params = await signIn(googleUser(user.email, false));

@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import { signupEvent, type EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
 import { resetMail, verificationMail, type Mailer } from '../mail/index.js';
+import { userWithEmail, userWithUsername } from '../users/lookup.js';
 import { RecreateLimitError, type Recreations } from '../users/recreations.js';
 import { checkEmail, checkName, checkNewPassword, checkUsername, isEmail, normalizeEmail, normalizeUsername } from './rules.js';
 import type { ScreenVerification } from '../app/config.js';
@@ -99,8 +100,8 @@ export class Accounts {
    */
   async createUser(fields: NewUser, t: Transaction): Promise<User> {
     const { User } = this.deps.db.models;
-    if (await User.findOne({ where: { email: fields.email }, transaction: t })) throw conflict(MSG.emailTaken);
-    if (await User.findOne({ where: { username: fields.username }, transaction: t })) throw conflict(MSG.usernameTaken);
+    if (await userWithEmail(this.deps.db, fields.email, t)) throw conflict(MSG.emailTaken);
+    if (await userWithUsername(this.deps.db, fields.username, t)) throw conflict(MSG.usernameTaken);
     await this.deps.recreations.beforeCreate(fields.email, t);
     const now = this.deps.clock.now();
     const user = await User.create(
@@ -115,10 +116,7 @@ export class Accounts {
   async login(identifier: string, password: string): Promise<{ user: User; key: string }> {
     const id = identifier.trim();
     if (!id || !password) throw badRequest(MSG.identifierRequired);
-    const { User } = this.deps.db.models;
-    const user = id.includes('@')
-      ? await User.findOne({ where: { email: normalizeEmail(id) } })
-      : await User.findOne({ where: { username: normalizeUsername(id) } });
+    const user = id.includes('@') ? await userWithEmail(this.deps.db, normalizeEmail(id)) : await userWithUsername(this.deps.db, normalizeUsername(id));
     const cost = this.deps.config.passwordCost;
     const ok = await verifyPassword(password.slice(0, 1024), user?.passwordHash, cost);
     if (!user || !ok || user.deletedAt) throw unauthorized(MSG.invalidCredentials);
@@ -206,8 +204,10 @@ export class Accounts {
   async requestPasswordReset(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
     if (!isEmail(email)) return;
-    const user = await this.deps.db.models.User.findOne({ where: { email } });
-    if (!user || user.deletedAt) return;
+    const user = await userWithEmail(this.deps.db, email);
+    if (!user || user.deletedAt || !user.email) return;
+    // The link goes to the account's own address, never to what was typed (docs/security.md).
+    const to = user.email;
     const token = await this.deps.db.transaction((t) => this.deps.tokens.issue(user.id, 'reset_password', this.deps.config.resetTokenTtlMs, t));
     const url = `${this.deps.config.publicUrl}/reset-password/${token}`;
     if (!this.deps.mailer.configured) {
@@ -216,7 +216,7 @@ export class Accounts {
     }
     // Not awaited: the answer must take the same time whether or not the address exists.
     this.deps.mailer
-      .send(resetMail(email, url, Math.round(this.deps.config.resetTokenTtlMs / 60_000)))
+      .send(resetMail(to, url, Math.round(this.deps.config.resetTokenTtlMs / 60_000)))
       .catch((err) => this.deps.log(`reset mail to user ${user.id} failed: ${(err as Error).message}`));
   }
 

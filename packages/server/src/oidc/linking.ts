@@ -5,6 +5,7 @@ import type { Sessions } from '../auth/sessions.js';
 import type { Database } from '../db/database.js';
 import type { EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
+import { userWithEmail } from '../users/lookup.js';
 import type { IdentityClaims } from './provider.js';
 
 /** Why a third-party sign-in could not end in a session; sent back as /login?error=... */
@@ -35,7 +36,9 @@ export class IdentityLinking {
     const { User, UserIdentity } = this.db.models;
     const email = claims.email ? normalizeEmail(claims.email) : null;
     return this.db.transaction(async (t) => {
-      const identity = await UserIdentity.findOne({ where: { provider, subject: claims.subject }, transaction: t });
+      // The subject compared exactly too: OpenID subjects are case-sensitive (docs/security.md).
+      const found = await UserIdentity.findOne({ where: { provider, subject: claims.subject }, transaction: t });
+      const identity = found !== null && found.subject === claims.subject && found.provider === provider ? found : null;
       if (identity) {
         const user = await User.findByPk(identity.userId, { transaction: t });
         if (user && !user.deletedAt) {
@@ -45,7 +48,7 @@ export class IdentityLinking {
         }
       }
       if (!email || !isEmail(email)) throw new SignInRefused('email_missing');
-      const existing = await User.findOne({ where: { email }, transaction: t });
+      const existing = await userWithEmail(this.db, email, t);
       if (existing) {
         if (!claims.emailVerified) throw new SignInRefused('email_unverified');
         await UserIdentity.create({ userId: existing.id, provider, subject: claims.subject, email }, { transaction: t });

@@ -3,6 +3,7 @@ import { checkEmail, checkNewPassword, checkUsername } from '../auth/rules.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
+import { userWithEmail } from './lookup.js';
 
 /**
  * On first start, creates the admin account from ADMIN_EMAIL / ADMIN_PASSWORD, or with a
@@ -28,7 +29,7 @@ export async function ensureAdmin(
   }
   const passwordHash = await hashPassword(password);
   await db.transaction(async (t) => {
-    const taken = await User.findOne({ where: { email: admin.email }, transaction: t });
+    const taken = await userWithEmail(db, admin.email, t);
     // Never promote an existing account: whoever registered the address first is not the operator.
     if (taken) throw new Error(`cannot create the admin account: ${admin.email} belongs to an existing user; set ADMIN_EMAIL to another address`);
     await User.create(

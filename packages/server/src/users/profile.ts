@@ -8,6 +8,7 @@ import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models.js';
 import { deletionEvent, type EventLog } from '../events/log.js';
+import { userWithEmail } from './lookup.js';
 import type { Recreations } from './recreations.js';
 
 export interface ProfileDeps {
@@ -51,7 +52,7 @@ export class Profiles {
 
     const { User } = this.deps.db.models;
     await this.deps.db.transaction(async (t) => {
-      if (emailChanges && (await User.findOne({ where: { email }, transaction: t }))) throw conflict(MSG.emailTaken);
+      if (emailChanges && (await userWithEmail(this.deps.db, email, t))) throw conflict(MSG.emailTaken);
       await User.update(changes, { where: { id: user.id }, transaction: t });
     }).catch((err) => {
       if ((err as Error).name === 'SequelizeUniqueConstraintError') throw conflict(MSG.emailTaken);
