@@ -118,4 +118,23 @@ describe(`payments through PayPal Orders v2 (${TEST_DIALECT})`, () => {
     assert.equal(stop.status, 200);
     assert.equal((await me(user.key)).credits, 50, 'credits stay');
   });
+
+  it('periods paid at the same moment all count: four Starter captures at once give 120 days (MySQL read a stale renewal date)', async () => {
+    const user = await register(t);
+    const now = t.clock.now().getTime();
+    const orders = [];
+    for (let i = 0; i < 4; i++) {
+      const order = await createOrder(user, 'SUB_9');
+      assert.equal(order.status, 200, order.text);
+      p.paypal.approve(order.body.id);
+      orders.push(order.body.id as string);
+    }
+    const captures = await Promise.all(orders.map((orderID) => capture(user, { orderID, offer_id: 'SUB_9', user_token: user.key })));
+    assert.deepEqual(captures.map((c) => c.status), [200, 200, 200, 200], captures.map((c) => c.text).join('\n'));
+    const profile = await me(user.key);
+    assert.equal(profile.credits, 40);
+    assert.equal(Date.parse(profile.subscription.renew_date), now + 120 * DAY, 'every paid period is in the renewal date');
+    const ends = (await paymentRows(t, user.id)).map((row) => row.periodEnd?.getTime()).sort();
+    assert.deepEqual(ends, [30, 60, 90, 120].map((d) => now + d * DAY), 'each payment records its own period');
+  });
 });

@@ -92,7 +92,12 @@ export class Fulfilment {
         let replaced: string | null = null;
         let periodEnd = receipt.periodEnd ?? null;
         if (payment.kind !== 'purchase') {
-          const applied = await this.deps.subscriptions.applyPaidPeriod(user, payment, receipt, t);
+          // The plan and renewal date as they are now, not as this transaction's first read saw
+          // them: on MySQL (REPEATABLE READ) two periods paid at once both read the old date and
+          // one was lost. The grant above holds the row's lock; a locking read sees the latest
+          // commit. SQLite runs one writer at a time and reads the same row either way.
+          const current = (await User.findByPk(user.id, { transaction: t, lock: t.LOCK.UPDATE }))!;
+          const applied = await this.deps.subscriptions.applyPaidPeriod(current, payment, receipt, t);
           replaced = applied.replaced;
           if (!periodEnd && !applied.stale) periodEnd = (await User.findByPk(user.id, { attributes: ['subscriptionRenewDate'], transaction: t }))?.subscriptionRenewDate ?? null;
           if (periodEnd) await Payments.update({ periodEnd }, { where: { id: payment.id }, transaction: t });
