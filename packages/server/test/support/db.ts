@@ -19,11 +19,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * `createOptions`: what follows `CREATE DATABASE name` on MySQL (the character set and collation;
+ * '' for the server's defaults, as an operator's plain `CREATE DATABASE bt` gets).
+ */
+export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT, createOptions = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'mysql') {
     const name = `bt_test_${process.pid}_${randomBytes(4).toString('hex')}`;
     const admin = await createConnection(MYSQL_SERVER);
-    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.query(`CREATE DATABASE \`${name}\` ${createOptions}`);
     await admin.end();
     return {
       url: `${MYSQL_SERVER.replace(/\/+$/, '')}/${name}`,
@@ -38,8 +42,8 @@ export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_D
   return { url: `sqlite:${join(dir, 'bt.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
-  const { url, drop } = await createTestDatabaseUrl();
+export async function openTestDatabase(createOptions?: string): Promise<TestDatabase> {
+  const { url, drop } = await createTestDatabaseUrl(TEST_DIALECT, createOptions);
   const db = await openDatabase(url, { dataDir: tmpdir() });
   await migrate(db.sequelize);
   return {

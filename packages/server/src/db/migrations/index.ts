@@ -5,7 +5,7 @@ import * as m0003 from './0003-sessions.js';
 import * as m0004 from './0004-payments.js';
 import * as m0005 from './0005-admin.js';
 import * as m0006 from './0006-backtest-procedures.js';
-import * as m0007 from './0007-exact-addresses.js';
+import * as m0007 from './0007-collations.js';
 
 export interface Migration {
   name: string;
@@ -24,5 +24,5 @@ export const migrations: Migration[] = [
   { name: '0004-payments', ...m0004 },
   { name: '0005-admin', ...m0005 },
   { name: '0006-backtest-procedures', ...m0006 },
-  { name: '0007-exact-addresses', ...m0007 },
+  { name: '0007-collations', ...m0007 },
 ];
