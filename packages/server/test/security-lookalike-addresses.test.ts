@@ -87,13 +87,14 @@ describe(`look-alike addresses (${TEST_DIALECT})`, () => {
     const rows = await tdb.db.sequelize.query<{ t: string; c: string; collation: string }>(
       `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLLATION_NAME AS collation FROM information_schema.COLUMNS
        WHERE TABLE_SCHEMA = DATABASE() AND ((TABLE_NAME = 'users' AND COLUMN_NAME IN ('username', 'email', 'deleted_email'))
-         OR (TABLE_NAME = 'user_identities' AND COLUMN_NAME IN ('subject', 'email')) OR (TABLE_NAME = 'email_recreations' AND COLUMN_NAME = 'email'))
+         OR (TABLE_NAME = 'user_identities' AND COLUMN_NAME IN ('subject', 'email')) OR (TABLE_NAME = 'email_recreations' AND COLUMN_NAME = 'email')
+         OR (TABLE_NAME = 'events' AND COLUMN_NAME IN ('label', 'strategy')))
 `,
       { type: QueryTypes.SELECT },
     );
     assert.deepEqual(
       rows.map((r) => `${r.t}.${r.c} ${r.collation}`).sort(),
-      ['email_recreations.email utf8mb4_bin', 'user_identities.email utf8mb4_bin', 'user_identities.subject utf8mb4_bin', 'users.deleted_email utf8mb4_bin', 'users.email utf8mb4_bin', 'users.username utf8mb4_bin'],
+      ['email_recreations.email utf8mb4_bin', 'events.label utf8mb4_bin', 'events.strategy utf8mb4_bin', 'user_identities.email utf8mb4_bin', 'user_identities.subject utf8mb4_bin', 'users.deleted_email utf8mb4_bin', 'users.email utf8mb4_bin', 'users.username utf8mb4_bin'],
     );
   });
 

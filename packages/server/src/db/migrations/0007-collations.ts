@@ -9,8 +9,8 @@ import { QueryTypes, type QueryInterface } from 'sequelize';
  *    (or latin1) on many servers: every backtest then failed ("Illegal mix of collations" between
  *    a column and a procedure parameter), and a name with an emoji could not be stored. Only the
  *    tables in another collation are converted, and the database's default is set for later tables.
- * 2. Addresses, usernames and third-party subjects compared byte for byte (docs/security.md
- *    "Look-alike addresses"): utf8mb4_unicode_ci equates "é" and "e", "ä" and "a", full-width and
+ * 2. Addresses, usernames, third-party subjects and the event log's strategy names compared
+ *    byte for byte (docs/security.md "Look-alike addresses"): utf8mb4_unicode_ci equates "é" and "e", "ä" and "a", full-width and
  *    plain letters, so a look-up or a unique index on admin@bt-désk.example found, or refused
  *    because of, admin@bt-desk.example. bt stores addresses and usernames in lower case, so a
  *    binary collation keeps SQLite's behaviour. Tightening a collation frees values, it never makes
@@ -23,6 +23,8 @@ const exactColumns = (collation: string) => [
   `ALTER TABLE users MODIFY username VARCHAR(64) ${collation} NULL, MODIFY email VARCHAR(191) ${collation} NULL, MODIFY deleted_email VARCHAR(191) ${collation} NULL`,
   `ALTER TABLE user_identities MODIFY subject VARCHAR(191) ${collation} NOT NULL, MODIFY email VARCHAR(191) ${collation} NULL`,
   `ALTER TABLE email_recreations MODIFY email VARCHAR(191) ${collation} NOT NULL`,
+  // The admin's statistics group backtests by strategy: perso_RSI and perso_rsi are two strategies.
+  `ALTER TABLE events MODIFY label VARCHAR(200) ${collation} NULL, MODIFY strategy VARCHAR(120) ${collation} NULL`,
 ];
 
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {
