@@ -1,4 +1,4 @@
-import { col, fn, Op, type Order } from 'sequelize';
+import { col, fn, Op, where as where_, type Order } from 'sequelize';
 import { badRequest, conflict, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
 import { InsufficientCreditsError, LedgerError, type CreditLedger } from '../credits/ledger.js';
@@ -78,7 +78,9 @@ export class AdminUsers {
     if (q) {
       // LIKE's wildcards are dropped from the search rather than escaped (the dialects escape differently).
       const like = `%${q.toLowerCase().replace(/[%_\\]/g, '')}%`;
-      where[Op.or] = [{ email: { [Op.like]: like } }, { username: { [Op.like]: like } }];
+      // LOWER() on the columns: the search ignores letter case on every collation (the address
+      // columns are binary on MySQL since migration 0007, and SQLite's LIKE folds ASCII only).
+      where[Op.or] = [where_(fn('LOWER', col('email')), Op.like, like), where_(fn('LOWER', col('username')), Op.like, like)];
     }
     const [total, users] = await Promise.all([User.count({ where }), User.findAll({ where, order: USER_ORDERS[sort], limit: page.limit, offset: page.offset })]);
     const now = this.deps.clock.now();
