@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ParamError, canonicalParamName, normalizeParams, parseParamAssignments,
+  PARAM_TEXT_MAX, ParamError, canonicalParamName, normalizeParams, parseParamAssignments,
 } from '@bt/core/params';
 
 const OB = 'ob_pullback_pure_tendance_ema_rsi';
@@ -98,6 +98,33 @@ test('invalid values name the parameter, the value and what was expected', () =>
     });
     assert.throws(() => normalizeParams(raw, { strategy: OB, unknown: 'warn' }), { message }, 'bad values are errors in warn mode too');
   }
+});
+
+test('a text value is at most 256 characters: column names, choices, a user strategy’s own, CLI words', () => {
+  assert.equal(PARAM_TEXT_MAX, 256);
+  const expected = (name: string, shown: string) => `invalid ${name}: "${shown}... (expected a text of at most 256 characters)`;
+  const cases: [Record<string, unknown>, NonNullable<Parameters<typeof normalizeParams>[1]>['strategy'], string][] = [
+    [{ time_key: '€'.repeat(30_000) }, OB, expected('time_key', '€'.repeat(76))],
+    [{ Datetime: 'x'.repeat(40_000) }, OB, expected('time_key', 'x'.repeat(76))],
+    [{ rsi_key: 'R'.repeat(257) }, OB, expected('rsi_key', 'R'.repeat(76))],
+    [{ ema_fast: 'E'.repeat(300) }, OB, expected('ema_fast', 'E'.repeat(76))],
+    [{ ob_side: 'b'.repeat(300) }, OB, expected('ob_side', 'b'.repeat(76))],
+    [{ label: 'L'.repeat(33_000) }, ['label'], expected('label', 'L'.repeat(76))],
+    [parseParamAssignments([`time_key=${'T'.repeat(32_768)}`]), OB, expected('time_key', 'T'.repeat(76))],
+  ];
+  for (const [raw, strategy, message] of cases) {
+    for (const unknown of ['error', 'warn'] as const) {
+      assert.throws(() => normalizeParams(raw, { strategy, unknown }), (error: unknown) => {
+        assert.ok(error instanceof ParamError);
+        assert.equal(error.message, message);
+        assert.equal(error.expected, 'a text of at most 256 characters');
+        return true;
+      });
+    }
+  }
+  // The bound is on the text kept: surrounding spaces do not count.
+  const { params } = normalizeParams({ time_key: `  ${'T'.repeat(256)}  `, label: 'L'.repeat(256) }, { strategy: ['time_key', 'label'], defaults: false });
+  assert.deepEqual(params, { time_key: 'T'.repeat(256), label: 'L'.repeat(256) });
 });
 
 test('unknown parameters: an error for the CLI, dropped with a warning for the server', () => {

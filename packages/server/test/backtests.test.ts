@@ -136,6 +136,44 @@ describe(`backtests (${TEST_DIALECT})`, () => {
     assert.deepEqual([anonymous.status, anonymous.body.detail], [401, 'Non authentifié']);
   });
 
+  it('refuses a text parameter too long for a column name before the charge (a 500 on MariaDB, and past Excel’s cell)', async () => {
+    const user = await funded(t, 4);
+    const euros = '€'.repeat(30_000); // about 90 KB once serialized: past the run row's TEXT on MySQL
+    const expected = (name: string, shown: string) => `Paramètre « ${name} » invalide : "${shown}... (attendu : un texte de 256 caractères au plus).`;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ params: { time_key: euros } }, expected('time_key', '€'.repeat(76))],
+      [{ params: { Datetime: 'x'.repeat(40_000) } }, expected('time_key', 'x'.repeat(76))],
+      [{ params: { rsi_key: 'R'.repeat(257) }, strategy: 'fvg_pullback_multi_rsi' }, expected('rsi_key', 'R'.repeat(76))],
+      [{ params: JSON.stringify({ ob_side: 'b'.repeat(33_000) }), strategy: 'ob_pullback_pure' }, expected('ob_side', 'b'.repeat(76))],
+    ];
+    for (const [overrides, detail] of cases) {
+      const res = await runBacktest(t, user.key, overrides);
+      assert.deepEqual([res.status, res.body.detail], [400, detail], JSON.stringify(overrides).slice(0, 80));
+    }
+    assert.equal(await balance(t, user.id), 4);
+    assert.equal((await ledgerRows(t, user.id)).length, 1, 'only the grant: no spend, no refund');
+    assert.equal((await t.request('GET', '/api/user/backtests', { key: user.key })).body.total, 0);
+    const longest = await runBacktest(t, user.key, { params: { time_key: 'T'.repeat(256) } });
+    assert.equal(longest.status, 200, longest.text);
+    assert.equal(longest.body.params.time_key, 'T'.repeat(256));
+  });
+
+  it('refuses parameters past 16 KB once serialized (the run row’s TEXT), before the charge', async () => {
+    const user = await funded(t, 4);
+    const names = Array.from({ length: 30 }, (_, i) => `p${i}`);
+    const source = `PARAMS = {${names.map((n) => `"${n}": "a"`).join(', ')}}\n\ndef detect_wide(candles, params):\n    return []\n`;
+    const imported = await importStrategy(t, user.key, source, 'wide.py');
+    assert.equal(imported.status, 201, imported.text);
+    // 30 texts at core's 256-character bound, each character a JSON escape (\u0001): about 46 KB.
+    const params = Object.fromEntries(names.map((n) => [n, '\u0001'.repeat(256)]));
+    const res = await runBacktest(t, user.key, { strategy: imported.body.strategy.id, params });
+    assert.deepEqual([res.status, res.body.detail], [400, 'Champ « params » : paramètres trop volumineux (46 Ko une fois enregistrés, 16 Ko au plus).']);
+    assert.equal(await balance(t, user.id), 4);
+    assert.equal((await ledgerRows(t, user.id)).length, 1, 'only the grant');
+    const fits = await runBacktest(t, user.key, { strategy: imported.body.strategy.id, params: { p0: 'é'.repeat(256) } });
+    assert.equal(fits.status, 200, fits.text);
+  });
+
   it('needs at least 2 credits (402), and admins may exceed 31 days', async () => {
     const poor = await funded(t, 1);
     const refused = await runBacktest(t, poor.key);
@@ -232,6 +270,7 @@ describe(`custom file backtests (${TEST_DIALECT})`, () => {
       [{ timeframe: 'M15' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, "Fichier invalide : ligne 3, colonne time : l'unité de temps des données ne correspond pas à celle choisie."],
       [{}, fixture('official/EURUSD_H1_2017-2018.csv'), 'all.csv', 400, 'Période trop longue (295 jours). Maximum : 31 jours.'],
       [{ start_date: '2020-01-01', end_date: '2020-01-05' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, 'Aucune bougie du fichier entre le 2020-01-01 et le 2020-01-05.'],
+      [{ params_json: JSON.stringify({ time_key: '€'.repeat(30_000) }) }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, `Paramètre « time_key » invalide : "${'€'.repeat(76)}... (attendu : un texte de 256 caractères au plus).`],
     ];
     for (const [fields, file, name, status, detail] of cases) {
       const res = await upload(user.key, file, name, fields);

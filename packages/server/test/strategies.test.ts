@@ -100,6 +100,37 @@ describe(`personal strategies (${TEST_DIALECT})`, () => {
     assert.equal((await t.request('GET', '/api/user/strategies')).status, 401);
   });
 
+  it('refuses a detect_ name of 70,000 letters or 1,000 detect_ functions with a short detail, archived whole (a 500 on MariaDB)', async () => {
+    const user = await funded(t, 0);
+    const before = await archiveFiles(t);
+    const name = `detect_${'a'.repeat(70_000)}`;
+    const many = Array.from({ length: 1000 }, (_, i) => `def detect_${'b'.repeat(70)}${i}(candles, params):\n    return []\n`).join('\n');
+    const names = Array.from({ length: 1000 }, (_, i) => `detect_${'b'.repeat(70)}${i}`).join(', ');
+    const cases: [string, string][] = [
+      [`def ${name}(candles, params):\n    return []\n`, `Nom de fonction invalide ligne 1 : « ${name.slice(0, 299)}… » (detect_ suivi de lettres, de chiffres et de _).`],
+      [many, `Une seule fonction detect_<id> est attendue (trouvées : ${names.slice(0, 299)}…).`],
+      [`async def ${name}(candles, params):\n    return []\n`, `La fonction ${name.slice(0, 299)}… ligne 1 doit prendre deux arguments : detect_<id>(candles, params).`],
+    ];
+    for (const [source, detail] of cases) {
+      const res = await importStrategy(t, user.key, source, 'long.py');
+      assert.deepEqual([res.status, res.body.detail], [400, detail], detail.slice(0, 60));
+    }
+    const rows = await t.db.models.ArchivedStrategy.findAll({ where: { userId: user.id }, order: [['id', 'ASC']] });
+    assert.deepEqual(rows.map((r) => [r.status, JSON.parse(r.meta!).error]), cases.map(([, detail]) => ['failed', detail]));
+    const added = (await archiveFiles(t)).filter((f) => !before.includes(f));
+    assert.deepEqual(added.sort(), rows.map((r) => r.path).sort(), 'each archived file has its row');
+  });
+
+  it('an archive row that cannot be written leaves no file behind', async () => {
+    const user = await funded(t, 0);
+    const before = await archiveFiles(t);
+    // A row the database refuses (here a missing status; on MariaDB it was a meta past 64 KB).
+    const entry = { type: 'import', strategyId: null, userId: user.id, displayName: 'x.py', slMode: null, status: null, filename: 'x.py', source: BREAKOUT_PY, meta: { provider: 'import', attempts: 1, generation_seconds: 0, openai_failures: 0, dry_run_failures: 1 } };
+    await assert.rejects(t.app.services.archive.record(entry as unknown as Parameters<typeof t.app.services.archive.record>[0]));
+    assert.deepEqual(await archiveFiles(t), before, 'no orphan file under archive/');
+    assert.equal(await t.db.models.ArchivedStrategy.count({ where: { userId: user.id } }), 0);
+  });
+
   it('archives every import with its outcome; the overview counts them', async () => {
     const user = await funded(t, 0);
     await importStrategy(t, user.key, 'import os\ndef detect_x(candles, params):\n    return []\n', 'bad.py');
@@ -114,3 +145,14 @@ describe(`personal strategies (${TEST_DIALECT})`, () => {
     assert.match(JSON.parse(failed.meta!).error, /^Import interdit ligne 1 : « os »/);
   });
 });
+
+/** Every file under the storage's archive/ folder. */
+async function archiveFiles(app: TestApp, folder = 'archive'): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await app.app.deps.storage.entries(folder)) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.type === 'dir') files.push(...(await archiveFiles(app, path)));
+    else files.push(path);
+  }
+  return files;
+}

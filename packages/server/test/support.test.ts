@@ -73,6 +73,29 @@ describe(`POST /api/support (${TEST_DIALECT})`, () => {
     assert.deepEqual(long.body, { detail: 'Message trop long (5000 caractères maximum).' });
   });
 
+  it('keeps a message whose page or time is huge, both clipped (a MySQL TEXT holds 64 KB), and refuses long names by field', async () => {
+    // 70,000 characters of meta were a 500 on MariaDB and the message was lost.
+    const huge = { path: '/backtest/' + 'é'.repeat(70_000), ts: '€'.repeat(70_000) };
+    const res = await noMail.request('POST', '/api/support', { json: message({ email: 'meta-longue@example.com', meta: huge }) });
+    assert.equal(res.status, 201, res.text);
+    const row = await tdb.db.models.SupportMessage.findOne({ where: { email: 'meta-longue@example.com' } });
+    assert.equal(row?.message, 'Le filtre RSI ne garde pas ma valeur après rechargement.');
+    assert.deepEqual(JSON.parse(row!.meta!), { path: huge.path.slice(0, 500), ts: huge.ts.slice(0, 40) });
+    const numeric = await noMail.request('POST', '/api/support', { json: message({ email: 'meta-nombre@example.com', meta: { path: '/', ts: 1768471200000 } }) });
+    assert.equal(numeric.status, 201);
+    const kept = await tdb.db.models.SupportMessage.findOne({ where: { email: 'meta-nombre@example.com' } });
+    assert.deepEqual(JSON.parse(kept!.meta!), { path: '/', ts: 1768471200000 });
+    for (const [field, detail] of [
+      ['firstName', 'Prénom trop long (100 caractères maximum).'],
+      ['lastName', 'Nom trop long (100 caractères maximum).'],
+    ]) {
+      const long = await noMail.request('POST', '/api/support', { json: message({ [field]: 'é'.repeat(101) }) });
+      assert.deepEqual([long.status, long.body.detail], [400, detail], field);
+    }
+    const email = await noMail.request('POST', '/api/support', { json: message({ email: `${'a'.repeat(190)}@example.com` }) });
+    assert.deepEqual([email.status, email.body.detail], [400, 'Merci d’entrer une adresse e-mail valide (doit contenir un @).']);
+  });
+
   it('stores the message and says it was not mailed when no SMTP server is configured', async () => {
     const res = await noMail.request('POST', '/api/support', { json: message({ email: 'sans-smtp@example.com' }) });
     assert.equal(res.status, 201);

@@ -42,10 +42,20 @@ export function coerceFloat(name: string, value: unknown): number {
   return toNumber(name, value, 'a number');
 }
 
+/**
+ * The longest text a parameter takes. Text parameters name a column (RSI_14, EMA_50, a file's time
+ * column) or a choice, and a user strategy's own text defaults are at most 100 characters: the bound
+ * leaves room for any real column name, and keeps every value inside what it is written to (a
+ * workbook cell holds 32,767 characters; the server's run row, a MySQL TEXT, 65,535 bytes).
+ */
+export const PARAM_TEXT_MAX = 256;
+
 export function coerceString(name: string, value: unknown): string {
-  if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new ParamError(name, value, 'a string');
+  if (typeof value !== 'string') throw new ParamError(name, value, 'a string');
+  const text = value.trim();
+  if (text.length > PARAM_TEXT_MAX) throw new ParamError(name, value, `a text of at most ${PARAM_TEXT_MAX} characters`);
+  return text;
 }
 
 /** Parameters naming an indicator column, and the prefix a bare period gets: ema_fast=50 → EMA_50. */

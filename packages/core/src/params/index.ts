@@ -1,6 +1,6 @@
 export { normalizeParams, paramSignature, type NormalizeParamsOptions, type NormalizedParams } from './normalize.js';
 export { PARAM_ALIASES, canonicalParamName } from './aliases.js';
-export { coerceBool, coerceFloat, coerceInt, coerceParam, coerceString, isEmptyValue } from './coerce.js';
+export { PARAM_TEXT_MAX, coerceBool, coerceFloat, coerceInt, coerceParam, coerceString, isEmptyValue } from './coerce.js';
 export {
   OVERLAP_PERCENT_MAX, OVERLAP_PERCENT_MIN, OVERLAP_PERCENT_PRESETS,
   overlapFractionToPercent, overlapPercentToFraction, parseOverlapRatio,

@@ -3,7 +3,7 @@ import { getStrategy } from '../catalogue/strategies.js';
 import { closest } from '../catalogue/closest.js';
 import type { StrategyParams } from '../catalogue/types.js';
 import { canonicalParamName } from './aliases.js';
-import { coerceParam, isEmptyValue } from './coerce.js';
+import { coerceParam, coerceString, isEmptyValue } from './coerce.js';
 import { ParamError, showValue } from './errors.js';
 import { checkParamRelations } from './relations.js';
 
@@ -83,7 +83,7 @@ function unknownMessage(given: string, name: string, signature: Signature): stri
 /** A value of a parameter outside the catalogue (a user strategy's own): kept if it is a plain value. */
 function passThrough(name: string, value: unknown): number | boolean | string | undefined {
   if (isEmptyValue(value)) return undefined;
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') return coerceString(name, value);
   if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
   throw new ParamError(name, value, 'a number, a boolean or a string');
 }

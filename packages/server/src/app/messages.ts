@@ -58,6 +58,8 @@ export const MSG = {
   accountDeleted: 'Compte supprimé.',
   supportTypeInvalid: 'Type de message invalide (contact ou feedback).',
   supportTooLong: (max: number) => `Message trop long (${max} caractères maximum).`,
+  supportFirstNameTooLong: (max: number) => `Prénom trop long (${max} caractères maximum).`,
+  supportLastNameTooLong: (max: number) => `Nom trop long (${max} caractères maximum).`,
   supportSent: 'Message envoyé. Merci !',
   rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
   tooManyConnections: 'Trop de connexions ouvertes depuis ton adresse. Réessaie dans quelques secondes.',

@@ -11,6 +11,7 @@ const PHRASES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^an integer$/, 'un nombre entier'],
   [/^a number$/, 'un nombre'],
   [/^a string$/, 'un texte'],
+  [/^a text of at most (\S+) characters$/, (a) => `un texte de ${a} caractères au plus`],
   [/^a number, a boolean or a string$/, 'un nombre, un booléen ou un texte'],
   [/^an integer from (\S+) to (\S+)$/, (a, b) => `un nombre entier de ${a} à ${b}`],
   [/^a number from (\S+) to (\S+)$/, (a, b) => `un nombre de ${a} à ${b}`],

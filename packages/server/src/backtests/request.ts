@@ -1,4 +1,4 @@
-import { LIBRARY_TIMEFRAMES, MAX_BACKTEST_DAYS, TIMEFRAMES, closest, findStrategy, findSymbol, parseTimeframe, STRATEGY_KEYS, type TimeframeKey } from '@bt/core/catalogue';
+import { LIBRARY_TIMEFRAMES, MAX_BACKTEST_DAYS, TIMEFRAMES, closest, findStrategy, findSymbol, parseTimeframe, STRATEGY_KEYS, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { badRequest } from '../app/errors.js';
 import type { Body } from '../app/input.js';
 
@@ -25,6 +25,7 @@ export const BACKTEST_MESSAGES = {
   availableRanges: (tf: string, ranges: string) => `Données disponibles en ${tf} : ${ranges}.`,
   availableElsewhere: (symbol: string, timeframes: string) => `Pas de données ${symbol} dans cette unité de temps ; disponibles en ${timeframes}.`,
   noDataForSymbol: (symbol: string) => `Aucune donnée officielle pour ${symbol} pour l’instant : la bibliothèque n’a encore aucun mois de cet instrument.`,
+  paramsTooLarge: (kb: number, maxKb: number) => `Champ « params » : paramètres trop volumineux (${kb.toLocaleString('fr-FR')} Ko une fois enregistrés, ${maxKb} Ko au plus).`,
   failed: 'Le backtest a échoué : aucun crédit n’a été débité.',
   invalidSignal: (detail: string) => `La stratégie a renvoyé un signal invalide (${detail}) : aucun crédit n’a été débité.`,
   done: 'Backtest terminé.',
@@ -142,4 +143,22 @@ export function exitsOf(body: Body, strategySlMode: 'internal' | 'external' | nu
   const tp2 = positive(tp2Pips);
   if (tp2 !== undefined && tp2 < tp1Pips!) throw badRequest(BACKTEST_MESSAGES.tp2BelowTp1);
   return { slMode, slPips, tp1Pips, tp2Pips: tp2 };
+}
+
+/**
+ * The largest normalised parameters a run stores, serialised (UTF-8 bytes). The run row's `params`
+ * and the charge procedure's `p_params` are MySQL TEXT (65,535 bytes): past it the charge was a 500.
+ * Real parameters take well under 1 KB (the longest official signature with its defaults: 236
+ * bytes; under 8 KB with its five texts at core's 256-character bound, even as JSON escapes, so no
+ * official request is ever refused here). Core bounds each text; this bounds their sum, which a
+ * user strategy's 30 own parameters could otherwise push past 64 KB.
+ */
+export const PARAMS_STORED_MAX_BYTES = 16 * 1024;
+
+/** The parameters as the run row stores them, or the 400 when they would not fit (checked before the charge). */
+export function storedParams(params: StrategyParams): string {
+  const json = JSON.stringify(params);
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > PARAMS_STORED_MAX_BYTES) throw badRequest(BACKTEST_MESSAGES.paramsTooLarge(Math.ceil(bytes / 1024), PARAMS_STORED_MAX_BYTES / 1024));
+  return json;
 }

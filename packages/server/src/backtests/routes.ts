@@ -71,11 +71,12 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     const strategy = await backtests.choose(user, ref);
     const exits = exitsOf(body, strategy.kind === 'user' ? strategy.row.slMode : null);
     const costs = costsOf(body, symbol);
+    const params = backtests.normalize(strategy, paramsOf(body));
     requireCredits(user);
     const loading = performance.now();
     const { candles, months } = await backtests.officialCandles(symbol, timeframe, period.from, period.to);
     const loadMs = performance.now() - loading;
-    const outcome = await backtests.run({ user, source: 'official', strategy, rawParams: paramsOf(body), exits, costs, symbol, timeframe, pipSize: pipSize(symbol), candles, months, from: period.from, to: period.to });
+    const outcome = await backtests.run({ user, source: 'official', strategy, params, exits, costs, symbol, timeframe, pipSize: pipSize(symbol), candles, months, from: period.from, to: period.to });
     answer(ctx, outcome, started, loadMs);
   });
 
@@ -87,7 +88,7 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
     const limit = deps.config.uploadLimitBytes;
     const { uploads } = services;
     const isAdmin = user.role === 'admin';
-    const { fields, strategy, exits, costs, symbol, pip, candles, timeframe, given } = await uploads.inSlot(async () => {
+    const { strategy, params, exits, costs, symbol, pip, candles, timeframe, given } = await uploads.inSlot(async () => {
       const { fields, files } = await readForm(ctx, limit + 256 * 1024, UPLOAD_MESSAGES.tooLarge(limit), {
         ms: uploads.limits.bodyTimeoutMs,
         message: UPLOAD_LIMIT_MESSAGES.bodyTimeout,
@@ -104,17 +105,18 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
       const strategy = await backtests.choose(user, ref);
       const exits = exitsOf(fields, strategy.kind === 'user' ? strategy.row.slMode : null);
       const costs = costsOf(fields, symbol);
+      const params = backtests.normalize(strategy, paramsOf(fields));
       // Every field is checked before the file is parsed: a bad form costs no parse.
       const startDay = text(fields, 'start_date');
       const endDay = text(fields, 'end_date');
       const given = startDay || endDay ? periodOf(startDay, endDay, isAdmin) : null;
       const loaded = await uploads.readCandles(file, kind, symbol, wantedTf);
-      return { fields, strategy, exits, costs, symbol, pip, candles: loaded.candles, timeframe: loaded.timeframe ?? wantedTf, given };
+      return { strategy, params, exits, costs, symbol, pip, candles: loaded.candles, timeframe: loaded.timeframe ?? wantedTf, given };
     });
     if (!timeframe) throw badRequest(UPLOAD_MESSAGES.noTimeframe);
     const period = given ?? periodOf(dayOf(candles.time[0]), dayOf(candles.time[candles.length - 1]), isAdmin);
     if (!candles.time.some((t) => t >= period.from && t <= period.to)) throw badRequest(UPLOAD_MESSAGES.noCandleInPeriod(period.startDay, period.endDay));
-    const outcome = await backtests.run({ user, source: 'custom', strategy, rawParams: paramsOf(fields), exits, costs, symbol, timeframe, pipSize: pip, candles, from: period.from, to: period.to });
+    const outcome = await backtests.run({ user, source: 'custom', strategy, params, exits, costs, symbol, timeframe, pipSize: pip, candles, from: period.from, to: period.to });
     answer(ctx, outcome, started, 0);
   });
 

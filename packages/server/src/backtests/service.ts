@@ -26,7 +26,7 @@ import { hasBacktestPriority } from '../users/presenter.js';
 import { chargeRun } from './charge.js';
 import { cancelRun, finishRun } from './finish.js';
 import { JOB_MESSAGES } from '../jobs/messages.js';
-import { BACKTEST_MESSAGES, dayOf, type Exits } from './request.js';
+import { BACKTEST_MESSAGES, dayOf, storedParams, type Exits } from './request.js';
 
 export type StrategyChoice =
   | { kind: 'official'; key: string; label: string }
@@ -36,7 +36,8 @@ export interface BacktestPlan {
   user: User;
   source: RunSource;
   strategy: StrategyChoice;
-  rawParams: unknown;
+  /** Normalised by `normalize` before anything is loaded or charged. */
+  params: RunParams;
   exits: Exits;
   /** Spread, commission, slippage (checked by costsOf); none when absent. */
   costs?: TradingCostsInput;
@@ -49,6 +50,13 @@ export interface BacktestPlan {
   months?: readonly MonthRef[];
   from: number;
   to: number;
+}
+
+export interface RunParams {
+  params: StrategyParams;
+  warnings: string[];
+  /** As the run row stores them: within PARAMS_STORED_MAX_BYTES (a MySQL TEXT holds 64 KB). */
+  json: string;
 }
 
 export interface BacktestOutcome {
@@ -138,8 +146,17 @@ export class Backtests {
     return { kind: 'user', row, shape: this.deps.strategies.shapeOf(row) };
   }
 
-  /** Canonical parameters (aliases, coercion, defaults; unknown names dropped with a warning). */
-  normalize(strategy: StrategyChoice, raw: unknown): { params: StrategyParams; warnings: string[] } {
+  /**
+   * Canonical parameters (aliases, coercion, defaults; unknown names dropped with a warning), and
+   * their stored form within its bound: the routes call it before loading candles, so a refused
+   * parameter costs no read and no credit.
+   */
+  normalize(strategy: StrategyChoice, raw: unknown): RunParams {
+    const { params, warnings } = this.normalized(strategy, raw);
+    return { params, warnings, json: storedParams(params) };
+  }
+
+  private normalized(strategy: StrategyChoice, raw: unknown): { params: StrategyParams; warnings: string[] } {
     if (strategy.kind === 'official') {
       const { params, warnings } = normalizeParams(raw, { strategy: strategy.key, unknown: 'warn' });
       return { params, warnings: [...warnings] };
@@ -171,13 +188,13 @@ export class Backtests {
 
   async run(plan: BacktestPlan): Promise<BacktestOutcome> {
     const { user, strategy, exits } = plan;
-    const { params, warnings } = this.normalize(strategy, plan.rawParams);
+    const { params, warnings, json } = plan.params;
     const key = strategy.kind === 'official' ? strategy.key : strategy.shape.key;
     const candles = cutAfter(plan.candles, plan.to);
     const base = resultFolderName({ symbol: plan.symbol, timeframe: plan.timeframe, strategy: key, from: plan.from, to: plan.to, slPips: exits.slPips, slMode: exits.slMode });
     const runId = randomUUID();
     const charging = performance.now();
-    const { run, balance } = await this.charge(plan, runId, base, key, params);
+    const { run, balance } = await this.charge(plan, runId, base, key, json);
     const started = performance.now();
     const chargeMs = started - charging;
     try {
@@ -234,7 +251,7 @@ export class Backtests {
    * run id, and the run's row in a folder unique per user (the base name, or base_{run_seq} when
    * the user already has one by that name).
    */
-  private charge(plan: BacktestPlan, runId: string, base: string, key: string, params: StrategyParams): Promise<{ run: BacktestRun; balance: number }> {
+  private charge(plan: BacktestPlan, runId: string, base: string, key: string, params: string): Promise<{ run: BacktestRun; balance: number }> {
     const { user, strategy, exits } = plan;
     return chargeRun(
       this.deps.db,
@@ -256,7 +273,7 @@ export class Backtests {
         slPips: exits.slPips ?? null,
         tp1Pips: exits.tp1Pips ?? null,
         tp2Pips: exits.tp2Pips ?? null,
-        params: JSON.stringify(params),
+        params,
         createdAt: this.deps.clock.now(),
       },
       { folder: base, symbol: plan.symbol, timeframe: plan.timeframe, strategy: key },

@@ -57,33 +57,47 @@ export class StrategyArchive {
     private readonly clock: Clock,
   ) {}
 
-  /** Keeps the file (when there is one) and its metadata; deleting a strategy later leaves this. */
+  /**
+   * Keeps the file (when there is one) and its metadata; deleting a strategy later leaves this.
+   * The file is written first, in a folder of its own, so a row never names a missing file; when
+   * the row cannot be written the folder is removed, so a failure leaves neither.
+   */
   async record(entry: ArchiveEntry): Promise<ArchivedStrategy> {
     const now = this.clock.now();
+    const meta: ArchiveMeta = { ...entry.meta, kpi: { snapshot_ts: Math.floor(now.getTime() / 1000) } };
+    const metaText = JSON.stringify(meta);
+    let folder: string | null = null;
     let path: string | null = null;
     if (entry.source !== null) {
       const stamp = now.toISOString().slice(0, 10).replaceAll('-', '');
-      path = `archive/${entry.type}/${stamp}/${now.getTime()}-${randomBytes(4).toString('hex')}/${safeName(entry.filename)}`;
+      folder = `archive/${entry.type}/${stamp}/${now.getTime()}-${randomBytes(4).toString('hex')}`;
+      path = `${folder}/${safeName(entry.filename)}`;
       await this.storage.write(path, entry.source);
     }
-    const meta: ArchiveMeta = { ...entry.meta, kpi: { snapshot_ts: Math.floor(now.getTime() / 1000) } };
-    return this.db.transaction((t) =>
-      this.db.models.ArchivedStrategy.create(
-        {
-          type: entry.type,
-          strategyId: entry.strategyId,
-          userId: entry.userId,
-          displayName: entry.displayName?.slice(0, 120) ?? null,
-          slMode: entry.slMode,
-          status: entry.status,
-          path,
-          meta: JSON.stringify(meta),
-          note: entry.note ?? null,
-          createdAt: now,
-        },
-        { transaction: t },
-      ),
-    );
+    try {
+      return await this.db.transaction((t) =>
+        this.db.models.ArchivedStrategy.create(
+          {
+            type: entry.type,
+            strategyId: entry.strategyId,
+            userId: entry.userId,
+            displayName: entry.displayName?.slice(0, 120) ?? null,
+            slMode: entry.slMode,
+            status: entry.status,
+            path,
+            meta: metaText,
+            note: entry.note ?? null,
+            createdAt: now,
+          },
+          { transaction: t },
+        ),
+      );
+    } catch (err) {
+      // The row's error is the one to answer; a removal that fails too leaves what a crash between
+      // the two writes would, a file no row names.
+      if (folder) await this.storage.remove(folder).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** The admin overview of one type over the entries not deleted. */

@@ -4,6 +4,14 @@ import type { Database } from '../db/database.js';
 import { supportMail, type Mailer } from '../mail/index.js';
 
 export const SUPPORT_MESSAGE_MAX = 5000;
+export const SUPPORT_NAME_MAX = 100;
+/**
+ * The context the web app adds (the page, the time) is clipped, never refused: the sender did not
+ * type it and cannot fix it, and a message must not be lost for it. The bounds keep the stored
+ * `meta` (a TEXT: 65,535 bytes on MySQL) far below its limit whatever the request holds.
+ */
+export const SUPPORT_PATH_MAX = 500;
+export const SUPPORT_TS_MAX = 40;
 
 export interface SupportInput {
   type: string;
@@ -30,15 +38,18 @@ export class Support {
     if (!email.includes('@') || email.length > 191) throw badRequest(MSG.supportEmailInvalid);
     if (type !== 'contact' && type !== 'feedback') throw badRequest(MSG.supportTypeInvalid);
     if (message.length > SUPPORT_MESSAGE_MAX) throw badRequest(MSG.supportTooLong(SUPPORT_MESSAGE_MAX));
-    if (firstName.length > 100 || lastName.length > 100) throw badRequest('Nom trop long (100 caractères maximum).');
-    const meta = JSON.stringify({ path: input.path?.slice(0, 500) ?? null, ts: input.ts ?? null });
+    if (firstName.length > SUPPORT_NAME_MAX) throw badRequest(MSG.supportFirstNameTooLong(SUPPORT_NAME_MAX));
+    if (lastName.length > SUPPORT_NAME_MAX) throw badRequest(MSG.supportLastNameTooLong(SUPPORT_NAME_MAX));
+    const path = input.path?.slice(0, SUPPORT_PATH_MAX);
+    const ts = typeof input.ts === 'string' ? input.ts.slice(0, SUPPORT_TS_MAX) : input.ts;
+    const meta = JSON.stringify({ path: path ?? null, ts: ts ?? null });
     const { SupportMessage } = this.db.models;
     const row = await this.db.transaction((t) =>
       SupportMessage.create({ type, firstName, lastName, email, message, meta, userId, emailed: false }, { transaction: t }),
     );
     if (!this.mailer.configured || !this.supportEmail) return { id: row.id, emailed: false };
     try {
-      await this.mailer.send(supportMail(this.supportEmail, { type, firstName, lastName, email, message, path: input.path }));
+      await this.mailer.send(supportMail(this.supportEmail, { type, firstName, lastName, email, message, path }));
     } catch (err) {
       this.log(`support message ${row.id} stored but not mailed: ${(err as Error).message}`);
       return { id: row.id, emailed: false };
