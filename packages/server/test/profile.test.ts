@@ -158,6 +158,16 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     assert.equal(counts?.recreations, RECREATE_ACCOUNT_LIMIT);
   });
 
+  it('a double click deletes once: one deletion counted toward the re-creation limit, one event, never a 500', async () => {
+    const user = await register(t, newPerson('twice'));
+    const answers = await Promise.all([1, 2, 3].map(() => t.request('POST', '/api/user/delete_account', { key: user.key })));
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200], answers.map((a) => a.text).join('\n'));
+    const counts = await t.db.models.EmailRecreation.findByPk(user.email);
+    assert.equal(counts?.deletions, 1);
+    assert.equal(await t.db.models.AppEvent.count({ where: { kind: 'deletion', userId: user.id } }), 1);
+    assert.equal((await t.db.models.User.findByPk(user.id))?.deletedEmail, user.email);
+  });
+
   it('needs a key', async () => {
     const res = await t.request('POST', '/api/user/delete_account');
     assert.equal(res.status, 401);

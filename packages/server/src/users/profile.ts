@@ -90,11 +90,16 @@ export class Profiles {
     const { User, ApiKey, UserToken, UserIdentity } = this.deps.db.models;
     const now = this.deps.clock.now();
     await this.deps.db.transaction(async (t) => {
-      if (user.email) await this.deps.recreations.recordDeletion(user.email, t);
-      await User.update(
+      // Guarded on the account being live, and first: a double click (or the user and an admin at
+      // once) deletes once. The second request waits on this row's lock, finds it deleted and does
+      // nothing, instead of counting a second deletion toward the re-creation limit (SQLite) or
+      // colliding on the counter's row (MySQL: a 500).
+      const [changed] = await User.update(
         { deletedEmail: user.email, email: null, username: null, passwordHash: null, deletedAt: now, subscriptionAutoRenew: false },
-        { where: { id: user.id }, transaction: t },
+        { where: { id: user.id, deletedAt: null }, transaction: t },
       );
+      if (changed !== 1) return;
+      if (user.email) await this.deps.recreations.recordDeletion(user.email, t);
       await this.deps.events.record(deletionEvent(user.id, now, by), t);
       await ApiKey.destroy({ where: { userId: user.id }, transaction: t });
       await UserToken.destroy({ where: { userId: user.id }, transaction: t });
