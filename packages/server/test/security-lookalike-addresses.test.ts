@@ -4,27 +4,21 @@
 // Each layer is tested alone where the dialect allows: the exact comparison in code with the
 // columns put back in unicode_ci, and the binary columns with a plain database look-up.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Op, QueryTypes } from 'sequelize';
 import { userWithEmail } from '../src/users/lookup.js';
-import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { newPerson, register, useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
 import { recipients, startSmtp, type Inbox } from './support/smtp.js';
 
-let tdb: TestDatabase;
 let inbox: Inbox;
-let t: TestApp;
-
-before(async () => {
-  tdb = await openTestDatabase();
-  inbox = await startSmtp();
-  t = await startTestApp(tdb.db, { smtpUrl: inbox.url });
-});
-after(async () => {
-  await t.close();
-  await inbox.close();
-  await tdb.drop();
-});
+const t = useTestApp(
+  async () => {
+    inbox = await startSmtp();
+    return { smtpUrl: inbox.url };
+  },
+  { stopped: () => inbox.close() },
+);
 
 const CONFIRMATION = 'Si un compte existe pour cette adresse, un lien de reset a été envoyé.';
 const RESET_SUBJECT = 'Réinitialisation de ton mot de passe';
@@ -80,11 +74,11 @@ describe(`look-alike addresses (${TEST_DIALECT})`, () => {
 
   it('the binary columns alone: a plain database look-up of a look-alike finds nothing (MySQL; SQLite compares bytes)', async () => {
     const { victim, lookalike } = await victimAndLookalike();
-    const { User } = tdb.db.models;
+    const { User } = t.db.models;
     assert.equal(await User.findOne({ where: { email: lookalike } }), null);
     assert.equal((await User.findOne({ where: { email: victim.email } }))?.id, victim.id);
     if (TEST_DIALECT !== 'mysql') return;
-    const rows = await tdb.db.sequelize.query<{ t: string; c: string; collation: string }>(
+    const rows = await t.db.sequelize.query<{ t: string; c: string; collation: string }>(
       `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, COLLATION_NAME AS collation FROM information_schema.COLUMNS
        WHERE TABLE_SCHEMA = DATABASE() AND ((TABLE_NAME = 'users' AND COLUMN_NAME IN ('username', 'email', 'deleted_email'))
          OR (TABLE_NAME = 'user_identities' AND COLUMN_NAME IN ('subject', 'email')) OR (TABLE_NAME = 'email_recreations' AND COLUMN_NAME = 'email')
@@ -100,20 +94,20 @@ describe(`look-alike addresses (${TEST_DIALECT})`, () => {
 
   it('the exact comparison alone: with users.email back in unicode_ci, a look-alike still reaches no account', { skip: TEST_DIALECT !== 'mysql' && 'MySQL only: SQLite has no accent-blind collation' }, async () => {
     const { victim, lookalike } = await victimAndLookalike();
-    const { User } = tdb.db.models;
+    const { User } = t.db.models;
     // The look-alike accounts of the cases above would break the accent-blind unique index.
     await User.update({ email: null }, { where: { email: { [Op.like]: '%@bt-désk.example' } } });
-    await tdb.db.sequelize.query('ALTER TABLE users MODIFY email VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NULL');
+    await t.db.sequelize.query('ALTER TABLE users MODIFY email VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NULL');
     try {
       assert.equal((await User.findOne({ where: { email: lookalike } }))?.id, victim.id, 'the collation alone matches the look-alike');
-      assert.equal(await userWithEmail(tdb.db, lookalike), null);
+      assert.equal(await userWithEmail(t.db, lookalike), null);
       await t.request('POST', '/api/auth/generate-reset-token', { json: { email: lookalike } });
       await settle();
       assert.equal(resetMails(lookalike).length, 0);
       assert.equal(resetMails(victim.email).length, 0);
       assert.equal((await t.request('POST', '/api/login', { json: { identifier: lookalike, password: victim.password } })).status, 401);
     } finally {
-      await tdb.db.sequelize.query('ALTER TABLE users MODIFY email VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL');
+      await t.db.sequelize.query('ALTER TABLE users MODIFY email VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL');
     }
   });
 });
