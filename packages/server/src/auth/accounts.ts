@@ -180,9 +180,8 @@ export class Accounts {
     return (await this.signupCreditsGranted(user.id)) ? 'already-credited' : 'screen-no-credits';
   }
 
-  private async signupCreditsGranted(userId: number, t?: Transaction): Promise<boolean> {
-    const entries = await this.deps.db.models.CreditEntry.count({ where: { userId, kind: 'grant', reference: signupReference(userId) }, transaction: t });
-    return entries > 0;
+  private signupCreditsGranted(userId: number, t?: Transaction): Promise<boolean> {
+    return this.deps.ledger.granted(signupReference(userId), t);
   }
 
   /**

@@ -110,6 +110,11 @@ export class CreditLedger {
     return this.apply(userId, 'refund', spent.reason, -spent.amount, { ...options, reference });
   }
 
+  /** Whether a grant with this reference was applied (the sign-up credits' `signup:{id}`, say). */
+  async granted(reference: string, transaction?: Transaction): Promise<boolean> {
+    return (await this.findReference('grant', reference, transaction)) !== null;
+  }
+
   /** Newest first. */
   history(userId: number, limit = 100): Promise<CreditEntry[]> {
     return this.db.models.CreditEntry.findAll({ where: { userId }, order: [['id', 'DESC']], limit });
