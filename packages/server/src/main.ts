@@ -128,6 +128,7 @@ async function main(command: string): Promise<void> {
       verifyTokenTtlMs: env.verifyTokenTtlMs,
       uploadLimitBytes: env.uploadLimitBytes,
       topMinTrades: env.topMinTrades,
+      topCacheMs: env.topCacheMs,
       webDist,
       sessionIdleMs: env.sessionIdleMs,
       passwordCost: env.passwordCost,

@@ -133,6 +133,10 @@ describe('environment', () => {
     assert.match(env.seedDir ?? '', /fixtures$/);
     assert.equal(env.uploadLimitBytes, 20 * 1024 * 1024);
     assert.equal(env.topMinTrades, 20);
+    assert.equal(env.topCacheMs, 10_000);
+    assert.equal(readEnv({ TOP_CACHE_SECONDS: '0' }, '/').topCacheMs, 0);
+    assert.throws(() => readEnv({ TOP_CACHE_SECONDS: '-1' }), /invalid TOP_CACHE_SECONDS: -1/);
+    assert.throws(() => readEnv({ TOP_CACHE_SECONDS: '3601' }), /invalid TOP_CACHE_SECONDS: 3601/);
     assert.equal(env.python, '/usr/bin/python3');
     assert.deepEqual(env.strategy, { cpuSeconds: 10, memoryBytes: 768 * 1024 * 1024, wallMs: 20_000, concurrency: 2 });
     assert.equal(env.llm, null);

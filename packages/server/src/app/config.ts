@@ -63,6 +63,8 @@ export interface AppConfig {
   strategyLimitBytes: number;
   /** Resolved trades a result needs to appear in the public top strategies. */
   topMinTrades: number;
+  /** How long the public top list is kept between reads (docs/server.md "Public top strategies"); 0 reads it every time. */
+  topCacheMs: number;
   /** Extra origins the web app may call (the CSP's connect-src), e.g. an API on another host. */
   cspConnectSrc: string[];
   /** A built web app to serve on every non-API GET (null: API only). */
@@ -105,6 +107,7 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     uploads: DEFAULT_UPLOAD_LIMITS,
     strategyLimitBytes: 256 * 1024,
     topMinTrades: 20,
+    topCacheMs: 10_000,
     webDist: null,
     cspConnectSrc: [],
     seller: DEFAULT_SELLER,

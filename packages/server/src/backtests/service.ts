@@ -94,6 +94,8 @@ export class Backtests {
       /** Worker threads, or the Redis job queue (src/jobs/). */
       runner: BacktestRunner;
       log: (message: string) => void;
+      /** The public top list (src/public/listing-cache.ts): a finished official run enters it at once. */
+      publicListing?: { forget(): void };
     },
   ) {}
 
@@ -226,12 +228,14 @@ export class Backtests {
         // A worker process runs it, stores the workbook and marks the row done (src/jobs/queue.ts).
         const done = await runner.submit({ run, source: plan.source, request, candles: plan.source === 'custom' ? candles : null, months: plan.source === 'official' ? (plan.months ?? null) : null, priority: hasBacktestPriority(user, this.deps.clock.now()) });
         run.set({ status: 'done', strategyLabel: done.result.strategyLabel.slice(0, 200) });
+        if (run.official) this.deps.publicListing?.forget();
         const phases = { charge_ms: round1(chargeMs), store_ms: round1(done.storeMs) };
         return { run, result: done.result, balance, params, warnings: [...warnings, ...done.result.warnings], sandboxMs, phases };
       }
       const { result, workbook } = await runner.pool.run(candles, request);
       const storing = performance.now();
       await finishRun(this.deps, run, result, workbook, plan.source === 'custom' ? candles : null, performance.now() - started);
+      if (run.official) this.deps.publicListing?.forget();
       const phases = { charge_ms: round1(chargeMs), store_ms: round1(performance.now() - storing) };
       return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs, phases };
     } catch (err) {

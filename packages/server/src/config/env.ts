@@ -42,6 +42,7 @@ export interface ServerEnv {
   seedDir: string | null;
   uploadLimitBytes: number;
   topMinTrades: number;
+  topCacheMs: number;
   python: string;
   strategy: { cpuSeconds: number; memoryBytes: number; wallMs: number; concurrency: number };
   /** bubblewrap, and the ids its children get when the server runs as root (docs/security.md). */
@@ -206,6 +207,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     seedDir: seed === 'off' ? null : seed ? resolve(cwd, seed) : defaultFixturesDir(),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
     topMinTrades: int(env, 'TOP_MIN_TRADES', 20, 1, 100_000),
+    topCacheMs: int(env, 'TOP_CACHE_SECONDS', 10, 0, 3600) * 1000,
     python: env.PYTHON?.trim() || '/usr/bin/python3',
     strategy: {
       cpuSeconds: int(env, 'STRATEGY_CPU_SECONDS', 10, 1, 600),

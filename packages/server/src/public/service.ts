@@ -6,12 +6,17 @@ import { notFound } from '../app/errors.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
 import { baseFolder, RESULT_MESSAGES, type Results } from '../results/service.js';
+import type { ListingCache } from './listing-cache.js';
 
 /** Resolved trades a result needs to be shown publicly (a win rate on fewer says little). */
 export const TOP_MIN_TRADES = 20;
 export const TOP_LIMIT = 12;
 /** Sheets the public modal shows (docs/product.md §1.2); the trade list stays with its owner. */
 const PUBLIC_HIDDEN_SHEETS = ['Trades'];
+
+/** The columns the list shows or ranks by (no summary, parameters or error text). */
+const PUBLIC_RUN_COLUMNS = ['id', 'folder', 'symbol', 'timeframe', 'strategy', 'strategyLabel', 'startDate', 'endDate', 'slMode', 'slPips', 'winrateTp1', 'winrateTp2', 'trades', 'resolved'] as const;
+export type PublicRun = Pick<BacktestRun, (typeof PUBLIC_RUN_COLUMNS)[number]>;
 
 export interface TopItem {
   pair: string;
@@ -43,19 +48,29 @@ export class TopStrategies {
   constructor(
     private readonly db: Database,
     private readonly results: Results,
+    /** Shared with what changes the list (a finished official run, a deleted result), which forgets it. */
+    private readonly listing: ListingCache<Map<string, PublicRun>>,
     private readonly options: { minTrades: number; limit: number } = { minTrades: TOP_MIN_TRADES, limit: TOP_LIMIT },
   ) {}
 
-  private async exposedRuns(): Promise<Map<string, BacktestRun>> {
-    const candidates = await this.db.models.BacktestRun.findAll({
+  private exposedRuns(): Promise<Map<string, PublicRun>> {
+    return this.listing.get(() => this.readExposedRuns());
+  }
+
+  /**
+   * The listed runs by folder. Read as plain rows of the columns shown, in the order of their
+   * index (migration 0008): a home page visit reads at most 500 short rows and builds no model.
+   */
+  private async readExposedRuns(): Promise<Map<string, PublicRun>> {
+    const candidates = (await this.db.models.BacktestRun.findAll({
       where: { official: true, status: 'done', resolved: { [Op.gte]: this.options.minTrades }, winrateTp1: { [Op.ne]: null } },
-      order: [['winrateTp1', 'DESC'], ['resolved', 'DESC'], ['id', 'ASC']],
+      // Equal figures: the latest run first (the index read backwards; docs/server.md).
+      order: [['winrateTp1', 'DESC'], ['resolved', 'DESC'], ['id', 'DESC']],
       limit: 500,
-      // The grouped figures (a JSON text per run) and the parameters are not shown here: reading
-      // them for 500 candidates on every home page visit is event-loop time for nothing.
-      attributes: { exclude: ['summary', 'params'] },
-    });
-    const byFolder = new Map<string, BacktestRun>();
+      attributes: [...PUBLIC_RUN_COLUMNS],
+      raw: true,
+    })) as unknown as PublicRun[];
+    const byFolder = new Map<string, PublicRun>();
     const settings = new Set<string>();
     for (const run of candidates) {
       const folder = baseFolder(run.folder);
@@ -90,8 +105,9 @@ export class TopStrategies {
 
   /** The run behind a public folder, or 404 (any folder the list does not show, whoever owns it). */
   async exposed(folder: string): Promise<BacktestRun> {
-    const run = (await this.exposedRuns()).get(folder);
-    if (!run) throw notFound(RESULT_MESSAGES.unknownFolder);
+    const listed = (await this.exposedRuns()).get(folder);
+    const run = listed ? await this.db.models.BacktestRun.findByPk(listed.id) : null;
+    if (!run || run.status !== 'done') throw notFound(RESULT_MESSAGES.unknownFolder);
     return run;
   }
 

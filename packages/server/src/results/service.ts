@@ -30,6 +30,8 @@ export class Results {
   constructor(
     private readonly db: Database,
     private readonly storage: Storage,
+    /** The public top list (src/public/listing-cache.ts): a deleted result leaves it at once. */
+    private readonly publicListing: { forget(): void } = { forget() {} },
   ) {}
 
   list(userId: number): Promise<BacktestRun[]> {
@@ -96,6 +98,7 @@ export class Results {
   async remove(run: BacktestRun): Promise<void> {
     await this.db.transaction((t) => run.destroy({ transaction: t }));
     this.workbooks.delete(run.runId);
+    this.publicListing.forget();
     await this.storage.remove(`results/${run.userId}/${run.folder}`);
   }
 }
