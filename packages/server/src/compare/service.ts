@@ -63,7 +63,7 @@ export class Comparator {
   }
 }
 
-export function labelOf(run: BacktestRun): string {
+export function labelOf(run: Pick<BacktestRun, 'symbol' | 'timeframe' | 'strategyLabel' | 'startDate' | 'endDate'>): string {
   return `${run.symbol} ${run.timeframe} · ${run.strategyLabel} · ${run.startDate} → ${run.endDate}`;
 }
 

@@ -16,6 +16,22 @@ export function instanceFromRow<M extends Model>(model: ModelStatic<M>, row: Rec
   return model.build(values as M['_creationAttributes'], { isNewRecord: false, raw: true });
 }
 
+/**
+ * Rows of `findAll({ raw: true, attributes })` with their dates and booleans typed as a model
+ * would give them: for listings that read many rows and need no model objects (building them is
+ * most of the cost, docs/server.md "Public top strategies").
+ */
+export function typedRows<T>(model: ModelStatic<Model>, rows: readonly object[]): T[] {
+  const attributes = Object.entries(model.getAttributes());
+  const dates = attributes.filter(([, a]) => a.type instanceof DataTypes.DATE).map(([name]) => name);
+  const booleans = attributes.filter(([, a]) => a.type instanceof DataTypes.BOOLEAN).map(([name]) => name);
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const name of dates) if (row[name] != null) row[name] = dateOf(row[name]);
+    for (const name of booleans) if (row[name] != null) row[name] = booleanOf(row[name]);
+  }
+  return rows as T[];
+}
+
 /** mysql2 answers DATETIME as a Date; SQLite keeps Sequelize's text ('2026-01-15 10:00:00.000 +00:00'). */
 function dateOf(value: unknown): Date {
   if (value instanceof Date) return value;

@@ -8,16 +8,15 @@ import type { Services } from '../app/services.js';
 import { scalar, text, type Body } from '../app/input.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { BacktestRun } from '../db/models.js';
-import { parseSummary } from './summary.js';
-import { RESULT_MESSAGES, Results } from './service.js';
+import { slRateOf } from './summary.js';
+import { RESULT_MESSAGES, Results, type ListedRun } from './service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** A dashboard backtest card (docs/product.md §2.3 "Backtest item"), with every alias the spec lists. */
-export function presentRun(run: BacktestRun) {
+export function presentRun(run: ListedRun) {
   const period = `${run.startDate} → ${run.endDate}`;
   const file = `${run.folder}.xlsx`;
-  const summary = parseSummary(run.summary);
   return {
     id: run.id,
     run_id: run.runId,
@@ -39,7 +38,7 @@ export function presentRun(run: BacktestRun) {
     winrate_tp1: run.winrateTp1,
     tp1_winrate: run.winrateTp1,
     winrate_tp2: run.winrateTp2,
-    sl_rate: summary?.global.sl_rate ?? null,
+    sl_rate: slRateOf(run.resolved, run.winrateTp1),
     trades: run.trades,
     total_trades: run.trades,
     count: run.trades,

@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../app/errors.js';
 import { Lru } from '../app/lru.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
+import { typedRows } from '../db/rows.js';
 import type { Storage } from '../storage/types.js';
 
 export const RESULT_MESSAGES = {
@@ -24,6 +25,13 @@ export const RESULT_MESSAGES = {
  * through the storage, which resolves it inside its root. Parsed workbooks are kept in a small
  * LRU (parsing one takes tens to hundreds of milliseconds; the modal asks for several sheets).
  */
+/** What the listings of a user's runs show (the dashboard, the comparator's list, the output files). */
+const LISTED_COLUMNS = [
+  'id', 'runId', 'folder', 'symbol', 'timeframe', 'strategy', 'strategyLabel', 'userStrategyId', 'source', 'startDate', 'endDate',
+  'winrateTp1', 'winrateTp2', 'trades', 'resolved', 'slMode', 'slPips', 'tp1Pips', 'tp2Pips', 'xlsxPath', 'createdAt',
+] as const;
+export type ListedRun = Pick<BacktestRun, (typeof LISTED_COLUMNS)[number]>;
+
 export class Results {
   private readonly workbooks = new Lru<string, Promise<WorkbookReader>>(24);
 
@@ -34,8 +42,11 @@ export class Results {
     private readonly publicListing: { forget(): void } = { forget() {} },
   ) {}
 
-  list(userId: number): Promise<BacktestRun[]> {
-    return this.db.models.BacktestRun.findAll({ where: { userId, status: 'done' }, order: [['id', 'DESC']] });
+  /** The user's finished runs, newest first, as plain rows of the listed columns (no summary, parameters or model). */
+  async list(userId: number): Promise<ListedRun[]> {
+    const { BacktestRun } = this.db.models;
+    const rows = await BacktestRun.findAll({ where: { userId, status: 'done' }, order: [['id', 'DESC']], attributes: [...LISTED_COLUMNS], raw: true });
+    return typedRows<ListedRun>(BacktestRun, rows);
   }
 
   /** The folder query parameter: missing → the spec's sentence (400). */

@@ -37,3 +37,14 @@ export function runSummary(statistics: BacktestStatistics): RunSummary {
 export function parseSummary(text: string | null): RunSummary | null {
   return parseStoredJson<RunSummary | null>(text, null);
 }
+
+/**
+ * A run's TP1 stop-loss rate from its stored columns, the same double as its summary's
+ * `global.sl_rate` (losses / resolved): the win rate is wins / resolved, so wins come back exactly
+ * as the nearest integer (test/results-listing.test.ts checks every count up to 3,000). Listings
+ * read it without parsing each run's summary.
+ */
+export function slRateOf(resolved: number, winrateTp1: number | null): number | null {
+  if (!(resolved > 0) || winrateTp1 === null) return null;
+  return (resolved - Math.round(winrateTp1 * resolved)) / resolved;
+}
