@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import Koa from 'koa';
 import { errorMiddleware } from '../src/app/errorMiddleware.js';
+import { importFor } from '../src/app/optional-module.js';
 import { InsufficientCreditsError } from '../src/credits/index.js';
 import { StoragePathError } from '../src/storage/index.js';
 import { register, useTestApp } from './support/app.js';
@@ -99,6 +100,28 @@ describe('errors raised by services of later resources', () => {
       assert.equal(file.status, 400);
       assert.deepEqual(await file.json(), { detail: 'Chemin de fichier invalide.' });
       assert.deepEqual(logs, []);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers 503 with a French detail when a feature cannot load its module, and logs which one', async () => {
+    const app = new Koa();
+    const logs: string[] = [];
+    app.use(errorMiddleware((m) => logs.push(m)));
+    app.use(async () => {
+      await importFor('invoice PDFs', 'pdfkit', () => Promise.reject(new Error("Cannot find package 'pdfkit'")));
+    });
+    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/invoice`);
+      assert.equal(res.status, 503);
+      const text = await res.text();
+      assert.deepEqual(JSON.parse(text), { detail: 'Cette fonction est momentanément indisponible sur ce serveur. Réessaie plus tard.' });
+      assertClean(text);
+      assert.equal(logs.length, 1);
+      assert.match(logs[0], /^GET \/invoice failed: OptionalModuleError: invoice PDFs needs pdfkit, which could not be loaded: Cannot find package 'pdfkit'/);
     } finally {
       server.close();
     }

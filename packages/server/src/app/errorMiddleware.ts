@@ -6,6 +6,7 @@ import { StoragePathError } from '../storage/local.js';
 import type { AppContext } from './context.js';
 import { HttpError } from './errors.js';
 import { MSG } from './messages.js';
+import { OptionalModuleError } from './optional-module.js';
 import { isApiPath } from './paths.js';
 import { frenchParamMessage } from './param-messages.js';
 
@@ -52,6 +53,11 @@ export function errorMiddleware(log: (message: string) => void) {
       } else if (err instanceof StoragePathError) {
         status = 400;
         detail = MSG.invalidPath;
+      } else if (err instanceof OptionalModuleError) {
+        // A feature's own dependency would not load (app/optional-module.ts): the server's fault,
+        // said in the log with the module's name; the client learns the feature is unavailable.
+        status = 503;
+        detail = MSG.featureUnavailable;
       } else if (isDatabaseUnavailable(err)) {
         // Stopped, restarting, or out of connections: try again later, nothing the client did.
         status = 503;

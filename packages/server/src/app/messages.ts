@@ -64,6 +64,7 @@ export const MSG = {
   rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
   tooManyConnections: 'Trop de connexions ouvertes depuis ton adresse. Réessaie dans quelques secondes.',
   databaseDown: 'Base de données indisponible.',
+  featureUnavailable: 'Cette fonction est momentanément indisponible sur ce serveur. Réessaie plus tard.',
   notReady: (down: string[]) => `Serveur pas prêt : ${down.join(', ')} indisponible${down.length > 1 ? 's' : ''}.`,
   providerNotConfigured: (provider: string) => `La connexion avec ${provider} n'est pas configurée sur ce serveur.`,
   providerUnknown: 'Fournisseur de connexion inconnu.',
