@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { importFor } from '../app/optional-module.js';
 import type { InvoiceContent } from './invoice-content.js';
 import { euros } from './money.js';
 
@@ -8,7 +8,9 @@ const DATE = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
  * Draws an invoice with pdfkit's built-in Helvetica (no font file to ship). The creation date is
  * the issue date, so drawing the same invoice again gives the same document.
  */
-export function renderInvoicePdf(content: InvoiceContent): Promise<Buffer> {
+export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer> {
+  // Loaded by the first invoice drawn, not at every start (app/optional-module.ts).
+  const { default: PDFDocument } = await importFor('invoice PDFs', 'pdfkit', () => import('pdfkit'));
   return new Promise((resolve, reject) => {
     const issued = new Date(content.issued_at);
     const doc = new PDFDocument({
