@@ -1,4 +1,5 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { importFor } from '../app/optional-module.js';
 
 export interface MailMessage {
   to: string;
@@ -18,20 +19,30 @@ export interface Mailer {
 
 export class SmtpMailer implements Mailer {
   readonly configured = true;
-  private readonly transport: Transporter;
-  private readonly from: string;
+  private transport: Promise<Transporter> | null = null;
 
-  constructor(smtpUrl: string, from: string) {
-    this.transport = createTransport(smtpUrl);
-    this.from = from;
+  constructor(
+    private readonly smtpUrl: string,
+    private readonly from: string,
+  ) {}
+
+  /** nodemailer is loaded by the first mail, not at every start (app/optional-module.ts). */
+  private transporter(): Promise<Transporter> {
+    this.transport ??= importFor('e-mail (SMTP_URL)', 'nodemailer', () => import('nodemailer')).then(({ createTransport }) => createTransport(this.smtpUrl));
+    return this.transport;
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
+    const transport = await this.transporter();
+    await transport.sendMail({ from: this.from, ...message });
   }
 
   close(): void {
-    this.transport.close();
+    // A transport that never loaded has nothing to close.
+    void this.transport?.then(
+      (transport) => transport.close(),
+      () => undefined,
+    );
   }
 }
 
