@@ -1,4 +1,8 @@
-import * as client from 'openid-client';
+import type * as openid from 'openid-client';
+import { importFor } from '../app/optional-module.js';
+
+/** openid-client is loaded by the first sign-in, not at every start (app/optional-module.ts). */
+const loadClient = () => importFor('OpenID Connect sign-in', 'openid-client', () => import('openid-client'));
 
 /** What the server needs to know about a person a provider signed in. */
 export interface IdentityClaims {
@@ -35,20 +39,20 @@ export interface OpenIdConnectOptions {
 export class OpenIdConnectProvider implements IdentityProvider {
   readonly id: string;
   readonly label: string;
-  private configuration: Promise<client.Configuration> | undefined;
+  private configuration: Promise<openid.Configuration> | undefined;
 
   constructor(private readonly options: OpenIdConnectOptions) {
     this.id = options.id;
     this.label = options.label;
   }
 
-  private config(): Promise<client.Configuration> {
+  private config(): Promise<openid.Configuration> {
     if (!this.configuration) {
       const issuer = new URL(this.options.issuer);
       // Plain HTTP only for a provider on this machine (tests, development).
       const local = issuer.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
-      this.configuration = client
-        .discovery(issuer, this.options.clientId, this.options.clientSecret, undefined, local ? { execute: [client.allowInsecureRequests] } : undefined)
+      this.configuration = loadClient()
+        .then((client) => client.discovery(issuer, this.options.clientId, this.options.clientSecret, undefined, local ? { execute: [client.allowInsecureRequests] } : undefined))
         .catch((err) => {
           this.configuration = undefined; // try discovery again on the next sign-in
           throw err;
@@ -59,6 +63,7 @@ export class OpenIdConnectProvider implements IdentityProvider {
 
   async authorizationUrl(params: { redirectUri: string; state: string; nonce: string; codeVerifier: string }): Promise<URL> {
     const config = await this.config();
+    const client = await loadClient();
     return client.buildAuthorizationUrl(config, {
       redirect_uri: params.redirectUri,
       scope: this.options.scope ?? 'openid email profile',
@@ -72,6 +77,7 @@ export class OpenIdConnectProvider implements IdentityProvider {
 
   async exchange(params: { callbackUrl: URL; state: string; nonce: string; codeVerifier: string }): Promise<IdentityClaims> {
     const config = await this.config();
+    const client = await loadClient();
     const tokens = await client.authorizationCodeGrant(config, params.callbackUrl, {
       pkceCodeVerifier: params.codeVerifier,
       expectedState: params.state,
