@@ -76,7 +76,7 @@ async function main(command: string): Promise<void> {
   const identityProviders = env.google
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
-  const { storage, library, description: storageDescription, ping: storagePing } = openStorages(env.dataDir, readS3Env(process.env));
+  const { storage, library, description: storageDescription, ping: storagePing } = await openStorages(env.dataDir, readS3Env(process.env));
   log(`bt: files: ${storageDescription}`);
   // What a killed process was writing never becomes a file: its staging copies are dropped.
   await storage.clearStaging();

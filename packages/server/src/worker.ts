@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const pending = await migrator(db.sequelize).pending();
   if (pending.length) throw new Error(`${pending.length} pending migration(s): start the server (or 'main.ts migrate') first`);
   // The same storage as the API servers (local DATA_DIR or the S3 bucket): they read what it writes.
-  const { storage, library, description } = openStorages(env.dataDir, readS3Env(process.env));
+  const { storage, library, description } = await openStorages(env.dataDir, readS3Env(process.env));
   log(`bt-worker: files: ${description}`);
   const events = new EventLog(db, systemClock, log);
   const ledger = new CreditLedger(db, (entry, t) => events.fromLedger(entry, t));

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readWorkbookMeta } from '@bt/core/report';
 import { openDatabase, type Database } from '../src/db/index.js';
-import { S3Storage, s3Client } from '../src/storage/index.js';
+import { S3Storage, s3Client } from '../src/storage/s3.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { seededLibraryDir } from './support/library.js';

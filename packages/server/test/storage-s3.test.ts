@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { S3Storage, openStorages, readS3Env, s3Client, type S3Settings } from '../src/storage/index.js';
+import { openStorages, readS3Env } from '../src/storage/index.js';
+import { S3Storage, s3Client, type S3Settings } from '../src/storage/s3.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
 import { storageContract } from './support/storage-contract.js';
 
@@ -52,7 +53,7 @@ describe('S3Storage', () => {
     assert.throws(() => readS3Env({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' }), /set both or neither/);
     assert.throws(() => readS3Env({ S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x' }), /S3_ENDPOINT/);
     assert.throws(() => readS3Env({ S3_BUCKET: 'b', S3_PREFIX: 'a/../b' }), /S3_PREFIX/);
-    const opened = openStorages('/unused', env);
+    const opened = await openStorages('/unused', env);
     await opened.ping();
     await opened.library.write('EURUSD/2024-01.csv', 'x');
     assert.deepEqual(await new S3Storage(s3Client(settings), settings.bucket, 'prod').list(''), ['library']);

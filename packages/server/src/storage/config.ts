@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import { importFor } from '../app/optional-module.js';
 import { LocalStorage } from './local.js';
-import { S3Storage, s3Client, type S3Settings } from './s3.js';
+import type { S3Settings } from './s3.js';
 import type { Storage } from './types.js';
 
 type Env = Record<string, string | undefined>;
@@ -51,8 +52,11 @@ export interface Storages {
   ping(): Promise<void>;
 }
 
-/** Both storages of a server: two prefixes of one bucket, or two folders of DATA_DIR. */
-export function openStorages(dataDir: string, s3: S3Settings | null): Storages {
+/**
+ * Both storages of a server: two prefixes of one bucket, or two folders of DATA_DIR. The S3 SDK
+ * is loaded only for a bucket (app/optional-module.ts): a failed load stops the start.
+ */
+export async function openStorages(dataDir: string, s3: S3Settings | null): Promise<Storages> {
   if (!s3) {
     const storage = new LocalStorage(join(dataDir, 'files'));
     const library = new LocalStorage(join(dataDir, 'library'));
@@ -65,6 +69,7 @@ export function openStorages(dataDir: string, s3: S3Settings | null): Storages {
       },
     };
   }
+  const { S3Storage, s3Client } = await importFor('S3 storage (S3_BUCKET)', '@aws-sdk/client-s3', () => import('./s3.js'));
   const client = s3Client(s3);
   const base = s3.prefix ? s3.prefix + '/' : '';
   const storage = new S3Storage(client, s3.bucket, base + 'files');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
-import { s3Client, type S3Settings } from '../../src/storage/index.js';
+import { s3Client, type S3Settings } from '../../src/storage/s3.js';
 
 export interface LocalS3 {
   endpoint: string;
