@@ -65,7 +65,7 @@ async function main(command: string): Promise<void> {
   // Closed newest first at shutdown: what services register later (a job runner) goes before these.
   const closers = new Closers();
   closers.add('database', () => db.close());
-  const redis = ops.redisUrl ? openRedis(ops.redisUrl, log) : null;
+  const redis = ops.redisUrl ? await openRedis(ops.redisUrl, log) : null;
   if (redis) closers.add('redis', () => redis.quit().catch(() => redis.disconnect()));
   const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis, systemClock, { prefix: ops.redisPrefix, log }) : new MemoryRateLimiter(systemClock);
   log(`bt: rate limits: ${redis ? `shared in Redis at ${describeRedisUrl(ops.redisUrl!)} (this process counts alone while Redis is down)` : 'in this process (REDIS_URL not set)'}`);

@@ -110,7 +110,7 @@ describe(`readiness (${TEST_DIALECT})`, () => {
 
   it('503 naming what is down (storage, Redis); /api/health stays 200 (liveness)', async () => {
     // A second server on the same database, whose Redis (REDIS_URL) and bucket do not answer.
-    const deadRedis = openRedis(`redis://127.0.0.1:${await freePort()}`, () => {});
+    const deadRedis = await openRedis(`redis://127.0.0.1:${await freePort()}`, () => {});
     const broken = await startTestApp(t.db, {
       deps: {
         redis: deadRedis,

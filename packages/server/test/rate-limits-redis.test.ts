@@ -11,8 +11,8 @@ import { SHARED_REDIS_URL, dropKeys, startPrivateRedis, uniquePrefix } from './s
 const rule = (limit: number, windowSeconds = 60) => ({ limit, windowSeconds });
 const prefix = uniquePrefix('ratelimit');
 const connections: Redis[] = [];
-const connect = (url = SHARED_REDIS_URL, logs: string[] = []) => {
-  const redis = openRedis(url, (m) => logs.push(m));
+const connect = async (url = SHARED_REDIS_URL, logs: string[] = []) => {
+  const redis = await openRedis(url, (m) => logs.push(m));
   connections.push(redis);
   return redis;
 };
@@ -27,7 +27,7 @@ before(async () => {
   const limits = { rateLimits: { ...NO_LIMITS, login: rule(3) } };
   // Two apps, each with its own Redis connection, as two API servers would have.
   for (const which of ['a', 'b'] as const) {
-    const redis = connect();
+    const redis = await connect();
     await ready(redis);
     const app = await startTestApp(tdb.db, { config: limits, rateLimiter: (clock) => new RedisRateLimiter(redis, clock, { prefix }) });
     if (which === 'a') a = app;
@@ -58,7 +58,7 @@ describe(`rate limits in Redis (${TEST_DIALECT})`, () => {
   });
 
   it('counts atomically under concurrent hits, expires the window, and stores no key in clear', async () => {
-    const redis = connect();
+    const redis = await connect();
     await ready(redis);
     const limiter = new RedisRateLimiter(redis, new ManualClock(), { prefix });
     const decisions = await Promise.all(Array.from({ length: 40 }, () => limiter.hit('burst', 'secret-api-key-123', rule(25, 1))));
@@ -76,7 +76,7 @@ describe(`rate limits in Redis (${TEST_DIALECT})`, () => {
     const privateRedis = await startPrivateRedis();
     const logs: string[] = [];
     try {
-      const redis = connect(privateRedis.url, logs);
+      const redis = await connect(privateRedis.url, logs);
       await ready(redis);
       const limiter = new RedisRateLimiter(redis, new ManualClock(), { prefix, log: (m) => logs.push(m) });
       assert.equal((await limiter.hit('down', 'ip', rule(2))).allowed, true);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { candlesToIpc, type Candles } from '@bt/core/candles';
-import { Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { HttpError } from '../app/errors.js';
+import { importFor } from '../app/optional-module.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun, RunSource } from '../db/models.js';
@@ -93,6 +94,14 @@ export interface ExtractionJobData extends ExtractionRange {
 /** The file written (rows, bytes), or no candle in the range (the API's 404). */
 export type ExtractionJobResult = { rows: number; bytes: number } | { empty: true };
 
+/** The queue's Redis connections and BullMQ objects, opened once bullmq and ioredis are loaded. */
+interface QueueConnections {
+  connection: Redis;
+  eventsConnection: Redis;
+  queue: Queue;
+  events: QueueEvents;
+}
+
 export interface QueueOptions {
   url: string;
   /** Key prefix of every queue key (several deployments, or test runs, on one Redis). */
@@ -111,10 +120,7 @@ export interface QueueOptions {
  */
 export class QueueRunner {
   readonly kind = 'queue' as const;
-  private readonly connection: Redis;
-  private readonly eventsConnection: Redis;
-  readonly queue: Queue;
-  private readonly events: QueueEvents;
+  private readonly opened: Promise<QueueConnections>;
   private readonly waiting = new Set<Promise<unknown>>();
   private closing = false;
 
@@ -122,15 +128,25 @@ export class QueueRunner {
     readonly options: QueueOptions,
     private readonly deps: { db: Database; ledger: CreditLedger; storage: Storage; log: (message: string) => void },
   ) {
+    this.opened = this.open();
+    // Said once at start; each run then gets the 503 of a queue that is unavailable.
+    this.opened.catch((err: Error) => this.deps.log(`job queue: ${err.message}`));
+  }
+
+  /** bullmq and ioredis are loaded only when REDIS_URL is set (app/optional-module.ts). */
+  private async open(): Promise<QueueConnections> {
+    const feature = 'the Redis job queue (REDIS_URL)';
+    const [{ Queue, QueueEvents }, { Redis }] = await Promise.all([importFor(feature, 'bullmq', () => import('bullmq')), importFor(feature, 'ioredis', () => import('ioredis'))]);
     // Commands fail at once while Redis is away (no offline queue): the request gets a clear 503
     // instead of hanging on a reconnecting client.
-    this.connection = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    this.eventsConnection = new Redis(options.url, { maxRetriesPerRequest: null });
-    for (const c of [this.connection, this.eventsConnection]) c.on('error', (err) => this.logError('redis', err));
-    this.queue = new Queue(BACKTEST_QUEUE, { connection: this.connection, prefix: options.prefix });
-    this.events = new QueueEvents(BACKTEST_QUEUE, { connection: this.eventsConnection, prefix: options.prefix });
-    this.queue.on('error', (err) => this.logError('queue', err));
-    this.events.on('error', (err) => this.logError('queue events', err));
+    const connection = new Redis(this.options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    const eventsConnection = new Redis(this.options.url, { maxRetriesPerRequest: null });
+    for (const c of [connection, eventsConnection]) c.on('error', (err) => this.logError('redis', err));
+    const queue = new Queue(BACKTEST_QUEUE, { connection, prefix: this.options.prefix });
+    const events = new QueueEvents(BACKTEST_QUEUE, { connection: eventsConnection, prefix: this.options.prefix });
+    queue.on('error', (err) => this.logError('queue', err));
+    events.on('error', (err) => this.logError('queue events', err));
+    return { connection, eventsConnection, queue, events };
   }
 
   private lastError = 0;
@@ -172,8 +188,9 @@ export class QueueRunner {
       this.logError('enqueue', err as Error);
       return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
     }
+    const { queue, events } = await this.opened;
     try {
-      return await waitForJob<QueueJobResult>(this.queue, this.events, added, this.options.timeoutMs);
+      return await waitForJob<QueueJobResult>(queue, events, added, this.options.timeoutMs);
     } catch (err) {
       const message = (err as Error).message ?? '';
       if (/timed out before finishing/.test(message)) {
@@ -192,10 +209,11 @@ export class QueueRunner {
    * worker refuses it (and a backtest's worker finds the run gone).
    */
   private async add(name: string, data: QueueJobData | ExtractionJobData, job: { jobId: string; priority: boolean }): Promise<Job> {
+    const { queue } = await this.opened;
     let timer: NodeJS.Timeout | undefined;
     try {
       const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
-      const adding = this.queue.add(name, data, jobOptions(job.jobId, job.priority));
+      const adding = queue.add(name, data, jobOptions(job.jobId, job.priority));
       // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
       // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
       // the process.
@@ -225,8 +243,9 @@ export class QueueRunner {
       this.logError('enqueue', err as Error);
       throw new HttpError(503, EXTRACTION_MESSAGES.unavailable);
     }
+    const { queue, events } = await this.opened;
     try {
-      return await waitForJob<ExtractionJobResult>(this.queue, this.events, added, this.options.timeoutMs);
+      return await waitForJob<ExtractionJobResult>(queue, events, added, this.options.timeoutMs);
     } catch (err) {
       const message = (err as Error).message ?? '';
       if (!/timed out before finishing/.test(message)) {
@@ -235,7 +254,7 @@ export class QueueRunner {
       }
       // Not started yet: out of the queue. Finished just now: its file is there, the answer stands.
       await added.remove().catch(() => undefined);
-      const finished = await Job.fromId(this.queue, added.id!).catch(() => undefined);
+      const finished = await queue.getJob(added.id!).catch(() => undefined);
       if (finished?.returnvalue) return finished.returnvalue as ExtractionJobResult;
       throw new HttpError(503, EXTRACTION_MESSAGES.timeout);
     }
@@ -252,7 +271,7 @@ export class QueueRunner {
       throw new JobEndedElsewhere(new HttpError(503, JOB_MESSAGES.unavailable));
     }
     if (outcome === 'done') {
-      const finished = await Job.fromId(this.queue, ref.runId).catch(() => undefined);
+      const finished = await this.opened.then(({ queue }) => queue.getJob(ref.runId)).catch(() => undefined);
       if (finished?.returnvalue && 'result' in finished.returnvalue) return finished.returnvalue as QueueJobResult;
       throw new JobEndedElsewhere(new HttpError(503, JOB_MESSAGES.doneLate));
     }
@@ -262,7 +281,8 @@ export class QueueRunner {
   /** Jobs waiting for a worker (the /metrics gauge); 0 when Redis cannot tell. */
   async queueDepth(): Promise<number> {
     try {
-      return await this.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+      const { queue } = await this.opened;
+      return await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
     } catch {
       return 0;
     }
@@ -277,8 +297,11 @@ export class QueueRunner {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.waiting]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
-    this.connection.disconnect();
-    this.eventsConnection.disconnect();
+    // Never opened (bullmq or ioredis would not load): nothing to close.
+    const opened = await this.opened.catch(() => null);
+    if (!opened) return;
+    await Promise.allSettled([opened.events.close(), opened.queue.close()]);
+    opened.connection.disconnect();
+    opened.eventsConnection.disconnect();
   }
 }

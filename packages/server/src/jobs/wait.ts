@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import { Job, type Queue, type QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 
 /** What a wait says when no end arrived in time (BullMQ's own wording, which callers match). */
 export const timedOutMessage = (job: Job, ttl: number) => `Job wait ${job.name} timed out before finishing, no finish notification arrived after ${ttl}ms (id=${job.id})`;
@@ -54,7 +54,8 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
     // no end falls between the two).
     events
       .waitUntilReady()
-      .then(() => (settled ? undefined : Job.fromId(queue, id)))
+      // queue.getJob is Job.fromId: this module needs bullmq's types only (app/optional-module.ts).
+      .then(() => (settled ? undefined : queue.getJob(id)))
       .then((fresh) => {
         // One read of the job's hash: its end time and its answer are written together, whereas
         // a state read after it could see an end the hash read before did not (no answer yet).

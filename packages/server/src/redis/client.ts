@@ -1,11 +1,14 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { importFor } from '../app/optional-module.js';
 
 /**
  * The API server's Redis connection (rate limits, readiness). Commands fail fast while Redis is
  * away (no offline queue, one retry, a short timeout), so a request never waits on a dead Redis;
- * the connection itself keeps trying in the background and comes back on its own.
+ * the connection itself keeps trying in the background and comes back on its own. ioredis is
+ * loaded only when REDIS_URL is set (app/optional-module.ts).
  */
-export function openRedis(url: string, log: (message: string) => void): Redis {
+export async function openRedis(url: string, log: (message: string) => void): Promise<Redis> {
+  const { Redis } = await importFor('Redis (REDIS_URL)', 'ioredis', () => import('ioredis'));
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
