@@ -32,7 +32,9 @@ import { openSandbox } from './strategies/sandbox/sandbox.js';
 import { builtWebDist } from './web/static.js';
 import { NowPaymentsInvoices } from './payments/nowpayments.js';
 import { PayPalOrders } from './payments/paypal.js';
-import { StripeCheckout } from './payments/stripe.js';
+import { importFor } from './app/optional-module.js';
+import type { StripeGateway } from './payments/gateways.js';
+import type { StripeSettings } from './payments/settings.js';
 
 // Until the logger exists (an invalid LOG_* variable), errors go to stderr as plain text.
 let logger: Logger | null = null;
@@ -88,7 +90,7 @@ async function main(command: string): Promise<void> {
   log(`bt: AI generation: ${llm ? `chat model ${env.llm!.model} at ${env.llm!.baseUrl}` : 'built-in generator (LLM_BASE_URL not set)'}`);
   const { stripe, paypal, nowpayments, seller } = env.payments;
   const payments = {
-    stripe: stripe ? new StripeCheckout(stripe) : null,
+    stripe: stripe ? await stripeCheckout(stripe) : null,
     paypal: paypal ? new PayPalOrders(paypal) : null,
     crypto: nowpayments ? new NowPaymentsInvoices(nowpayments) : null,
   };
@@ -174,6 +176,12 @@ async function main(command: string): Promise<void> {
   const stop = gracefulStop(server, closers, { timeoutMs: ops.shutdownTimeoutMs, log });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Stripe's SDK is loaded only when Stripe is configured (app/optional-module.ts); a failed load stops the start. */
+async function stripeCheckout(settings: StripeSettings): Promise<StripeGateway> {
+  const { StripeCheckout } = await importFor('Stripe payments (STRIPE_SECRET_KEY)', 'stripe', () => import('./payments/stripe.js'));
+  return new StripeCheckout(settings);
 }
 
 /**
