@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
 import { migrate, openDatabase, type Database } from '../../src/db/index.js';
 
 /**
@@ -25,6 +24,8 @@ export interface TestDatabase {
  */
 export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT, createOptions = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'mysql') {
+    // Imported here: the files of the SQLite pass never load the MySQL client (docs/development.md).
+    const { createConnection } = await import('mysql2/promise');
     const name = `bt_test_${process.pid}_${randomBytes(4).toString('hex')}`;
     const admin = await createConnection(MYSQL_SERVER);
     await admin.query(`CREATE DATABASE \`${name}\` ${createOptions}`);
