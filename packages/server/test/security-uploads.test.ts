@@ -6,7 +6,7 @@ import { Semaphore } from '../src/app/semaphore.js';
 import { CandleParsePool, ParseAborted } from '../src/uploads/parse-pool.js';
 import { checkXlsx, XlsxTooManyRows, ZipRefusal } from '@bt/core/node';
 import { register, useTestApp } from './support/app.js';
-import { TEST_DIALECT } from './support/db.js';
+import { SQLITE_PASS_ONLY, TEST_DIALECT } from './support/db.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { funded } from './support/work.js';
 import { bombWorkbook, candleWorkbook } from './support/xlsx-files.js';
@@ -40,7 +40,7 @@ function bigCsv(bytes: number): Blob {
   return new Blob([lines.join('\n')]);
 }
 
-describe('each layer of the upload bounds alone', () => {
+describe('each layer of the upload bounds alone', { skip: SQLITE_PASS_ONLY }, () => {
   it('the .xlsx check refuses a bomb by its declared size, a lying bomb while inflating, and rows past the cap', async () => {
     const budget = { maxInflatedBytes: 64 * MB, maxRows: 100_000 };
     await assert.rejects(checkXlsx(BOMB, budget), (e: unknown) => e instanceof ZipRefusal && e.code === 'too_large');
@@ -111,7 +111,7 @@ describe(`uploads: credits before parsing, container checks (${TEST_DIALECT})`, 
   });
 });
 
-describe('uploads against a server process: bombs, floods, temp files, memory', () => {
+describe('uploads against a server process: bombs, floods, temp files, memory', { skip: SQLITE_PASS_ONLY }, () => {
   let server: ServerProcess;
   let key = '';
   before(async () => {

@@ -11,6 +11,12 @@ import { migrate, openDatabase, type Database } from '../../src/db/index.js';
  */
 export const TEST_DIALECT = process.env.BT_TEST_DB === 'mariadb' || process.env.BT_TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
 const MYSQL_SERVER = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+/**
+ * `{ skip: SQLITE_PASS_ONLY }`: a part of a test file that uses no database, or only a server
+ * process (always on SQLite), runs in the SQLite pass alone; on MariaDB it would run the same code
+ * again. Whole files of that kind are left out of the MariaDB pass by scripts/test-mariadb.mjs.
+ */
+export const SQLITE_PASS_ONLY = TEST_DIALECT === 'mysql' ? 'uses no database: runs in the SQLite pass' : false;
 
 export interface TestDatabase {
   db: Database;

@@ -1,0 +1,43 @@
+// The server's suite on MariaDB (`npm run test:mariadb`; docs/development.md, "The test command"):
+// every test file but those below, which use no database at all, or only a server process that
+// runs on SQLite whichever pass starts it. On MariaDB they would run the same code a second time;
+// they run in the SQLite pass. This pass says which it leaves out, and why, before it starts.
+// A file that touches the database in any way stays in both passes; inside such a file, a part
+// that uses none skips itself here with `{ skip: SQLITE_PASS_ONLY }` (test/support/db.ts).
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const SQLITE_PASS_ONLY = {
+  'connection-guard.test.ts': 'the connection cap, against a server process on SQLite',
+  'engine-pool.test.ts': 'the engine threads, no database',
+  'ops-settings.test.ts': 'environment parsing and closers, no database',
+  'queue-retention.test.ts': 'job retention in Redis, no database',
+  'queue-wait.test.ts': 'waiting for a job in Redis, no database',
+  'sandbox-layers.test.ts': "the sandbox's OS and Python layers alone, no database",
+  'shutdown.test.ts': 'graceful shutdown of a server process on SQLite',
+  'storage-s3.test.ts': 'the S3 storage (s3rver), no database',
+  'storage.test.ts': 'the local disk storage, no database',
+};
+
+const testDir = fileURLToPath(new URL('../test/', import.meta.url));
+const files = readdirSync(testDir).filter((name) => name.endsWith('.test.ts')).sort();
+// A renamed or removed file must not leave a stale entry that reads as coverage.
+const unknown = Object.keys(SQLITE_PASS_ONLY).filter((name) => !files.includes(name));
+if (unknown.length) {
+  console.error(`scripts/test-mariadb.mjs lists files that do not exist: ${unknown.join(', ')}`);
+  process.exit(2);
+}
+
+console.log(`MariaDB pass: ${Object.keys(SQLITE_PASS_ONLY).length} test files left out (they ran in the SQLite pass):`);
+for (const [name, why] of Object.entries(SQLITE_PASS_ONLY)) console.log(`  ${name}: ${why}`);
+const run = files.filter((name) => !(name in SQLITE_PASS_ONLY)).map((name) => `test/${name}`);
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+const result = spawnSync(process.execPath, [tsx, '--conditions=@bt/source', '--test', ...run], {
+  cwd: fileURLToPath(new URL('..', import.meta.url)),
+  stdio: 'inherit',
+  env: { ...process.env, BT_TEST_DB: 'mariadb' },
+});
+if (result.error) throw result.error;
+process.exit(result.status ?? 1);
