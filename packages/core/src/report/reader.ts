@@ -89,8 +89,7 @@ function headerNames(row: SheetCell[] | undefined): string[] {
   return (row ?? []).map((cell) => (cell === null ? '' : String(cell)));
 }
 
-function findSheet(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet {
-  const sheets = workbook.worksheets;
+function findSheet(sheets: readonly SheetRows[], name: string): SheetRows {
   const found = sheets.find((s) => s.name === name) ?? sheets.find((s) => s.name.toLowerCase() === String(name).toLowerCase());
   if (!found) throw new WorkbookSheetNotFoundError(name, sheets.map((s) => s.name));
   return found;
@@ -135,37 +134,63 @@ export interface WorkbookReader {
   sheet(name: string, options?: SheetPageOptions): SheetPage;
 }
 
-export async function openWorkbook(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookReader> {
+/**
+ * A sheet's rows as a reader pages them: `row(0)` is the header, `width` the sheet's column count
+ * (the letters A, B, ... of a page read without header). Rows may be held in another form than
+ * cells (a server keeps them as JSON text made on a worker thread) and read only when paged.
+ */
+export interface SheetRows {
+  readonly name: string;
+  readonly width: number;
+  readonly length: number;
+  row(index: number): SheetCell[];
+}
+
+/** The whole workbook as plain cells, every sheet at once (for a thread that parses it for another). */
+export async function workbookRows(bytes: Uint8Array | ArrayBuffer): Promise<Array<{ name: string; width: number; rows: SheetCell[][] }>> {
   const workbook = await load(bytes);
-  const matrices = new Map<ExcelJS.Worksheet, SheetCell[][]>();
-  const cells = (worksheet: ExcelJS.Worksheet): SheetCell[][] => {
-    let m = matrices.get(worksheet);
-    if (!m) {
-      m = matrix(worksheet);
-      matrices.set(worksheet, m);
-    }
-    return m;
-  };
+  return workbook.worksheets.map((worksheet) => ({ name: worksheet.name, width: worksheet.columnCount, rows: matrix(worksheet) }));
+}
+
+/** Meta and pages over sheets' rows: the rules of every workbook reader (sheet names, paging, header). */
+export function workbookReader(sheets: readonly SheetRows[]): WorkbookReader {
   return {
-    sheetNames: workbook.worksheets.map((s) => s.name),
+    sheetNames: sheets.map((s) => s.name),
     meta: () => ({
-      sheets: workbook.worksheets.map((worksheet) => {
-        const rows = cells(worksheet);
-        return { name: worksheet.name, rows: Math.max(0, rows.length - 1), columns: headerNames(rows[0]) };
-      }),
+      sheets: sheets.map((sheet) => ({ name: sheet.name, rows: Math.max(0, sheet.length - 1), columns: headerNames(sheet.length > 0 ? sheet.row(0) : undefined) })),
     }),
     sheet: (name, options = {}) => {
       const offset = integer(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
       const limit = integer(options.limit, 'limit', DEFAULT_SHEET_LIMIT, 1, MAX_SHEET_LIMIT);
       const useHeader = flag(options.useHeader);
-      const worksheet = findSheet(workbook, name);
-      const all = cells(worksheet);
-      const width = worksheet.columnCount;
-      const headers = useHeader ? headerNames(all[0]) : Array.from({ length: width }, (_, c) => columnLetter(c));
-      const data = useHeader ? all.slice(1) : all;
-      return { sheet: worksheet.name, headers, rows: data.slice(offset, offset + limit), total: data.length, offset, limit };
+      const sheet = findSheet(sheets, name);
+      const headers = useHeader ? headerNames(sheet.length > 0 ? sheet.row(0) : undefined) : Array.from({ length: sheet.width }, (_, c) => columnLetter(c));
+      const first = useHeader ? 1 : 0;
+      const total = Math.max(0, sheet.length - first);
+      const rows: SheetCell[][] = [];
+      for (let i = first + offset; i < Math.min(sheet.length, first + offset + limit); i++) rows.push(sheet.row(i));
+      return { sheet: sheet.name, headers, rows, total, offset, limit };
     },
   };
+}
+
+export async function openWorkbook(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookReader> {
+  const workbook = await load(bytes);
+  // Each sheet's cells are read from exceljs's model the first time the sheet is asked for.
+  return workbookReader(
+    workbook.worksheets.map((worksheet) => {
+      let cells: SheetCell[][] | null = null;
+      const all = () => (cells ??= matrix(worksheet));
+      return {
+        name: worksheet.name,
+        width: worksheet.columnCount,
+        get length() {
+          return all().length;
+        },
+        row: (index: number) => all()[index],
+      };
+    }),
+  );
 }
 
 /** Sheet names, data-row counts and header names of a workbook (the server's GET /xlsx/meta). */

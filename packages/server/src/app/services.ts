@@ -22,6 +22,7 @@ import { ListingCache } from '../public/listing-cache.js';
 import { TopStrategies, TOP_LIMIT, type PublicRun } from '../public/service.js';
 import { ResultCharts } from '../results/chart.js';
 import { Results } from '../results/service.js';
+import { textWorkbookReader } from '../results/workbook-text.js';
 import { StrategyArchive } from '../strategies/archive.js';
 import { UserStrategies } from '../strategies/service.js';
 import { CandleUploads } from '../uploads/candle-uploads.js';
@@ -74,15 +75,16 @@ export function createServices(deps: AppDeps) {
   const sandboxLimits = sandbox.limits;
   // Backtests and extractions run off the event loop: worker threads here, or worker processes behind Redis.
   const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
-  // So do the library's imports (their month files' RSI, CSV and IPC): on the engine threads, or in
-  // queue mode on threads of their own, started by the first import (docs/queue.md).
+  // So do the library's imports (their month files' RSI, CSV and IPC) and the parsing of results'
+  // workbooks: on the engine threads, or in queue mode on threads of their own, started by the
+  // first such task (docs/queue.md).
   const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads, false);
   if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
   const datasets = new DatasetStore(db, library, log, importPool);
   const archive = new StrategyArchive(db, storage, clock);
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits });
   const publicListing = new ListingCache<Map<string, PublicRun>>(config.topCacheMs, clock);
-  const results = new Results(db, storage, publicListing);
+  const results = new Results(db, storage, publicListing, async (bytes) => textWorkbookReader(await importPool.workbook(bytes)));
   const charts = new ResultCharts({ results, datasets, storage });
   const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing });
   const topStrategies = new TopStrategies(db, results, publicListing, { minTrades: config.topMinTrades, limit: TOP_LIMIT });

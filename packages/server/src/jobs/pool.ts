@@ -4,6 +4,7 @@ import type { Candles } from '@bt/core/candles';
 import { buffersOf, columnsOf, paramErrorOf, type EngineOutput, type EngineRequest } from './task.js';
 import type { MonthFile, MonthFilesTask } from '../datasets/month-files.js';
 import type { ThreadAnswer, ThreadTask } from './thread.js';
+import type { WorkbookText } from '../results/workbook-text.js';
 
 // The worker module beside this one, in the form this process runs (.ts under tsx, .js from dist).
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
@@ -11,7 +12,7 @@ const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js
 /**
  * Worker threads that run the engine and write the workbook (docs/architecture.md §4), and format
  * extractions' CSVs: that CPU never runs on the event loop, which only validates, charges and
- * stores. As many threads as cores (ENGINE_THREADS to change it); they start with the first
+ * stores; and parse results' workbooks for the API. As many threads as cores (ENGINE_THREADS to change it); they start with the first
  * task (bt-worker: at its start) and stay. One pool for both kinds of task, so together they
  * never take more threads than that.
  */
@@ -53,8 +54,15 @@ export class EnginePool {
     return (await this.task({ kind: 'month-files', ...task }, warmup)) as MonthFile[];
   }
 
+  /** A result's workbook parsed on a thread, as JSON text per row (src/results/workbook-text.ts). */
+  async workbook(bytes: Uint8Array): Promise<WorkbookText> {
+    // A copy of its own to move: a file's bytes may be a view of a buffer shared with others.
+    const own = new Uint8Array(bytes);
+    return (await this.threadPool().run({ kind: 'workbook', bytes: own } satisfies ThreadTask, { transferList: [own.buffer] })) as WorkbookText;
+  }
+
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
-  private task(task: ThreadTask, more: ArrayBuffer[] = []): Promise<unknown> {
+  private task(task: Exclude<ThreadTask, { kind: 'workbook' }>, more: ArrayBuffer[] = []): Promise<unknown> {
     return this.threadPool().run(task, { transferList: [...buffersOf(task.columns), ...more] });
   }
 

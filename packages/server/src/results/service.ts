@@ -40,6 +40,8 @@ export class Results {
     private readonly storage: Storage,
     /** The public top list (src/public/listing-cache.ts): a deleted result leaves it at once. */
     private readonly publicListing: { forget(): void } = { forget() {} },
+    /** How a workbook is parsed: on an engine thread in the server (src/results/workbook-text.ts), here by default. */
+    private readonly parse: (bytes: Uint8Array) => Promise<WorkbookReader> = openWorkbook,
   ) {}
 
   /** The user's finished runs, newest first, as plain rows of the listed columns (no summary, parameters or model). */
@@ -79,7 +81,7 @@ export class Results {
     const key = run.runId;
     let reader = this.workbooks.get(key);
     if (!reader) {
-      reader = this.workbookBytes(run).then((bytes) => openWorkbook(bytes));
+      reader = this.workbookBytes(run).then((bytes) => this.parse(bytes));
       reader.catch(() => this.workbooks.delete(key));
       this.workbooks.set(key, reader);
     }

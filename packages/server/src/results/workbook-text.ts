@@ -1,0 +1,20 @@
+import { workbookReader, workbookRows, type WorkbookReader } from '@bt/core/report';
+
+/**
+ * A result's workbook parsed on an engine thread and held by the API as JSON text, a string per
+ * row (docs/server.md "Backtests, results and credits"): exceljs takes tens to hundreds of
+ * milliseconds of CPU per workbook (438 ms for 10,000 trades, docs/PERFORMANCE.md), which must not
+ * stop the event loop, and strings cross a thread as a copy of their bytes where a tree of cells
+ * would be rebuilt value by value. A page parses only its own rows.
+ */
+export type WorkbookText = Array<{ name: string; width: number; rows: string[] }>;
+
+/** On the thread: every sheet's rows as JSON text. */
+export async function workbookText(bytes: Uint8Array): Promise<WorkbookText> {
+  return (await workbookRows(bytes)).map((sheet) => ({ name: sheet.name, width: sheet.width, rows: sheet.rows.map((row) => JSON.stringify(row)) }));
+}
+
+/** In the API: core's reader over the text, each row parsed when a page or the meta asks for it. */
+export function textWorkbookReader(text: WorkbookText): WorkbookReader {
+  return workbookReader(text.map((sheet) => ({ name: sheet.name, width: sheet.width, length: sheet.rows.length, row: (index: number) => JSON.parse(sheet.rows[index]) })));
+}
