@@ -157,10 +157,12 @@ describe('dashboard against the bt server', () => {
     await page.keyboard.press('Escape');
 
     // A failed list shows its message.
-    await page.route('**/api/user/backtests', (route) => route.fulfill({ status: 500, json: { detail: 'Erreur serveur' } }));
+    // The list's pages carry their order and place in the query (sort, limit, offset).
+    const list = /\/api\/user\/backtests(\?|$)/;
+    await page.route(list, (route) => route.fulfill({ status: 500, json: { detail: 'Erreur serveur' } }));
     await page.reload();
     await page.getByText('Erreur de chargement des backtests').waitFor();
-    await page.unroute('**/api/user/backtests');
+    await page.unroute(list);
     await context.close();
   });
 
@@ -205,4 +207,37 @@ describe('dashboard against the bt server', () => {
   });
 
 
+
+  it("a trader's many backtests come 9 at a time in the order the server sorts; a deletion skips none of the next page", async () => {
+    const trader = await newUser(server, { verified: true, credits: 22, first: 'many', last: 'Runs' });
+    const calls = api(server.url, trader);
+    const strategies = ['ob_pullback_pure', 'ob_pullback_gap', 'fvg_pullback_multi', 'fvg_impulsive', 'englobante_entry', 'ob_pullback_pure_rsi', 'fvg_pullback_multi_ema', 'fvg_impulsive_rsi', 'englobante_entry_ema', 'ob_pullback_gap_rsi', 'fvg_pullback_tendance_ema'];
+    for (const strategy of strategies) assert.ok((await calls.runBacktest({ strategy })).folder, strategy);
+    const order = async (sort: string) => ((await calls.get(`/api/user/backtests?sort=${sort}&limit=20`)).items as Array<{ folder: string }>).map((i) => i.folder);
+    const folders = () => page.getByTestId('backtest-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-folder')));
+
+    const context = await signedInContext(browser, trader);
+    const page = await newPage(context);
+    await openDashboard(page);
+    await page.getByTestId('backtest-card').nth(8).waitFor();
+    const byWinrate = await order('winrate-desc');
+    assert.deepEqual(await folders(), byWinrate.slice(0, 9), 'the first page, best win rate first');
+    await page.getByTestId('backtests-more').click();
+    await page.getByTestId('backtest-card').nth(10).waitFor();
+    assert.deepEqual(await folders(), byWinrate);
+    assert.equal(await page.getByTestId('backtests-more').count(), 0, 'nothing more to ask');
+
+    await page.getByTestId('backtests-sort').selectOption('trades-asc');
+    const byTrades = await order('trades-asc');
+    await page.getByTestId('backtest-card').first().and(page.locator(`[data-folder="${byTrades[0]}"]`)).waitFor();
+    assert.deepEqual(await folders(), byTrades.slice(0, 9), 'the sort asked the server for a first page');
+
+    await page.getByTestId('backtest-card').first().getByRole('button', { name: 'Supprimer' }).click();
+    await page.getByTestId('confirm-action').click();
+    await page.getByTestId('backtest-card').nth(8).waitFor({ state: 'detached' });
+    await page.getByTestId('backtests-more').click();
+    await page.getByTestId('backtest-card').nth(9).waitFor();
+    assert.deepEqual(await folders(), byTrades.slice(1), 'the run that moved up into the first page is not skipped');
+    await context.close();
+  });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { firstPage, hasMore, mergePage, nextCount, nextPage, shownOf, updateRow, type PageRequest, type Paged } from '../src/features/admin/pages.js';
+import { firstPage, hasMore, mergePage, nextCount, nextPage, removeRow, shownOf, updateRow, type PageRequest, type Paged } from '../src/features/admin/pages.js';
 import { ARCHIVE_PAGES, BACKTESTS_PAGES, HISTORY_PAGES, USER_PAGES } from '../src/features/admin/rules.js';
 
 type Row = { id: number };
@@ -157,5 +157,21 @@ describe('admin lists loaded page by page (backtests 20 + 20, archive 5 + 10, us
     assert.deepEqual(updateRow(first, 999, (u) => u.id, () => ({ id: 0, credits: 0 })).items, first.items, 'an id not shown changes nothing');
     const more = mergePage(changed, nextPage(changed, USER_PAGES), users.slice(100), (u) => u.id, 150);
     assert.deepEqual([more.items.length, more.items.find((u) => u.id === 120)!.credits, hasMore(more)], [150, 1, false]);
+  });
+
+  it('takes a deleted row out: the next page starts one row earlier, so the row that moved up is not skipped', () => {
+    type Run = { id: number };
+    const server: Run[] = Array.from({ length: 20 }, (_, i) => ({ id: 20 - i }));
+    const sizes = { first: 9, next: 9 };
+    const first = mergePage<Run>(null, firstPage(sizes), server.slice(0, 9), (r) => r.id, 20);
+    const after = removeRow(first, 15, (r) => r.id);
+    server.splice(server.findIndex((r) => r.id === 15), 1);
+    assert.deepEqual([after.items.length, after.offset, after.total], [8, 8, 19]);
+    const request = nextPage(after, sizes);
+    const more = mergePage(after, request, server.slice(request.offset, request.offset + request.limit), (r) => r.id, 19);
+    assert.deepEqual(more.items.map((r) => r.id), server.slice(0, 17).map((r) => r.id), 'every run once, in order');
+    assert.equal(removeRow(first, 999, (r) => r.id), first, 'an id not shown changes nothing');
+    const uncounted = mergePage<Run>(null, firstPage(sizes), server.slice(0, 9), (r) => r.id, null);
+    assert.equal(removeRow(uncounted, 20, (r) => r.id).total, null);
   });
 });

@@ -8,9 +8,10 @@ import {
   pageCount,
   parseBacktestItem,
   parseBacktests,
+  parseBacktestPage,
+  BACKTEST_SORTS,
   parseCsvs,
   renameTarget,
-  sortBacktests,
   sortStrategies,
 } from '../src/pages/dashboard/items.js';
 import { parseStrategyCards } from '../src/pages/dashboard/strategies.js';
@@ -50,19 +51,14 @@ describe('dashboard backtest items (docs/product.md §2.3 aliases)', () => {
     assert.deepEqual(parseBacktests(null), []);
   });
 
-  it('sorts by win rate, trades (both directions, unknown last) and pair A-Z', () => {
-    const items = parseBacktests([
-      run(1, { winrate: 0.5, trades: 30, symbol: 'GBPUSD' }),
-      run(2, { winrate: 0.7, trades: 10, symbol: 'AUDUSD' }),
-      run(3, { winrate: null, trades: null, symbol: 'EURUSD' }),
-      run(4, { winrate: 0.3, trades: 20, symbol: 'XAUUSD' }),
-    ]);
-    const ids = (sort: Parameters<typeof sortBacktests>[1]) => sortBacktests(items, sort).map((b) => b.id);
-    assert.deepEqual(ids('winrate-desc'), ['2', '1', '4', '3']);
-    assert.deepEqual(ids('winrate-asc'), ['4', '1', '2', '3']);
-    assert.deepEqual(ids('trades-desc'), ['1', '4', '2', '3']);
-    assert.deepEqual(ids('trades-asc'), ['2', '4', '1', '3']);
-    assert.deepEqual(ids('pair-az'), ['2', '3', '1', '4']);
+  it("reads a page of the server's list with its count; the orders are the server's sort names", () => {
+    const page = parseBacktestPage({ items: [run(1), run(2)], total: 40 });
+    assert.deepEqual([page.items.map((b) => b.id), page.total], [['1', '2'], 40]);
+    assert.equal(parseBacktestPage([run(1)]).total, null, 'an array carries no count');
+    assert.equal(parseBacktestPage({ items: [], total: -1 }).total, null);
+    assert.equal(parseBacktestPage({ items: [], total: '12' }).total, null);
+    assert.deepEqual(parseBacktestPage({ detail: 'x' }), { items: [], total: null });
+    assert.deepEqual(BACKTEST_SORTS.map((s) => s.id), ['winrate-desc', 'winrate-asc', 'trades-desc', 'trades-asc', 'pair-az']);
   });
 
   it('pages 9 then +9 for backtests and 10 then +10 for CSVs', () => {

@@ -1,18 +1,8 @@
 import { badRequest } from '../app/errors.js';
-import { text, type Body } from '../app/input.js';
-import { ADMIN_MSG } from './messages.js';
+import { intField, text, type Body } from '../app/input.js';
 
-/** A whole number from a query or body field, within bounds; `fallback` when absent; 400 otherwise. */
-export function intField(body: Body, name: string, options: { min: number; max: number; fallback?: number; message: string }): number {
-  const raw = text(body, name);
-  if (raw === '') {
-    if (options.fallback === undefined) throw badRequest(options.message);
-    return options.fallback;
-  }
-  const value = Number(raw);
-  if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < options.min || value > options.max) throw badRequest(options.message);
-  return value;
-}
+export { intField };
+import { ADMIN_MSG } from './messages.js';
 
 /** An optional whole number (undefined when absent). */
 export function optionalInt(body: Body, name: string, min: number, max: number, message: string): number | undefined {

@@ -42,3 +42,15 @@ export function textOf(body: Body, names: string[], options?: { trim?: boolean }
   }
   return '';
 }
+
+/** A whole number from a query or body field, within bounds; `fallback` when absent; 400 otherwise. */
+export function intField(body: Body, name: string, options: { min: number; max: number; fallback?: number; message: string }): number {
+  const raw = text(body, name);
+  if (raw === '') {
+    if (options.fallback === undefined) throw badRequest(options.message);
+    return options.fallback;
+  }
+  const value = Number(raw);
+  if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < options.min || value > options.max) throw badRequest(options.message);
+  return value;
+}

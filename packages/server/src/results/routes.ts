@@ -9,6 +9,7 @@ import { scalar, text, type Body } from '../app/input.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import type { BacktestRun } from '../db/models.js';
 import { slRateOf } from './summary.js';
+import { listingRequest } from './listing.js';
 import { RESULT_MESSAGES, Results, type ListedRun } from './service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -72,8 +73,9 @@ export function resultRoutes(services: Services, _deps: AppDeps): Router<AppStat
   const router = apiRouter();
 
   router.get('/api/user/backtests', requireUser, async (ctx) => {
-    const runs = await results.list(currentUser(ctx).user.id);
-    ctx.body = { items: runs.map(presentRun), total: runs.length };
+    // The whole list, or a page of it in the dashboard's order (docs/api.md).
+    const { runs, total } = await results.listing(currentUser(ctx).user.id, listingRequest(ctx.query));
+    ctx.body = { items: runs.map(presentRun), total };
   });
 
   router.get('/api/user/backtests/xlsx/meta', requireUser, async (ctx) => {

@@ -5,6 +5,7 @@ import { Lru } from '../app/lru.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
 import { typedRows } from '../db/rows.js';
+import { resultOrder, type ListingRequest } from './listing.js';
 import type { Storage } from '../storage/types.js';
 
 export const RESULT_MESSAGES = {
@@ -18,13 +19,6 @@ export const RESULT_MESSAGES = {
   noChartCandles: 'Bougies indisponibles pour ce backtest (fichier importé avant leur conservation).',
 } as const;
 
-/**
- * A user's backtest results (docs/product.md §2.7 "User results"): their runs, the workbooks read for the
- * statistics modal, deletion. A folder is found by (user, folder) in the database, so another
- * user's folder answers exactly like a folder that does not exist (404); the file itself is read
- * through the storage, which resolves it inside its root. Parsed workbooks are kept in a small
- * LRU (parsing one takes tens to hundreds of milliseconds; the modal asks for several sheets).
- */
 /** What the listings of a user's runs show (the dashboard, the comparator's list, the output files). */
 const LISTED_COLUMNS = [
   'id', 'runId', 'folder', 'symbol', 'timeframe', 'strategy', 'strategyLabel', 'userStrategyId', 'source', 'startDate', 'endDate',
@@ -32,6 +26,13 @@ const LISTED_COLUMNS = [
 ] as const;
 export type ListedRun = Pick<BacktestRun, (typeof LISTED_COLUMNS)[number]>;
 
+/**
+ * A user's backtest results (docs/product.md §2.7 "User results"): their runs, the workbooks read for the
+ * statistics modal, deletion. A folder is found by (user, folder) in the database, so another
+ * user's folder answers exactly like a folder that does not exist (404); the file itself is read
+ * through the storage, which resolves it inside its root. Parsed workbooks are kept in a small
+ * LRU (parsing one takes tens to hundreds of milliseconds of a thread; the modal asks for several sheets).
+ */
 export class Results {
   private readonly workbooks = new Lru<string, Promise<WorkbookReader>>(24);
 
@@ -46,9 +47,18 @@ export class Results {
 
   /** The user's finished runs, newest first, as plain rows of the listed columns (no summary, parameters or model). */
   async list(userId: number): Promise<ListedRun[]> {
+    return (await this.listing(userId, { sort: 'newest', page: null })).runs;
+  }
+
+  /** The user's finished runs in the order asked, the whole list or one page of it, and how many there are. */
+  async listing(userId: number, request: ListingRequest): Promise<{ runs: ListedRun[]; total: number }> {
     const { BacktestRun } = this.db.models;
-    const rows = await BacktestRun.findAll({ where: { userId, status: 'done' }, order: [['id', 'DESC']], attributes: [...LISTED_COLUMNS], raw: true });
-    return typedRows<ListedRun>(BacktestRun, rows);
+    const where = { userId, status: 'done' };
+    const order = resultOrder(request.sort, this.db.sequelize);
+    const rows = BacktestRun.findAll({ where, order, attributes: [...LISTED_COLUMNS], raw: true, ...request.page });
+    const [found, total] = await Promise.all([rows, request.page ? BacktestRun.count({ where }) : null]);
+    const runs = typedRows<ListedRun>(BacktestRun, found);
+    return { runs, total: total ?? runs.length };
   }
 
   /** The folder query parameter: missing → the spec's sentence (400). */

@@ -109,7 +109,8 @@ export function makeCalls(api: ApiClient) {
     /** The result view's candles and trades of one of the user's runs. */
     resultChart: (folder: string) => api.get<unknown>('/api/user/backtests/chart', { query: { folder } }),
     // Dashboard and pins (docs/product.md §2.7 "User results" and personal strategies).
-    userBacktests: () => api.get<unknown>('/api/user/backtests'),
+    /** One page of the user's runs in the dashboard's order (docs/api.md), or the whole list without a page. */
+    userBacktests: (page?: { sort: string; limit: number; offset: number }) => api.get<unknown>('/api/user/backtests', { query: page }),
     /** Failure on a non-OK status (docs/product.md §2.7): the client throws HttpError with the server's detail. */
     deleteBacktest: (folder: string) => api.del<{ status?: string; message?: string }>(`/api/user/backtests/delete/${encodeURIComponent(folder)}`),
     renameStrategy: (id: string, displayName: string) =>

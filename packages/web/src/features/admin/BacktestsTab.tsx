@@ -9,7 +9,7 @@ import { failure, MSG } from './messages.js';
 import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { nextCount, shownOf } from './pages.js';
 import { BACKTESTS_PAGES, stopOf } from './rules.js';
-import { usePages } from './usePages.js';
+import { usePages } from '../paging/usePages.js';
 
 export function BacktestsTab() {
   const loaded = usePages((page) => admin.backtestSummary(page.limit, page.offset), (item) => item.id, BACKTESTS_PAGES, []);

@@ -11,7 +11,7 @@ import { failure, MSG } from './messages.js';
 import { nextCount, shownOf } from './pages.js';
 import { HISTORY_PAGES, HISTORY_PREVIEW } from './rules.js';
 import { Empty, ErrorLine, Loading, SectionHead } from './ui.js';
-import { usePages } from './usePages.js';
+import { usePages } from '../paging/usePages.js';
 
 export function HistoryTab() {
   // The reset bumps the epoch: the list starts again from its first page.

@@ -14,7 +14,7 @@ import { failure, MSG } from './messages.js';
 import { Clamped, Empty, ErrorLine, Kpi, Loading, SectionHead, TableBox } from './ui.js';
 import { ARCHIVE_PAGES } from './rules.js';
 import { useLoad } from './useLoad.js';
-import { usePages } from './usePages.js';
+import { usePages } from '../paging/usePages.js';
 
 const TYPES: readonly { type: ArchiveType; label: string }[] = [
   { type: 'gpt', label: 'Générées (gpt)' },

@@ -13,7 +13,7 @@ import { UserHistoryModal } from './UserHistoryModal.js';
 import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { nextCount, shownOf } from './pages.js';
 import { USER_PAGES, USER_SORTS as SORTS, type UserSort } from './rules.js';
-import { usePages } from './usePages.js';
+import { usePages } from '../paging/usePages.js';
 
 export function UsersTab() {
   const [typed, setTyped] = useState('');

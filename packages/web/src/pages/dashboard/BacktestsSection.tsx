@@ -1,9 +1,10 @@
 /**
- * 'Mes backtests' (docs/product.md §2.2, §2.9): cards sorted by win rate, trades or pair, 9 then +9; 'Voir
- * résultats' opens the results overlay (with pins); the workbook link or a disabled
- * '.xlsx indisponible'; 'Supprimer' behind the 'Supprimer ce backtest ?' dialog.
+ * 'Mes backtests' (docs/product.md §2.2, §2.9): cards sorted by win rate, trades or pair, 9 then +9, each
+ * page asked of the server in the chosen order (a trader's history grows without bound: docs/web.md
+ * "Dashboard"); 'Voir résultats' opens the results overlay (with pins); the workbook link or a
+ * disabled '.xlsx indisponible'; 'Supprimer' behind the 'Supprimer ce backtest ?' dialog.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { HttpError } from '../../api/errors.js';
 import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
@@ -11,19 +12,10 @@ import { formatIntegerFr, formatPercentFr, periodLabel, winrateClass } from '../
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import {
-  BACKTESTS_PAGE,
-  BACKTEST_SORTS,
-  DASHBOARD_MESSAGES,
-  backtestDeleteMessage,
-  pageCount,
-  parseBacktests,
-  sortBacktests,
-  type BacktestItem,
-  type BacktestSort,
-} from './items.js';
+import { usePages } from '../../features/paging/usePages.js';
+import { BACKTESTS_PAGE, BACKTEST_SORTS, DASHBOARD_MESSAGES, backtestDeleteMessage, parseBacktestPage, type BacktestItem, type BacktestSort } from './items.js';
 
-type Load = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: BacktestItem[] };
+const PAGES = { first: BACKTESTS_PAGE, next: BACKTESTS_PAGE };
 
 function XlsxLink({ item, apiKey }: { item: BacktestItem; apiKey: string | null }) {
   if (!item.xlsxFile) {
@@ -42,24 +34,12 @@ function XlsxLink({ item, apiKey }: { item: BacktestItem; apiKey: string | null 
 
 export function BacktestsSection() {
   const { key } = useSession();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [sort, setSort] = useState<BacktestSort>('winrate-desc');
-  const [more, setMore] = useState(0);
   const [open, setOpen] = useState<BacktestItem | null>(null);
   const [confirm, setConfirm] = useState<BacktestItem | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let alive = true;
-    calls.userBacktests().then(
-      (answer) => alive && setLoad({ status: 'ready', items: parseBacktests(answer) }),
-      () => alive && setLoad({ status: 'error' }),
-    );
-    return () => {
-      alive = false;
-    };
-  }, []);
+  const loaded = usePages((page) => calls.userBacktests({ sort, ...page }).then(parseBacktestPage), (item) => item.id, PAGES, [sort]);
 
   async function remove(item: BacktestItem) {
     if (!item.folder) {
@@ -70,7 +50,7 @@ export function BacktestsSection() {
     setBusy(true);
     try {
       await calls.deleteBacktest(item.folder);
-      setLoad((current) => (current.status === 'ready' ? { status: 'ready', items: current.items.filter((b) => b.id !== item.id) } : current));
+      loaded.remove(item.id);
       setError(null);
     } catch (failure) {
       setError(backtestDeleteMessage(failure instanceof HttpError ? failure.detail : null));
@@ -80,8 +60,8 @@ export function BacktestsSection() {
     }
   }
 
-  const sorted = load.status === 'ready' ? sortBacktests(load.items, sort) : [];
-  const shown = sorted.slice(0, pageCount(BACKTESTS_PAGE, more, sorted.length));
+  const shown = loaded.list?.items ?? [];
+  const ready = loaded.list !== null;
 
   return (
     <section className="dash-section" data-testid="backtests-section">
@@ -91,10 +71,7 @@ export function BacktestsSection() {
           Tri{' '}
           <select
             value={sort}
-            onChange={(event) => {
-              setSort(event.target.value as BacktestSort);
-              setMore(0);
-            }}
+            onChange={(event) => setSort(event.target.value as BacktestSort)}
             data-testid="backtests-sort"
           >
             {BACKTEST_SORTS.map((s) => (
@@ -110,9 +87,9 @@ export function BacktestsSection() {
           {error}
         </p>
       ) : null}
-      {load.status === 'loading' ? <p className="muted">Chargement…</p> : null}
-      {load.status === 'error' ? <p className="alert alert-error">{DASHBOARD_MESSAGES.backtestsLoadError}</p> : null}
-      {load.status === 'ready' && sorted.length === 0 ? (
+      {loaded.loading && !ready ? <p className="muted">Chargement…</p> : null}
+      {loaded.error && !loaded.loading ? <p className="alert alert-error">{DASHBOARD_MESSAGES.backtestsLoadError}</p> : null}
+      {ready && shown.length === 0 && !loaded.more ? (
         <div className="empty-state" data-testid="backtests-empty">
           <p>{DASHBOARD_MESSAGES.noBacktests}</p>
           <p className="small">
@@ -152,8 +129,8 @@ export function BacktestsSection() {
           })}
         </div>
       ) : null}
-      {shown.length < sorted.length ? (
-        <button type="button" className="btn show-more" onClick={() => setMore(more + 1)} data-testid="backtests-more">
+      {loaded.more ? (
+        <button type="button" className="btn show-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="backtests-more">
           Afficher plus
         </button>
       ) : null}

@@ -94,6 +94,13 @@ export function parseBacktests(answer: unknown): BacktestItem[] {
   return list(answer).map(parseBacktestItem).filter((item): item is BacktestItem => item !== null);
 }
 
+/** A page of GET /api/user/backtests?sort&limit&offset: its items and the user's count of runs (null when not given). */
+export function parseBacktestPage(answer: unknown): { items: BacktestItem[]; total: number | null } {
+  const total = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>).total : null;
+  return { items: parseBacktests(answer), total: typeof total === 'number' && Number.isInteger(total) && total >= 0 ? total : null };
+}
+
+/** The dashboard's orders, each the server's `sort` of the same name (docs/api.md): the server sorts and pages. */
 export const BACKTEST_SORTS = [
   { id: 'winrate-desc', label: 'Win rate ↓' },
   { id: 'winrate-asc', label: 'Win rate ↑' },
@@ -102,28 +109,6 @@ export const BACKTEST_SORTS = [
   { id: 'pair-az', label: 'Paire A-Z' },
 ] as const;
 export type BacktestSort = (typeof BACKTEST_SORTS)[number]['id'];
-
-/** Unknown figures go last whatever the direction; ties keep the server's order (newest first). */
-function byFigure(a: number | null, b: number | null, direction: 1 | -1): number {
-  if (a === null || b === null) return a === null ? (b === null ? 0 : 1) : -1;
-  return (a - b) * direction;
-}
-
-export function sortBacktests(items: readonly BacktestItem[], sort: BacktestSort): BacktestItem[] {
-  const list = [...items];
-  switch (sort) {
-    case 'winrate-desc':
-      return list.sort((a, b) => byFigure(a.winrate, b.winrate, -1));
-    case 'winrate-asc':
-      return list.sort((a, b) => byFigure(a.winrate, b.winrate, 1));
-    case 'trades-desc':
-      return list.sort((a, b) => byFigure(a.trades, b.trades, -1));
-    case 'trades-asc':
-      return list.sort((a, b) => byFigure(a.trades, b.trades, 1));
-    case 'pair-az':
-      return list.sort((a, b) => a.pair.localeCompare(b.pair, 'fr') || a.timeframe.localeCompare(b.timeframe) || a.strategy.localeCompare(b.strategy, 'fr'));
-  }
-}
 
 export const STRATEGY_SORTS = [
   { id: 'recent', label: 'Plus récentes' },

@@ -1,22 +1,22 @@
 import { useEffect, useRef, useState, type DependencyList } from 'react';
-import { isForbidden } from './messages.js';
-import { firstPage, hasMore, mergePage, nextPage, updateRow, type PageRequest, type Paged, type PageSizes } from './pages.js';
+import { firstPage, hasMore, mergePage, nextPage, removeRow, updateRow, type PageRequest, type Paged, type PageSizes } from './pages.js';
 
 export interface PagedLoad<T> {
   list: Paged<T> | null;
   /** The error of the last page asked for, or null (the rows already shown stay). */
   error: unknown;
   loading: boolean;
-  forbidden: boolean;
   /** Whether the "more" button has a page to ask for. */
   more: boolean;
   loadMore: () => void;
   /** Changes one shown row in place (an action's answer), without asking for the list again. */
   update: (id: string | number, change: (row: T) => T) => void;
+  /** Takes out a row the server deleted, without asking for the list again. */
+  remove: (id: string | number) => void;
 }
 
 /**
- * A list loaded page by page (features/admin/pages.ts): the first page on mount and again at each
+ * A list loaded page by page (features/paging/pages.ts): the first page on mount and again at each
  * change of `deps`, the next one on loadMore(). An answer that arrives after a restart belongs to
  * the old list and is dropped.
  */
@@ -71,5 +71,11 @@ export function usePages<T>(
     setList(current.current);
   }
 
-  return { list, error, loading, forbidden: isForbidden(error), more: hasMore(list), loadMore, update };
+  function remove(id: string | number) {
+    if (!current.current) return;
+    current.current = removeRow(current.current, id, idOf);
+    setList(current.current);
+  }
+
+  return { list, error, loading, more: hasMore(list), loadMore, update, remove };
 }
