@@ -6,10 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { ListingCache } from '../src/public/listing-cache.js';
 import { ManualClock } from '../src/clock/index.js';
 import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { SQLITE_PASS_ONLY, TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { funded, runBacktest } from './support/work.js';
 
-describe('ListingCache', () => {
+describe('ListingCache', { skip: SQLITE_PASS_ONLY }, () => {
   it('keeps a value for its delay, shares a read in flight, forgets on demand and never keeps a failure', async () => {
     const clock = new ManualClock(0);
     const cache = new ListingCache<number>(10_000, clock);

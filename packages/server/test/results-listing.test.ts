@@ -6,10 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { RESULT_SORTS } from '../src/results/listing.js';
 import { parseSummary, slRateOf } from '../src/results/summary.js';
 import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { SQLITE_PASS_ONLY, TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { funded, runBacktest } from './support/work.js';
 
-describe('slRateOf', () => {
+describe('slRateOf', { skip: SQLITE_PASS_ONLY }, () => {
   it('gives back losses / resolved from the win rate, to the bit, for every count up to 3,000', () => {
     for (let resolved = 1; resolved <= 3000; resolved++) {
       for (let wins = 0; wins <= resolved; wins++) {

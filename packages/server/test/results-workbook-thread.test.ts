@@ -10,7 +10,7 @@ import { readCandlesFile } from '@bt/core/node';
 import { EnginePool } from '../src/jobs/pool.js';
 import { textWorkbookReader } from '../src/results/workbook-text.js';
 import { startTestApp, type TestApp } from './support/app.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
+import { SQLITE_PASS_ONLY, TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { FIXTURES, funded, runBacktest } from './support/work.js';
 
 const exceljsLoadedHere = () => Object.keys(createRequire(import.meta.url).cache).some((path) => /[\\/]exceljs[\\/]/.test(path));
@@ -50,7 +50,7 @@ describe(`results served without parsing a workbook on the API's thread (${TEST_
   });
 });
 
-describe('EnginePool: the workbook task', () => {
+describe('EnginePool: the workbook task', { skip: SQLITE_PASS_ONLY }, () => {
   const pool = new EnginePool(1);
   after(() => pool.close());
 

@@ -10,11 +10,11 @@ import type { WorkbookText } from '../results/workbook-text.js';
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
- * Worker threads that run the engine and write the workbook (docs/architecture.md §4), and format
- * extractions' CSVs: that CPU never runs on the event loop, which only validates, charges and
- * stores; and parse results' workbooks for the API. As many threads as cores (ENGINE_THREADS to change it); they start with the first
- * task (bt-worker: at its start) and stay. One pool for both kinds of task, so together they
- * never take more threads than that.
+ * Worker threads that run the engine and write the workbook (docs/architecture.md §4), format
+ * extractions' CSVs, make the library's month files and parse results' workbooks: that CPU never
+ * runs on the event loop, which only validates, charges and stores. As many threads as cores
+ * (ENGINE_THREADS to change it); they start with the first task (bt-worker: at its start) and
+ * stay. One pool for every kind of task, so together they never take more threads than that.
  */
 export class EnginePool {
   private pool: Piscina | null = null;
