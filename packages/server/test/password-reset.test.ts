@@ -83,6 +83,33 @@ describe(`password reset (${TEST_DIALECT})`, () => {
     assert.equal(newPassword.status, 200);
   });
 
+  it('a link asked before a password change, or before an address change, no longer works after it', async () => {
+    // The owner who changes a password, or moves the account off a mailbox they no longer trust,
+    // must not leave behind a link that takes the account back.
+    const changed = await register(t);
+    await requestReset(changed.email);
+    const beforePassword = await tokenFor(changed.email);
+    const set = await t.request('POST', '/api/profile/set-password', { key: changed.key, json: { current_password: changed.password, new_password: 'change-par-moi-1' } });
+    assert.equal(set.status, 200, set.text);
+    const late = await t.request('POST', `/api/auth/reset-password/${beforePassword}`, { json: { new_password: 'pris-par-un-autre' } });
+    assert.deepEqual([late.status, late.body], [400, { detail: 'Lien invalide ou expiré.' }]);
+    assert.equal((await t.request('POST', '/api/login', { json: { identifier: changed.email, password: 'change-par-moi-1' } })).status, 200);
+
+    const moved = await register(t);
+    await requestReset(moved.email);
+    const beforeMove = await tokenFor(moved.email);
+    const newAddress = `moved-${moved.email}`;
+    const update = await t.request('POST', '/api/profile/update', { key: moved.key, json: { email: newAddress, password: moved.password } });
+    assert.equal(update.status, 200, update.text);
+    const stale = await t.request('POST', `/api/auth/reset-password/${beforeMove}`, { json: { new_password: 'pris-par-un-autre' } });
+    assert.deepEqual([stale.status, stale.body], [400, { detail: 'Lien invalide ou expiré.' }]);
+    assert.equal((await t.request('POST', '/api/login', { json: { identifier: newAddress, password: moved.password } })).status, 200);
+    // A link asked after the change works.
+    await requestReset(newAddress);
+    const fresh = await tokenFor(newAddress);
+    assert.equal((await t.request('POST', `/api/auth/reset-password/${fresh}`, { json: { new_password: 'apres-le-changement' } })).status, 200);
+  });
+
   it('two concurrent uses of one token: exactly one wins', async () => {
     const user = await register(t);
     await requestReset(user.email);

@@ -176,6 +176,47 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     assert.equal((await t.db.models.User.findByPk(user.id))?.deletedEmail, user.email);
   });
 
+  it('an address past its re-creation limit cannot be taken by changing another account’s e-mail either', async () => {
+    // Before the fix: one mailbox farmed the sign-up credits without end. Register with any
+    // address, change it to the blocked one, verify (credits), delete, again.
+    const person = newPerson('farm');
+    let current = await register(t, person);
+    for (let i = 0; i < RECREATE_ACCOUNT_LIMIT; i++) {
+      assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+      current = await register(t, { ...person });
+    }
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/register', { json: person })).status, 409);
+
+    const other = await register(t, newPerson('farm-other'));
+    for (const spelling of [person.email, person.email.toUpperCase(), `  ${person.email} `]) {
+      const refused = await t.request('POST', '/api/profile/update', { json: { email: spelling, password: other.password }, key: other.key });
+      assert.equal(refused.status, 409, refused.text);
+      assert.deepEqual(refused.body, {
+        detail: 'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.',
+      });
+    }
+    const me = await t.request('GET', '/api/me', { key: other.key });
+    assert.deepEqual([me.body.email, me.body.credits], [other.email, 0]);
+    const counts = await t.db.models.EmailRecreation.findByPk(person.email);
+    assert.deepEqual([counts?.deletions, counts?.recreations], [RECREATE_ACCOUNT_LIMIT + 1, RECREATE_ACCOUNT_LIMIT]);
+  });
+
+  it('taking, by an e-mail change, an address whose account was deleted counts as one of its re-creations', async () => {
+    const person = newPerson('moved');
+    const first = await register(t, person);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: first.key })).status, 200);
+    const other = await register(t, newPerson('moved-other'));
+    const moved = await t.request('POST', '/api/profile/update', { json: { email: person.email, password: other.password }, key: other.key });
+    assert.equal(moved.status, 200, moved.text);
+    const counts = await t.db.models.EmailRecreation.findByPk(person.email);
+    assert.deepEqual([counts?.deletions, counts?.recreations], [1, 1]);
+    // An address no account ever had is no re-creation.
+    const fresh = newPerson('moved-fresh');
+    assert.equal((await t.request('POST', '/api/profile/update', { json: { email: fresh.email, password: other.password }, key: other.key })).status, 200);
+    assert.equal(await t.db.models.EmailRecreation.findByPk(fresh.email), null);
+  });
+
   it('needs a key', async () => {
     const res = await t.request('POST', '/api/user/delete_account');
     assert.equal(res.status, 401);

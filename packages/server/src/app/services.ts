@@ -65,7 +65,7 @@ export function createServices(deps: AppDeps) {
     log,
     config, // by reference: the URLs can be set once the server listens
   });
-  const profiles = new Profiles({ db, clock, accounts, sessions, recreations, events, passwordCost: config.passwordCost });
+  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, events, passwordCost: config.passwordCost });
   const linking = new IdentityLinking(db, accounts, sessions, events);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);

@@ -32,6 +32,15 @@ export class OneTimeTokens {
     return changed === 1 ? row : null;
   }
 
+  /**
+   * Ends the account's unused tokens (of these purposes, or all): a password change leaves no
+   * reset link behind, an address change no link sent to the old address (docs/security.md).
+   */
+  async revokeAll(userId: number, transaction: Transaction, purposes?: readonly UserTokenPurpose[]): Promise<void> {
+    const where = { userId, usedAt: null, ...(purposes ? { purpose: [...purposes] } : {}) };
+    await this.db.models.UserToken.update({ usedAt: this.clock.now() }, { where, transaction });
+  }
+
   /** The row of a token without using it (to tell "already used" from "unknown"). */
   find(token: string, purpose: UserTokenPurpose): Promise<UserToken | null> {
     return this.db.models.UserToken.findOne({ where: { tokenHash: hashSecret(token), purpose } });

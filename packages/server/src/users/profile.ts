@@ -4,18 +4,20 @@ import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
 import { checkEmail, checkNewPassword, normalizeEmail } from '../auth/rules.js';
 import { hashPassword, verifyPassword, type ScryptCost } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
+import type { OneTimeTokens } from '../auth/tokens.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models.js';
 import { deletionEvent, type EventLog } from '../events/log.js';
 import { userWithEmail } from './lookup.js';
-import type { Recreations } from './recreations.js';
+import { RecreateLimitError, type Recreations } from './recreations.js';
 
 export interface ProfileDeps {
   db: Database;
   clock: Clock;
   accounts: Accounts;
   sessions: Sessions;
+  tokens: OneTimeTokens;
   recreations: Recreations;
   events: EventLog;
   passwordCost: ScryptCost;
@@ -52,10 +54,19 @@ export class Profiles {
 
     const { User } = this.deps.db.models;
     await this.deps.db.transaction(async (t) => {
-      if (emailChanges && (await userWithEmail(this.deps.db, email, t))) throw conflict(MSG.emailTaken);
+      if (emailChanges) {
+        if (await userWithEmail(this.deps.db, email, t)) throw conflict(MSG.emailTaken);
+        // Taking an address whose account was deleted is a re-creation of it, as a registration
+        // would be: counted, and refused past the limit. Otherwise one mailbox farmed the sign-up
+        // credits without end (register with any address, move to it, verify, delete, again).
+        await this.deps.recreations.beforeCreate(email, t);
+        // Links sent to the old address (a reset, a verification) stop working with it.
+        await this.deps.tokens.revokeAll(user.id, t);
+      }
       await User.update(changes, { where: { id: user.id }, transaction: t });
     }).catch((err) => {
       if ((err as Error).name === 'SequelizeUniqueConstraintError') throw conflict(MSG.emailTaken);
+      if (err instanceof RecreateLimitError) throw conflict(MSG.recreateLimit);
       throw err;
     });
     const updated = (await User.findByPk(user.id))!;
@@ -76,8 +87,10 @@ export class Profiles {
     const passwordHash = await hashPassword(input.newPassword, this.deps.passwordCost);
     await this.deps.db.transaction(async (t) => {
       await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id }, transaction: t });
-      // Other sessions end; the one that changed the password stays.
+      // Other sessions end; the one that changed the password stays. A reset link asked before
+      // would set another password over this one: it ends too.
       await this.deps.sessions.revokeAll(user.id, t, keyId);
+      await this.deps.tokens.revokeAll(user.id, t, ['reset_password']);
     });
   }
 
