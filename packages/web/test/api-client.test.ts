@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createApiClient, type ClientDeps } from '../src/api/client.js';
-import { HttpError, errorDetail, formatHttpError } from '../src/api/errors.js';
+import { HttpError, NETWORK_ERROR_MESSAGE, NetworkError, errorDetail, formatHttpError } from '../src/api/errors.js';
+import { makeFileFetcher } from '../src/api/files.js';
+import { backtestFailureMessage } from '../src/pages/backtest/result.js';
 import { resolveApiUrl, normalizeApiHost } from '../src/api/url.js';
 
 interface Sent {
@@ -191,6 +193,82 @@ describe('shared client: errors and redirects (docs/product.md §1.8)', () => {
     assert.deepEqual(redirects, []);
     await client.get('/api/user/backtests').catch(() => undefined);
     assert.equal(redirects.length, 1);
+  });
+});
+
+describe('shared client: a request that gets no answer', () => {
+  // What Chromium, Firefox and Safari reject fetch with when the network is down.
+  const browserFailures = [new TypeError('Failed to fetch'), new TypeError('NetworkError when attempting to fetch resource.'), new TypeError('Load failed')];
+
+  it('rejects with the French "Erreur réseau." instead of the browser\'s English words', async () => {
+    for (const failure of browserFailures) {
+      const client = createApiClient({
+        fetch: async () => {
+          throw failure;
+        },
+        now: () => 0,
+        location: () => ({ hostname: 'localhost', pathname: '/backtest', search: '', hash: '' }),
+        redirect: () => {},
+        getKey: () => 'k',
+        apiHost: '',
+      });
+      await assert.rejects(client.post('/api/run_backtest', {}), (e: Error) => {
+        assert.ok(e instanceof NetworkError);
+        assert.ok(e instanceof TypeError, 'still a TypeError for the pages that test for one');
+        assert.equal(e.message, NETWORK_ERROR_MESSAGE);
+        assert.equal(e.message, 'Erreur réseau.');
+        return true;
+      });
+    }
+  });
+
+  it('a body cut off mid-way is a network error too', async () => {
+    const { client } = harness({
+      responses: () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.error(new TypeError('network error'));
+            },
+          }),
+          { status: 200 },
+        ),
+    });
+    await assert.rejects(client.get('/api/user/csvs', { as: 'blob' }), (e: Error) => e instanceof NetworkError && e.message === 'Erreur réseau.');
+  });
+
+  it('keeps an abort as it is (the home page tells its 6 s timeout by it)', async () => {
+    const client = createApiClient({
+      fetch: async () => {
+        throw new DOMException('The operation was aborted.', 'AbortError');
+      },
+      now: () => 0,
+      location: () => ({ hostname: 'localhost', pathname: '/', search: '', hash: '' }),
+      redirect: () => {},
+      getKey: () => null,
+      apiHost: '',
+    });
+    await assert.rejects(client.get('/api/top-strategy', { auth: false }), (e: Error) => e.name === 'AbortError' && !(e instanceof NetworkError));
+  });
+
+  it('HTTP errors stay HTTP errors', async () => {
+    const { client } = harness({ responses: () => new Response('{"detail":"Crédits insuffisants"}', { status: 402 }) });
+    await assert.rejects(client.post('/api/run_backtest', {}), (e: Error) => e instanceof HttpError && !(e instanceof NetworkError));
+  });
+
+  it('the backtest form shows it in French', async () => {
+    assert.equal(backtestFailureMessage(new NetworkError(new TypeError('Failed to fetch')), 'official'), 'Erreur réseau.');
+  });
+
+  it('file downloads (admin console) too', async () => {
+    const fetchFile = makeFileFetcher({
+      fetch: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+      url: (path) => path,
+      getKey: () => 'k',
+    });
+    await assert.rejects(fetchFile('/api/admin/fs/download', { root: 'data', path: 'a.csv' }, 'a.csv'), (e: Error) => e.message === 'Erreur réseau.');
   });
 });
 

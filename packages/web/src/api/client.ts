@@ -4,7 +4,7 @@
  */
 import { authRedirectTarget } from './authRedirect.js';
 import { RequestDeduper } from './dedupe.js';
-import { HttpError, errorDetail } from './errors.js';
+import { HttpError, errorDetail, withoutTransportErrors } from './errors.js';
 import { resolveApiUrl, withQuery, type PageLocation, type QueryValue } from './url.js';
 
 export type ResponseKind = 'json' | 'blob' | 'arrayBuffer' | 'text';
@@ -120,7 +120,7 @@ export function createApiClient(deps: ClientDeps): ApiClient {
     if (key && options.keyQuery) query[options.keyQuery] = key;
     const target = url(path, query);
 
-    const response = await deps.fetch(target, { method, headers, body, signal: options.signal });
+    const response = await withoutTransportErrors(() => deps.fetch(target, { method, headers, body, signal: options.signal }));
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       const parsed = text ? parseJsonText(text) : undefined;
@@ -131,7 +131,8 @@ export function createApiClient(deps: ClientDeps): ApiClient {
       }
       throw new HttpError(response.status, detail, parsed, response.statusText);
     }
-    return readAnswer(response, options.as ?? 'json');
+    // The body can fail too (a connection cut mid-download): the same French message.
+    return withoutTransportErrors(() => readAnswer(response, options.as ?? 'json'));
   }
 
   function call<T>(path: string, options: CallOptions = {}): Promise<T> {

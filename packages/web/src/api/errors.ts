@@ -38,6 +38,37 @@ export function errorDetail(body: unknown): string | undefined {
   return asText(record.detail) ?? asText(record.message) ?? asText(record.error);
 }
 
+/**
+ * What a user reads when a request got no answer at all (offline, DNS, connection reset, a proxy
+ * cutting the body): the product's own words (spec 1 §8, the reset page's 'Erreur réseau.'), not
+ * the browser's English 'Failed to fetch' / 'NetworkError when attempting to fetch resource.' /
+ * 'Load failed', which the pages would otherwise show as it is.
+ */
+export const NETWORK_ERROR_MESSAGE = 'Erreur réseau.';
+
+/** A request that got no answer. Still a TypeError, as fetch's own failure is, for the pages that test for one. */
+export class NetworkError extends TypeError {
+  constructor(cause?: unknown) {
+    super(NETWORK_ERROR_MESSAGE, { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+/** An abort is the caller's own decision (a timeout, a page left): it keeps its name and is never a network error. */
+export function isAbortError(error: unknown): boolean {
+  return !!error && typeof error === 'object' && (error as { name?: unknown }).name === 'AbortError';
+}
+
+/** Runs a fetch (or the reading of its body) and turns a transport failure into a NetworkError. */
+export async function withoutTransportErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isAbortError(error) || error instanceof HttpError || error instanceof NetworkError) throw error;
+    throw new NetworkError(error);
+  }
+}
+
 /** The message to show for any thrown value. */
 export function messageOf(error: unknown, fallback: string): string {
   if (error instanceof Error && error.message) return error.message;

@@ -3,7 +3,7 @@
  * name comes from the Content-Disposition header). The shared client reads bodies only, so this
  * fetches itself, with the same key header and the same '{status} {statusText}' errors.
  */
-import { HttpError, errorDetail } from './errors.js';
+import { HttpError, errorDetail, withoutTransportErrors } from './errors.js';
 import { parseJsonText } from './client.js';
 import { withQuery, type QueryValue } from './url.js';
 
@@ -46,13 +46,14 @@ export interface FileFetchDeps {
 export function makeFileFetcher(deps: FileFetchDeps) {
   return async function fetchFile(path: string, query: Record<string, QueryValue>, fallbackName: string): Promise<DownloadedFile> {
     const key = deps.getKey();
-    const response = await deps.fetch(withQuery(deps.url(path), query), { headers: key ? { 'X-API-Key': key } : {} });
+    const response = await withoutTransportErrors(() => deps.fetch(withQuery(deps.url(path), query), { headers: key ? { 'X-API-Key': key } : {} }));
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       const parsed = text ? parseJsonText(text) : undefined;
       throw new HttpError(response.status, errorDetail(parsed), parsed, response.statusText);
     }
-    return { blob: await response.blob(), name: dispositionName(response.headers.get('Content-Disposition')) ?? fallbackName };
+    const blob = await withoutTransportErrors(() => response.blob());
+    return { blob, name: dispositionName(response.headers.get('Content-Disposition')) ?? fallbackName };
   };
 }
 
