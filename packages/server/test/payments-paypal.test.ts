@@ -119,6 +119,20 @@ describe(`payments through PayPal Orders v2 (${TEST_DIALECT})`, () => {
     assert.equal((await me(user.key)).credits, 50, 'credits stay');
   });
 
+  it('a Starter order captured after Pro was bought: its credits, but no downgrade (Pro, its priority and its date stay)', async () => {
+    const user = await register(t);
+    const starter = await createOrder(user, 'SUB_9');
+    assert.equal(starter.status, 200, starter.text);
+    p.paypal.approve(starter.body.id);
+    assert.equal((await buyWithPayPal(p, user, 'SUB_25')).capture.status, 200);
+    const proEnd = Date.parse((await me(user.key)).subscription.renew_date);
+    const late = await capture(user, { orderID: starter.body.id, offer_id: 'SUB_9', user_token: user.key });
+    assert.equal(late.status, 200, late.text);
+    assert.equal(late.body.credits_added, 10);
+    const profile = await me(user.key);
+    assert.deepEqual([profile.plan, profile.credits, profile.subscription.backtest_priority, Date.parse(profile.subscription.renew_date)], ['SUB_25', 40, true, proEnd]);
+  });
+
   it('periods paid at the same moment all count: four Starter captures at once give 120 days (MySQL read a stale renewal date)', async () => {
     const user = await register(t);
     const now = t.clock.now().getTime();

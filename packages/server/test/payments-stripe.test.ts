@@ -111,6 +111,34 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     t.clock.advance(-later);
   });
 
+  it('a Starter checkout paid after Pro (two tabs): its credits, but Pro stays in force and keeps renewing; the Starter subscription ends', async () => {
+    // Both sessions are opened while the account is free, so neither is refused; the buyer pays
+    // Pro, then the Starter page left open. Before the fix the late Starter downgraded the plan,
+    // dropped the priority and cancelled the Pro subscription just paid for.
+    const user = await register(t);
+    const open = async (offer: string) => {
+      const session = await t.request('POST', '/api/payment/stripe/session', { key: user.key, json: { offer_id: offer, user_token: user.key } });
+      assert.equal(session.status, 200, session.text);
+      return session.body.id as string;
+    };
+    const starter = await open('SUB_9');
+    const pro = await open('SUB_25');
+    assert.ok((await p.stripe.complete(pro)).deliveries.every((d) => d.status === 200));
+    const proSubscription = p.stripe.sessions.get(pro)!.subscription;
+    const proEnd = Date.parse((await me(user.key)).subscription.renew_date);
+    const late = await p.stripe.complete(starter);
+    assert.ok(late.deliveries.every((d) => d.status === 200), JSON.stringify(late.deliveries.map((d) => d.body)));
+    await p.stripe.settle();
+    const profile = await me(user.key);
+    assert.deepEqual(
+      [profile.plan, profile.credits, profile.subscription.backtest_priority, profile.subscription.auto_renew, Date.parse(profile.subscription.renew_date)],
+      ['SUB_25', 30 + 10, true, true, proEnd],
+    );
+    assert.equal(p.stripe.subscriptions.get(proSubscription)!.status, 'active', 'the Pro subscription goes on');
+    assert.equal(p.stripe.subscriptions.get(p.stripe.sessions.get(starter)!.subscription)!.status, 'canceled', 'the Starter one is ended, so it bills no more');
+    assert.equal((await paymentRows(t, user.id)).filter((r) => r.status === 'paid').length, 2);
+  });
+
   it('credits the first period once whichever of checkout.session.completed and invoice.paid comes first', async () => {
     const user = await register(t);
     const { deliveries, events } = await buyWithStripe(p, user, 'SUB_9', { invoiceFirst: true });

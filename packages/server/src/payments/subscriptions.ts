@@ -12,6 +12,11 @@ import { PAY_MSG } from './messages.js';
 
 const DAY_MS = 86_400_000;
 
+/** Starter under Pro: the one order between plans (a plan is not below itself, nor below free). */
+function isBelow(offerId: string, plan: string): boolean {
+  return plan === 'SUB_25' && offerId === 'SUB_9';
+}
+
 export interface PaidPeriod {
   /** Stripe: the end of the period the invoice paid for. */
   periodEnd?: Date | null;
@@ -32,7 +37,7 @@ export class Subscriptions {
     if (offer.kind !== 'subscription') return;
     const plan = effectivePlan(user, this.deps.clock.now());
     if (plan === offer.id && user.subscriptionAutoRenew) throw conflict(PAY_MSG.alreadySubscribed(offer.label));
-    if (plan === 'SUB_25' && offer.id === 'SUB_9') throw conflict(PAY_MSG.noDowngrade);
+    if (isBelow(offer.id, plan)) throw conflict(PAY_MSG.noDowngrade);
   }
 
   /**
@@ -47,6 +52,14 @@ export class Subscriptions {
     // the credits, but the plan is the newer subscription's.
     if (payment.kind === 'renewal' && subscriptionId && user.subscriptionId !== subscriptionId) return { replaced: subscriptionId, stale: true };
     const current = effectivePlan(user, now);
+    // A lower plan paid while a higher one is in force: checkPurchase refused it at creation, so
+    // it was opened before the higher plan was bought (two tabs, a Checkout page left open) and
+    // paid after. Its credits are granted (it was paid), the plan in force stays, and its own
+    // Stripe subscription ends at once rather than the one just paid for.
+    if (isBelow(offer.id, current)) {
+      this.deps.log(`payments: ${payment.provider} payment ${payment.reference} paid ${offer.id} under ${current} for user ${user.id}: credits granted, plan kept`);
+      return { replaced: payment.provider === 'stripe' ? subscriptionId : null, stale: true };
+    }
     let renewDate: Date;
     if (payment.provider === 'stripe' && period.periodEnd) renewDate = period.periodEnd;
     else {
