@@ -48,6 +48,8 @@ export default function BacktestPage() {
     return initialForm({ symbol: symbol && findSymbol(symbol) ? findSymbol(symbol)!.symbol : symbol });
   });
   const [userStrategies, setUserStrategies] = useState<UserStrategy[]>([]);
+  // Whether the list above has been asked for this key (answered or failed): ?strategy= waits for it.
+  const [strategiesLoaded, setStrategiesLoaded] = useState(false);
   const [serverSignature, setServerSignature] = useState<string[] | null>(null);
   const [panel, setPanel] = useState<Panel>(null);
   const [prompt, setPrompt] = useState(false);
@@ -81,24 +83,31 @@ export default function BacktestPage() {
       return list;
     } catch {
       return [];
+    } finally {
+      setStrategiesLoaded(true);
     }
   }, []);
 
   useEffect(() => {
     if (state.status === 'ready') void refreshStrategies();
-    else if (!state.key) setUserStrategies([]);
+    else {
+      setStrategiesLoaded(false);
+      if (!state.key) setUserStrategies([]);
+    }
   }, [state.status, state.key, refreshStrategies]);
 
-  // ?strategy= preselects a personal strategy, then leaves the address (docs/product.md §2.2).
+  // ?strategy= preselects a personal strategy, then leaves the address (docs/product.md §2.2). A
+  // signed-in user's list arrives after the session is ready: deciding before it (the list still
+  // empty) dropped the parameter, and the dashboard's 'Utiliser' landed on no strategy.
   const wantedStrategy = params.get('strategy');
   useEffect(() => {
     if (!wantedStrategy) return;
-    if (state.key && state.status !== 'ready') return;
+    if (state.key && (state.status !== 'ready' || !strategiesLoaded)) return;
     if (userStrategies.some((s) => s.id === wantedStrategy)) patch({ source: 'gpt', userStrategyId: wantedStrategy });
     const copy = new URLSearchParams(params);
     copy.delete('strategy');
     setParams(copy, { replace: true });
-  }, [wantedStrategy, userStrategies, state.key, state.status, params, setParams, patch]);
+  }, [wantedStrategy, userStrategies, strategiesLoaded, state.key, state.status, params, setParams, patch]);
 
   const strategyKey = form.source === 'official' ? form.officialStrategy : form.userStrategyId;
   useEffect(() => {

@@ -1,0 +1,57 @@
+/**
+ * The backtest screen's address and failures (docs/product.md §2.2, §1.8) in Chromium against the
+ * real bt server: `?strategy=` preselects a personal strategy (also through the dashboard's
+ * 'Utiliser') and leaves the address; a run that gets no answer says so in French and gives the
+ * button back. Run after `npm run build -w @bt/web`:
+ * `npx tsx --conditions=@bt/source --test e2e/backtest-query.test.ts`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { api as userApi, BREAKOUT_PY } from './dashboard-setup.js';
+import { credits, newUser, shot, signedInPage, useServerAndBrowser } from './work-area-support.js';
+
+const running = useServerAndBrowser();
+
+describe('backtest screen: address and failures', () => {
+  it("?strategy= selects the personal strategy once the list is in, then leaves the address; so does the dashboard's 'Utiliser'", async () => {
+    const user = await newUser(running.server, { verified: true });
+    const imported = await userApi(running.server.url, user).importStrategy('breakout.py', BREAKOUT_PY, 'note');
+    const id = String((imported.strategy as Record<string, unknown>).id);
+
+    // Opened straight from the address (the key stored first, as a returning user has it).
+    const page = await signedInPage(running.browser, running.server, user.key, '/home');
+    await page.goto(`${running.server.url}/backtest?strategy=${encodeURIComponent(id)}`);
+    await page.waitForURL((url) => !url.searchParams.has('strategy'));
+    const picker = page.getByTestId('user-strategy');
+    await picker.locator(`option[value="${id}"]`).waitFor({ state: 'attached' });
+    assert.equal(await picker.inputValue(), id, 'the personal strategy is chosen');
+    assert.equal(await page.locator('.picker.active select').getAttribute('id'), 'user-strategy', 'the personal picker is the active source');
+
+    // From the dashboard, a client-side navigation with the session already loaded.
+    await page.goto(`${running.server.url}/dashboard`);
+    await page.getByTestId('strategy-card').getByRole('link', { name: 'Utiliser' }).click();
+    await page.waitForURL((url) => url.pathname === '/backtest' && !url.searchParams.has('strategy'));
+    await page.getByTestId('user-strategy').locator(`option[value="${id}"]`).waitFor({ state: 'attached' });
+    assert.equal(await page.getByTestId('user-strategy').inputValue(), id);
+    await shot(page, 'backtest-query-01-strategy');
+    await page.context().close();
+  });
+
+  it('a run that gets no answer says "Erreur réseau." and gives the button back, without spending credits', async () => {
+    const user = await newUser(running.server, { verified: true });
+    const before = await credits(running.server, user.key);
+    const page = await signedInPage(running.browser, running.server, user.key, '/backtest?symbol=EURUSD');
+    await page.getByTestId('official-strategy').selectOption('ob_pullback_pure');
+    await page.getByTestId('timeframe').selectOption('M15');
+    await page.getByTestId('start-date').fill('2023-01-02');
+    await page.getByTestId('end-date').fill('2023-01-31');
+    await page.route('**/api/run_backtest', (route) => route.abort('internetdisconnected'));
+    await page.getByTestId('run-backtest').click();
+    const error = page.getByTestId('form-error');
+    await error.waitFor();
+    assert.equal(await error.innerText(), 'Erreur réseau.');
+    assert.equal(await page.getByTestId('run-backtest').isDisabled(), false, 'the button is back');
+    assert.equal(await credits(running.server, user.key), before);
+    await page.context().close();
+  });
+});
