@@ -91,6 +91,21 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     assert.equal(b.body.credits, SIGNUP_CREDITS);
   });
 
+  it('two first sign-ins of one Google account at once (two tabs) end in one bt account, credited once, never a 500', async () => {
+    const person = googleUser(newPerson().email);
+    const results = await Promise.all([signIn(person), signIn(person), signIn(person)]);
+    const ids = new Set<number>();
+    for (const params of results) {
+      const key = params.get('apiKey');
+      assert.ok(key, params.toString());
+      ids.add((await t.request('GET', '/api/me', { key })).body.id);
+    }
+    assert.equal(ids.size, 1);
+    const [id] = ids;
+    assert.equal((await t.db.models.User.findByPk(id))?.credits, SIGNUP_CREDITS);
+    assert.equal(await t.db.models.UserIdentity.count({ where: { subject: person.sub } }), 1);
+  });
+
   it('links an existing password account with the same verified address, and verifies it', async () => {
     const user = await register(t);
     const params = await signIn(googleUser(user.email.toUpperCase()));

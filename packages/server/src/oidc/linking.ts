@@ -2,7 +2,7 @@ import type { Accounts } from '../auth/accounts.js';
 import { isEmail, normalizeEmail } from '../auth/rules.js';
 import { newSecret } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
-import type { Database } from '../db/database.js';
+import { isUniqueViolation, type Database } from '../db/database.js';
 import type { EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
 import { userWithEmail } from '../users/lookup.js';
@@ -33,6 +33,20 @@ export class IdentityLinking {
   ) {}
 
   async signIn(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.signInOnce(provider, claims);
+      } catch (err) {
+        // Two first sign-ins of one identity at once (two tabs; or two new identities choosing
+        // the same username): on MySQL neither saw the other's rows, and the unique index refused
+        // the second, a 500. Once more, it finds the winner's identity and signs into it.
+        if (isUniqueViolation(err) && attempt < 3) continue;
+        throw err;
+      }
+    }
+  }
+
+  private signInOnce(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
     const { User, UserIdentity } = this.db.models;
     const email = claims.email ? normalizeEmail(claims.email) : null;
     return this.db.transaction(async (t) => {
