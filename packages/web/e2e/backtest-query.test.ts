@@ -1,8 +1,8 @@
 /**
  * The backtest screen's address and failures (docs/product.md §2.2, §1.8) in Chromium against the
  * real bt server: `?strategy=` preselects a personal strategy (also through the dashboard's
- * 'Utiliser') and leaves the address; a run that gets no answer says so in French and gives the
- * button back. Run after `npm run build -w @bt/web`:
+ * 'Utiliser') and leaves the address; the import panel's file field has its label; a run that
+ * gets no answer says so in French and gives the button back. Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/backtest-query.test.ts`.
  */
 import assert from 'node:assert/strict';
@@ -34,6 +34,10 @@ describe('backtest screen: address and failures', () => {
     await page.getByTestId('user-strategy').locator(`option[value="${id}"]`).waitFor({ state: 'attached' });
     assert.equal(await page.getByTestId('user-strategy').inputValue(), id);
     await shot(page, 'backtest-query-01-strategy');
+
+    // The import panel's file field is named by its label, as the panel's other fields are.
+    await page.getByRole('button', { name: 'Importer un .py' }).click();
+    assert.equal(await page.getByLabel('Fichier .py').getAttribute('data-testid'), 'import-file');
     await page.context().close();
   });
 

@@ -48,7 +48,10 @@ export function ImportPanel({ loggedIn, onNeedLogin, onImported, heading = true 
       <p className="muted small">
         Un fichier Python qui définit <code>detect_&lt;id&gt;</code>. Le code est vérifié (contrôle de sécurité et exécution à blanc) ; aucun crédit n’est consommé.
       </p>
-      <input type="file" accept=".py,text/x-python" onChange={(e) => setFile(e.target.files?.[0] ?? null)} data-testid="import-file" />
+      <label>
+        Fichier .py
+        <input type="file" accept=".py,text/x-python" onChange={(e) => setFile(e.target.files?.[0] ?? null)} data-testid="import-file" />
+      </label>
       <StopModeSelect value={slMode} onChange={setSlMode} />
       <label>
         Note (facultative)
