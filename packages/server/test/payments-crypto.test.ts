@@ -92,6 +92,23 @@ describe(`payments in crypto through a NOWPayments invoice (${TEST_DIALECT})`, (
     assert.equal(await t.db.models.Invoice.count({ where: { userId: user.id } }), 2);
   });
 
+  it('a second payment of a paid invoice (another payment id) credits nothing more, and is logged to be refunded', async () => {
+    const user = await register(t);
+    const { order } = await buyWithCrypto(p, user, 'CREDIT_20');
+    const first = p.nowpayments.sent.at(-1)!.payment_id;
+    const again = await p.nowpayments.notify(order.id, 'finished', { overrides: { payment_id: 987654321 } });
+    assert.equal(again.status, 200);
+    assert.equal(await balance(t, user.id), 25);
+    assert.equal((await ledgerRows(t, user.id)).length, 1);
+    const [row] = await paymentRows(t, user.id);
+    assert.equal(row.transactionId, String(first));
+    assert.ok(t.logs.some((l) => l.includes(`paid again (987654321, after ${first}): not credited twice, refund it`)), t.logs.slice(-5).join('\n'));
+    // A replay of the first is no second payment: nothing logged for it.
+    const logged = t.logs.length;
+    assert.equal((await p.nowpayments.notify(order.id, 'finished')).status, 200);
+    assert.ok(!t.logs.slice(logged).some((l) => l.includes('paid again')));
+  });
+
   it('refuses IPNs with a bad signature, an unknown order or another price; recorded, logged, balance unchanged', async () => {
     const user = await register(t);
     const order = await createOrder(user, { offer_id: 'CREDIT_20' });

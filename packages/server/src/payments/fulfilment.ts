@@ -49,7 +49,7 @@ export class Fulfilment {
   constructor(private readonly deps: FulfilmentDeps) {}
 
   async fulfil(payment: Payment, receipt: Receipt): Promise<Fulfilled> {
-    if (payment.status === 'paid') return this.already(payment);
+    if (payment.status === 'paid') return this.already(payment, receipt);
     const expectedCurrency = payment.currencyExpected ?? 'EUR';
     const currency = (receipt.currency ?? '').toUpperCase();
     if (currency !== expectedCurrency) {
@@ -111,7 +111,7 @@ export class Fulfilment {
       outcome = 'already';
     }
 
-    if (outcome === 'already') return this.already(payment);
+    if (outcome === 'already') return this.already(payment, receipt);
     if (outcome === 'account_deleted') {
       await this.deps.records.mark(payment, 'refused', 'account_deleted', PAY_MSG.accountGone, { amountCents: receipt.amountCents, currency });
       this.deps.log(`payments: ${payment.provider} payment ${payment.reference} (${receipt.transactionId}) paid for a deleted account: refund it`);
@@ -123,8 +123,13 @@ export class Fulfilment {
     return { applied: true, payment: (await this.reload(payment))!, credits, invoice: outcome.invoice };
   }
 
-  private async already(payment: Payment): Promise<Fulfilled> {
+  private async already(payment: Payment, receipt: Receipt): Promise<Fulfilled> {
     const fresh = (await this.reload(payment)) ?? payment;
+    // Not a replay: another provider transaction for a payment already paid (a crypto invoice
+    // paid twice, from two tabs). One payment credits once; the second sum must not go unseen.
+    if (fresh.status === 'paid' && fresh.transactionId && fresh.transactionId !== receipt.transactionId) {
+      this.deps.log(`payments: ${fresh.provider} payment ${fresh.reference} paid again (${receipt.transactionId}, after ${fresh.transactionId}): not credited twice, refund it`);
+    }
     const invoice = (await this.deps.invoices.byPayments([fresh.id])).get(fresh.id) ?? null;
     return { applied: false, payment: fresh, credits: fresh.status === 'paid' ? (fresh.credits ?? 0) : 0, invoice };
   }
