@@ -158,6 +158,8 @@ const cases: Case[] = [
     problems: [{ code: 'empty_line', line: 4, message: 'line 4: the line is empty' }] },
   { file: 'no-line-breaks.csv', what: 'two candles, then 1 MiB without a line break (a binary file, a pipe of zeros)', content: csv(H, R[0], R[1]) + 'x'.repeat(1 << 20),
     problems: [{ code: 'line_too_long', line: 4, message: 'line 4: more than 1 MiB without a line break' }] },
+  { file: 'cr-line-ends.csv', what: 'lines ending with CR alone (classic Mac OS)', content: csv(H, R[0], R[1], R[2]).replaceAll('\n', '\r'),
+    problems: [{ code: 'cr_line_ends', line: 1, message: 'line 1: the lines end with a carriage return alone (CR, as on classic Mac OS), not LF or CRLF' }] },
   { file: 'irregular-step.csv', what: 'a candle at 12:30 in an H1 file', content: csv(H, R[0], R[1], R[2], ...R.slice(3).map((r) => r.replace(/:00:00\+/, ':30:00+'))),
     problems: [{ code: 'irregular_step', line: 5, column: 'Datetime', message: 'line 5, column Datetime: this candle comes 90 minutes after the previous one, which is not a multiple of the H1 step (1 hour)' }] },
   { file: 'timeframe-mismatch.csv', what: 'an H1 file loaded as M15', content: csv(H, ...R), options: { timeframe: 'M15' },

@@ -84,6 +84,15 @@ test('a pipe that never sends a line break stops at 1 MiB with line_too_long, an
   assert.ok(written < 16 * MAX_CSV_LINE_BYTES, `the reader stopped taking bytes: ${written} written`);
 });
 
+test('a CR-only file past 1 MiB is cr_line_ends, not a line without breaks', async () => {
+  // The real M15 file (1.4 MB) with its line ends turned into a lone CR, as classic Mac OS wrote them.
+  const path = join(dir, 'EURUSD_M15_cr.csv');
+  writeFileSync(path, readFileSync(join(official, '..', '..', 'smc', 'EURUSD_15M.csv'), 'latin1').replace(/\r?\n/g, '\r'), 'latin1');
+  const error = await readCandlesFile(path).then(() => assert.fail('a CR-only file loaded'), (e: unknown) => e);
+  assert.ok(error instanceof CandleFileError, String(error));
+  assert.deepEqual(error.problems.map((p) => [p.code, p.line, p.message]), [['cr_line_ends', 1, 'line 1: the lines end with a carriage return alone (CR, as on classic Mac OS), not LF or CRLF']]);
+});
+
 test('a pipe read whole stops at its limit', async () => {
   const path = fifo('big.json');
   const [error] = await Promise.all([

@@ -22,6 +22,15 @@ function fail(options: NormalizedReadOptions, ...problems: CandleProblem[]): nev
   throw CandleFileError.from(list, options.file);
 }
 
+function crLineEnds(): CandleProblem {
+  return {
+    code: 'cr_line_ends',
+    line: 1,
+    message: `${at(1)}: the lines end with a carriage return alone (CR, as on classic Mac OS), not LF or CRLF`,
+    fix: 'save the file with Unix (LF) or Windows (CRLF) line ends, e.g. from Excel as "CSV UTF-8 (comma delimited)"',
+  };
+}
+
 /** Encoding, separator and header checks; returns where the header ends and the separator. */
 function readHeader(bytes: Uint8Array, options: NormalizedReadOptions): { start: number; end: number; next: number; sep: number } {
   const problem = (code: CandleProblem['code'], line: number, column: string | undefined, message: string, fix: string, value?: string): CandleProblem =>
@@ -35,6 +44,9 @@ function readHeader(bytes: Uint8Array, options: NormalizedReadOptions): { start:
   if (blank) fail(options, problem('empty_file', 1, undefined, 'the file is empty', 'export the candles again: the first line must be the header Datetime,Open,High,Low,Close,Volume'));
   const next = lineEnd(bytes, start);
   const end = trimCr(bytes, start, next);
+  // A CR inside the first line: the lines end with CR alone (classic Mac OS), so the whole file
+  // reads as one header line of thousands of columns ("the column 1.0716 appears more than once").
+  if (bytes.subarray(start, end).includes(CR)) fail(options, crLineEnds());
   if (bytes.subarray(start, end).includes(0)) {
     fail(options, problem('not_utf8', 1, undefined, 'the file holds NUL bytes: it looks like UTF-16, not UTF-8', 'save the file as UTF-8 (in Excel: "CSV UTF-8 (comma delimited)")'));
   }
@@ -94,9 +106,12 @@ export class CsvCandleReader {
 
   /**
    * Refuses the file at the line being read, which has gone `maxBytes` without a line break: the
-   * file reader's bound on memory (node/candle-files.ts).
+   * file reader's bound on memory (node/candle-files.ts). `carried`: the bytes of that line the
+   * file reader holds, not pushed yet.
    */
-  lineTooLong(maxBytes: number): never {
+  lineTooLong(maxBytes: number, carried?: Uint8Array): never {
+    // No line break yet but carriage returns: a file with CR line ends, not a binary file.
+    if (!this.rows && (carried?.includes(CR) || this.pending?.includes(CR))) fail(this.opts, crLineEnds());
     const line = this.rows ? this.rows.line : 1 + (this.pending ? countLines(this.pending, Infinity) : 0);
     const limit = maxBytes >= 1 << 20 ? `${Math.round(maxBytes / (1 << 20))} MiB` : `${maxBytes} bytes`;
     fail(this.opts, {

@@ -27,7 +27,7 @@ async function readCsvFile(path: string, options: ReadCandlesOptions): Promise<C
     let buffer = new Uint8Array(size === null ? CHUNK_BYTES : Math.min(CHUNK_BYTES, size + 1));
     let carry = 0;
     for (;;) {
-      if (carry >= MAX_CSV_LINE_BYTES) reader.lineTooLong(MAX_CSV_LINE_BYTES);
+      if (carry >= MAX_CSV_LINE_BYTES) reader.lineTooLong(MAX_CSV_LINE_BYTES, buffer.subarray(0, carry));
       if (carry === buffer.length) {
         // A line longer than the buffer: grow it.
         const bigger = new Uint8Array(buffer.length * 2);
