@@ -264,7 +264,7 @@ describe(`custom file backtests (${TEST_DIALECT})`, () => {
     assert.match(mixed.body.detail, /\(et \d+ autres problèmes\)\.$/);
     const cases: [Record<string, string>, Uint8Array | string, string, number, string][] = [
       [{}, 'x', 'notes.txt', 400, 'Format non pris en charge : choisis un fichier .csv ou .xlsx.'],
-      [{}, '', 'empty.csv', 400, 'Aucun fichier CSV sélectionné'],
+      [{}, '', 'empty.csv', 400, 'Fichier invalide : ligne 1 : le fichier est vide.'],
       [{ symbol: 'MYSTOCK' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, 'Symbole hors catalogue (MYSTOCK) : indique la taille du pip (pip_size), par exemple 0.0001.'],
       [{ symbol: 'EUR USD!' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, 'Symbole invalide : « EUR USD! » (lettres, chiffres, - ou . ; 32 caractères au plus).'],
       [{ timeframe: 'M15' }, fixture('official/EURUSD_H1_custom-upload.csv'), 'a.csv', 400, "Fichier invalide : ligne 3, colonne time : l'unité de temps des données ne correspond pas à celle choisie."],

@@ -20,6 +20,7 @@ import { webApp } from '../web/static.js';
 import type { AppState } from './context.js';
 import type { AppDeps } from './deps.js';
 import { errorMiddleware } from './errorMiddleware.js';
+import { refuseDeepBodies } from './json-depth.js';
 import { securityHeaders } from './security-headers.js';
 import { guardPath, guardPathOf, isApiPath, isUnder, normalizePath } from './paths.js';
 import { createServices, type Services } from './services.js';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): App {
     if (rawBodyPaths.some((prefix) => isUnder(path, prefix))) return next();
     return parseBody(ctx, next);
   });
+  app.use(refuseDeepBodies);
   app.use(authenticate(services.sessions, services.presence, deps));
   app.use(adminGate);
 

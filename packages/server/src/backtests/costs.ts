@@ -4,7 +4,9 @@
 import { COST_LIMITS, CostError, normalizeCosts, type TradingCostsInput } from '@bt/core/costs';
 import { findSymbol } from '@bt/core/catalogue';
 import { badRequest } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
 import type { Body } from '../app/input.js';
+import { decimalOf } from './request.js';
 
 /** 10000 → "10 000" (French grouping with a plain space, as the messages are compared as text). */
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
@@ -25,16 +27,18 @@ export const COST_MESSAGES = {
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)).slice(0, 40);
 const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+/** The field's one value: a list (`spread_pips=1&spread_pips=2`) is the API's one-value 400, never cut to its first element. */
 function first(body: Body, name: string): unknown {
   const v = body[name];
-  return Array.isArray(v) && name !== 'spread_by_hour' ? v[0] : v;
+  if (Array.isArray(v)) throw badRequest(MSG.singleValueExpected(name));
+  return v;
 }
 
 /** A number from JSON or form text (decimal comma accepted), finite, from 0 to max; undefined when empty. */
 function amount(body: Body, field: string, max: number): number | undefined {
   const v = first(body, field);
   if (isEmpty(v)) return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim().replace(',', '.')) : NaN;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? decimalOf(v) : NaN;
   if (!Number.isFinite(n) || n < 0 || n > max) throw badRequest(COST_MESSAGES.badNumber(field, shown(v), max));
   return n;
 }
@@ -46,7 +50,8 @@ function hours(body: Body): number[] | undefined {
   const parts: unknown[] = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[\s,;]+/).filter((p) => p !== '') : [v];
   if (parts.length !== 24) throw badRequest(COST_MESSAGES.badHours(parts.length));
   return parts.map((p, h) => {
-    const n = typeof p === 'number' ? p : typeof p === 'string' ? Number(p.trim()) : NaN;
+    // Decimals with a dot only: a comma separates the hours.
+    const n = typeof p === 'number' ? p : typeof p === 'string' && !p.includes(',') ? decimalOf(p) : NaN;
     if (!Number.isFinite(n) || n < 0 || n > COST_LIMITS.pips) throw badRequest(COST_MESSAGES.badHour(h, shown(p)));
     return n;
   });

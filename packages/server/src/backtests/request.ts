@@ -1,6 +1,6 @@
 import { LIBRARY_TIMEFRAMES, MAX_BACKTEST_DAYS, TIMEFRAMES, closest, findStrategy, findSymbol, parseTimeframe, STRATEGY_KEYS, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { badRequest } from '../app/errors.js';
-import type { Body } from '../app/input.js';
+import { text, type Body } from '../app/input.js';
 
 /** The sentences of the backtest calls (docs/product.md §2.5, §2.8 where quoted; the others in their tone). */
 export const BACKTEST_MESSAGES = {
@@ -20,6 +20,7 @@ export const BACKTEST_MESSAGES = {
   tp2BelowTp1: 'Le TP2 doit être supérieur ou égal au TP1.',
   badPips: (name: string, value: unknown) => `Valeur invalide pour ${name} : « ${String(value).slice(0, 40)} » (un nombre de pips de 0 à ${MAX_PIPS.toLocaleString('fr-FR')}).`,
   slModeInvalid: 'sl_mode invalide (internal ou external).',
+  slOutOfRange: (value: unknown) => `Valeur invalide pour sl_pips : « ${String(value).slice(0, 40)} » (un stop externe de 0,0001 à moins de 1 000 000 pips, ou 0 pour un SL interne).`,
   noOfficialData: (symbol: string, tf: string, start: string, end: string, available: string) =>
     `Aucune donnée officielle pour ${symbol} ${tf} du ${start} au ${end}. ${available}`,
   availableRanges: (tf: string, ranges: string) => `Données disponibles en ${tf} : ${ranges}.`,
@@ -103,11 +104,21 @@ export function libraryTimeframe(value: string): TimeframeKey {
  */
 export const MAX_PIPS = 1_000_000;
 
+/**
+ * A number written as form text: decimal notation only (`12`, `-0.5`, `1,5` with a decimal comma,
+ * `1e3`), else NaN. `Number()` alone also reads `0x10` (16), `0b11`, `0o7` and `Infinity`, which no
+ * form means: `sl_pips=0x10` ran a 16-pip stop.
+ */
+export function decimalOf(text: string): number {
+  const plain = text.trim().replace(',', '.');
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain) ? Number(plain) : Number.NaN;
+}
+
 /** A pips field: absent/empty → undefined; else a number from 0 to MAX_PIPS (JSON number or text, comma accepted). */
 export function pipsField(body: Body, name: string): number | undefined {
   const value = body[name];
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim().replace(',', '.')) : NaN;
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? decimalOf(value) : NaN;
   if (!Number.isFinite(number) || number < 0 || number > MAX_PIPS) throw badRequest(BACKTEST_MESSAGES.badPips(name, typeof value === 'object' ? JSON.stringify(value) : value));
   return number;
 }
@@ -128,7 +139,8 @@ export function exitsOf(body: Body, strategySlMode: 'internal' | 'external' | nu
   const slPips = pipsField(body, 'sl_pips');
   const tp1Pips = pipsField(body, 'tp1_pips');
   const tp2Pips = pipsField(body, 'tp2_pips');
-  const given = typeof body.sl_mode === 'string' ? body.sl_mode.trim().toLowerCase() : '';
+  // text(): a list or an object is the one-value 400, a number is an invalid mode (both were ignored).
+  const given = text(body, 'sl_mode').toLowerCase();
   if (given && given !== 'internal' && given !== 'external') throw badRequest(BACKTEST_MESSAGES.slModeInvalid);
   const slMode = (given || (slPips === 0 ? 'internal' : slPips === undefined && strategySlMode ? strategySlMode : 'external')) as Exits['slMode'];
   const positive = (v: number | undefined) => (v !== undefined && v > 0 ? v : undefined);
@@ -139,6 +151,9 @@ export function exitsOf(body: Body, strategySlMode: 'internal' | 'external' | nu
     return { slMode, tp1Pips: tp1, tp2Pips: tp2 };
   }
   if (!positive(slPips)) throw badRequest(BACKTEST_MESSAGES.slRequired);
+  // The stop names the result folder (`_sl{N}`, 4 decimals, under 1,000,000: core's
+  // resultFolderName): a stop it cannot name was a 500 at the folder, so it is refused here.
+  if (slPips! >= MAX_PIPS || Number(slPips!.toFixed(4)) === 0) throw badRequest(BACKTEST_MESSAGES.slOutOfRange(body.sl_pips));
   if (!positive(tp1Pips)) throw badRequest(BACKTEST_MESSAGES.tp1Required);
   const tp2 = positive(tp2Pips);
   if (tp2 !== undefined && tp2 < tp1Pips!) throw badRequest(BACKTEST_MESSAGES.tp2BelowTp1);

@@ -14,7 +14,7 @@ import type { User } from '../db/models.js';
 import { UPLOAD_LIMIT_MESSAGES } from '../uploads/messages.js';
 import { costsOf } from './costs.js';
 import { listStrategiesAnswer, officialParamsAnswer, presentOutcome, userParamsAnswer } from './presenter.js';
-import { anyTimeframe, BACKTEST_MESSAGES, dayOf, exitsOf, libraryTimeframe, officialSymbol, periodOf, strategyRef } from './request.js';
+import { anyTimeframe, BACKTEST_MESSAGES, dayOf, decimalOf, exitsOf, libraryTimeframe, officialSymbol, periodOf, strategyRef } from './request.js';
 import type { BacktestOutcome } from './service.js';
 
 const SYMBOL_SHAPE = /^[A-Z0-9]+(?:[-.][A-Z0-9]+)*$/;
@@ -94,7 +94,9 @@ export function backtestRoutes(services: Services, deps: AppDeps): Router<AppSta
         message: UPLOAD_LIMIT_MESSAGES.bodyTimeout,
       });
       const file = files.csv_file ?? files.file ?? Object.values(files)[0];
-      if (!file || file.bytes.byteLength === 0) throw badRequest(UPLOAD_MESSAGES.noFile);
+      // A form sent without a chosen file has an empty part with no name: that is "no file". An
+      // empty file that has a name goes on to the reader, which says the file is empty.
+      if (!file || (file.bytes.byteLength === 0 && !/\.(csv|xlsx)$/i.test(file.filename))) throw badRequest(UPLOAD_MESSAGES.noFile);
       if (file.bytes.byteLength > limit) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge(limit));
       const kind = /\.xlsx$/i.test(file.filename) ? 'xlsx' : /\.csv$/i.test(file.filename) ? 'csv' : null;
       if (!kind) throw badRequest(UPLOAD_MESSAGES.badFormat);
@@ -167,7 +169,7 @@ function customSymbol(value: string): string {
 
 function customPip(symbol: string, override: string): number {
   if (override) {
-    const value = Number(override.replace(',', '.'));
+    const value = decimalOf(override);
     if (!Number.isFinite(value) || value <= 0) throw badRequest(UPLOAD_MESSAGES.badPip(override.slice(0, 20)));
     return value;
   }

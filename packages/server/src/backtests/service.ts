@@ -9,6 +9,7 @@ import { resultFolderName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
 import { Op } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
+import { refuseDeepJsonText } from '../app/json-depth.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
@@ -159,6 +160,8 @@ export class Backtests {
   }
 
   private normalized(strategy: StrategyChoice, raw: unknown): { params: StrategyParams; warnings: string[] } {
+    // `params_json` is JSON as text: the body's depth guard (app/json-depth.ts) never saw inside it.
+    refuseDeepJsonText('params', raw);
     if (strategy.kind === 'official') {
       const { params, warnings } = normalizeParams(raw, { strategy: strategy.key, unknown: 'warn' });
       return { params, warnings: [...warnings] };

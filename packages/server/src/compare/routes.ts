@@ -37,8 +37,7 @@ export function compareRoutes(services: Services, _deps: AppDeps): Router<AppSta
   });
 
   router.post('/api/compare/data', requireUser, async (ctx) => {
-    const body = bodyOf(ctx);
-    ctx.body = await comparator.data(currentUser(ctx).user.id, body.analysis_ids ?? body.ids, body.metric, body.normalize);
+    ctx.body = await comparator.data(currentUser(ctx).user.id, bodyOf(ctx));
   });
 
   return router;

@@ -1,5 +1,6 @@
 import { SESSION_BUCKETS, WEEKDAY_LABELS } from '@bt/core/stats';
 import { badRequest, notFound } from '../app/errors.js';
+import { text, type Body } from '../app/input.js';
 import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
 import { parseSummary, type BucketFigures, type RunSummary } from '../results/summary.js';
@@ -40,13 +41,16 @@ export interface CompareData {
 export class Comparator {
   constructor(private readonly db: Database) {}
 
-  async data(userId: number, ids: unknown, metricValue: unknown, normalizeValue: unknown): Promise<CompareData> {
-    const list = (Array.isArray(ids) ? ids : typeof ids === 'string' ? ids.split(',') : ids === undefined || ids === null ? [] : [ids]).map((v) => Number(String(v).trim()));
+  async data(userId: number, body: Body): Promise<CompareData> {
+    const ids = body.analysis_ids ?? body.ids;
+    const list = (Array.isArray(ids) ? ids : typeof ids === 'string' ? ids.split(',') : ids === undefined || ids === null ? [] : [ids]).map(analysisId);
     const unique = [...new Set(list)];
     if (unique.length < 1 || unique.length > MAX_ANALYSES) throw badRequest(COMPARE_MESSAGES.count);
     if (unique.some((id) => !Number.isSafeInteger(id) || id < 1)) throw notFound(COMPARE_MESSAGES.unknown);
-    const metric = String(metricValue ?? 'winrate_tp1').trim() as CompareMetric;
-    if (!COMPARE_METRICS.includes(metric)) throw badRequest(COMPARE_MESSAGES.metric(String(metricValue).slice(0, 40)));
+    // One value each (app/input.ts): `["session"]` is the one-value 400, not read as "session".
+    const metric = (text(body, 'metric') || 'winrate_tp1') as CompareMetric;
+    if (!COMPARE_METRICS.includes(metric)) throw badRequest(COMPARE_MESSAGES.metric(metric.slice(0, 40)));
+    const normalizeValue = body.normalize;
     const normalize = normalizeValue === true || normalizeValue === 'true' || normalizeValue === 1 || normalizeValue === '1';
     const runs = await this.db.models.BacktestRun.findAll({ where: { userId, status: 'done', id: unique } });
     if (runs.length !== unique.length) throw notFound(COMPARE_MESSAGES.unknown);
@@ -61,6 +65,17 @@ export class Comparator {
       precision: valueType === 'count' ? 0 : 2,
     };
   }
+}
+
+/**
+ * One id of `analysis_ids`: a whole number, or its decimal text. Anything else (a list, an object,
+ * `0x10`, `1e0`) is NaN, an unknown analysis (404) — never converted through String(), which
+ * recursed through nested lists until the stack overflowed (a 500).
+ */
+function analysisId(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\s*\d{1,16}\s*$/.test(value)) return Number(value);
+  return Number.NaN;
 }
 
 export function labelOf(run: Pick<BacktestRun, 'symbol' | 'timeframe' | 'strategyLabel' | 'startDate' | 'endDate'>): string {

@@ -141,8 +141,7 @@ export function csvRoutes(services: Services, deps: AppDeps): Router<AppState> {
   });
 
   router.get('/api/my_recent_extractions', requireUser, async (ctx) => {
-    const limit = Math.min(50, Math.max(1, Number(text(ctx.query, 'limit')) || 10));
-    ctx.body = { files: (await csvShop.recentExtractions(currentUser(ctx).user.id, limit)).map(presentUserCsv) };
+    ctx.body = { files: (await csvShop.recentExtractions(currentUser(ctx).user.id, ctx.query)).map(presentUserCsv) };
   });
 
   router.get('/api/user/csvs', requireUser, async (ctx) => {

@@ -1,6 +1,7 @@
 import { LIBRARY_TIMEFRAMES, findSymbol, getSymbol, parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { UniqueConstraintError } from 'sequelize';
 import { badRequest, notFound } from '../app/errors.js';
+import { intField, type Body } from '../app/input.js';
 import { BACKTEST_MESSAGES, dayOf, parseDay } from '../backtests/request.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
@@ -20,6 +21,8 @@ export const EXTRACTION_TIMEFRAMES: readonly TimeframeKey[] = ['M1', 'M5', 'M15'
 export const M1_MAX_DAYS_BACK = 21;
 export const MAX_EXTRACTION_DAYS = 366;
 const DAY = 86_400_000;
+/** GET /api/my_recent_extractions: `limit` 1 to this, 10 when absent. */
+export const RECENT_EXTRACTIONS_MAX = 50;
 
 export const CSV_MESSAGES = {
   notFound: 'Fichier introuvable.',
@@ -30,6 +33,7 @@ export const CSV_MESSAGES = {
   tooRecent: (last: string) => `Les données d’extraction sont disponibles jusqu’à 24 h en arrière : date de fin au plus tard le ${last}.`,
   tooLong: (days: number) => `Période d’extraction trop longue (${days} jours). Maximum : ${MAX_EXTRACTION_DAYS} jours.`,
   noData: (symbol: string, tf: string, start: string, end: string) => `Aucune donnée pour ${symbol} ${tf} du ${start} au ${end}.`,
+  badLimit: `Limite invalide : un nombre entier de 1 à ${RECENT_EXTRACTIONS_MAX}.`,
   extracted: 'Extraction prête.',
   alreadyExtracted: 'Extraction déjà disponible dans tes CSV (aucun crédit débité).',
 } as const;
@@ -190,7 +194,12 @@ export class CsvShop {
     }
   }
 
-  recentExtractions(userId: number, limit: number): Promise<UserCsv[]> {
+  /**
+   * The user's latest extractions. `limit` is the query's text: a whole number from 1 to 50, 10
+   * when absent, else a 400 (it was clamped through Number(), so `1.5` reached the SQL LIMIT: a 500).
+   */
+  recentExtractions(userId: number, query: Body): Promise<UserCsv[]> {
+    const limit = intField(query, 'limit', { min: 1, max: RECENT_EXTRACTIONS_MAX, fallback: 10, message: CSV_MESSAGES.badLimit });
     return this.deps.db.models.UserCsv.findAll({ where: { userId, kind: 'extraction' }, order: [['id', 'DESC']], limit });
   }
 

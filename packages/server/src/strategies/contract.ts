@@ -1,7 +1,7 @@
 import { candlesFromColumns, seededRandom, type Candles } from '@bt/core/candles';
 import { findParam, isStrategyKey, type FilterKind, type StrategyParams } from '@bt/core/catalogue';
 import { rsi } from '@bt/core/indicators';
-import { coerceBool, coerceFloat, coerceInt, coerceString, isEmptyValue, normalizeParams } from '@bt/core/params';
+import { ParamError, coerceBool, coerceFloat, coerceInt, coerceString, isEmptyValue, normalizeParams } from '@bt/core/params';
 import type { SignalStrategy, StrategySignal } from '@bt/core/strategies';
 import { badRequest } from '../app/errors.js';
 import type { StrategyInfo } from './sandbox/sandbox.js';
@@ -110,11 +110,14 @@ function coerceOwn(name: string, fallback: UserParamValue, value: unknown): User
  * (aliases, types, bounds). Unknown names are dropped with a warning (server mode).
  */
 export function normalizeUserParams(shape: StrategyShape, raw: unknown): { params: StrategyParams; warnings: string[] } {
-  let given: Record<string, unknown> = {};
-  if (typeof raw === 'string' && raw.trim()) given = JSON.parse(raw);
-  else if (raw && typeof raw === 'object' && !Array.isArray(raw)) given = raw as Record<string, unknown>;
+  // As core's normalizeParams reads an official strategy's: nothing (absent, null, empty text) is
+  // no parameter, else an object of name: value, as such or as JSON text. JSON text `null` reached
+  // Object.entries (a 500); `5` or `[1]` were dropped without a word.
+  let given: unknown = typeof raw === 'string' ? (raw.trim() ? JSON.parse(raw) : null) : raw;
+  given ??= {};
+  if (typeof given !== 'object' || Array.isArray(given)) throw new ParamError('params', given, 'an object of name: value');
   const merged: Record<string, unknown> = { ...shape.params };
-  for (const [name, value] of Object.entries(given)) if (!isEmptyValue(value)) merged[name] = value;
+  for (const [name, value] of Object.entries(given as Record<string, unknown>)) if (!isEmptyValue(value)) merged[name] = value;
   const own: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(merged)) {

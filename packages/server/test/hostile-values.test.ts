@@ -1,0 +1,196 @@
+// Hostile values the route sweep (test/hostile-routes.test.ts) cannot judge: it only sees that no
+// answer is a 5xx, with one value of each kind per body. Here: bodies nested thousands deep,
+// numbers written in notations no form means, a stop its result folder cannot name, lists where one
+// value goes, parameters as JSON text of the wrong shape, a limit that is not a whole number, an
+// empty named file; each refused with its own French 400 and nothing charged.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/app/json-depth.js';
+import { BACKTEST_MESSAGES, decimalOf } from '../src/backtests/request.js';
+import { useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
+import { BREAKOUT_PY, FIXTURES, OFFICIAL_RUN, balance, funded, importStrategy, runBacktest } from './support/work.js';
+
+const t = useTestApp({ library: true });
+
+/** JSON text of `base` with `field` holding `raw` as written (a value JSON.stringify could not make). */
+const withRaw = (base: Record<string, unknown>, field: string, raw: string) => JSON.stringify({ ...base, [field]: '__RAW__' }).replace('"__RAW__"', raw);
+const DEEP_ARRAY = '['.repeat(10_000) + ']'.repeat(10_000);
+const DEEP_OBJECT = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+const postRaw = (path: string, key: string | undefined, body: string, method = 'POST') => t.request(method, path, { key, body, headers: { 'content-type': 'application/json' } });
+
+const BODY_TOO_DEEP = `Corps de requête invalide : données imbriquées sur plus de ${MAX_JSON_DEPTH} niveaux.`;
+const PIPS = (field: string, value: string) => BACKTEST_MESSAGES.badPips(field, value);
+const ONE_VALUE = (field: string) => `Champ « ${field} » : une seule valeur attendue (pas une liste ni un objet).`;
+
+describe('the depth and number helpers', () => {
+  it('nestsDeeperThan walks a million levels without recursion; decimalOf reads decimal notation only', () => {
+    assert.equal(nestsDeeperThan({ a: [1, { b: 2 }] }, 3), false);
+    assert.equal(nestsDeeperThan({ a: [1, { b: [] }] }, 3), true);
+    assert.equal(nestsDeeperThan(JSON.parse('['.repeat(1_000_000) + ']'.repeat(1_000_000))), true);
+    assert.equal(nestsDeeperThan('[[[['), false, 'text is not nesting');
+    for (const [text, value] of [['12', 12], [' 1,5 ', 1.5], ['-0.25', -0.25], ['.5', 0.5], ['1e3', 1000], ['7.', 7]] as const) assert.equal(decimalOf(text), value, text);
+    for (const text of ['0x10', '0b11', '0o7', 'Infinity', '-Infinity', 'NaN', '', ' ', '1_000', '1 000', '１２', '1,5,2', '--1', '1e', 'e3']) assert.ok(Number.isNaN(decimalOf(text)), text);
+  });
+});
+
+describe(`hostile values on the working-area routes (${TEST_DIALECT})`, () => {
+  it('a body nested 10,000 deep is a 400 on every JSON route, before its fields are read (it was a 500 at the first message quoting it)', async () => {
+    const user = await funded(t, 10);
+    for (const field of ['sl_pips', 'tp1_pips', 'spread_pips', 'spread_point_size', 'spread_from_data', 'account_currency', 'params', 'sl_mode']) {
+      for (const raw of [DEEP_ARRAY, DEEP_OBJECT]) {
+        const res = await postRaw('/api/run_backtest', user.key, withRaw(OFFICIAL_RUN, field, raw));
+        assert.deepEqual([res.status, res.body?.detail], [400, BODY_TOO_DEEP], `${field}: ${res.text.slice(0, 200)}`);
+      }
+    }
+    const hours = await postRaw('/api/run_backtest', user.key, withRaw(OFFICIAL_RUN, 'spread_by_hour', `[${DEEP_ARRAY}${',1'.repeat(23)}]`));
+    assert.deepEqual([hours.status, hours.body.detail], [400, BODY_TOO_DEEP]);
+    for (const body of [`{"analysis_ids":[${DEEP_ARRAY}]}`, `{"analysis_ids":${DEEP_ARRAY}}`, `{"analysis_ids":[1],"metric":${DEEP_ARRAY}}`]) {
+      const res = await postRaw('/api/compare/data', user.key, body);
+      assert.deepEqual([res.status, res.body.detail], [400, BODY_TOO_DEEP], body.slice(0, 40));
+    }
+    const support = await postRaw('/api/support', undefined, withRaw({ type: 'contact', firstName: 'A', lastName: 'B', email: 'a@b.c', message: 'Bonjour' }, 'meta', DEEP_OBJECT));
+    assert.deepEqual([support.status, support.body.detail], [400, BODY_TOO_DEEP]);
+    // 32 levels are still read as the route reads them.
+    const shallow = await postRaw('/api/compare/data', user.key, `{"analysis_ids":[1],"metric":${'['.repeat(31)}${']'.repeat(31)}}`);
+    assert.deepEqual([shallow.status, shallow.body.detail], [400, ONE_VALUE('metric')]);
+    // JSON as text (the upload form's params_json) is measured too, and named.
+    for (const params of [DEEP_ARRAY, `{"min_wait_candles":${DEEP_ARRAY}}`]) {
+      const res = await runBacktest(t, user.key, { params_json: params });
+      assert.deepEqual([res.status, res.body.detail], [400, `Champ « params » : données imbriquées sur plus de ${MAX_JSON_DEPTH} niveaux.`]);
+    }
+    assert.equal(await balance(t, user.id), 10, 'nothing charged');
+  });
+
+  it('numbers: hexadecimal, binary, octal and Infinity are not pips, costs or pip sizes (0x10 ran a 16-pip stop)', async () => {
+    const user = await funded(t, 10);
+    for (const [field, value] of [['sl_pips', '0x10'], ['tp1_pips', '0b1010'], ['tp2_pips', '0o77'], ['sl_pips', 'Infinity']]) {
+      const res = await runBacktest(t, user.key, { [field]: value });
+      assert.deepEqual([res.status, res.body.detail], [400, PIPS(field, value)]);
+    }
+    for (const field of ['spread_pips', 'commission_pips', 'slippage_pips']) {
+      const res = await runBacktest(t, user.key, { [field]: '0x1' });
+      assert.deepEqual([res.status, res.body.detail], [400, `Valeur invalide pour ${field} : « 0x1 » (un nombre entre 0 et 1 000).`]);
+    }
+    const hours = await runBacktest(t, user.key, { spread_by_hour: [...Array(23).fill('1'), '0x2'] });
+    assert.deepEqual([hours.status, hours.body.detail], [400, 'Valeur invalide pour spread_by_hour (heure 23) : « 0x2 » (un nombre de pips entre 0 et 1 000).']);
+    const pip = await upload(user.key, goodCsv(), 'x.csv', { symbol: 'MYSTOCK', pip_size: '0x10' });
+    assert.deepEqual([pip.status, pip.body.detail], [400, 'Taille de pip invalide : « 0x10 » (un nombre > 0).']);
+    // Decimal notation, a decimal comma and spaces around still read as before.
+    const comma = await runBacktest(t, user.key, { sl_pips: ' 10,5 ', tp1_pips: '1e1', tp2_pips: '20' });
+    assert.equal(comma.status, 200, comma.text);
+    assert.equal(comma.body.sl_pips, 10.5);
+    assert.equal(await balance(t, user.id), 8);
+  });
+
+  it('an external stop its result folder cannot name (under 0.0001 pip, or 1,000,000 pips) is a 400 before the charge, not a 500', async () => {
+    const user = await funded(t, 10);
+    for (const sl of [0.00001, 0.00004, 1_000_000, '1000000']) {
+      const res = await runBacktest(t, user.key, { sl_pips: sl, tp1_pips: 1_000_000, tp2_pips: 1_000_000 });
+      assert.deepEqual([res.status, res.body.detail], [400, `Valeur invalide pour sl_pips : « ${sl} » (un stop externe de 0,0001 à moins de 1 000 000 pips, ou 0 pour un SL interne).`]);
+    }
+    const upl = await upload(user.key, goodCsv(), 'x.csv', { sl_pips: '1000000', tp1_pips: '1000000', tp2_pips: '1000000' });
+    assert.equal(upl.status, 400, upl.text);
+    assert.equal(await balance(t, user.id), 10, 'nothing charged');
+    const smallest = await runBacktest(t, user.key, { sl_pips: 0.0001 });
+    assert.equal(smallest.status, 200, smallest.text);
+    assert.match(smallest.body.folder, /_sl0\.0001$/);
+  });
+
+  it('one value per field: sl_mode, the cost fields and the comparator’s metric refuse a list; a number is not a mode', async () => {
+    const user = await funded(t, 10);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ sl_mode: ['internal'] }, ONE_VALUE('sl_mode')],
+      [{ sl_mode: { internal: true } }, ONE_VALUE('sl_mode')],
+      [{ sl_mode: 5 }, 'sl_mode invalide (internal ou external).'],
+      [{ spread_pips: [1, 2] }, ONE_VALUE('spread_pips')],
+      [{ commission_per_lot: [7], account_currency: 'USD' }, ONE_VALUE('commission_per_lot')],
+      [{ account_currency: ['USD'] }, ONE_VALUE('account_currency')],
+      [{ spread_from_data: [true] }, ONE_VALUE('spread_from_data')],
+    ];
+    for (const [fields, detail] of cases) {
+      const res = await runBacktest(t, user.key, fields);
+      assert.deepEqual([res.status, res.body.detail], [400, detail], JSON.stringify(fields));
+    }
+    const gpt = await t.request('POST', '/api/gpt/generate-strategy', { key: user.key, json: { prompt: 'Achat quand le RSI passe sous 30', sl_mode: ['internal'] } });
+    assert.deepEqual([gpt.status, gpt.body.detail], [400, ONE_VALUE('sl_mode')]);
+    assert.equal(await balance(t, user.id), 10);
+
+    const run = await runBacktest(t, user.key);
+    assert.equal(run.status, 200, run.text);
+    const [analysis] = (await t.request('GET', '/api/compare/options', { key: user.key })).body.items;
+    const compare = (json: unknown) => t.request('POST', '/api/compare/data', { key: user.key, json });
+    assert.deepEqual((await compare({ analysis_ids: [analysis.id], metric: ['session'] })).body.detail, ONE_VALUE('metric'));
+    // An id is a whole number or its text; a list inside the list, hexadecimal or exponent text is no analysis.
+    for (const id of [[analysis.id], { id: analysis.id }, `0x${analysis.id.toString(16)}`, `${analysis.id}e0`, true]) {
+      const res = await compare({ analysis_ids: [id] });
+      assert.deepEqual([res.status, res.body.detail], [404, 'Analyse introuvable.'], JSON.stringify(id));
+    }
+    for (const ids of [[analysis.id], [` ${analysis.id} `], String(analysis.id)]) {
+      const res = await compare({ analysis_ids: ids, metric: ' session ' });
+      assert.deepEqual([res.status, res.body.series.length], [200, 1], JSON.stringify(ids));
+    }
+  });
+
+  it('GET /api/my_recent_extractions: a limit that is not a whole number from 1 to 50 is a 400 (1.5 reached SQL’s LIMIT: a 500)', async () => {
+    const user = await funded(t, 0);
+    for (const limit of ['1.5', '0', '51', '-1', 'abc', '1e1', '0x10', 'NaN']) {
+      const res = await t.request('GET', `/api/my_recent_extractions?limit=${limit}`, { key: user.key });
+      assert.deepEqual([res.status, res.body.detail], [400, 'Limite invalide : un nombre entier de 1 à 50.'], limit);
+    }
+    const twice = await t.request('GET', '/api/my_recent_extractions?limit=3&limit=4', { key: user.key });
+    assert.deepEqual([twice.status, twice.body.detail], [400, ONE_VALUE('limit')]);
+    for (const query of ['', '?limit=', '?limit=%2050%20', '?limit=1']) {
+      const res = await t.request('GET', `/api/my_recent_extractions${query}`, { key: user.key });
+      assert.deepEqual([res.status, res.body], [200, { files: [] }], query);
+    }
+  });
+
+  it('a personal strategy’s params must be an object as an official one’s (JSON text null was a 500, 5 and [1] were dropped)', async () => {
+    const user = await funded(t, 10);
+    const imported = await importStrategy(t, user.key, BREAKOUT_PY, 'cassure.py');
+    assert.equal(imported.status, 201, imported.text);
+    const strategy = imported.body.id;
+    for (const params of ['5', '[1]', 'true']) {
+      const res = await runBacktest(t, user.key, { strategy, params_json: params });
+      assert.equal(res.status, 400, `${params}: ${res.text}`);
+      assert.match(res.body.detail, /^Paramètre « params » invalide : .* \(attendu : un objet \{ nom: valeur \}\)\.$/);
+      const official = await runBacktest(t, user.key, { params_json: params });
+      assert.deepEqual([official.status, official.body.detail], [400, res.body.detail], 'as an official strategy');
+    }
+    const nested = await runBacktest(t, user.key, { strategy, params: [{ lookback: 3 }] });
+    assert.equal(nested.status, 400, nested.text);
+    assert.equal(await balance(t, user.id), 10, 'nothing charged');
+    // No parameter at all (JSON null, empty text) is the defaults, as for an official strategy.
+    for (const params of ['null', '', '  ']) {
+      const res = await runBacktest(t, user.key, { strategy, params_json: params });
+      assert.equal(res.status, 200, `${JSON.stringify(params)}: ${res.text}`);
+      assert.equal(res.body.params.lookback, 12);
+    }
+  });
+
+  it('an empty file with a name is read and refused as empty; a form part without a file is "no file"', async () => {
+    const user = await funded(t, 10);
+    const empty = await upload(user.key, '', 'vide.csv');
+    assert.equal(empty.status, 400, empty.text);
+    assert.match(empty.body.detail, /^Fichier invalide : ligne 1 : le fichier est vide/);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(UPLOAD_FIELDS)) form.append(k, v);
+    // What a browser sends when no file was chosen: an empty part with an empty file name.
+    form.append('csv_file', new Blob([]), '');
+    const none = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
+    assert.deepEqual([none.status, none.body.detail], [400, 'Aucun fichier CSV sélectionné']);
+    assert.equal(await balance(t, user.id), 10);
+  });
+});
+
+const UPLOAD_FIELDS = { strategy: 'englobante_entry', sl_pips: '10', tp1_pips: '10', tp2_pips: '20', symbol: 'eurusd', timeframe: 'H1' };
+const goodCsv = () => readFileSync(FIXTURES + 'official/EURUSD_H1_custom-upload.csv', 'utf8');
+
+function upload(key: string, file: string, name: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ ...UPLOAD_FIELDS, ...fields })) form.append(k, v);
+  form.append('csv_file', new Blob([new TextEncoder().encode(file)]), name);
+  return t.request('POST', '/api/upload_csv_and_backtest', { key, form });
+}
