@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { register } from './support/app.js';
+import { StripeCheckout } from '../src/payments/stripe.js';
+import { register, startTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
-import { buyWithStripe, failedPayments, paymentRows, usePaymentApp } from './support/payments.js';
+import { STRIPE_KEYS, buyWithStripe, failedPayments, paymentRows, usePaymentApp } from './support/payments.js';
 import { balance, ledgerRows } from './support/work.js';
 
 const p = usePaymentApp();
@@ -137,6 +138,41 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     assert.equal(p.stripe.subscriptions.get(proSubscription)!.status, 'active', 'the Pro subscription goes on');
     assert.equal(p.stripe.subscriptions.get(p.stripe.sessions.get(starter)!.subscription)!.status, 'canceled', 'the Starter one is ended, so it bills no more');
     assert.equal((await paymentRows(t, user.id)).filter((r) => r.status === 'paid').length, 2);
+  });
+
+  it('deleting an account ends its Stripe subscription first (else Stripe charged a deleted account every period); Stripe down: 502, nothing deleted', async () => {
+    const user = await register(t);
+    const { session } = await buyWithStripe(p, user, 'SUB_9');
+    const subscriptionId = p.stripe.sessions.get(session.id)!.subscription;
+
+    // Stripe unreachable (a second app on the same database): refused, the account and the plan stay.
+    const bare = await startTestApp(t.db, { payments: { stripe: new StripeCheckout({ ...STRIPE_KEYS, apiBase: 'http://127.0.0.1:9' }), paypal: null, crypto: null } });
+    try {
+      const down = await bare.request('POST', '/api/user/delete_account', { key: user.key });
+      assert.deepEqual([down.status, down.body.detail], [502, 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.']);
+    } finally {
+      await bare.close();
+    }
+    assert.equal((await me(user.key)).plan, 'SUB_9');
+    assert.equal(p.stripe.subscriptions.get(subscriptionId)!.status, 'active');
+
+    const deleted = await t.request('POST', '/api/user/delete_account', { key: user.key });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(p.stripe.subscriptions.get(subscriptionId)!.status, 'canceled', 'no period is charged after the deletion');
+    await p.stripe.settle();
+    const row = await t.db.models.User.findByPk(user.id);
+    assert.ok(row?.deletedAt);
+    assert.equal(row?.subscriptionAutoRenew, false);
+
+    // A subscription already stopped (cancelled at the period's end) needs no call to Stripe.
+    const stopped = await register(t);
+    const second = await buyWithStripe(p, stopped, 'SUB_9');
+    assert.equal((await t.request('POST', '/api/profile/unsubscribe', { key: stopped.key })).status, 200);
+    await p.stripe.settle();
+    const calls = p.stripe.requests.length;
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: stopped.key })).status, 200);
+    assert.equal(p.stripe.requests.length, calls);
+    assert.equal(p.stripe.subscriptions.get(p.stripe.sessions.get(second.session.id)!.subscription)!.cancel_at_period_end, true);
   });
 
   it('credits the first period once whichever of checkout.session.completed and invoice.paid comes first', async () => {

@@ -65,7 +65,10 @@ export function createServices(deps: AppDeps) {
     log,
     config, // by reference: the URLs can be set once the server listens
   });
-  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, events, passwordCost: config.passwordCost });
+  // Plans are ended with the account they belong to (profiles), so they come before it.
+  const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
+  const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
+  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost });
   const linking = new IdentityLinking(db, accounts, sessions, events);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
@@ -94,10 +97,8 @@ export function createServices(deps: AppDeps) {
   const generator = new StrategyGenerator({ strategies, archive, llm, log });
 
   // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.
-  const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
   const paymentRecords = new PaymentRecords(db, clock, events);
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
-  const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, log });

@@ -115,6 +115,27 @@ export class Subscriptions {
     return { until: user.subscriptionRenewDate };
   }
 
+  /**
+   * Before an account is deleted: its Stripe subscription ends now, or Stripe would go on charging
+   * the card every period for an account that no longer exists (each renewal refused as
+   * account_deleted, to refund by hand). Stripe unreachable: 502 and nothing is deleted, as
+   * unsubscribe does. Stripe no longer configured: logged, to cancel in the Stripe dashboard.
+   */
+  async endForDeletion(user: User): Promise<void> {
+    if (user.subscriptionProvider !== 'stripe' || !user.subscriptionId || !user.subscriptionAutoRenew) return;
+    const stripe = this.deps.gateways.stripe;
+    if (!stripe) {
+      this.deps.log(`payments: account ${user.id} deleted with Stripe subscription ${user.subscriptionId} but Stripe is not configured: cancel it in the Stripe dashboard`);
+      return;
+    }
+    try {
+      await stripe.cancelNow(user.subscriptionId);
+    } catch (err) {
+      this.deps.log(`payments: cancelling ${user.subscriptionId} before deleting account ${user.id} failed: ${(err as Error).message}`);
+      throw new HttpError(502, PAY_MSG.stripeUnreachable);
+    }
+  }
+
   /** The statistics' unsubscription (docs/admin.md): once per subscription period, however it was stopped. */
   private recordUnsubscription(user: User, t: Transaction): Promise<void> {
     const period = user.subscriptionRenewDate?.toISOString() ?? 'none';

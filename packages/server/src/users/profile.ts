@@ -7,6 +7,7 @@ import type { Sessions } from '../auth/sessions.js';
 import type { OneTimeTokens } from '../auth/tokens.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
+import type { Subscriptions } from '../payments/subscriptions.js';
 import type { User } from '../db/models.js';
 import { deletionEvent, type EventLog } from '../events/log.js';
 import { userWithEmail } from './lookup.js';
@@ -19,6 +20,7 @@ export interface ProfileDeps {
   sessions: Sessions;
   tokens: OneTimeTokens;
   recreations: Recreations;
+  subscriptions: Pick<Subscriptions, 'endForDeletion'>;
   events: EventLog;
   passwordCost: ScryptCost;
 }
@@ -101,6 +103,11 @@ export class Profiles {
    */
   async deleteAccount(user: User, by: 'self' | 'admin' = 'self'): Promise<void> {
     const { User, ApiKey, UserToken, UserIdentity } = this.deps.db.models;
+    // The subscription as it is now (not as the request's sign-in read it): a renewing Stripe
+    // subscription ends first, so a deleted account is never charged again.
+    const live = await User.findByPk(user.id);
+    if (!live || live.deletedAt) return;
+    await this.deps.subscriptions.endForDeletion(live);
     const now = this.deps.clock.now();
     await this.deps.db.transaction(async (t) => {
       // Guarded on the account being live, and first: a double click (or the user and an admin at
