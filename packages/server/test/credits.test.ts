@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { CREDIT_COSTS } from '@bt/core/catalogue';
 import { CreditLedger, InsufficientCreditsError, LedgerError } from '../src/credits/index.js';
+import { chargeRun } from '../src/backtests/charge.js';
 import { register, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 import { ledgerRows as ledgerRowsOf } from './support/work.js';
@@ -55,6 +56,39 @@ describe(`credit ledger (${TEST_DIALECT})`, () => {
     await assertConsistent(id);
     const me = await t.request('GET', '/api/me', { key: (await register(t)).key });
     assert.equal(me.status, 200);
+  });
+
+  it('a run of an account deleted since is still refunded (on the archived row), and the stale-run sweep goes on to the next', async () => {
+    // Before the fix the refund refused a deleted account ('unknown user'): the cancel rolled
+    // back, the sweep stopped at that run, and every stale run after it (other users') stayed
+    // charged, sweep after sweep.
+    const gone = await register(t);
+    const kept = await register(t);
+    const start = async (userId: number) => {
+      await ledger.grant(userId, CREDIT_COSTS.backtest, 'admin');
+      const runId = `run-stale-${userId}`;
+      await chargeRun(t.db, ledger, {
+        runId, userId, base: `EURUSD_H1_stale_${userId}`, source: 'official', official: true, strategy: 'rsi', strategyLabel: 'RSI', userStrategyId: null,
+        symbol: 'EURUSD', timeframe: 'H1', startDate: '2024-01-01', endDate: '2024-01-31', slMode: 'internal', slPips: 10, tp1Pips: 10, tp2Pips: 20, params: '{}', createdAt: t.clock.now(),
+      }, {});
+      return runId;
+    };
+    const goneRun = await start(gone.id);
+    const keptRun = await start(kept.id);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: gone.key })).status, 200);
+    // Both runs left 'running' (their process died): the sweep gives them up.
+    t.clock.advance(60_000);
+    assert.equal(await t.app.services.backtests.sweepStale(0), 2);
+    for (const [user, runId] of [[gone, goneRun], [kept, keptRun]] as const) {
+      const rows = await ledgerRows(user.id);
+      assert.deepEqual(rows.filter((r) => r.reference === runId).map((r) => [r.kind, r.amount]), [['spend', -2], ['refund', 2]]);
+      assert.equal((await t.db.models.User.findByPk(user.id))?.credits, CREDIT_COSTS.backtest);
+      await assertConsistent(user.id);
+    }
+    assert.equal(await t.db.models.BacktestRun.count({ where: { runId: [goneRun, keptRun] } }), 0);
+    // Grants and spends still refuse a deleted account.
+    await assert.rejects(ledger.grant(gone.id, 1, 'admin'), LedgerError);
+    await assert.rejects(ledger.spend(gone.id, 'csvDownload'), LedgerError);
   });
 
   it('refuses to overdraw and leaves no row', async () => {

@@ -127,7 +127,7 @@ export class CreditLedger {
         const existing = await this.findReference(kind, reference, t);
         if (existing) return this.alreadyApplied(existing, userId, t);
       }
-      const { balance, read } = await this.changeBalance(userId, delta, options.alongside, t);
+      const { balance, read } = await this.changeBalance(userId, delta, options.alongside, t, kind === 'refund');
       const { CreditEntry } = this.db.models;
       const entry = await CreditEntry.create(
         { userId, kind, reason, amount: delta, balanceAfter: balance, reference: reference ?? null, meta: options.meta ? JSON.stringify(options.meta) : null },
@@ -159,7 +159,7 @@ export class CreditLedger {
    * cost more CPU than the statements, and SQLite reads the row back with RETURNING in the same
    * statement (MySQL/MariaDB have no UPDATE ... RETURNING: a SELECT follows).
    */
-  private async changeBalance(userId: number, delta: number, alongside: LedgerOptions['alongside'], t: Transaction): Promise<{ balance: number; read?: Record<string, unknown> }> {
+  private async changeBalance(userId: number, delta: number, alongside: LedgerOptions['alongside'], t: Transaction, archivedToo = false): Promise<{ balance: number; read?: Record<string, unknown> }> {
     const { sequelize, dialect, models } = this.db;
     const { User } = models;
     const attributes = User.getAttributes();
@@ -176,7 +176,11 @@ export class CreditLedger {
     // As User.update would: the row's updated_at (timestamps are on for users).
     sets.push(`${q('updated_at')} = ${sequelize.escape(new Date() as unknown as string)}`);
     const guard = delta < 0 ? ` AND ${q('credits')} >= ${-delta}` : '';
-    const update = `UPDATE ${q('users')} SET ${sets.join(', ')} WHERE ${q('id')} = ${Number(userId)} AND ${q('deleted_at')} IS NULL${guard}`;
+    // A refund lands on an archived (deleted) account too: it only gives back what a spend took,
+    // and refusing it rolled back the cancel of a stale run, which stopped the sweep at that run
+    // and left every later one, other users' included, charged (backtests/finish.ts cancelRun).
+    const live = archivedToo ? '' : ` AND ${q('deleted_at')} IS NULL`;
+    const update = `UPDATE ${q('users')} SET ${sets.join(', ')} WHERE ${q('id')} = ${Number(userId)}${live}${guard}`;
     const readNames = alongside?.read ?? [];
     let row: Record<string, unknown> | undefined;
     if (dialect === 'sqlite') {
