@@ -1,7 +1,7 @@
 /**
  * The backtest screen's address and failures (docs/product.md §2.2, §1.8) in Chromium against the
  * real bt server: `?strategy=` preselects a personal strategy (also through the dashboard's
- * 'Utiliser') and leaves the address; the import panel's file field has its label; a run that
+ * 'Utiliser') and leaves the address; `?symbol=` chooses a known pair and a timeframe it has; the import panel's file field has its label; a run that
  * gets no answer says so in French and gives the button back. Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/backtest-query.test.ts`.
  */
@@ -38,6 +38,23 @@ describe('backtest screen: address and failures', () => {
     // The import panel's file field is named by its label, as the panel's other fields are.
     await page.getByRole('button', { name: 'Importer un .py' }).click();
     assert.equal(await page.getByLabel('Fichier .py').getAttribute('data-testid'), 'import-file');
+    await page.context().close();
+  });
+
+  it('?symbol= chooses the pair and, once the library is known, a timeframe it has; an unknown pair chooses nothing', async () => {
+    // XAUUSD: H4 only in the seeded library (the default timeframe is M15); the pair sheets of /a-savoir link so.
+    const page = await signedInPage(running.browser, running.server, null, '/backtest?symbol=xauusd');
+    assert.equal(await page.getByTestId('symbol').inputValue(), 'XAUUSD');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=timeframe]').value === 'H4');
+    await page.getByTestId('data-range').getByText(/Données disponibles en H4/).waitFor();
+    assert.equal(await page.locator('[data-preset="lastMonth"]').isDisabled(), false, 'the presets count back from its data');
+
+    await page.goto(`${running.server.url}/backtest?symbol=FOO`);
+    await page.getByTestId('official-strategy').selectOption('ob_pullback_pure');
+    await page.getByTestId('start-date').fill('2023-01-02');
+    await page.getByTestId('end-date').fill('2023-01-31');
+    assert.equal(await page.getByTestId('symbol').inputValue(), '');
+    assert.equal(await page.getByTestId('run-backtest').isDisabled(), true, 'no pair shown, none sent');
     await page.context().close();
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FORM_MESSAGES, buildParams, canSubmit, customRequestFields, formError, initialForm, officialRequest, paramLayout, type BacktestFormState } from '../src/pages/backtest/form.js';
+import { FORM_MESSAGES, buildParams, canSubmit, customRequestFields, formError, initialForm, officialRequest, paramLayout, symbolFromQuery, type BacktestFormState } from '../src/pages/backtest/form.js';
 import { parseUserStrategies, signatureFromAnswer } from '../src/pages/backtest/userStrategies.js';
 
 const context = { isAdmin: false, credits: 10, loggedIn: true };
@@ -8,6 +8,17 @@ const context = { isAdmin: false, credits: 10, loggedIn: true };
 function form(patch: Partial<BacktestFormState> = {}): BacktestFormState {
   return { ...initialForm(), officialStrategy: 'ob_pullback_pure_rsi', symbol: 'EURUSD', start: '2025-01-01', end: '2025-01-31', ...patch };
 }
+
+describe('backtest form: ?symbol= (docs/product.md §2.2)', () => {
+  it('takes a catalogue pair in its own spelling, and nothing for a pair the catalogue does not know', () => {
+    assert.equal(symbolFromQuery('EURUSD'), 'EURUSD');
+    assert.equal(symbolFromQuery(' eurusd '), 'EURUSD');
+    assert.equal(symbolFromQuery('xauusd'), 'XAUUSD');
+    for (const unknown of [null, '', 'FOO', 'EUR USD!', '<script>']) assert.equal(symbolFromQuery(unknown), '', String(unknown));
+    // An unknown pair leaves the form without one: the run button stays off instead of sending it.
+    assert.equal(canSubmit({ ...form(), symbol: symbolFromQuery('FOO') }), false);
+  });
+});
 
 describe('backtest form: what can be sent (docs/product.md §2.5)', () => {
   it('submit needs pair, timeframe and dates, or file and symbol for a custom CSV', () => {

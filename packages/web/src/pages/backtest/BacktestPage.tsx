@@ -22,6 +22,7 @@ import {
   officialRequest,
   paramLayout,
   runDays,
+  symbolFromQuery,
   type BacktestFormState,
 } from './form.js';
 import { GeneratePanel, GenerateToggleLabel } from './GeneratePanel.js';
@@ -43,10 +44,7 @@ export default function BacktestPage() {
   const [params, setParams] = useSearchParams();
   const state = useSession();
   const loggedIn = !!state.key;
-  const [form, setForm] = useState<BacktestFormState>(() => {
-    const symbol = params.get('symbol');
-    return initialForm({ symbol: symbol && findSymbol(symbol) ? findSymbol(symbol)!.symbol : symbol });
-  });
+  const [form, setForm] = useState<BacktestFormState>(() => initialForm({ symbol: symbolFromQuery(params.get('symbol')) }));
   const [userStrategies, setUserStrategies] = useState<UserStrategy[]>([]);
   // Whether the list above has been asked for this key (answered or failed): ?strategy= waits for it.
   const [strategiesLoaded, setStrategiesLoaded] = useState(false);
@@ -69,6 +67,16 @@ export default function BacktestPage() {
       alive = false;
     };
   }, []);
+  // A pair from the address (?symbol=, the pair sheets' link) gets a timeframe it has data in once
+  // the library is known, as a pair chosen in the list does: most pairs have no M15, the default.
+  useEffect(() => {
+    if (!availability) return;
+    setForm((current) => {
+      if (current.mode !== 'official' || !current.symbol) return current;
+      const timeframe = usableTimeframe(availability, current.symbol, current.timeframe, LIBRARY_TIMEFRAMES);
+      return timeframe === current.timeframe ? current : { ...current, timeframe };
+    });
+  }, [availability]);
 
   const patch = useCallback((change: Partial<BacktestFormState>) => {
     setForm((current) => ({ ...current, ...change }));

@@ -3,7 +3,7 @@
  * submitted, the first problem to show, and the request it sends. Parameter aliasing, coercion,
  * signature filtering and the overlap percent come from @bt/core/params.
  */
-import { DEFAULT_SL_PIPS, findParam, findStrategy, paramDefaults } from '@bt/core/catalogue';
+import { DEFAULT_SL_PIPS, findParam, findStrategy, findSymbol, paramDefaults } from '@bt/core/catalogue';
 import type { ParamDefinition, StrategyParams } from '@bt/core/catalogue';
 import { ParamError, normalizeParams, overlapPercentToFraction } from '@bt/core/params';
 import { costFormFields, costRequest, costsError, initialCosts, type CostFormState } from '../../features/costs/costs.js';
@@ -46,6 +46,15 @@ export interface BacktestFormState {
   file: { name: string } | null;
   /** Trading costs (docs/engine.md §13): the spread pre-filled with the symbol's typical one. */
   costs: CostFormState;
+}
+
+/**
+ * The pair a `?symbol=` names (docs/product.md §2.2; the pair sheets link with it), in the
+ * catalogue's spelling; '' for one the catalogue does not know. Kept as typed, an unknown pair
+ * matched no option: the picker showed '— Choisir —' while the form held it and sent it.
+ */
+export function symbolFromQuery(param: string | null): string {
+  return (param && findSymbol(param.trim())?.symbol) || '';
 }
 
 export function initialForm(now: { symbol?: string | null } = {}): BacktestFormState {
