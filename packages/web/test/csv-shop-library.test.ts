@@ -141,6 +141,8 @@ describe('CSV shop extractions (docs/product.md §2.2, §2.5, §2.8)', () => {
     assert.equal(extractionAnswerError({ status: 'success', files: [] }), null);
     assert.equal(extractionAnswerError({ error: 'Aucune donnée' }), 'Aucune donnée');
     assert.equal(extractionAnswerError({ status: 'error' }), 'Erreur extraction');
+    // A 200 whose body is not JSON (the shared client's { nonJson, text }) is not a success.
+    assert.equal(extractionAnswerError({ nonJson: true, text: '<html>Bad gateway</html>' }), 'Erreur extraction');
     assert.equal(downloadErrorMessage(new HttpError(402, 'Crédits insuffisants : 1 crédit nécessaire, solde 0.', null)), 'Crédits insuffisants : 1 crédit nécessaire, solde 0.');
     assert.equal(downloadErrorMessage(new Error('x')), 'Téléchargement impossible');
   });

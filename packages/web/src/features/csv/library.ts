@@ -4,6 +4,7 @@
  * extractions, the extraction form's checks and the messages of its failures.
  */
 import { LIBRARY_TIMEFRAMES, symbolFilterOptions, type SymbolOption } from '@bt/core/catalogue';
+import { isNonJsonAnswer } from '../../api/client.js';
 import { HttpError } from '../../api/errors.js';
 import { fieldNumber as num, fieldText as str } from '../../api/fields.js';
 
@@ -248,7 +249,9 @@ export function extractionErrorMessage(error: unknown): string {
 
 /** The answer of an extraction: its error/detail field when the server says it failed. */
 export function extractionAnswerError(answer: unknown): string | null {
-  if (!answer || typeof answer !== 'object') return SHOP_MESSAGES.extractionError;
+  // A body that is not JSON (a proxy's page) is no extraction: saying 'Extraction prête.' with no
+  // file would be false. The same range again is free, so a retry costs nothing.
+  if (!answer || typeof answer !== 'object' || isNonJsonAnswer(answer)) return SHOP_MESSAGES.extractionError;
   const record = answer as Record<string, unknown>;
   const problem = str(record.error) || (record.status === 'error' ? str(record.detail) || SHOP_MESSAGES.extractionError : '');
   return problem || null;
