@@ -125,6 +125,7 @@ async function main(command: string): Promise<void> {
       supportEmail: env.supportEmail,
       rateLimits: env.rateLimits,
       trustProxy: env.trustProxy,
+      proxyHops: env.proxyHops,
       metricsToken: ops.metricsToken,
       resetTokenTtlMs: env.resetTokenTtlMs,
       verifyTokenTtlMs: env.verifyTokenTtlMs,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRateRule, readEnv } from '../src/config/env.js';
-import { NO_LIMITS, newPerson, register, useTestApp } from './support/app.js';
+import { NO_LIMITS, newPerson, register, startTestApp, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 
 const rule = (limit: number, windowSeconds = 60) => ({ limit, windowSeconds });
@@ -57,6 +57,38 @@ describe(`rate limits (${TEST_DIALECT})`, () => {
   });
 });
 
+describe(`rate limits behind a reverse proxy (${TEST_DIALECT})`, () => {
+  it('count the address the proxy saw, not one the client wrote into X-Forwarded-For', async () => {
+    // nginx's $proxy_add_x_forwarded_for keeps what the client sent and appends the address it
+    // saw. Koa's ctx.ip took the leftmost entry: a new made-up address per request, and the
+    // login, registration and reset limits never applied.
+    const behind = await startTestApp(t.db, { config: { trustProxy: true, rateLimits: { ...NO_LIMITS, login: rule(3) } } });
+    try {
+      const creds = { identifier: 'quelqu-un', password: 'mauvais-mdp' };
+      const attempt = (i: number, client = '198.51.100.7') =>
+        behind.request('POST', '/api/login', { json: creds, headers: { 'x-forwarded-for': `203.0.113.${i}, ${client}` } });
+      for (let i = 0; i < 3; i++) assert.equal((await attempt(i)).status, 401);
+      assertLimited(await attempt(3));
+      assertLimited(await attempt(4));
+      assert.equal((await attempt(5, '198.51.100.8')).status, 401, 'another client has its own count');
+    } finally {
+      await behind.close();
+    }
+  });
+
+  it('two proxies in a row (TRUST_PROXY=2): the address the first one saw', async () => {
+    const behind = await startTestApp(t.db, { config: { trustProxy: true, proxyHops: 2, rateLimits: { ...NO_LIMITS, login: rule(2) } } });
+    try {
+      const creds = { identifier: 'quelqu-un', password: 'mauvais-mdp' };
+      const attempt = (i: number) => behind.request('POST', '/api/login', { json: creds, headers: { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.9, 10.0.0.2` } });
+      for (let i = 0; i < 2; i++) assert.equal((await attempt(i)).status, 401);
+      assertLimited(await attempt(2));
+    } finally {
+      await behind.close();
+    }
+  });
+});
+
 describe('rate-limit settings from the environment', () => {
   it('reads COUNT/SECONDS, off, and defaults', () => {
     assert.deepEqual(parseRateRule('RATE_LIMIT_LOGIN', '20/300', null), { limit: 20, windowSeconds: 300 });
@@ -67,5 +99,20 @@ describe('rate-limit settings from the environment', () => {
     assert.deepEqual(env.rateLimits.api, { limit: 1000, windowSeconds: 60 });
     assert.equal(env.rateLimits.support, null);
     assert.deepEqual(env.rateLimits.login, { limit: 10, windowSeconds: 60 });
+  });
+
+  it('TRUST_PROXY: false, true (one proxy) or the number of proxies in front', () => {
+    const hops = (value?: string) => {
+      const env = readEnv(value === undefined ? {} : { TRUST_PROXY: value }, '/srv');
+      return [env.trustProxy, env.proxyHops];
+    };
+    assert.deepEqual(hops(), [false, 0]);
+    assert.deepEqual(hops('false'), [false, 0]);
+    assert.deepEqual(hops('0'), [false, 0]);
+    assert.deepEqual(hops('true'), [true, 1]);
+    assert.deepEqual(hops('1'), [true, 1]);
+    assert.deepEqual(hops(' 2 '), [true, 2]);
+    assert.throws(() => readEnv({ TRUST_PROXY: 'peut-être' }, '/srv'), /invalid TRUST_PROXY: peut-être \(expected true, false or the number of proxies in front, 1 to 10\)/);
+    assert.throws(() => readEnv({ TRUST_PROXY: '11' }, '/srv'), /invalid TRUST_PROXY: 11/);
   });
 });

@@ -49,6 +49,12 @@ export interface AppConfig {
   screenVerification: ScreenVerification;
   /** Trust X-Forwarded-* (behind a reverse proxy): the client IP for rate limits. */
   trustProxy: boolean;
+  /**
+   * How many proxies in front append to X-Forwarded-For (with trustProxy; 1 when unset). The
+   * client is the address the outermost one saw, counted from the right: entries further left
+   * are what the client itself sent, and anyone can write anything there.
+   */
+  proxyHops?: number;
   /** Bearer token of GET /metrics; null: loopback clients only (metrics/route.ts). */
   metricsToken: string | null;
   /** JSON / form body limit. */

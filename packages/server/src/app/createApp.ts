@@ -38,6 +38,10 @@ export type App = Koa<AppState> & { services: Services; deps: AppDeps; metrics: 
 export function createApp(deps: AppDeps): App {
   const app = new Koa<AppState>() as App;
   app.proxy = deps.config.trustProxy;
+  // Koa's ctx.ip is the leftmost X-Forwarded-For entry unless told how many to keep from the
+  // right: behind nginx ($proxy_add_x_forwarded_for) that entry is whatever the client sent, a new
+  // address per request, and no per-address rate limit (login, register, reset) ever applied.
+  app.maxIpsCount = deps.config.trustProxy ? (deps.config.proxyHops ?? 1) : 0;
   const metrics = deps.metrics ?? new Metrics({ defaultMetrics: false });
   const closers = deps.closers ?? new Closers();
   deps = { ...deps, metrics, closers };

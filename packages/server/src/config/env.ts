@@ -32,6 +32,8 @@ export interface ServerEnv {
   admin: { email: string; password: string | null; username: string };
   rateLimits: RateLimits;
   trustProxy: boolean;
+  /** Proxies in front that append to X-Forwarded-For (TRUST_PROXY=N; true is 1); 0 without trustProxy. */
+  proxyHops: number;
   /** Connections one address may hold (0: no cap; off behind a proxy) and the process may hold (docs/security.md, "Connections"). */
   connections: { perAddress: number; total: number };
   autoMigrate: boolean;
@@ -76,6 +78,18 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new Error(`invalid ${name}: ${env[name]} (expected true or false)`);
+}
+
+/** TRUST_PROXY: false (0), true (1: one proxy in front) or how many proxies append to X-Forwarded-For. */
+function proxies(env: Env): number {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase();
+  if (raw && /^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= 10) return hops;
+  } else if (!raw || ['true', 'yes', 'on', 'false', 'no', 'off'].includes(raw)) {
+    return bool(env, 'TRUST_PROXY', false) ? 1 : 0;
+  }
+  throw new Error(`invalid TRUST_PROXY: ${env.TRUST_PROXY} (expected true, false or the number of proxies in front, 1 to 10)`);
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
@@ -160,7 +174,8 @@ export function parseRateRule(name: string, raw: string | undefined, fallback: R
 
 export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv {
   const port = int(env, 'PORT', 8080, 0, 65535);
-  const trustProxy = bool(env, 'TRUST_PROXY', false);
+  const proxyHops = proxies(env);
+  const trustProxy = proxyHops > 0;
   const host = env.HOST?.trim() || '127.0.0.1';
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`);
   const smtpUrl = env.SMTP_URL?.trim() || null;
@@ -195,6 +210,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     admin: { email: adminEmail, password: env.ADMIN_PASSWORD || null, username: env.ADMIN_USERNAME?.trim().toLowerCase() || 'admin' },
     rateLimits: limits,
     trustProxy,
+    proxyHops,
     connections: {
       // Behind a proxy every connection comes from the proxy's address: the cap is the proxy's job then.
       perAddress: trustProxy ? 0 : int(env, 'MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
