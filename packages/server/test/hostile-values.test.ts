@@ -12,7 +12,8 @@ import { useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 import { BREAKOUT_PY, FIXTURES, OFFICIAL_RUN, balance, funded, importStrategy, runBacktest } from './support/work.js';
 
-const t = useTestApp({ library: true });
+// A low public bar so that one month of real data gives a public result (the public workbook case).
+const t = useTestApp({ library: true, config: { topMinTrades: 10 } });
 
 /** JSON text of `base` with `field` holding `raw` as written (a value JSON.stringify could not make). */
 const withRaw = (base: Record<string, unknown>, field: string, raw: string) => JSON.stringify({ ...base, [field]: '__RAW__' }).replace('"__RAW__"', raw);
@@ -182,6 +183,65 @@ describe(`hostile values on the working-area routes (${TEST_DIALECT})`, () => {
     const none = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
     assert.deepEqual([none.status, none.body.detail], [400, 'Aucun fichier CSV sélectionné']);
     assert.equal(await balance(t, user.id), 10);
+  });
+});
+
+describe(`texts counted in characters, files that a refused save leaves, the public header flag (${TEST_DIALECT})`, () => {
+  it('names, notes, prompts and support fields are counted in characters, not UTF-16 units (61 emoji were "more than 120")', async () => {
+    const user = await funded(t, 0);
+    const imported = await importStrategy(t, user.key, BREAKOUT_PY, 'cassure.py', { comment_user: '🙂'.repeat(2000) });
+    assert.equal(imported.status, 201, imported.text);
+    const id = imported.body.id;
+    const rename = (name: string) => t.request('PATCH', `/api/user/strategies/${id}/rename`, { key: user.key, json: { display_name: name } });
+    const renamed = await rename('🙂'.repeat(120));
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal((await t.request('GET', '/api/user/strategies', { key: user.key })).body.items[0].display_name, '🙂'.repeat(120), 'stored whole');
+    assert.deepEqual((await rename('🙂'.repeat(121))).body.detail, 'Nom invalide (1 à 120 caractères).');
+    const note = (comment_user: string) => t.request('PATCH', `/api/user/strategies/${id}/note`, { key: user.key, json: { comment_user } });
+    assert.equal((await note('𝄞'.repeat(2000))).status, 200);
+    assert.deepEqual((await note('𝄞'.repeat(2001))).body.detail, 'Note trop longue (2000 caractères maximum).');
+    const support = (fields: Record<string, string>) => t.request('POST', '/api/support', { json: { type: 'contact', firstName: 'A', lastName: 'B', email: 'a@b.c', message: 'Bonjour', ...fields } });
+    assert.equal((await support({ firstName: '🙂'.repeat(100), lastName: '🙂'.repeat(100), message: '🙂'.repeat(5000) })).status, 201);
+    assert.deepEqual((await support({ firstName: '🙂'.repeat(101) })).body.detail, 'Prénom trop long (100 caractères maximum).');
+    assert.deepEqual((await support({ message: '🙂'.repeat(5001) })).body.detail, 'Message trop long (5000 caractères maximum).');
+    const gpt = await t.request('POST', '/api/gpt/generate-strategy', { key: user.key, json: { prompt: '🙂'.repeat(4001) } });
+    assert.deepEqual([gpt.status, gpt.body.detail], [400, 'Description trop longue (4000 caractères maximum).']);
+  });
+
+  it('a CSV whose lines end with CR alone is refused in French (core’s new code reached the form in English)', async () => {
+    const user = await funded(t, 2);
+    const res = await upload(user.key, readFileSync(FIXTURES + 'bad/cr-line-ends.csv', 'utf8'), 'mac.csv');
+    assert.deepEqual([res.status, res.body.problems?.[0]?.code], [400, 'cr_line_ends'], res.text);
+    assert.equal(res.body.detail, 'Fichier invalide : ligne 1 : les lignes se terminent par un retour chariot seul (CR, ancien format Mac) : enregistre le fichier avec des fins de ligne Unix (LF) ou Windows (CRLF), par exemple en « CSV UTF-8 » depuis Excel.');
+    assert.equal(await balance(t, user.id), 2);
+  });
+
+  it('a strategy row the database refuses takes its .py with it: nothing under strategies/{user} names no row', async () => {
+    const user = await funded(t, 0);
+    const { strategies, } = t.app.services;
+    const { shape, dryRun } = await strategies.validate(BREAKOUT_PY);
+    const row = (await t.db.models.User.findByPk(user.id))!;
+    const input = { source: BREAKOUT_PY, shape, origin: 'import' as const, filename: 'x.py', slMode: null as unknown as 'external', archive: { provider: 'import' as const, attempts: 1, generation_seconds: 0, openai_failures: 0, dry_run_failures: 0 } };
+    await assert.rejects(strategies.save(row, input, dryRun));
+    const left = await t.app.deps.storage.entries(`strategies/${user.id}`).catch(() => []);
+    assert.deepEqual(left.filter((e) => e.type === 'file').map((e) => e.name), [], 'no orphan .py');
+    assert.equal(await t.db.models.UserStrategy.count({ where: { userId: user.id } }), 0);
+  });
+
+  it('the public Config sheet reads use_header as the owner’s does (` no ` gave letters as headers but no header row)', async () => {
+    const user = await funded(t, 10);
+    const run = await runBacktest(t, user.key, { strategy: 'ob_pullback_pure' });
+    assert.equal(run.status, 200, run.text);
+    const [top] = (await t.request('GET', '/api/top-strategy')).body;
+    assert.ok(top, 'a public result');
+    for (const flag of ['no', '%20NO%20', 'false', '0']) {
+      const page = await t.request('GET', `/api/public/xlsx/sheet?folder=${top.folder}&sheet=Config&limit=3&use_header=${flag}`);
+      assert.equal(page.status, 200, page.text);
+      assert.deepEqual([page.body.headers, page.body.rows[0]], [['A', 'B'], ['metric', 'value']], flag);
+    }
+    const withHeader = await t.request('GET', `/api/public/xlsx/sheet?folder=${top.folder}&sheet=Config&limit=3&use_header=%20yes`);
+    assert.deepEqual(withHeader.body.headers, ['metric', 'value']);
+    assert.notDeepEqual(withHeader.body.rows[0], ['metric', 'value']);
   });
 });
 

@@ -54,3 +54,13 @@ export function intField(body: Body, name: string, options: { min: number; max: 
   if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < options.min || value > options.max) throw badRequest(options.message);
   return value;
 }
+
+/**
+ * Characters as the French messages count them and MySQL's utf8mb4 columns hold them: code points,
+ * not UTF-16 units (`'🙂'.length` is 2, so 61 emoji were "more than 120 characters").
+ */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}

@@ -1,4 +1,4 @@
-import type { CandleFileError, CandleProblem } from '@bt/core/candles';
+import type { CandleErrorCode, CandleFileError, CandleProblem } from '@bt/core/candles';
 import { HttpError } from '../app/errors.js';
 
 /**
@@ -6,7 +6,9 @@ import { HttpError } from '../app/errors.js';
  * column), what, and the value found. Core's English sentence and fix travel beside them in
  * `problems` for whoever wants the detail.
  */
-const TEXT: Record<string, (p: CandleProblem) => string> = {
+// Every error code of core, checked by the compiler: a code core adds without its French sentence
+// here fails the typecheck instead of reaching the form in English.
+const TEXT: Record<CandleErrorCode, (p: CandleProblem) => string> = {
   empty_file: () => 'le fichier est vide',
   not_utf8: () => "le fichier n'est pas encodé en UTF-8 (enregistre-le en « CSV UTF-8 »)",
   semicolon_separator: () => 'les colonnes sont séparées par des points-virgules : utilise des virgules et des points décimaux',
@@ -15,6 +17,7 @@ const TEXT: Record<string, (p: CandleProblem) => string> = {
   no_rows: () => "le fichier a un en-tête mais aucune bougie",
   empty_line: () => 'ligne vide entre deux bougies',
   line_too_long: () => "plus de 1 Mio sans retour à la ligne : ce n'est pas un fichier CSV de bougies",
+  cr_line_ends: () => 'les lignes se terminent par un retour chariot seul (CR, ancien format Mac) : enregistre le fichier avec des fins de ligne Unix (LF) ou Windows (CRLF), par exemple en « CSV UTF-8 » depuis Excel',
   wrong_field_count: () => "le nombre de valeurs ne correspond pas au nombre de colonnes de l'en-tête",
   wrong_column_name: (p) => `la colonne « ${p.value ?? p.column ?? ''} » est mal nommée (en-têtes attendus : time, open, high, low, close, volume)`,
   missing_column: (p) => `la colonne obligatoire ${p.column ?? ''} est absente`,
@@ -39,7 +42,8 @@ const TEXT: Record<string, (p: CandleProblem) => string> = {
 
 export function frenchProblem(problem: CandleProblem, unit: 'ligne' | 'rangée' = 'ligne'): string {
   const where = `${unit} ${problem.line}${problem.column ? `, colonne ${problem.column}` : ''}`;
-  const what = (TEXT[problem.code] ?? (() => problem.message))(problem);
+  // A warning code (never an error here) keeps core's sentence.
+  const what = (TEXT[problem.code as CandleErrorCode] ?? (() => problem.message))(problem);
   return `${where} : ${what}`;
 }
 

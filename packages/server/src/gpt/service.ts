@@ -1,4 +1,5 @@
 import { HttpError, badRequest } from '../app/errors.js';
+import { characterCount } from '../app/input.js';
 import type { User, UserStrategy } from '../db/models.js';
 import type { ArchiveMeta, StrategyArchive } from '../strategies/archive.js';
 import { parseSlMode, type UserStrategies, type Validated } from '../strategies/service.js';
@@ -45,7 +46,7 @@ export class StrategyGenerator {
   async generate(user: User, promptValue: string, slModeValue: string): Promise<Generated> {
     const prompt = promptValue.trim();
     if (!prompt) throw badRequest(GPT_MESSAGES.promptRequired);
-    if (prompt.length > MAX_PROMPT) throw badRequest(GPT_MESSAGES.promptTooLong(MAX_PROMPT));
+    if (characterCount(prompt) > MAX_PROMPT) throw badRequest(GPT_MESSAGES.promptTooLong(MAX_PROMPT));
     const slMode = parseSlMode(slModeValue);
     // Nothing is asked of the chat model for a file that could not be validated.
     const unavailable = this.deps.strategies.unavailableError();

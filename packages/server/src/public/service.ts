@@ -128,7 +128,9 @@ export class TopStrategies {
     // The hidden rows are removed here, on the server, before paging: they never leave it.
     const all = await this.configRows(run);
     const offset = page.offset;
-    const useHeader = !/^(false|0)$/i.test(String(options.useHeader ?? 'true'));
+    // As core's reader reads the flag (trimmed; false, 0 or no): ` no ` gave letters as headers here
+    // but no header row.
+    const useHeader = !/^\s*(false|0|no)\s*$/i.test(String(options.useHeader ?? 'true'));
     const rows: SheetPage['rows'] = useHeader ? all : [['metric', 'value'], ...all];
     return { ...page, rows: rows.slice(offset, offset + page.limit), total: rows.length, folder };
   }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Candles } from '@bt/core/candles';
 import type { StrategyParams } from '@bt/core/catalogue';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
+import { characterCount } from '../app/input.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { StrategySource, User, UserStrategy } from '../db/models.js';
@@ -87,7 +88,7 @@ export class UserStrategies {
     if (!/\.py$/i.test(filename)) throw badRequest(STRATEGY_MESSAGES.notPython);
     if (bytes.byteLength > this.deps.maxBytes) throw new HttpError(413, STRATEGY_MESSAGES.tooLarge(this.deps.maxBytes));
     const slMode = parseSlMode(input.slMode);
-    if (input.commentUser.length > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
+    if (characterCount(input.commentUser) > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
     let source: string;
     try {
       source = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
@@ -129,6 +130,8 @@ export class UserStrategies {
     await this.deps.storage.write(path, bytes);
     const baseName = input.shape.name || input.filename.replace(/\.py$/i, '') || input.shape.detectName;
     const displayName = baseName.trim().slice(0, 120) || input.shape.detectName;
+    // The file first, so a row never names a missing file; a row that cannot be written takes the
+    // file with it (as the archive does), so a refused save leaves no .py that nothing names.
     const row = await this.deps.db.transaction((t) =>
       this.deps.db.models.UserStrategy.create(
         {
@@ -156,7 +159,10 @@ export class UserStrategies {
         },
         { transaction: t },
       ),
-    );
+    ).catch(async (err: unknown) => {
+      await this.deps.storage.remove(path).catch(() => undefined);
+      throw err;
+    });
     await this.deps.archive.record({
       type: input.origin, strategyId: id, userId: user.id, displayName, slMode: input.slMode, status: 'ok', filename: row.displayFilename, source: input.source,
       meta: { ...input.archive, sl_mode: input.slMode, dry_run: { signals: dryRun.signals.length, elapsed_ms: dryRun.elapsedMs } },
@@ -182,12 +188,12 @@ export class UserStrategies {
 
   async rename(row: UserStrategy, name: string): Promise<UserStrategy> {
     const displayName = name.trim();
-    if (!displayName || displayName.length > 120) throw badRequest(STRATEGY_MESSAGES.nameInvalid);
+    if (!displayName || characterCount(displayName) > 120) throw badRequest(STRATEGY_MESSAGES.nameInvalid);
     return this.deps.db.transaction((t) => row.update({ displayName, displayFilename: displayFilename(displayName, row.detectName), updatedAt: this.deps.clock.now() }, { transaction: t }));
   }
 
   async note(row: UserStrategy, note: string): Promise<UserStrategy> {
-    if (note.length > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
+    if (characterCount(note) > 2000) throw badRequest(STRATEGY_MESSAGES.noteTooLong);
     return this.deps.db.transaction((t) => row.update({ commentUser: note || null, updatedAt: this.deps.clock.now() }, { transaction: t }));
   }
 

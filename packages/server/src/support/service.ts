@@ -1,4 +1,5 @@
 import { badRequest } from '../app/errors.js';
+import { characterCount } from '../app/input.js';
 import { MSG } from '../app/messages.js';
 import type { Database } from '../db/database.js';
 import { supportMail, type Mailer } from '../mail/index.js';
@@ -37,9 +38,9 @@ export class Support {
     if (!firstName || !lastName || !email || !message) throw badRequest(MSG.allFieldsRequired);
     if (!email.includes('@') || email.length > 191) throw badRequest(MSG.supportEmailInvalid);
     if (type !== 'contact' && type !== 'feedback') throw badRequest(MSG.supportTypeInvalid);
-    if (message.length > SUPPORT_MESSAGE_MAX) throw badRequest(MSG.supportTooLong(SUPPORT_MESSAGE_MAX));
-    if (firstName.length > SUPPORT_NAME_MAX) throw badRequest(MSG.supportFirstNameTooLong(SUPPORT_NAME_MAX));
-    if (lastName.length > SUPPORT_NAME_MAX) throw badRequest(MSG.supportLastNameTooLong(SUPPORT_NAME_MAX));
+    if (characterCount(message) > SUPPORT_MESSAGE_MAX) throw badRequest(MSG.supportTooLong(SUPPORT_MESSAGE_MAX));
+    if (characterCount(firstName) > SUPPORT_NAME_MAX) throw badRequest(MSG.supportFirstNameTooLong(SUPPORT_NAME_MAX));
+    if (characterCount(lastName) > SUPPORT_NAME_MAX) throw badRequest(MSG.supportLastNameTooLong(SUPPORT_NAME_MAX));
     const path = input.path?.slice(0, SUPPORT_PATH_MAX);
     const ts = typeof input.ts === 'string' ? input.ts.slice(0, SUPPORT_TS_MAX) : input.ts;
     const meta = JSON.stringify({ path: path ?? null, ts: ts ?? null });
