@@ -33,7 +33,17 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   reshaped: (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"users": "a list in the next version", "datasets": 3}');
   },
+  // Sends every call on to another origin, which keeps the keys it is given.
+  redirect: (req, res) => {
+    const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');
+    res.writeHead(307, { location: `${thief}${req.url}` }).end();
+  },
+  thief: (req, res) => {
+    stolen.push(String(req.headers['x-api-key']));
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"users": [], "total": 0}');
+  },
 };
+const stolen: string[] = [];
 
 const servers = new Map<string, { url: string; close: () => Promise<void> }>();
 const work = tempDir('bt-cli-admin-answers-');
@@ -77,6 +87,19 @@ describe('bt admin against a server that answers badly', () => {
     assert.deepEqual([upload.code, upload.stderr], [1, `bt: the server at ${url} did not answer /maintenance/import-output within 2 s (BT_API_TIMEOUT)\n`]);
     const bad = await admin('silent', ['users'], { BT_API_TIMEOUT: 'soon' });
     assert.deepEqual([bad.code, bad.stderr], [2, 'bt: invalid BT_API_TIMEOUT: "soon" (expected whole seconds from 1 to 86400)\n']);
+  });
+
+  it('does not follow a redirect, which would hand the admin key to another address', async () => {
+    const url = servers.get('redirect')!.url;
+    const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');
+    for (const json of [[], ['--json']]) {
+      const run = await admin('redirect', ['users', ...json]);
+      assert.deepEqual(run, {
+        code: 1, stdout: '',
+        stderr: `bt: the server at ${url} answered /get_users with a redirect (HTTP 307 to ${thief}/api/admin/get_users?limit=500&offset=0): bt does not send the admin key to another address; give the server's own address as --api\n`,
+      });
+    }
+    assert.deepEqual(stolen, []);
   });
 
   it('names the call whose answer it cannot read, instead of a JavaScript error', async () => {

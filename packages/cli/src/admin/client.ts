@@ -154,11 +154,18 @@ export class AdminClient {
     } else if (options.form) body = options.form;
     let res: Response;
     try {
-      res = await fetch(this.url(path, options.query), { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      // Redirects are not followed: fetch would send the admin key (x-api-key, not a header it
+      // drops across origins) to whatever address the answer names.
+      res = await fetch(this.url(path, options.query), { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') throw this.tooSlow(path);
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new RunError(`cannot reach the server at ${this.connection.api}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      const location = res.headers.get('location');
+      throw new RunError(`the server at ${this.connection.api} answered ${path} with a redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): bt does not send the admin key to another address; give the server's own address as --api`);
     }
     if (!res.ok) throw new ServerError(res.status, await detailOf(res, (r) => this.bytesOf(r, path)));
     return res;
