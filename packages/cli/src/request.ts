@@ -19,6 +19,11 @@ export function rawParams(assignments: readonly string[] = [], json?: string): R
       throw new UsageError(`invalid --params-json: ${JSON.stringify(json)} (expected a JSON object: ${(error as Error).message})`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`invalid --params-json: ${JSON.stringify(json)} (expected a JSON object of name: value)`);
+    // Every parameter is a number, a word or true/false; a nested list or object reached core's
+    // messages, which print the value (20,000 nested lists: `bt: Maximum call stack size exceeded`).
+    for (const [name, value] of Object.entries(parsed)) {
+      if (value !== null && typeof value === 'object') throw new UsageError(`invalid --params-json: ${name} is ${Array.isArray(value) ? 'a list' : 'an object'} (expected a number, a word or true/false)`);
+    }
     fromJson = parsed as Record<string, unknown>;
   }
   for (const [name, value] of Object.entries(words)) {
