@@ -4,6 +4,7 @@
 import { normalizeCosts, CostError, type TradingCostsInput } from '@bt/core/costs';
 import { findSymbol } from '@bt/core/catalogue';
 import { UsageError } from './errors.js';
+import { decimalNumber } from './options.js';
 
 export interface CostFlags {
   spread?: string;
@@ -32,7 +33,7 @@ const FLAGS: Readonly<Record<string, string>> = {
 function amount(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const t = String(text).trim();
-  const value = Number(t.replace(',', '.'));
+  const value = decimalNumber(t);
   if (t === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a number ≥ 0)`);
   return value;
 }

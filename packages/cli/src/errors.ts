@@ -42,6 +42,7 @@ export function fileError(path: string, error: unknown): RunError {
     code === 'EACCES' || code === 'EPERM' ? 'permission denied' :
     code === 'EISDIR' ? 'it is a directory' :
     code === 'ENOTDIR' ? 'a parent is not a directory' :
+    code === 'ELOOP' ? 'too many levels of symbolic links (a link that leads back to itself?)' :
     (error as Error)?.message ?? String(error);
   return new RunError(`cannot read ${path}: ${why}`);
 }

@@ -2,6 +2,7 @@
 import type { BacktestResult } from '@bt/core/backtest';
 import { monteCarloSize, rSequence, type MonteCarloResult } from '@bt/core/montecarlo';
 import { asUsage, UsageError } from './errors.js';
+import { decimalNumber } from './options.js';
 import { monteCarloOnThreads, monteCarloThreads } from './montecarlo/pool.js';
 import { count, print, renderTable, styles } from './output.js';
 
@@ -28,7 +29,7 @@ export interface MonteCarloRequest {
 
 function percent(flag: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback;
-  const value = Number(String(text).trim().replace(',', '.').replace(/\s*%$/, ''));
+  const value = decimalNumber(String(text).trim().replace(/\s*%$/, ''));
   if (!Number.isFinite(value) || !(value > 0) || value > max) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a percent > 0 and at most ${max})`);
   return value / 100;
 }

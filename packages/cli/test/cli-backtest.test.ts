@@ -98,7 +98,7 @@ test('bad input: exact message on stderr, exit 1 for files and data, 2 for flags
       [['--from', '2017-02-30'], 2, 'bt: invalid --from: "2017-02-30" (expected a UTC date YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n'],
       [['--to', 'yesterday'], 2, 'bt: invalid --to: "yesterday" (expected a UTC date YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n'],
       [['--from', '2018-01-01', '--to', '2017-01-01'], 2, 'bt: invalid --to: "2017-01-01" (expected a date on or after --from 2018-01-01)\n'],
-      [['--sl', '-5'], 2, 'bt: invalid --sl: "-5" (expected a number of pips > 0)\n'],
+      [['--sl', '-5'], 2, 'bt: invalid --sl: "-5" (expected a number of pips from 0.0001 to 999,999)\n'],
       [['--timeframe', 'M7'], 2, 'bt: invalid --timeframe: M7 (expected one of M1, M5, M15, M30, H1, H4, D1)\n'],
       [['--timeframe', 'M15'], 1, `bt: ${await readerMessage(EURUSD_H1, { timeframe: 'M15' })}\n`],
       [['--utc-offset', '+25:00'], 2, 'bt: invalid --utc-offset: "+25:00" (expected an offset such as +02:00, -05:00, +0530, Z or UTC, or minutes east of UTC)\n'],

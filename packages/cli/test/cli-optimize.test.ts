@@ -91,7 +91,7 @@ test('bad input: the flag named, exit 2, before any work', async () => {
   const cases: [string[], string][] = [
     [['optimize', ...base, '--tp1', '10'], 'bt: missing --sl (required with --sl-mode external): one value or a list such as 10,15,20\n'],
     [['optimize', ...base, '--sl', '10', '--tp1', '10', '--param', 'min_wait_candles=1,2'], 'bt: unknown parameter: "min_wait_candles" (englobante_entry does not read it; it reads confirm_candle, time_key)\n'],
-    [['optimize', ...base, '--sl', '10,-5', '--tp1', '10'], 'bt: invalid --sl: "10,-5" (every value is a number of pips > 0)\n'],
+    [['optimize', ...base, '--sl', '10,-5', '--tp1', '10'], 'bt: invalid --sl: "10,-5" (every value is a number of pips from 0.0001 to 999,999)\n'],
     [['optimize', ...base, '--sl', '10', '--tp1', '5..1'], 'bt: invalid --tp1: "5..1" (expected from..to[:step] with from ≤ to and a step > 0)\n'],
     [['optimize', ...base, '--sl', '10', '--tp1', '10', '--objective', 'sharpe'], 'bt: invalid --objective: "sharpe" (expected expectancy, profit_factor, winrate_low)\n'],
     [['optimize', ...base, '--sl', '10', '--tp1', '10', '--heatmap', 'sl_pips,tp1_pips'], 'bt: invalid --heatmap: sl_pips (the dimensions that vary are none)\n'],

@@ -1,6 +1,5 @@
 // `bt backtest`: candles → core's runBacktest → summary, JSON or workbook. Nothing here decides a
 // trade: the CLI only reads files, checks flags and prints.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
 import { writeFileWhole } from '@bt/core/node';
@@ -9,6 +8,7 @@ import { parseMonteCarloFlags, printMonteCarlo, runMonteCarlo, type MonteCarloFl
 import { loadData, type LoadedData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { parsePeriod } from '../options.js';
+import { makeDirectory } from '../paths.js';
 import { jsonHeader, print, printJson, warn } from '../output.js';
 import { checkStrategy, exitValues, rawParams } from '../request.js';
 import { checkPipSize, printSummary } from '../summary.js';
@@ -71,7 +71,7 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
   if (flags.out !== undefined && result.workbook) {
     const folder = join(flags.out, result.folder);
     try {
-      await mkdir(folder, { recursive: true });
+      await makeDirectory(folder);
       workbookPath = join(folder, result.workbookName);
       await writeFileWhole(workbookPath, result.workbook);
     } catch (error) {

@@ -1,6 +1,5 @@
 // `bt batch PLAN`: expand the plan, run it on worker threads with progress (Ink in a terminal,
 // plain lines otherwise, both on stderr), then a ranked table (or JSON) and a CSV of every run.
-import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { formatPercentCell, LABELS } from '@bt/core/format';
 import { expandPlan } from '../batch/plan.js';
@@ -8,8 +7,9 @@ import { runPool, type Progress } from '../batch/pool.js';
 import { progressLine } from '../batch/progress-text.js';
 import { RANK_METRICS, rankRuns, runsCsv } from '../batch/rank.js';
 import type { RunRow } from '../batch/run-row.js';
-import { fileError, RunError, UsageError } from '../errors.js';
-import { parsePositiveInt } from '../options.js';
+import { UsageError } from '../errors.js';
+import { parseConcurrency, parsePositiveInt } from '../options.js';
+import { refuseInputAsOutput, requireRegularFile } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { startReporter } from '../progress/reporter.js';
 import { readPlanFile } from '../plan-file.js';
@@ -39,19 +39,15 @@ function rankedTable(ranked: readonly RunRow[], gridParams: readonly string[], t
 }
 
 export async function batchCommand(planPath: string, flags: BatchFlags): Promise<void> {
-  const concurrency = flags.concurrency !== undefined ? parsePositiveInt('--concurrency', flags.concurrency) : availableParallelism();
+  const concurrency = parseConcurrency(flags.concurrency, availableParallelism());
   const top = parsePositiveInt('--top', flags.top);
   if (!Object.hasOwn(RANK_METRICS, flags.rankBy)) throw new UsageError(`invalid --rank-by: ${JSON.stringify(flags.rankBy)} (expected one of ${Object.keys(RANK_METRICS).join(', ')})`);
   if (flags.csv === '-' && flags.json) throw new UsageError('--csv - and --json both write to stdout: choose one');
 
   const plan = expandPlan(await readPlanFile(planPath), planPath);
-  for (const data of plan.data) {
-    try {
-      if (!(await stat(data.path)).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR', syscall: 'stat' });
-    } catch (error) {
-      throw new RunError(`${fileError(data.label, error).message} (data of plan ${planPath})`);
-    }
-  }
+  for (const data of plan.data) await requireRegularFile(data.path, `data of plan ${planPath}`, data.label);
+  const csvPath = flags.csv ?? `${plan.name}-runs.csv`;
+  await refuseInputAsOutput('--csv', csvPath, [planPath, ...plan.data.map((d) => d.path)]);
 
   const title = `bt batch ${planPath} · ${count(plan.runs.length)} runs (${plan.strategies.length} strategies × ${plan.data.length} data files${plan.gridParams.length ? ' × grid' : ''})`;
   const reporter = await startReporter<Progress>({
@@ -78,7 +74,6 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
   const candlesPerS = candles / seconds;
 
   const csv = runsCsv(rows, plan.gridParams);
-  const csvPath = flags.csv ?? `${plan.name}-runs.csv`;
   await writeOutput(csvPath, csv);
 
   const ranked = rankRuns(rows, flags.rankBy);

@@ -1,9 +1,9 @@
 // `bt convert IN OUT`: core's readers and writers; the format follows each file's extension.
-import { resolve } from 'node:path';
 import { writeCandlesFile } from '@bt/core/node';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
+import { refuseInputAsOutput } from '../paths.js';
 
 /** The flags of the command (commands/convert.ts declares them). */
 export interface ConvertFlags {
@@ -19,7 +19,7 @@ export async function convertCommand(input: string, output: string, flags: Conve
   if (!/\.(csv|txt|xlsx|arrow|ipc|feather|arrows|json)$/i.test(output)) {
     throw new UsageError(`invalid <out>: ${JSON.stringify(output)} (expected a .csv, .xlsx, .arrow, .ipc, .feather, .arrows or .json file)`);
   }
-  if (resolve(input) === resolve(output)) throw new UsageError(`invalid <out>: ${JSON.stringify(output)} is the input file`);
+  await refuseInputAsOutput('<out>', output, [input]);
   const data = await loadData(input, flags);
   for (const w of data.warnings) warn(w);
   let candles = data.file.candles;

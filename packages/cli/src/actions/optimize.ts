@@ -11,6 +11,7 @@ import { searchSetup, startPool, type SearchFlags, type SearchSetup } from '../o
 import { startReporter } from '../progress/reporter.js';
 import type { ProgressState } from '../progress/view.js';
 import { parsePositiveInt } from '../options.js';
+import { refuseInputAsOutput } from '../paths.js';
 
 export interface OptimizeFlags extends SearchFlags {
   csv?: string;
@@ -54,6 +55,9 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
   if (flags.heatmapOut !== undefined && flags.heatmap === undefined) throw new UsageError('--heatmap-out needs --heatmap x,y');
   const setup = await searchSetup(flags);
   const { grid, indices, ranking } = setup;
+  const csvPath = flags.csv ?? `${defaultName(setup, 'optimize')}.csv`;
+  await refuseInputAsOutput('--csv', csvPath, [setup.data.path]);
+  if (flags.heatmapOut !== undefined) await refuseInputAsOutput('--heatmap-out', flags.heatmapOut, [setup.data.path, csvPath]);
   const dimensions = grid.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
   if (flags.heatmap !== undefined) heatmapAxes(flags.heatmap, { dimensions: grid.dimensions });
 
@@ -85,7 +89,6 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
   const rows = result.ranked.map((e) => combinationRow(e, result));
 
   const csv = combinationsCsv(rows, dimensions);
-  const csvPath = flags.csv ?? `${defaultName(setup, 'optimize')}.csv`;
   await writeOutput(csvPath, csv);
   let heatmapPath: string | null = null;
   if (flags.heatmap !== undefined) {

@@ -4,6 +4,7 @@
 import { formatPercentCell } from '@bt/core/format';
 import { chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
 import { UsageError } from '../errors.js';
+import { refuseInputAsOutput } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { parseDuration } from '../optimize/durations.js';
 import { combinationRow } from '../optimize/rows.js';
@@ -31,6 +32,8 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
   };
   if (flags.csv === '-' && flags.json) throw new UsageError('--csv - and --json both write to stdout: choose one');
   const setup = await searchSetup(flags);
+  const csvPath = flags.csv ?? `${defaultName(setup, 'walk-forward')}.csv`;
+  await refuseInputAsOutput('--csv', csvPath, [setup.data.path]);
   let folds;
   try {
     folds = walkForwardFolds(setup.data.file.candles.time, spec, setup.period.from, setup.period.to);
@@ -69,7 +72,6 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
   const elapsedMs = performance.now() - started;
   const summary = walkForwardSummary(results, { ...ranking, mode: spec.mode });
   const rows = foldRows(summary, setup);
-  const csvPath = flags.csv ?? `${defaultName(setup, 'walk-forward')}.csv`;
   await writeOutput(csvPath, foldsCsv(rows));
   if (flags.json) {
     printJson({

@@ -5,7 +5,7 @@ import { isAbsolute, resolve, dirname, basename, extname } from 'node:path';
 import { closest, getStrategy, PARAM_NAMES, pipSize, STRATEGY_KEYS } from '@bt/core/catalogue';
 import { canonicalParamName, normalizeParams } from '@bt/core/params';
 import { UsageError } from '../errors.js';
-import { parseDate, readOptions } from '../options.js';
+import { decimalNumber, parseDate, readOptions } from '../options.js';
 import { exitValues } from '../request.js';
 import type { ReadCandlesOptions } from '@bt/core/candles';
 
@@ -106,7 +106,14 @@ function dataSpec(path: string, planDir: string, entry: unknown, i: number, defa
   const to = dateOf(path, `${where}.to`, spec.to, 'end') ?? defaults.to;
   if (from !== undefined && to !== undefined && to < from) throw planError(path, where, 'the period ends before it starts (from/to)');
   const file = spec.path.trim();
-  if (spec.pip_size !== undefined) inPlan(path, `${where}.pip_size`, () => pipSize('', text(path, `${where}.pip_size`, spec.pip_size)));
+  if (spec.pip_size !== undefined) {
+    inPlan(path, `${where}.pip_size`, () => {
+      const value = text(path, `${where}.pip_size`, spec.pip_size);
+      // Number() would read "0x10" as 16.
+      if (!(decimalNumber(value) > 0)) throw new Error(`invalid pip size: ${JSON.stringify(value)} (expected a positive number)`);
+      return pipSize('', value);
+    });
+  }
   return {
     path: isAbsolute(file) ? file : resolve(planDir, file),
     label: file,

@@ -1,12 +1,12 @@
 // A batch worker thread: reads each data file once (kept for later runs), runs the tasks the main
 // thread sends one at a time through core's runBacktest, and answers with a RunRow.
-import { mkdir } from 'node:fs/promises';
 import { writeFileWhole } from '@bt/core/node';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runBacktest } from '@bt/core/backtest';
 import { pipSize } from '@bt/core/catalogue';
 import { loadCandles, type LoadedData } from '../data.js';
+import { makeDirectory } from '../paths.js';
 import type { DataSpec, RunTask } from './plan.js';
 import { failedRow, okRow, type RunRow } from './run-row.js';
 
@@ -52,7 +52,7 @@ export async function runTask(task: RunTask): Promise<RunRow> {
     if (input.out !== undefined && result.workbook) {
       // Runs of one grid share a folder name (it carries no parameters): the run number keeps them apart.
       const folder = `${result.folder}_r${task.id}`;
-      await mkdir(join(input.out, folder), { recursive: true });
+      await makeDirectory(join(input.out, folder));
       workbook = join(input.out, folder, `${folder}.xlsx`);
       await writeFileWhole(workbook, result.workbook);
     }

@@ -7,7 +7,7 @@ export function registerBatchCommand(program: Command): void {
     .command('batch')
     .description('run a plan (strategies x data files x parameter grids) on worker threads, then rank the runs and write a CSV of all of them')
     .argument('<plan>', 'plan file, JSON or YAML (docs/cli.md "Batch plans")')
-    .option('--concurrency <n>', 'worker threads (default: the available cores)')
+    .option('--concurrency <n>', 'worker threads, 1 to 64 (default: the available cores)')
     .option('--csv <file>', 'CSV of every run (default: {plan name}-runs.csv in the current folder; - for stdout)')
     .option('--top <n>', 'rows of the ranked table', '20')
     .option('--rank-by <metric>', 'winrate_tp1_low (Wilson lower bound, default), winrate_tp1, winrate_tp2_low, winrate_tp2, expectancy_tp1, expectancy_tp2, profit_factor_tp1, trades', 'winrate_tp1_low')

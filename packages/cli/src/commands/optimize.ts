@@ -22,7 +22,7 @@ export function addSearchOptions(command: Command): Command {
     .option('--min-trades <n>', 'fewest resolved trades for a combination to rank', '30')
     .option('--random <n>', 'evaluate n combinations drawn at random instead of the whole grid')
     .option('--seed <n>', 'seed of --random (default 1)')
-    .option('--concurrency <n>', 'worker threads (default: the available cores)')
+    .option('--concurrency <n>', 'worker threads, 1 to 64 (default: the available cores)')
     .option('--no-progress', 'no progress view or lines')
     .option('--json', 'print the result as JSON (docs/cli.md)');
   addCostOptions(command);

@@ -7,7 +7,8 @@ import { OBJECTIVES, type Objective } from '@bt/core/optimize';
 import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
 import { loadData, type LoadedData } from '../data.js';
 import { UsageError } from '../errors.js';
-import { parsePeriod, parsePositiveInt, readOptions, type ReadFlags } from '../options.js';
+import { parseConcurrency, parsePeriod, parsePositiveInt, readOptions, type ReadFlags } from '../options.js';
+import { requireRegularFile } from '../paths.js';
 import { checkPipSize } from '../summary.js';
 import { OptimizePool } from './pool.js';
 import { spaceFromFlags, type SpaceFlags } from './space-flags.js';
@@ -58,7 +59,7 @@ export async function searchSetup(flags: SearchFlags): Promise<SearchSetup> {
   if (!OBJECTIVES.includes(objective)) throw new UsageError(`invalid --objective: ${JSON.stringify(flags.objective)} (expected ${OBJECTIVES.join(', ')})`);
   const target = flags.target.trim().toLowerCase();
   if (target !== 'tp1' && target !== 'tp2') throw new UsageError(`invalid --target: ${JSON.stringify(flags.target)} (expected tp1 or tp2)`);
-  if (!/^\s*\d+\s*$/.test(flags.minTrades)) throw new UsageError(`invalid --min-trades: ${JSON.stringify(flags.minTrades)} (expected a whole number ≥ 0)`);
+  if (!/^\s*\d+\s*$/.test(flags.minTrades) || !Number.isSafeInteger(Number(flags.minTrades))) throw new UsageError(`invalid --min-trades: ${JSON.stringify(flags.minTrades)} (expected a whole number ≥ 0)`);
   const minTrades = Number(flags.minTrades);
   const { space, grid } = spaceFromFlags(strategy, flags, slMode);
   if (flags.seed !== undefined && flags.random === undefined) throw new UsageError('--seed needs --random N');
@@ -72,11 +73,12 @@ export async function searchSetup(flags: SearchFlags): Promise<SearchSetup> {
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/^invalid space: /, ''));
   }
-  const concurrency = flags.concurrency !== undefined ? parsePositiveInt('--concurrency', flags.concurrency) : availableParallelism();
+  const concurrency = parseConcurrency(flags.concurrency, availableParallelism());
   const period = parsePeriod(flags.from, flags.to);
   const costRequest = parseCostFlags(flags);
   readOptions(flags);
 
+  await requireRegularFile(flags.data);
   const data = await loadData(flags.data, flags);
   if (!data.symbol) throw new UsageError(`cannot tell the symbol of ${flags.data} (no symbol row, file name not {symbol}_{timeframe}_...): give --symbol`);
   const pipSize = checkPipSize(data.symbol, flags.pipSize);

@@ -3,12 +3,13 @@
 // for --tp1 and --tp2. Values are checked by core's ParameterSpace (the catalogue's rules).
 import { ParameterSpace, type SearchSpace } from '@bt/core/optimize';
 import { UsageError, usageFrom } from '../errors.js';
+import { decimalNumber, pipsExpected, pipsInRange } from '../options.js';
 
 /** Most values one range may expand to. */
 const MAX_RANGE = 1_000;
 
 function numberIn(flag: string, text: string): number {
-  const value = Number(text.trim());
+  const value = text.includes(',') ? Number.NaN : decimalNumber(text);
   if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a number; decimals take a dot)`);
   return value;
 }
@@ -38,7 +39,7 @@ function pipsList(flag: string, text: string | undefined): number[] | undefined 
   if (text === undefined) return undefined;
   return values(flag, text).map((v) => {
     const n = typeof v === 'number' ? v : numberIn(flag, String(v));
-    if (!(n > 0)) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (every value is a number of pips > 0)`);
+    if (!pipsInRange(n)) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (every value is ${pipsExpected})`);
     return n;
   });
 }
