@@ -6,7 +6,13 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** Bounds the work scrypt does for one request. */
 export const PASSWORD_MAX_LENGTH = 256;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// One mailbox, written plainly: no space or control character, and none of the characters that
+// make a display name, a comment, a group or a list of addresses (`< > ( ) [ ] \ , ; : "`).
+// The mailer reads such a text as a list: "a,b@x.example" was accepted and its link mailed to
+// b@x.example, so one mailbox held any number of distinct "addresses" (sign-up credits, and a
+// re-creation limit per address, without end).
+const ADDRESS_PART = '[^\\s\\x00-\\x1f\\x7f@<>()[\\]\\\\,;:"]+';
+const EMAIL = new RegExp(`^${ADDRESS_PART}@${ADDRESS_PART}\\.${ADDRESS_PART}$`);
 const USERNAME = /^[a-z0-9._-]{3,32}$/;
 
 export function normalizeEmail(value: string): string {
