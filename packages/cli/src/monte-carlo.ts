@@ -63,6 +63,17 @@ export function parseMonteCarloFlags(flags: MonteCarloFlags): MonteCarloRequest 
   };
 }
 
+const monteCarloOptions = (request: MonteCarloRequest) => ({ runs: request.runs, method: request.method, seed: request.seed, riskPerTrade: request.riskPerTrade, ruinLevel: request.ruinLevel });
+
+/**
+ * Core's bound on the draws (runs × trades), which needs the run's trades: checked as soon as they
+ * are known, before the workbook is written, and said of --monte-carlo (core names its `runs`).
+ */
+export function checkMonteCarlo(result: Pick<BacktestResult, 'trades'>, request: MonteCarloRequest): void {
+  const r = rSequence(result.trades, request.target);
+  if (r.length > 0) asUsage(() => monteCarloSize(r, monteCarloOptions(request)), '--monte-carlo');
+}
+
 /**
  * Core's Monte Carlo on the run's R sequence at the target, on the threads that pay off (the same
  * result on any number); null when no trade is resolved.
@@ -70,8 +81,8 @@ export function parseMonteCarloFlags(flags: MonteCarloFlags): MonteCarloRequest 
 export async function runMonteCarlo(result: Pick<BacktestResult, 'trades'>, request: MonteCarloRequest): Promise<{ mc: MonteCarloResult; threads: number } | null> {
   const r = rSequence(result.trades, request.target);
   if (r.length === 0) return null;
-  const options = { runs: request.runs, method: request.method, seed: request.seed, riskPerTrade: request.riskPerTrade, ruinLevel: request.ruinLevel };
-  asUsage(() => monteCarloSize(r, options));
+  const options = monteCarloOptions(request);
+  checkMonteCarlo(result, request);
   const threads = monteCarloThreads(r, options, request.threads);
   return { mc: await monteCarloOnThreads(r, options, threads), threads };
 }

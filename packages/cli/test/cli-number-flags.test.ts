@@ -2,12 +2,13 @@
 // before any file is read with the flag named (exit 2): JavaScript's Number() read `--sl 0x10` as a
 // 16-pip stop; `--sl 1e-320` and `--sl 99999999` failed after the run with core's `invalid slPips`
 // (exit 1); `--min-trades 1e23` was core's `invalid minTrades` (exit 1); `--concurrency 100000`
-// started one thread per combination (2.8 GB for 200 combinations).
+// started one thread per combination (2.8 GB for 200 combinations); `--monte-carlo` past core's
+// bound on draws was core's `invalid runs`, after the workbook had been written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
-import { bt, EURUSD_H1, mapLimit, tempDir } from './helpers.js';
+import { existsSync, writeFileSync } from 'node:fs';
+import { bt, EURUSD_H1, fixture, mapLimit, tempDir } from './helpers.js';
 
 const PIPS = 'a number of pips from 0.0001 to 999,999';
 const BACKTEST = ['backtest', '--data', EURUSD_H1, '--strategy', 'englobante_entry'];
@@ -56,6 +57,18 @@ test('a plan holds the same rules: a hexadecimal pip size, a stop out of range',
     assert.deepEqual(a, { code: 2, stdout: '', stderr: `bt: invalid plan ${pip}: data[0].pip_size: invalid pip size: "0x10" (expected a positive number)\n` });
     assert.equal(b.code, 2);
     assert.match(b.stderr, /^bt: invalid plan .*sl\.yaml: .*"1e-320" \(expected a number of pips from 0\.0001 to 999,999\)\n$/);
+  } finally {
+    tmp.remove();
+  }
+});
+
+test('--monte-carlo past core\'s 2 billion draws is said of the flag, before the workbook is written', async () => {
+  const tmp = tempDir();
+  try {
+    const out = join(tmp.dir, 'out');
+    const run = await bt(['backtest', '--data', fixture('smc/EURUSD_15M.csv'), '--utc-offset', '+02:00', '--strategy', 'fvg_impulsive', '--sl', '10', '--tp1', '10', '--monte-carlo', '1000000', '--out', out]);
+    assert.deepEqual(run, { code: 2, stdout: '', stderr: 'bt: invalid --monte-carlo: 1000000 runs of 3153 trades are more than 2,000,000,000 draws\n' });
+    assert.ok(!existsSync(out), 'no workbook for a refused run');
   } finally {
     tmp.remove();
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
 import { writeFileWhole } from '@bt/core/node';
 import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
-import { parseMonteCarloFlags, printMonteCarlo, runMonteCarlo, type MonteCarloFlags } from '../monte-carlo.js';
+import { checkMonteCarlo, parseMonteCarloFlags, printMonteCarlo, runMonteCarlo, type MonteCarloFlags } from '../monte-carlo.js';
 import { loadData, type LoadedData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { parsePeriod } from '../options.js';
@@ -66,6 +66,7 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
     throw new RunError((error as Error).message);
   }
 
+  if (mcRequest) checkMonteCarlo(result, mcRequest);
   let workbookPath: string | null = null;
   const t0 = performance.now();
   if (flags.out !== undefined && result.workbook) {
