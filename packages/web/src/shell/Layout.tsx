@@ -3,6 +3,7 @@ import { Outlet } from 'react-router-dom';
 import { Footer } from './Footer.js';
 import { HexBackground } from './HexBackground.js';
 import { LoadingBar } from './LoadingBar.js';
+import { PageErrorBoundary } from './PageErrorBoundary.js';
 import { RouteFallback } from './RouteFallback.js';
 import { TopBar } from './TopBar.js';
 import { Toaster } from '../components/Toaster.js';
@@ -15,9 +16,11 @@ export function Layout() {
       <LoadingBar />
       <TopBar />
       <main className="main">
-        <Suspense fallback={<RouteFallback />}>
-          <Outlet />
-        </Suspense>
+        <PageErrorBoundary>
+          <Suspense fallback={<RouteFallback />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
       <Footer />
       <Toaster />
@@ -31,9 +34,11 @@ export function BareLayout() {
     <div className="app-shell bare">
       <HexBackground />
       <LoadingBar />
-      <Suspense fallback={<RouteFallback />}>
-        <Outlet />
-      </Suspense>
+      <PageErrorBoundary>
+        <Suspense fallback={<RouteFallback />}>
+          <Outlet />
+        </Suspense>
+      </PageErrorBoundary>
       <Toaster />
     </div>
   );

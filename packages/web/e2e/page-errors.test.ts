@@ -1,0 +1,38 @@
+/**
+ * A page that cannot be shown (shell/PageErrorBoundary.tsx) in Chromium against the real bt
+ * server: its code cannot be loaded (a network cut, or a deployment that replaced the files this
+ * tab was built against). The bar stays, a French message and a reload button replace the page,
+ * and the other pages still open. Run after `npm run build -w @bt/web`:
+ * `npx tsx --conditions=@bt/source --test e2e/page-errors.test.ts`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { signedInPage, useServerAndBrowser } from './work-area-support.js';
+
+const running = useServerAndBrowser();
+
+describe('a page that cannot be shown', () => {
+  it("its code does not load: the message and the reload button, never a blank page; another page still opens", async () => {
+    const page = await signedInPage(running.browser, running.server, null, '/home');
+    await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor({ state: 'attached' });
+    // The boundary logs the failure for developers; the page itself must not throw past it.
+    page.removeAllListeners('pageerror');
+    await page.route('**/assets/CsvShopPage-*.js', (route) => route.abort('internetdisconnected'));
+
+    await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'CSV Shop' }).click({ force: true });
+    const failure = page.getByTestId('page-error');
+    await failure.waitFor();
+    assert.equal(await failure.getByRole('heading').innerText(), 'Cette page n’a pas pu s’afficher.');
+    await failure.getByRole('button', { name: 'Recharger la page' }).waitFor();
+    assert.equal(await page.getByTestId('credits-badge').count(), 1, 'the bar stays');
+
+    await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Tarifs' }).click({ force: true });
+    await page.getByRole('heading', { name: 'Tarifs', level: 1 }).waitFor();
+    assert.equal(await page.getByTestId('page-error').count(), 0, 'another page leaves the failure behind');
+
+    // Opened straight from the address: the same message, not an empty document.
+    await page.goto(`${running.server.url}/csv-shop`);
+    await page.getByTestId('page-error').waitFor();
+    await page.context().close();
+  });
+});
