@@ -51,5 +51,7 @@ test('bad input: unknown sheet and bad paging are usage errors; missing or non-w
   cases.forEach(([args, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, args.join(' ')));
   const fake = await bt(['report', notXlsx]);
   assert.equal(fake.code, 1);
-  assert.match(fake.stderr, new RegExp(`^bt: ${notXlsx.replace(/[.]/g, '\\.')}: invalid workbook: `));
+  assert.equal(fake.stderr, `bt: ${notXlsx}: invalid workbook: not a zip archive, as an .xlsx workbook is (a CSV or another file renamed?)\n`);
+  writeFileSync(notXlsx, '');
+  assert.deepEqual(await bt(['report', notXlsx]), { code: 1, stdout: '', stderr: `bt: ${notXlsx}: invalid workbook: the file is empty\n` });
 });

@@ -30,6 +30,10 @@ export async function reportCommand(path: string, flags: ReportFlags): Promise<v
     throw fileError(path, error);
   }
   let reader: WorkbookReader;
+  // An .xlsx file is a zip archive (it starts "PK\x03\x04"); anything else got the zip library's
+  // sentence and its web address ("Can't find end of central directory : is this a zip file ? ...").
+  const zip = bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+  if (!zip) throw new RunError(`${path}: invalid workbook: ${bytes.length === 0 ? 'the file is empty' : 'not a zip archive, as an .xlsx workbook is (a CSV or another file renamed?)'}`);
   try {
     reader = await openWorkbook(bytes);
   } catch (error) {
