@@ -55,6 +55,36 @@ describe(`rate limits (${TEST_DIALECT})`, () => {
     assert.equal((await t.request('POST', '/api/auth/resend-verification', { key: user.key })).status, 200);
     assertLimited(await t.request('POST', '/api/auth/resend-verification', { key: user.key }));
   });
+
+  it('an address change mails a link too: it counts against the same limit (else a mail to any address every request)', async () => {
+    t.clock.advance(3600_000);
+    const user = await register(t);
+    const move = (email: string) => t.request('POST', '/api/profile/update', { key: user.key, json: { email, password: user.password } });
+    const first = newPerson().email;
+    assert.equal((await move(first)).status, 200);
+    const refused = await move(newPerson().email);
+    assertLimited(refused);
+    assert.equal((await t.request('GET', '/api/me', { key: user.key })).body.email, first, 'refused: the address did not change');
+    assertLimited(await t.request('POST', '/api/auth/resend-verification', { key: user.key }));
+    // A new window (this file's API limit is 5 calls a minute too). What sends no mail is not
+    // counted: the name, or the same address in capitals; so the next move still passes.
+    t.clock.advance(61_000);
+    assert.equal((await t.request('POST', '/api/profile/update', { key: user.key, json: { full_name: 'Camille Martin' } })).status, 200);
+    assert.equal((await t.request('POST', '/api/profile/update', { key: user.key, json: { email: first.toUpperCase(), full_name: 'Camille Durand' } })).status, 200);
+    assert.equal((await move(newPerson().email)).status, 200);
+  });
+});
+
+describe(`rate limits on the current password (${TEST_DIALECT})`, () => {
+  it('set-password counts as sign-in attempts of the account: a stolen key cannot guess the password at the API’s rate', async () => {
+    t.clock.advance(3600_000);
+    const user = await register(t);
+    const guess = (current: string) => t.request('POST', '/api/profile/set-password', { key: user.key, json: { current_password: current, new_password: 'nouveau-mdp-9' } });
+    for (let i = 0; i < 3; i++) assert.deepEqual((await guess(`essai-${i}-faux`)).body, { detail: 'Mot de passe actuel incorrect.' });
+    assertLimited(await guess(user.password));
+    t.clock.advance(61_000);
+    assert.equal((await guess(user.password)).status, 200);
+  });
 });
 
 describe(`rate limits behind a reverse proxy (${TEST_DIALECT})`, () => {

@@ -7,6 +7,8 @@ import { fieldsOf } from '../app/multipart.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
+import { normalizeEmail } from '../auth/rules.js';
+import { enforce } from '../ratelimit/middleware.js';
 import type { User } from '../db/models.js';
 import { presentUser } from './presenter.js';
 
@@ -29,8 +31,14 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
 
   router.post('/api/profile/update', requireUser, async (ctx) => {
     const body = await fieldsOf(ctx, deps.config.bodyLimitBytes);
-    const { user, verification } = await profiles.update(currentUser(ctx).user, {
-      email: text(body, 'email'),
+    const email = text(body, 'email');
+    const caller = currentUser(ctx).user;
+    // A new address is mailed a verification link: the same per-account limit as
+    // resend-verification, or changing the address back and forth mailed any address at will.
+    const verifyRule = deps.config.rateLimits.verify;
+    if (verifyRule && email && normalizeEmail(email) !== caller.email) await enforce(deps.rateLimiter, 'verify', verifyRule, String(caller.id));
+    const { user, verification } = await profiles.update(caller, {
+      email,
       fullName: textOf(body, ['full_name', 'name']),
       password: textOf(body, ['password', 'current_password'], { trim: false }),
     });
@@ -45,6 +53,10 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   router.post('/api/profile/set-password', requireUser, async (ctx) => {
     const body = bodyOf(ctx);
     const { user, keyId } = currentUser(ctx);
+    // The current password is checked here too: counted as sign-in attempts of the account, or a
+    // stolen key could guess it at the API's rate (300 a minute) where /api/login allows 10.
+    const loginRule = deps.config.rateLimits.login;
+    if (loginRule) await enforce(deps.rateLimiter, 'login', loginRule, `account:${user.id}`);
     await profiles.setPassword(user, keyId, {
       currentPassword: text(body, 'current_password', { trim: false }),
       newPassword: text(body, 'new_password', { trim: false }),
