@@ -2,7 +2,8 @@
 // path may be"): an output never replaces a file the command reads, folders are made without
 // Node's recursive mkdir, and a file read by several workers must be a regular file.
 import type { Stats } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileError, RunError, UsageError } from './errors.js';
 
@@ -29,6 +30,28 @@ export async function refuseInputAsOutput(flag: string, output: string, inputs: 
     if (out && info?.isFile() && info.dev === out.dev && info.ino === out.ino) {
       throw new UsageError(`invalid ${flag}: ${JSON.stringify(output)} is the input file ${input} under another name (a link)`);
     }
+  }
+}
+
+/**
+ * Checks before a long run (bt optimize, walk-forward, batch) that its output file can be written:
+ * the folder exists and takes files, the path is not a folder. It used to be found when the run
+ * was over, and its results were lost with it. `-` (stdout) and devices are always writable here.
+ */
+export async function checkWritable(output: string): Promise<void> {
+  if (output === '-') return;
+  const out = await statOrNull(output);
+  if (out?.isDirectory()) throw new RunError(`cannot write ${output}: it is a directory`);
+  if (out && !out.isFile()) return;
+  // The bytes go to a temporary file beside the file a link leads to (core's writeFileWhole).
+  const folder = dirname(out ? await realpath(output) : resolve(output));
+  try {
+    if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? `the folder ${folder} does not exist` : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `the folder ${folder} does not take new files (permission denied)` : code === 'ENOTDIR' ? `${folder} is not a folder` : (error as Error).message;
+    throw new RunError(`cannot write ${output}: ${why}`);
   }
 }
 

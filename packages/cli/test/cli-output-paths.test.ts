@@ -43,6 +43,27 @@ test('an output that is one of the files read is a usage error, and the file is 
   }
 });
 
+test('an output of a long run that cannot be written is exit 1 before the run, not after it', async () => {
+  const tmp = tempDir();
+  try {
+    const plan = join(tmp.dir, 'plan.yaml');
+    writeFileSync(plan, `strategies: [englobante_entry]\ndata: ${EURUSD_H1}\nsl: 10\ntp1: 20\n`);
+    const missing = join(tmp.dir, 'no-such-folder');
+    const cases: [string[], string][] = [
+      [['optimize', '--data', EURUSD_H1, '--strategy', 'englobante_entry', ...EXITS, '--csv', join(missing, 'o.csv')], `cannot write ${join(missing, 'o.csv')}: the folder ${missing} does not exist`],
+      [['optimize', '--data', EURUSD_H1, '--strategy', 'englobante_entry', ...EXITS, '--csv', '-', '--heatmap', 'sl_pips,tp1_pips', '--heatmap-out', join(missing, 'h.svg')],
+        `cannot write ${join(missing, 'h.svg')}: the folder ${missing} does not exist`],
+      [['walk-forward', '--data', EURUSD_H1, '--strategy', 'englobante_entry', ...EXITS, '--in-sample', '60d', '--out-of-sample', '30d', '--csv', tmp.dir], `cannot write ${tmp.dir}: it is a directory`],
+      [['batch', plan, '--no-progress', '--csv', join(plan, 'runs.csv')], `cannot write ${join(plan, 'runs.csv')}: ${plan} is not a folder`],
+    ];
+    const runs = await mapLimit(cases, 2, ([args]) => bt(args, { cwd: tmp.dir }));
+    // Nothing on stdout: no table, no progress line, so no run was made.
+    cases.forEach(([args, message], i) => assert.deepEqual(runs[i], { code: 1, stdout: '', stderr: `bt: ${message}\n` }, args.join(' ')));
+  } finally {
+    tmp.remove();
+  }
+});
+
 test('a workbook folder that cannot be made is exit 1 at once, not a hang (/proc)', { skip: process.platform !== 'linux' }, async () => {
   const tmp = tempDir();
   try {

@@ -9,7 +9,7 @@ import { RANK_METRICS, rankRuns, runsCsv } from '../batch/rank.js';
 import type { RunRow } from '../batch/run-row.js';
 import { UsageError } from '../errors.js';
 import { parseConcurrency, parsePositiveInt } from '../options.js';
-import { refuseInputAsOutput, requireRegularFile } from '../paths.js';
+import { checkWritable, refuseInputAsOutput, requireRegularFile } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { startReporter } from '../progress/reporter.js';
 import { readPlanFile } from '../plan-file.js';
@@ -48,6 +48,7 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
   for (const data of plan.data) await requireRegularFile(data.path, `data of plan ${planPath}`, data.label);
   const csvPath = flags.csv ?? `${plan.name}-runs.csv`;
   await refuseInputAsOutput('--csv', csvPath, [planPath, ...plan.data.map((d) => d.path)]);
+  await checkWritable(csvPath);
 
   const title = `bt batch ${planPath} · ${count(plan.runs.length)} runs (${plan.strategies.length} strategies × ${plan.data.length} data files${plan.gridParams.length ? ' × grid' : ''})`;
   const reporter = await startReporter<Progress>({

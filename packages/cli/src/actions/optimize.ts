@@ -11,7 +11,7 @@ import { searchSetup, startPool, type SearchFlags, type SearchSetup } from '../o
 import { startReporter } from '../progress/reporter.js';
 import type { ProgressState } from '../progress/view.js';
 import { parsePositiveInt } from '../options.js';
-import { refuseInputAsOutput } from '../paths.js';
+import { checkWritable, refuseInputAsOutput } from '../paths.js';
 
 export interface OptimizeFlags extends SearchFlags {
   csv?: string;
@@ -57,7 +57,11 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
   const { grid, indices, ranking } = setup;
   const csvPath = flags.csv ?? `${defaultName(setup, 'optimize')}.csv`;
   await refuseInputAsOutput('--csv', csvPath, [setup.data.path]);
-  if (flags.heatmapOut !== undefined) await refuseInputAsOutput('--heatmap-out', flags.heatmapOut, [setup.data.path, csvPath]);
+  await checkWritable(csvPath);
+  if (flags.heatmapOut !== undefined) {
+    await refuseInputAsOutput('--heatmap-out', flags.heatmapOut, [setup.data.path, csvPath]);
+    await checkWritable(flags.heatmapOut);
+  }
   const dimensions = grid.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
   if (flags.heatmap !== undefined) heatmapAxes(flags.heatmap, { dimensions: grid.dimensions });
 

@@ -4,7 +4,7 @@
 import { formatPercentCell } from '@bt/core/format';
 import { chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
 import { UsageError } from '../errors.js';
-import { refuseInputAsOutput } from '../paths.js';
+import { checkWritable, refuseInputAsOutput } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { parseDuration } from '../optimize/durations.js';
 import { combinationRow } from '../optimize/rows.js';
@@ -34,6 +34,7 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
   const setup = await searchSetup(flags);
   const csvPath = flags.csv ?? `${defaultName(setup, 'walk-forward')}.csv`;
   await refuseInputAsOutput('--csv', csvPath, [setup.data.path]);
+  await checkWritable(csvPath);
   let folds;
   try {
     folds = walkForwardFolds(setup.data.file.candles.time, spec, setup.period.from, setup.period.to);
