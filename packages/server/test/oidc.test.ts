@@ -114,7 +114,32 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     assert.equal(me.body.email_verified, true);
     assert.equal(me.body.credits, SIGNUP_CREDITS);
     assert.equal(await tdb.db.models.UserIdentity.count({ where: { userId: user.id } }), 1);
-    // The password still works.
+  });
+
+  it('an unverified account linked by Google loses the password and the sessions nobody proved (account pre-hijacking)', async () => {
+    // Anyone can register someone else's address with a password of their own and leave it
+    // unverified. Before, the owner's later Google sign-in linked into that account and the
+    // squatter's password and key went on working: whatever the owner bought, they shared.
+    const squatter = await register(t);
+    const params = await signIn(googleUser(squatter.email));
+    const owner = params.get('apiKey')!;
+    assert.equal((await t.request('GET', '/api/me', { key: owner })).body.id, squatter.id);
+    assert.equal((await t.request('GET', '/api/me', { key: squatter.key })).status, 401, 'the squatter’s session ends');
+    const login = await t.request('POST', '/api/login', { json: { identifier: squatter.email, password: squatter.password } });
+    assert.deepEqual([login.status, login.body.detail], [401, 'Identifiants invalides']);
+    const me = (await t.request('GET', '/api/me', { key: owner })).body;
+    assert.deepEqual([me.email_verified, me.has_password], [true, false]);
+    // The owner can set a password of their own (none is asked for: the account has none now).
+    const set = await t.request('POST', '/api/profile/set-password', { key: owner, json: { new_password: 'a-moi-seulement' } });
+    assert.equal(set.status, 200, set.text);
+  });
+
+  it('a verified account linked by Google keeps its password and its sessions (its owner proved the address)', async () => {
+    const user = await register(t);
+    await tdb.db.models.User.update({ emailVerified: true }, { where: { id: user.id } });
+    const params = await signIn(googleUser(user.email));
+    assert.equal((await t.request('GET', '/api/me', { key: params.get('apiKey')! })).body.id, user.id);
+    assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 200);
     assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 200);
   });
 

@@ -66,7 +66,14 @@ export class IdentityLinking {
       if (existing) {
         if (!claims.emailVerified) throw new SignInRefused('email_unverified');
         await UserIdentity.create({ userId: existing.id, provider, subject: claims.subject, email }, { transaction: t });
-        if (!existing.emailVerified) await this.accounts.markEmailVerified(existing.id, t);
+        if (!existing.emailVerified) {
+          // Nobody had proved this address: its password and sessions may be those of someone
+          // who registered another person's address and waits for them to sign in (account
+          // pre-hijacking). The provider proves the address now; what was not proved ends.
+          await User.update({ passwordHash: null }, { where: { id: existing.id }, transaction: t });
+          await this.sessions.revokeAll(existing.id, t);
+          await this.accounts.markEmailVerified(existing.id, t);
+        }
         const { key } = await this.sessions.issue(existing.id, t);
         await this.events.record({ kind: 'login', userId: existing.id, method: provider }, t);
         return { user: (await User.findByPk(existing.id, { transaction: t }))!, key, created: false };
