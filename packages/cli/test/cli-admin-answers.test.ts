@@ -2,7 +2,7 @@
 // answers, one whose answers have another shape (another version). Each is exit 1 with one
 // sentence naming the call, in bounded memory and time (src/admin/client.ts, docs/cli.md).
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -37,6 +37,11 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   redirect: (req, res) => {
     const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');
     res.writeHead(307, { location: `${thief}${req.url}` }).end();
+  },
+  // Names the billing file it sends with the name the query asks for (a hidden file, a parent folder...).
+  naming: (req, res) => {
+    const name = new URL(req.url ?? '/', 'http://x').searchParams.get('rel') ?? '';
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${name}"` }).end('%PDF-1.4');
   },
   thief: (req, res) => {
     stolen.push(String(req.headers['x-api-key']));
@@ -100,6 +105,22 @@ describe('bt admin against a server that answers badly', () => {
       });
     }
     assert.deepEqual(stolen, []);
+  });
+
+  it('writes a downloaded invoice under a plain name only, never a hidden file or a folder the server names', async () => {
+    const folder = tempDir('bt-cli-invoices-');
+    try {
+      const download = (rel: string) => bt(['admin', 'invoices', 'download', rel], { cwd: folder.dir, env: { BT_API_URL: servers.get('naming')!.url, BT_API_KEY: 'k' } });
+      for (const rel of ['.bashrc', '2026/.profile', '..', '2026/..']) {
+        assert.deepEqual(await download(rel), { code: 1, stdout: '', stderr: `bt: the server gave no plain file name for ${rel}: give -o FILE\n` }, rel);
+      }
+      assert.deepEqual(readdirSync(folder.dir), []);
+      const plain = await download('2026/F-2026-000042.pdf');
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.deepEqual(readdirSync(folder.dir), ['F-2026-000042.pdf']);
+    } finally {
+      folder.remove();
+    }
   });
 
   it('names the call whose answer it cannot read, instead of a JavaScript error', async () => {

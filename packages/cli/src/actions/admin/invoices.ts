@@ -28,10 +28,20 @@ export async function invoicesListCommand(flags: AdminFlags): Promise<void> {
   print(s.dim(`\n${info.count} files, ${info.bytes} bytes`));
 }
 
+/**
+ * The name the server gives the file, if it is a plain file name: never a folder (`..`), a hidden
+ * file (`.bashrc` would be written into the current folder) or one with control characters.
+ */
+function plainName(name: string | null): string | null {
+  const base = name === null ? '' : basename(name);
+  return base === '' || base.startsWith('.') || /[\u0000-\u001f\u007f]/.test(base) ? null : base;
+}
+
 export async function invoicesDownloadCommand(rel: string, flags: AdminInvoiceFlags): Promise<void> {
   if (!rel.trim()) throw new UsageError('invalid <rel>: empty (expected a path listed by bt admin invoices list)');
   const { name, bytes } = await clientOf(flags).file('/factures_download', { rel });
-  const out = flags.output ?? basename(name ?? rel);
+  const out = flags.output ?? plainName(name) ?? plainName(rel);
+  if (out === null) throw new RunError(`the server gave no plain file name for ${rel}: give -o FILE`);
   if (existsSync(out) && !flags.force) throw new UsageError(`${out} exists: add --force to overwrite it, or -o FILE`);
   try {
     await writeFileWhole(out, bytes);
