@@ -80,7 +80,16 @@ test('bad input: plans, scenarios, notes', async () => {
     writeFileSync(broken, '{\n  "scenarios": [\n    { "name": "x", }\n  ]\n}\n');
     const wrongField = join(tmp.dir, 'wrong.yaml');
     writeFileSync(wrongField, 'scenarios:\n  - name: x\n    file: official/EURUSD_H1_2017-2018.csv\n    read: { symbol: EURUSD }\n    request: { symbol: EURUSD, stop: 20 }\n');
+    // A golden file ({name}.json beside the plan) that would be the plan or the scenario's candles:
+    // `--update` wrote it over them.
+    const self = join(tmp.dir, 'self.json');
+    const scenario = (name: string, file: string) => `{ "fixtures": ".", "scenarios": [{ "name": "${name}", "file": "${file}", "read": { "symbol": "EURUSD" }, "request": { "symbol": "EURUSD", "slPips": 20, "tp1Pips": 20 } }] }\n`;
+    writeFileSync(self, scenario('self', 'official/EURUSD_H1_2017-2018.csv'));
+    const candles = join(tmp.dir, 'candles.yaml');
+    writeFileSync(candles, scenario('ETH_BTC-5m', 'ETH_BTC-5m.json'));
     const cases: [string[], number, string][] = [
+      [[self, '--update', '--note', 'x'], 2, `bt: invalid golden plan ${self}: scenarios[0].name: "self": its golden file self.json would be the plan itself (rename the scenario)\n`],
+      [[candles, '--update', '--note', 'x'], 2, `bt: invalid golden plan ${candles}: scenarios[0].name: "ETH_BTC-5m": its golden file ETH_BTC-5m.json would be the scenario's own file (rename the scenario)\n`],
       [[join(tmp.dir, 'none.json')], 1, `bt: cannot read ${join(tmp.dir, 'none.json')}: no such file\n`],
       [[broken], 2, `bt: invalid plan ${broken}: line 3, column 20: Expected double-quoted property name (not valid JSON)\n`],
       [[wrongField], 2, `bt: invalid golden plan ${wrongField}: scenarios[0].request.stop: unknown field (expected symbol, slMode, slPips, tp1Pips, tp2Pips, timeframe, pipSize, from, to, costs)\n`],

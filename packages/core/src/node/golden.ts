@@ -93,6 +93,11 @@ export function parseGoldenPlan(json: unknown, path: string): GoldenPlan {
     if (names.has(s.name)) throw planError(path, `${at}.name`, `"${s.name}" is used twice`);
     names.add(s.name);
     if (typeof s.file !== 'string' || s.file === '' || isAbsolute(s.file)) throw planError(path, `${at}.file`, `${JSON.stringify(s.file)} (expected a path relative to ${fixtures})`);
+    // The golden file is {name}.json beside the plan: `--update` must never write it over the plan
+    // or over the candles the scenario reads (a scenario "plan" in plan.json replaced the plan).
+    const golden = join(dir, `${s.name}.json`);
+    if (golden === resolve(path)) throw planError(path, `${at}.name`, `"${s.name}": its golden file ${s.name}.json would be the plan itself (rename the scenario)`);
+    if (golden === resolve(fixtures, s.file)) throw planError(path, `${at}.name`, `"${s.name}": its golden file ${s.name}.json would be the scenario's own file (rename the scenario)`);
     if (!isRecord(s.read) || typeof s.read.symbol !== 'string') throw planError(path, `${at}.read`, 'expected { "symbol": ..., "utcOffset"?: ... }');
     if (!isRecord(s.request) || typeof s.request.symbol !== 'string') throw planError(path, `${at}.request`, 'expected an object with "symbol"');
     const request: Record<string, unknown> = {};
