@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bt, EURUSD_H1, mapLimit, tempDir } from './helpers.js';
 
@@ -59,6 +59,36 @@ test('an output of a long run that cannot be written is exit 1 before the run, n
     const runs = await mapLimit(cases, 2, ([args]) => bt(args, { cwd: tmp.dir }));
     // Nothing on stdout: no table, no progress line, so no run was made.
     cases.forEach(([args, message], i) => assert.deepEqual(runs[i], { code: 1, stdout: '', stderr: `bt: ${message}\n` }, args.join(' ')));
+  } finally {
+    tmp.remove();
+  }
+});
+
+test('a plan name makes the CSV in the current folder only: a name with a folder in it is refused', async () => {
+  const tmp = tempDir();
+  try {
+    const write = (file: string, name: string) => {
+      writeFileSync(join(tmp.dir, file), `{"name": ${name}, "strategies": ["englobante_entry"], "data": ${JSON.stringify(EURUSD_H1)}, "sl": 10, "tp1": 10}`);
+      return join(tmp.dir, file);
+    };
+    const expected = '(expected a file name without folders: the CSV is {name}-runs.csv in the current folder)';
+    const cases: [string, string][] = [
+      [write('up.json', '"../escaped"'), `name: "../escaped" ${expected}`],
+      [write('abs.json', JSON.stringify(join(tmp.dir, 'elsewhere'))), `name: ${JSON.stringify(join(tmp.dir, 'elsewhere'))} ${expected}`],
+      [write('hidden.json', '".bashrc"'), `name: ".bashrc" ${expected}`],
+      [write('object.json', '{"a": 1}'), `name: an object ${expected}`],
+    ];
+    const work = join(tmp.dir, 'work');
+    mkdirSync(work);
+    const runs = await mapLimit(cases, 2, ([plan]) => bt(['batch', plan, '--no-progress'], { cwd: work }));
+    cases.forEach(([plan, message], i) => assert.deepEqual(runs[i], { code: 2, stdout: '', stderr: `bt: invalid plan ${plan}: ${message}\n` }, plan));
+    // A number (YAML's `name: 2024`) or no name at all (`name:` is null) still names the CSV.
+    const year = await bt(['batch', write('year.json', '2024'), '--no-progress', '--concurrency', '1'], { cwd: work });
+    const none = await bt(['batch', write('none.json', 'null'), '--no-progress', '--concurrency', '1'], { cwd: work });
+    assert.equal(year.code, 0, year.stderr);
+    assert.equal(none.code, 0, none.stderr);
+    assert.deepEqual(readdirSync(work).sort(), ['2024-runs.csv', 'none-runs.csv']);
+    assert.deepEqual(readdirSync(tmp.dir).filter((f) => f.endsWith('.csv')), []);
   } finally {
     tmp.remove();
   }

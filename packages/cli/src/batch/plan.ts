@@ -202,7 +202,16 @@ export function expandPlan(json: unknown, path: string): BatchPlan {
       }
     }
   }
-  const name = typeof json.name === 'string' && json.name.trim() ? json.name.trim() : basename(path, extname(path));
+  // The name makes the CSV's default path, {name}-runs.csv in the current folder: a folder in it
+  // ("../../x", "/etc/x") would have written the CSV elsewhere.
+  // (`name: 2024` is a number in YAML: it names the CSV as written.)
+  // (`name:` with nothing after it is null in YAML: no name.)
+  const given = typeof json.name === 'number' && Number.isFinite(json.name) ? String(json.name) : json.name ?? undefined;
+  if (given !== undefined && (typeof given !== 'string' || /[/\\\u0000-\u001f\u007f]/.test(given) || given.trim().startsWith('.'))) {
+    const what = typeof given === 'string' ? JSON.stringify(given) : Array.isArray(given) ? 'a list' : typeof given === 'object' ? 'an object' : `a ${typeof given}`;
+    throw planError(path, 'name', `${what} (expected a file name without folders: the CSV is {name}-runs.csv in the current folder)`);
+  }
+  const name = typeof given === 'string' && given.trim() ? given.trim() : basename(path, extname(path));
   const out = json.out === undefined ? undefined : resolve(planDir, text(path, 'out', json.out));
   return { path, name, data, strategies, gridParams: grid.map(([n]) => n), ...(out ? { out } : {}), runs };
 }
