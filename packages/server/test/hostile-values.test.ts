@@ -10,6 +10,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/app/json-depth.js';
 import { BACKTEST_MESSAGES, decimalOf } from '../src/backtests/request.js';
 import { useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
+import { appRoutes } from './support/hostile-sweep.js';
 import { BREAKOUT_PY, FIXTURES, OFFICIAL_RUN, balance, funded, importStrategy, runBacktest } from './support/work.js';
 
 // A low public bar so that one month of real data gives a public result (the public workbook case).
@@ -214,6 +215,80 @@ describe(`texts counted in characters, files that a refused save leaves, the pub
     assert.deepEqual([res.status, res.body.problems?.[0]?.code], [400, 'cr_line_ends'], res.text);
     assert.equal(res.body.detail, 'Fichier invalide : ligne 1 : les lignes se terminent par un retour chariot seul (CR, ancien format Mac) : enregistre le fichier avec des fins de ligne Unix (LF) ou Windows (CRLF), par exemple en « CSV UTF-8 » depuis Excel.');
     assert.equal(await balance(t, user.id), 2);
+  });
+
+  it('multipart: two files under one name and a repeated field are refused by name (the second file, the first value were dropped)', async () => {
+    const user = await funded(t, 4);
+    const twoFiles = new FormData();
+    for (const [k, v] of Object.entries(UPLOAD_FIELDS)) twoFiles.append(k, v);
+    twoFiles.append('csv_file', new Blob([goodCsv()]), 'a.csv');
+    twoFiles.append('csv_file', new Blob(['time,open\n']), 'b.csv');
+    const upl = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: twoFiles });
+    assert.deepEqual([upl.status, upl.body.detail], [400, 'Champ « csv_file » : un seul fichier attendu.']);
+    const twoPy = new FormData();
+    twoPy.append('file', new Blob([BREAKOUT_PY]), 'a.py');
+    twoPy.append('file', new Blob([BREAKOUT_PY]), 'b.py');
+    const imp = await t.request('POST', '/api/user/strategies/import', { key: user.key, form: twoPy });
+    assert.deepEqual([imp.status, imp.body.detail], [400, 'Champ « file » : un seul fichier attendu.']);
+    for (const field of ['symbol', 'sl_pips', 'strategy']) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(UPLOAD_FIELDS)) form.append(k, v);
+      form.append(field, (UPLOAD_FIELDS as Record<string, string>)[field]);
+      form.append('csv_file', new Blob([goodCsv()]), 'a.csv');
+      const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
+      assert.deepEqual([res.status, res.body.detail], [400, ONE_VALUE(field)], field);
+    }
+    // The same in a url-encoded form and in JSON (docs/api.md's example).
+    const encoded = new URLSearchParams({ ...OFFICIAL_RUN, sl_pips: '10' } as unknown as Record<string, string>);
+    encoded.append('sl_pips', '20');
+    const form = await t.request('POST', '/api/run_backtest', { key: user.key, body: encoded.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.deepEqual([form.status, form.body.detail], [400, ONE_VALUE('sl_pips')]);
+    const json = await runBacktest(t, user.key, { sl_pips: [10] });
+    assert.deepEqual([json.status, json.body.detail], [400, ONE_VALUE('sl_pips')]);
+    assert.equal(await balance(t, user.id), 4);
+  });
+
+  it('a strategy’s name from a file name, a NAME constant or a rename keeps no control or bidirectional character (NUL, CR/LF, ESC, U+202E were stored and listed)', async () => {
+    const user = await funded(t, 0);
+    const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+    const noName = BREAKOUT_PY.replace(/^NAME = .*$/m, '');
+    const fromFile = await importStrategy(t, user.key, noName, 'a\u0000b\r\n\u001b[31mc\u202e.py');
+    assert.equal(fromFile.status, 201, fromFile.text);
+    assert.equal(fromFile.body.strategy.display_name, 'a b [31mc');
+    const fromConstant = await importStrategy(t, user.key, BREAKOUT_PY.replace('NAME = "Cassure simple"', 'NAME = "Cassure\\tsimple\\u202e\\x1b]0;titre\\x07"'), 'x.py');
+    assert.equal(fromConstant.status, 201, fromConstant.text);
+    assert.equal(fromConstant.body.strategy.display_name, 'Cassure simple ]0;titre');
+    const rename = (display_name: string) => t.request('PATCH', `/api/user/strategies/${fromFile.body.id}/rename`, { key: user.key, json: { display_name } });
+    assert.equal((await rename('Ma\tstratégie\u202e\r\n2')).body.strategy.display_name, 'Ma stratégie 2');
+    assert.deepEqual((await rename('\u0007\u202e\r\n')).body.detail, 'Nom invalide (1 à 120 caractères).');
+    const list = (await t.request('GET', '/api/user/strategies', { key: user.key })).body.items;
+    for (const item of list) assert.ok(!CONTROLS.test(item.display_name), JSON.stringify(item.display_name));
+    const archived = await t.db.models.ArchivedStrategy.findAll({ where: { userId: user.id } });
+    for (const row of archived) assert.ok(!CONTROLS.test(row.displayName ?? ''), JSON.stringify(row.displayName));
+  });
+
+  it('no route answers another letter case (GET /API/DATASETS answered 200: its router was not case-sensitive)', async () => {
+    const routes = appRoutes(t.app).filter((r) => r.path.startsWith('/api/'));
+    assert.ok(routes.length > 60);
+    for (const route of routes) {
+      for (const spelling of [route.path.toUpperCase(), route.path.replace(/^\/api\/(.)/, (_, c: string) => `/api/${c.toUpperCase()}`)]) {
+        const path = spelling.replace(/:[A-Za-z_]+/g, '1').replace('*PATH', 'EURUSD/H1/EURUSD_H1_2023-01.csv');
+        const res = await t.request(route.method, path, route.method === 'GET' ? {} : { json: {} });
+        // Every /api/admin/* path checks the role first, known or not (401 without a key).
+        const expected = /^\/api\/admin\//i.test(path) ? 401 : 404;
+        assert.equal(res.status, expected, `${route.method} ${path}: ${res.text.slice(0, 100)}`);
+      }
+    }
+  });
+
+  it('GET /api/list_csv_library: a month or year filter that is not one matches nothing, as an unknown symbol (it listed everything)', async () => {
+    const all = (await t.request('GET', '/api/list_csv_library')).body.total;
+    assert.ok(all > 0);
+    for (const query of ['year=23', 'year=2023-01', 'month=2023-1', 'month=janvier', 'symbol=NOPE']) {
+      const res = await t.request('GET', `/api/list_csv_library?${query}`);
+      assert.deepEqual([res.status, res.body.total], [200, 0], query);
+    }
+    for (const query of ['year=', 'month=', 'symbol=ALL&tf=ALL']) assert.equal((await t.request('GET', `/api/list_csv_library?${query}`)).body.total, all, query);
   });
 
   it('a strategy row the database refuses takes its .py with it: nothing under strategies/{user} names no row', async () => {

@@ -3,6 +3,10 @@ import { HttpError, badRequest } from './errors.js';
 import { bodyOf, type Body } from './input.js';
 import { MSG } from './messages.js';
 
+export const MULTIPART_MESSAGES = {
+  oneFile: (field: string) => `Champ « ${field.slice(0, 40)} » : un seul fichier attendu.`,
+} as const;
+
 export interface UploadedFile {
   filename: string;
   bytes: Uint8Array;
@@ -34,8 +38,17 @@ export async function readForm(
   const fields: Body = {};
   const files: Record<string, UploadedFile> = {};
   for (const [name, value] of form.entries()) {
-    if (typeof value === 'string') fields[name] = value;
-    else if (!files[name]) files[name] = { filename: value.name || name, bytes: new Uint8Array(await value.arrayBuffer()) };
+    if (typeof value === 'string') {
+      // A repeated field becomes a list, which the input helpers refuse by name (one value per
+      // field), as in a JSON or url-encoded body: it used to be the last value, without a word.
+      const previous = fields[name];
+      if (previous === undefined) fields[name] = value;
+      else if (Array.isArray(previous)) previous.push(value);
+      else fields[name] = [previous, value];
+    } else if (files[name]) {
+      // Two files under one name: the second was dropped and the first run without a word.
+      throw badRequest(MULTIPART_MESSAGES.oneFile(name));
+    } else files[name] = { filename: value.name || name, bytes: new Uint8Array(await value.arrayBuffer()) };
   }
   return { fields, files };
 }

@@ -1,5 +1,6 @@
 import { LIBRARY_TIMEFRAMES, MAX_BACKTEST_DAYS, TIMEFRAMES, closest, findStrategy, findSymbol, parseTimeframe, STRATEGY_KEYS, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
 import { badRequest } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
 import { text, type Body } from '../app/input.js';
 
 /** The sentences of the backtest calls (docs/product.md §2.5, §2.8 where quoted; the others in their tone). */
@@ -118,6 +119,8 @@ export function decimalOf(text: string): number {
 export function pipsField(body: Body, name: string): number | undefined {
   const value = body[name];
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+  // A list (`sl_pips=10&sl_pips=20` in a form) is the API's one-value 400, as docs/api.md shows it.
+  if (Array.isArray(value)) throw badRequest(MSG.singleValueExpected(name));
   const number = typeof value === 'number' ? value : typeof value === 'string' ? decimalOf(value) : NaN;
   if (!Number.isFinite(number) || number < 0 || number > MAX_PIPS) throw badRequest(BACKTEST_MESSAGES.badPips(name, typeof value === 'object' ? JSON.stringify(value) : value));
   return number;

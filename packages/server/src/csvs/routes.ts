@@ -110,8 +110,10 @@ export function csvRoutes(services: Services, deps: AppDeps): Router<AppState> {
     const rows = await csvShop.library({
       symbol: symbol && symbol.toUpperCase() !== 'ALL' ? findSymbol(symbol)?.symbol ?? '-' : undefined,
       timeframe,
-      month: /^\d{4}-\d{2}$/.test(month) ? month : undefined,
-      year: /^\d{4}$/.test(year) ? year : undefined,
+      // A filter that is not a month or a year matches nothing, as an unknown symbol does (`year=23`
+      // listed every year).
+      month: month ? (/^\d{4}-\d{2}$/.test(month) ? month : '-') : undefined,
+      year: year ? (/^\d{4}$/.test(year) ? year : '-') : undefined,
     });
     const owned = ctx.state.auth ? await csvShop.ownedPaths(ctx.state.auth.user.id) : null;
     const now = deps.clock.now();

@@ -1,7 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { findSymbol, LIBRARY_TIMEFRAMES, parseTimeframe } from '@bt/core/catalogue';
 import { createHash } from 'node:crypto';
 import type { AppState } from '../app/context.js';
+import { apiRouter } from '../app/router.js';
 import type { AppDeps } from '../app/deps.js';
 import { badRequest } from '../app/errors.js';
 import { text } from '../app/input.js';
@@ -18,7 +19,8 @@ const MAX_AGE_SECONDS = 300;
  */
 export function datasetRoutes(services: Services, _deps: AppDeps): Router<AppState> {
   const { datasets } = services;
-  const router = new Router<AppState>();
+  // apiRouter: case-sensitive as every API router (a plain Router answered /API/DATASETS too).
+  const router = apiRouter();
 
   router.get('/api/datasets', async (ctx) => {
     const symbolText = text(ctx.query, 'symbol');

@@ -81,7 +81,7 @@ export class StrategyArchive {
             type: entry.type,
             strategyId: entry.strategyId,
             userId: entry.userId,
-            displayName: entry.displayName?.slice(0, 120) ?? null,
+            displayName: entry.displayName === null ? null : cleanName(entry.displayName),
             slMode: entry.slMode,
             status: entry.status,
             path,
@@ -115,6 +115,17 @@ export class StrategyArchive {
   }
 }
 
+
+/**
+ * A name as people read it (the list, the admin console, a terminal running the CLI): the control
+ * characters a file name or a NAME constant can carry (NUL, CR/LF, ESC opening a terminal sequence)
+ * become spaces, bidirectional overrides (U+202E shows `yp.exe` as `exe.py`) are dropped, spaces
+ * close up; at most `max` characters (code points, never half a pair).
+ */
+export function cleanName(name: string, max = 120): string {
+  const clean = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  return [...clean].slice(0, max).join('').trim();
+}
 
 /** A file name safe as one storage segment. */
 export function safeName(name: string): string {

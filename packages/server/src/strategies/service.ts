@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js';
 import type { StrategySource, User, UserStrategy } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import type { ArchiveMeta, StrategyArchive } from './archive.js';
-import { safeName } from './archive.js';
+import { cleanName, safeName } from './archive.js';
 import { LOOKAHEAD_CUTS, SAMPLE_META, normalizeUserParams, sampleCandles, shapeFromInfo, type StrategyShape } from './contract.js';
 import { sandboxHttpError } from './messages.js';
 import { SandboxError, type SandboxResult, type StrategySandbox } from './sandbox/sandbox.js';
@@ -128,8 +128,8 @@ export class UserStrategies {
     const path = `strategies/${user.id}/${id}.py`;
     const bytes = new TextEncoder().encode(input.source);
     await this.deps.storage.write(path, bytes);
-    const baseName = input.shape.name || input.filename.replace(/\.py$/i, '') || input.shape.detectName;
-    const displayName = baseName.trim().slice(0, 120) || input.shape.detectName;
+    // The file's NAME, else the uploaded file's name: both come from the client, cleaned (cleanName).
+    const displayName = cleanName(input.shape.name) || cleanName(input.filename.replace(/\.py$/i, '')) || input.shape.detectName;
     // The file first, so a row never names a missing file; a row that cannot be written takes the
     // file with it (as the archive does), so a refused save leaves no .py that nothing names.
     const row = await this.deps.db.transaction((t) =>
@@ -187,8 +187,10 @@ export class UserStrategies {
   }
 
   async rename(row: UserStrategy, name: string): Promise<UserStrategy> {
-    const displayName = name.trim();
-    if (!displayName || characterCount(displayName) > 120) throw badRequest(STRATEGY_MESSAGES.nameInvalid);
+    // Typed by the user, so checked at its length as typed; what is stored is cleaned as any name.
+    if (characterCount(name.trim()) > 120) throw badRequest(STRATEGY_MESSAGES.nameInvalid);
+    const displayName = cleanName(name);
+    if (!displayName) throw badRequest(STRATEGY_MESSAGES.nameInvalid);
     return this.deps.db.transaction((t) => row.update({ displayName, displayFilename: displayFilename(displayName, row.detectName), updatedAt: this.deps.clock.now() }, { transaction: t }));
   }
 
