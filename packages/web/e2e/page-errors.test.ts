@@ -2,12 +2,13 @@
  * A page that cannot be shown (shell/PageErrorBoundary.tsx) in Chromium against the real bt
  * server: its code cannot be loaded (a network cut, or a deployment that replaced the files this
  * tab was built against). The bar stays, a French message and a reload button replace the page,
- * and the other pages still open. Run after `npm run build -w @bt/web`:
+ * and the other pages still open. And lists answered with a body that is not JSON say they failed
+ * to load instead of 'nothing yet'. Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/page-errors.test.ts`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { signedInPage, useServerAndBrowser } from './work-area-support.js';
+import { newUser, signedInPage, useServerAndBrowser } from './work-area-support.js';
 
 const running = useServerAndBrowser();
 
@@ -33,6 +34,19 @@ describe('a page that cannot be shown', () => {
     // Opened straight from the address: the same message, not an empty document.
     await page.goto(`${running.server.url}/csv-shop`);
     await page.getByTestId('page-error').waitFor();
+    await page.context().close();
+  });
+
+  it("the dashboard's lists answered with a page that is not JSON: the load errors, not 'nothing yet'", async () => {
+    // A proxy's page, or the app's own index.html served for a wrong API address.
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/home');
+    await page.route(/\/api\/user\/(backtests|strategies)(\?|$)/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>bt</body></html>' }));
+    await page.goto(`${running.server.url}/dashboard`);
+    await page.getByText('Erreur de chargement des backtests').waitFor();
+    assert.equal(await page.getByText("Aucun backtest pour l'instant.").count(), 0);
+    assert.equal(await page.getByText('Aucune stratégie pour le moment.').count(), 0);
+    await page.getByTestId('strategies-section').getByText('Erreur de chargement', { exact: true }).waitFor();
     await page.context().close();
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createApiClient, type ClientDeps } from '../src/api/client.js';
+import { NonJsonAnswerError, createApiClient, isNonJsonAnswer, type ClientDeps } from '../src/api/client.js';
+import { makeCalls, makeWorkAreaCalls } from '../src/api/calls.js';
 import { HttpError, NETWORK_ERROR_MESSAGE, NetworkError, errorDetail, formatHttpError } from '../src/api/errors.js';
 import { makeFileFetcher } from '../src/api/files.js';
 import { backtestFailureMessage } from '../src/pages/backtest/result.js';
@@ -269,6 +270,34 @@ describe('shared client: a request that gets no answer', () => {
       getKey: () => 'k',
     });
     await assert.rejects(fetchFile('/api/admin/fs/download', { root: 'data', path: 'a.csv' }, 'a.csv'), (e: Error) => e.message === 'Erreur réseau.');
+  });
+});
+
+describe('calls whose answer is the user\'s data: a body that is not JSON', () => {
+  // What a proxy, or static hosting serving the app's index.html for a wrong API address, answers.
+  const html = () => new Response('<!doctype html><html><body>bt</body></html>', { status: 200, headers: { 'Content-Type': 'text/html' } });
+
+  it('is a failed load (the page says so), never an empty list', async () => {
+    const { client } = harness({ responses: html });
+    const calls = makeCalls(client);
+    const work = makeWorkAreaCalls(client);
+    for (const [name, call] of [
+      ['user backtests', () => calls.userBacktests({ sort: 'winrate-desc', limit: 9, offset: 0 })],
+      ['user strategies', () => calls.userStrategies()],
+      ['user CSVs', () => calls.userCsvs()],
+      ['datasets', () => calls.datasets()],
+      ['compare options', () => work.compareOptions()],
+      ['compare data', () => work.compareData(['1'], 'session')],
+      ['CSV library', () => work.csvLibrary()],
+      ['recent extractions', () => work.recentExtractions()],
+    ] as const) {
+      await assert.rejects(call(), (e: Error) => e instanceof NonJsonAnswerError && e.message === 'Erreur serveur (réponse non-JSON)', name);
+    }
+  });
+
+  it('a backtest still gets the answer itself, for its own message', async () => {
+    const { client } = harness({ responses: html });
+    assert.ok(isNonJsonAnswer(await makeCalls(client).runBacktest({})));
   });
 });
 

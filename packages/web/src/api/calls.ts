@@ -2,7 +2,7 @@
  * The calls this part of the app makes (docs/product.md §1.7, docs/product.md §2.7), one function each, over the shared
  * client. Answers are typed loosely: servers add fields, the pages read what they need.
  */
-import type { ApiClient } from './client.js';
+import { requireJson, type ApiClient } from './client.js';
 
 export interface LoginAnswer {
   token?: string;
@@ -92,7 +92,7 @@ export function makeCalls(api: ApiClient) {
     strategyParams: (strategy: string) => api.get<{ params?: unknown }>(`/api/strategy_params/${encodeURIComponent(strategy)}`),
     runBacktest: (body: Record<string, unknown>) => api.post<Record<string, unknown>>('/api/run_backtest', body),
     uploadCsvAndBacktest: (form: FormData) => api.post<Record<string, unknown>>('/api/upload_csv_and_backtest', form),
-    userStrategies: () => api.get<unknown>('/api/user/strategies'),
+    userStrategies: () => api.get<unknown>('/api/user/strategies').then(requireJson),
     /** Which generator answers: a chat model ('openai') or the built-in prompt parser ('builtin'). */
     generatorProvider: () => api.get<{ provider?: unknown }>('/api/gpt/provider', { auth: false }),
     generateStrategy: (prompt: string, slMode: 'internal' | 'external') =>
@@ -105,12 +105,12 @@ export function makeCalls(api: ApiClient) {
     /** The third-party sign-in start endpoint on the API host (a browser redirect, docs/product.md §1.7). */
     googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
     /** What the official library holds, per symbol and timeframe (public). */
-    datasets: () => api.get<unknown>('/api/datasets', { auth: false }),
+    datasets: () => api.get<unknown>('/api/datasets', { auth: false }).then(requireJson),
     /** The result view's candles and trades of one of the user's runs. */
     resultChart: (folder: string) => api.get<unknown>('/api/user/backtests/chart', { query: { folder } }),
     // Dashboard and pins (docs/product.md §2.7 "User results" and personal strategies).
     /** One page of the user's runs in the dashboard's order (docs/api.md), or the whole list without a page. */
-    userBacktests: (page?: { sort: string; limit: number; offset: number }) => api.get<unknown>('/api/user/backtests', { query: page }),
+    userBacktests: (page?: { sort: string; limit: number; offset: number }) => api.get<unknown>('/api/user/backtests', { query: page }).then(requireJson),
     /** Failure on a non-OK status (docs/product.md §2.7): the client throws HttpError with the server's detail. */
     deleteBacktest: (folder: string) => api.del<{ status?: string; message?: string }>(`/api/user/backtests/delete/${encodeURIComponent(folder)}`),
     renameStrategy: (id: string, displayName: string) =>
@@ -118,7 +118,7 @@ export function makeCalls(api: ApiClient) {
     strategyNote: (id: string, commentUser: string) =>
       api.patch<{ meta?: Record<string, unknown> }>(`/api/user/strategies/${encodeURIComponent(id)}/note`, { comment_user: commentUser }),
     deleteStrategy: (id: string) => api.del<{ status?: string }>(`/api/user/strategies/${encodeURIComponent(id)}`),
-    userCsvs: () => api.get<unknown>('/api/user/csvs'),
+    userCsvs: () => api.get<unknown>('/api/user/csvs').then(requireJson),
     /** GET /api/download_owned_csv_by_path/{path}?token: a free re-download link of an owned CSV. */
     ownedCsvUrl: (path: string, key: string | null) =>
       api.url(`/api/download_owned_csv_by_path/${encodePath(path)}`, { token: key ?? undefined }),
@@ -163,15 +163,15 @@ async function on404<T>(first: () => Promise<T>, fallback: () => Promise<T>): Pr
 
 export function makeWorkAreaCalls(api: ApiClient) {
   return {
-    compareOptions: () => api.get<{ items?: unknown } | unknown[]>('/api/compare/options'),
+    compareOptions: () => api.get<{ items?: unknown } | unknown[]>('/api/compare/options').then(requireJson),
     compareData: (analysisIds: Array<string | number>, metric: string) =>
-      api.post<CompareDataAnswer>('/api/compare/data', { analysis_ids: analysisIds, metric, normalize: false }),
+      api.post<CompareDataAnswer>('/api/compare/data', { analysis_ids: analysisIds, metric, normalize: false }).then(requireJson),
     /** The whole library, or one instrument's months (the reference page's pair sheet). */
-    csvLibrary: (symbol?: string) => api.get<{ files?: unknown } | unknown[]>('/api/list_csv_library', symbol ? { query: { symbol } } : {}),
+    csvLibrary: (symbol?: string) => api.get<{ files?: unknown } | unknown[]>('/api/list_csv_library', symbol ? { query: { symbol } } : {}).then(requireJson),
     /** A library month: 1 credit the first time, free once owned (the server decides). */
     downloadCsv: (path: string) => api.get<Blob>(`/api/download_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
     downloadOwnedCsv: (path: string) => api.get<Blob>(`/api/download_owned_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
-    recentExtractions: (limit = 3) => api.get<{ files?: unknown }>('/api/my_recent_extractions', { query: { limit } }),
+    recentExtractions: (limit = 3) => api.get<{ files?: unknown }>('/api/my_recent_extractions', { query: { limit } }).then(requireJson),
     /** 401 is answered in the panel ('Inscrivez-vous…'), not by the login redirect. */
     extract: (query: { symbol: string; timeframe: string; start_date: string; end_date: string }) =>
       api.get<Record<string, unknown>>('/api/extract_to_output_live', { query, redirectOnAuthError: false }),

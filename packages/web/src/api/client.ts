@@ -19,6 +19,27 @@ export function isNonJsonAnswer(value: unknown): value is NonJsonAnswer {
   return !!value && typeof value === 'object' && (value as { nonJson?: unknown }).nonJson === true;
 }
 
+/** The spec's words for an answer that is not JSON (docs/product.md §2.8, the backtest's). */
+export const NON_JSON_MESSAGE = 'Erreur serveur (réponse non-JSON)';
+
+export class NonJsonAnswerError extends Error {
+  constructor(readonly text: string) {
+    super(NON_JSON_MESSAGE);
+    this.name = 'NonJsonAnswerError';
+  }
+}
+
+/**
+ * For the calls whose answer is shown as the user's data (their runs, strategies, files, the
+ * library): a body that is not JSON (a proxy's error page, or the web app's own index.html served
+ * for a wrong API address) is a failed load, never an empty list. Read as data, it made the
+ * dashboard say 'Aucun backtest pour l'instant.' to a user whose paid runs were all there.
+ */
+export function requireJson<T>(answer: T): T {
+  if (isNonJsonAnswer(answer)) throw new NonJsonAnswerError(answer.text);
+  return answer;
+}
+
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A plain value is sent as JSON; FormData, Blob, URLSearchParams and strings go as they are. */
