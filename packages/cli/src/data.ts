@@ -22,6 +22,9 @@ export interface LoadedData {
   readonly warnings: readonly string[];
 }
 
+/** C0 and C1 control characters and DEL. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 const TIMEFRAME_WORD = /^(M1|M5|M15|M30|H1|H4|D1|D|1M|5M|15M|30M|1H|4H|1D)$/i;
 
 /** A catalogue symbol in its canonical spelling, else the text upper-cased without separators. */
@@ -74,7 +77,11 @@ export async function loadCandles(path: string, read: ReadCandlesOptions, symbol
 
   let symbol: string | undefined = flagSymbol;
   let symbolFrom: Source | undefined = flagSymbol ? 'flag' : undefined;
-  if (!symbol && file.symbol) [symbol, symbolFrom] = [canonicalSymbol(file.symbol), 'data'];
+  // The file's symbol row is printed in titles and tables: control characters in it (a terminal
+  // escape sequence that clears the screen or retitles the window) are not a symbol.
+  const fileSymbol = file.symbol !== undefined && CONTROL.test(file.symbol) ? undefined : file.symbol;
+  if (file.symbol !== undefined && fileSymbol === undefined) warnings.push(`${path}: the symbol row holds control characters; it is not used (give --symbol)`);
+  if (!symbol && fileSymbol) [symbol, symbolFrom] = [canonicalSymbol(fileSymbol), 'data'];
   if (!symbol && fromName.symbol) [symbol, symbolFrom] = [fromName.symbol, 'file name'];
 
   let timeframe: TimeframeKey | undefined = file.timeframe;

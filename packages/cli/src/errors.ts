@@ -60,6 +60,8 @@ export function exitCodeOf(error: unknown): 1 | 2 {
 /** `bt: <message>` on stderr (a multi-line message keeps its lines). Stack traces only with BT_DEBUG=1. */
 export function printError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`bt: ${message}\n`);
+  // Control characters (a terminal escape in a file's column name) written as \u001b..., as
+  // output.ts's visible() does (not imported: this module loads nothing).
+  process.stderr.write(`bt: ${message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`);
   if (process.env.BT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
 }

@@ -72,9 +72,18 @@ export function print(text = ''): void {
   process.stdout.write(`${text}\n`);
 }
 
+/**
+ * Text from a file or a server made safe for a terminal: control characters but line breaks and
+ * tabs written as \u001b... A column named "Vol\x1b[2Jume" in a CSV header cleared the screen when
+ * its problem was printed (values are quoted by core, column names are not).
+ */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** A warning on stderr, so stdout stays clean for pipes. */
 export function warn(message: string): void {
-  process.stderr.write(`bt: warning: ${message}\n`);
+  process.stderr.write(`bt: warning: ${visible(message)}\n`);
 }
 
 /** 12345 -> "12,345" (English grouping, like the rest of the CLI's text; toLocaleString costs ~20 ms of ICU set-up on first use). */

@@ -4,7 +4,7 @@ import { CandleFileError, type CandleProblem } from '@bt/core/candles';
 import { loadData } from '../data.js';
 import { fileError, isFsError } from '../errors.js';
 import { parsePositiveInt, readOptions } from '../options.js';
-import { count, jsonHeader, print, printJson, styles } from '../output.js';
+import { count, jsonHeader, print, printJson, styles, visible } from '../output.js';
 
 /** The flags of the command (commands/validate.ts declares them). */
 export interface ValidateFlags {
@@ -66,14 +66,14 @@ export async function validateCommand(files: string[], flags: ValidateFlags): Pr
       if (r.ok) {
         print(`${s.green('ok')}    ${r.path}: ${count(r.candles!)} candles, ${r.timeframe ?? 'no timeframe'}, ${r.symbol ?? 'symbol unknown'}, ${r.first} → ${r.last} (${r.format})`);
       } else if (r.error) {
-        print(`${s.red('FAIL')}  ${r.path}: ${r.error}`);
+        print(`${s.red('FAIL')}  ${r.path}: ${visible(r.error)}`);
       } else {
         const total = r.problems.length + r.omitted;
         print(`${s.red('FAIL')}  ${r.path}: ${total} problem${total === 1 ? '' : 's'}`);
-        for (const p of r.problems) print(`      ${p.message}\n        ${s.dim(`fix: ${p.fix}`)}`);
+        for (const p of r.problems) print(`      ${visible(p.message)}\n        ${s.dim(`fix: ${visible(p.fix)}`)}`);
         if (r.omitted > 0) print(`      … and ${r.omitted} more problem${r.omitted === 1 ? '' : 's'} not listed (at most 5 of a kind, --max-problems in all)`);
       }
-      for (const w of r.warnings) print(`      ${s.yellow('warning:')} ${w.message}`);
+      for (const w of r.warnings) print(`      ${s.yellow('warning:')} ${visible(w.message)}`);
     }
   }
   if (bad > 0) {
