@@ -37,6 +37,17 @@ describe('a page that cannot be shown', () => {
     await page.context().close();
   });
 
+  it('/pricing whose payment methods cannot be read says so, not that the server has none', async () => {
+    const page = await signedInPage(running.browser, running.server, null, '/home');
+    await page.route('**/api/payment/methods', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${running.server.url}/pricing`);
+    const error = page.getByTestId('methods-error');
+    await error.waitFor();
+    assert.equal(await error.innerText(), 'Impossible de charger les moyens de paiement. Vérifie ta connexion, puis recharge la page.');
+    assert.equal(await page.getByText('Le paiement en ligne n’est pas disponible sur ce serveur pour le moment.').count(), 0);
+    await page.context().close();
+  });
+
   it("the dashboard's lists answered with a page that is not JSON: the load errors, not 'nothing yet'", async () => {
     // A proxy's page, or the app's own index.html served for a wrong API address.
     const user = await newUser(running.server, { verified: true });

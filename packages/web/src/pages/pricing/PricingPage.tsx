@@ -18,6 +18,11 @@ const NO_METHODS: MethodAvailability = { stripe: false, paypal: false, crypto: f
 
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
+const PRICING_MESSAGES = {
+  // Ours (the spec gives none): the methods could not be read, which is not "no method here".
+  methodsFailed: 'Impossible de charger les moyens de paiement. Vérifie ta connexion, puis recharge la page.',
+} as const;
+
 /** Starts a payment: the provider's page address, or the product's message when it is missing. */
 async function checkoutUrl(method: PaymentMethod, offerId: string): Promise<string> {
   if (method === 'stripe') {
@@ -41,6 +46,8 @@ export default function PricingPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [methods, setMethods] = useState<MethodAvailability | null>(null);
+  // The methods call failed: no method is offered, but saying the server has none would be false.
+  const [methodsFailed, setMethodsFailed] = useState(false);
   const [method, setMethod] = useState<PaymentMethod>('stripe');
   const [busy, setBusy] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
@@ -56,7 +63,11 @@ export default function PricingPage() {
         setMethods(read);
         setMethod((current) => (read[current] ? current : (METHODS.find((m) => read[m.id])?.id ?? current)));
       },
-      () => live && setMethods(NO_METHODS),
+      () => {
+        if (!live) return;
+        setMethods(NO_METHODS);
+        setMethodsFailed(true);
+      },
     );
     return () => {
       live = false;
@@ -153,7 +164,11 @@ export default function PricingPage() {
         })}
       </div>
       {methods === null ? <p className="muted small">Chargement des moyens de paiement…</p> : null}
-      {methods !== null && !methods.stripe && !methods.paypal && !methods.crypto ? (
+      {methodsFailed ? (
+        <p className="alert alert-error" role="alert" data-testid="methods-error">
+          {PRICING_MESSAGES.methodsFailed}
+        </p>
+      ) : methods !== null && !methods.stripe && !methods.paypal && !methods.crypto ? (
         <p className="alert alert-info" role="status">Le paiement en ligne n’est pas disponible sur ce serveur pour le moment.</p>
       ) : null}
 
