@@ -5,7 +5,8 @@
 // empty named file; each refused with its own French 400 and nothing charged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/app/json-depth.js';
 import { BACKTEST_MESSAGES, decimalOf } from '../src/backtests/request.js';
 import { useTestApp } from './support/app.js';
@@ -289,6 +290,29 @@ describe(`texts counted in characters, files that a refused save leaves, the pub
       assert.deepEqual([res.status, res.body.total], [200, 0], query);
     }
     for (const query of ['year=', 'month=', 'symbol=ALL&tf=ALL']) assert.equal((await t.request('GET', `/api/list_csv_library?${query}`)).body.total, all, query);
+  });
+
+  it('a strategy whose file is gone (deleted while a run started) is not found, refunded: it was a 500', async () => {
+    const user = await funded(t, 10);
+    const imported = await importStrategy(t, user.key, BREAKOUT_PY, 'cassure.py');
+    assert.equal(imported.status, 201, imported.text);
+    const row = (await t.db.models.UserStrategy.findByPk(imported.body.id))!;
+    await t.app.deps.storage.remove(row.path);
+    const run = await runBacktest(t, user.key, { strategy: row.id });
+    assert.deepEqual([run.status, run.body.detail], [404, 'Stratégie introuvable.']);
+    assert.equal(await balance(t, user.id), 10, 'the charge is refunded');
+    const download = await t.request('GET', `/api/user/strategies/${row.id}/download`, { key: user.key });
+    assert.deepEqual([download.status, download.body.detail], [404, 'Stratégie introuvable.']);
+  });
+
+  it('a library month the index lists but the disk lost is "Fichier introuvable." and costs nothing (it was a 500)', async () => {
+    const user = await funded(t, 3);
+    const files = (await t.request('GET', '/api/list_csv_library')).body.files as { path: string; symbol: string }[];
+    const victim = files.find((f) => f.symbol !== 'EURUSD')!;
+    rmSync(join(t.libraryDir, victim.path));
+    const res = await t.request('GET', `/api/download_csv_by_path/${victim.path}`, { key: user.key });
+    assert.deepEqual([res.status, res.body.detail], [404, 'Fichier introuvable.']);
+    assert.equal(await balance(t, user.id), 3);
   });
 
   it('a strategy row the database refuses takes its .py with it: nothing under strategies/{user} names no row', async () => {

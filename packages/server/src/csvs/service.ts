@@ -86,8 +86,15 @@ export class CsvShop {
     const mine = await this.owned(user.id, path);
     if (mine) return this.ownedFile(user, mine);
     const dataset = await this.dataset(path);
-    // Read before charging: a file that cannot be read costs nothing.
-    const bytes = await this.deps.datasets.csvBytes(dataset);
+    // Read before charging: a file that cannot be read costs nothing. A month the index lists but
+    // the disk no longer holds (removed by hand, before a reindex) is not found, not a 500.
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.deps.datasets.csvBytes(dataset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(CSV_MESSAGES.notFound);
+      throw err;
+    }
     const { balance, charged } = await this.record(user, 'csvDownload', `csv:${user.id}:${path}`, {
       kind: 'library', path, storagePath: dataset.path, symbol: dataset.symbol, timeframe: dataset.timeframe,
       startDate: dayOf(dataset.firstCandle.getTime()), endDate: dayOf(dataset.lastCandle.getTime()), rows: dataset.rows, bytes: dataset.bytes, datasetId: dataset.id,

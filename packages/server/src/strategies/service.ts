@@ -182,8 +182,18 @@ export class UserStrategies {
     return row;
   }
 
+  /**
+   * The stored file. Gone while its row was still read (a deletion between the two, a run
+   * started just before its strategy was deleted): the strategy is not found (404), as it would
+   * be a moment later, rather than a 500 (the run's charge is refunded by the caller).
+   */
   async source(row: UserStrategy): Promise<string> {
-    return new TextDecoder().decode(await this.deps.storage.read(row.path));
+    try {
+      return new TextDecoder().decode(await this.deps.storage.read(row.path));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(STRATEGY_MESSAGES.notFound);
+      throw err;
+    }
   }
 
   async rename(row: UserStrategy, name: string): Promise<UserStrategy> {
