@@ -1,8 +1,9 @@
 /**
  * The backtest screen's address and failures (docs/product.md §2.2, §1.8) in Chromium against the
  * real bt server: `?strategy=` preselects a personal strategy (also through the dashboard's
- * 'Utiliser') and leaves the address; `?symbol=` chooses a known pair and a timeframe it has; the import panel's file field has its label; a run that
- * gets no answer says so in French and gives the button back. Run after `npm run build -w @bt/web`:
+ * 'Utiliser') and leaves the address; `?symbol=` chooses a known pair and a timeframe it has;
+ * the import panel's file field has its label; a run that gets no answer says so in French and
+ * gives the button back. Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/backtest-query.test.ts`.
  */
 import assert from 'node:assert/strict';
