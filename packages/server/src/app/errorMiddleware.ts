@@ -1,6 +1,6 @@
 import type { Next } from 'koa';
 import { ParamError } from '@bt/core/params';
-import { InsufficientCreditsError } from '../credits/ledger.js';
+import { AccountGoneError, InsufficientCreditsError } from '../credits/ledger.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { StoragePathError } from '../storage/local.js';
 import type { AppContext } from './context.js';
@@ -50,6 +50,11 @@ export function errorMiddleware(log: (message: string) => void) {
         // A paid action the ledger refused: 402 (docs/architecture.md §3), whichever route called spend().
         status = 402;
         detail = MSG.insufficientCredits(err.needed, err.balance);
+      } else if (err instanceof AccountGoneError) {
+        // A paid action whose account was deleted while it ran (another tab, an admin): the key
+        // is gone with it, as for any request after a deletion.
+        status = 401;
+        detail = MSG.invalidApiKey;
       } else if (err instanceof StoragePathError) {
         status = 400;
         detail = MSG.invalidPath;

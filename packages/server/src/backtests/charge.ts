@@ -1,5 +1,5 @@
 import { CREDIT_COSTS } from '@bt/core/catalogue';
-import { InsufficientCreditsError, LedgerError, type CreditLedger } from '../credits/ledger.js';
+import { AccountGoneError, InsufficientCreditsError, type CreditLedger } from '../credits/ledger.js';
 import { isUniqueViolation, type Database, type RawSession } from '../db/database.js';
 import type { BacktestRun, RunSource } from '../db/models.js';
 import { ledgerEvent } from '../events/log.js';
@@ -127,7 +127,7 @@ export async function chargeRun(db: Database, ledger: CreditLedger, run: RunStar
   }
   if (!row) {
     const state = shortOf as { credits: number; deleted: boolean } | null;
-    if (!state || state.deleted) throw new LedgerError(`unknown user: ${user}`);
+    if (!state || state.deleted) throw new AccountGoneError(user);
     throw new InsufficientCreditsError(COST, state.credits);
   }
   ledger.committed({ kind: 'spend', reason: 'backtest', amount: -COST });

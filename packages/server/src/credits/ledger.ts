@@ -50,6 +50,18 @@ export class LedgerError extends Error {
 }
 
 /**
+ * The account is gone (deleted, or never was): a paid action that passed authentication just
+ * before its account's deletion committed. The request's key no longer opens anything: answered
+ * 401 like any request after a deletion (app/errorMiddleware.ts), never a 500.
+ */
+export class AccountGoneError extends LedgerError {
+  constructor(readonly userId: number) {
+    super(`unknown user: ${userId}`);
+    this.name = 'AccountGoneError';
+  }
+}
+
+/**
  * The credit ledger is the truth about credits (docs/architecture.md §3). A balance changes only inside the
  * transaction that writes its ledger row, and a spend is one guarded UPDATE
  * (`credits = credits - cost WHERE credits >= cost`), so concurrent spends cannot overdraw.
@@ -77,7 +89,7 @@ export class CreditLedger {
 
   async balance(userId: number, transaction?: Transaction): Promise<number> {
     const user = await this.db.models.User.findByPk(userId, { attributes: ['credits'], transaction });
-    if (!user) throw new LedgerError(`unknown user: ${userId}`);
+    if (!user) throw new AccountGoneError(userId);
     return user.credits;
   }
 
@@ -193,8 +205,12 @@ export class CreditLedger {
       if (row) row = { credits: row.credits, ...Object.fromEntries(readNames.map((name) => [column(name), row![name]])) };
     }
     if (!row) {
-      const user = await User.findByPk(userId, { attributes: ['credits', 'deletedAt'], transaction: t });
-      if (!user || user.deletedAt) throw new LedgerError(`unknown user: ${userId}`);
+      // A locking read: on MySQL (REPEATABLE READ) a plain one reads the transaction's snapshot,
+      // older than what the UPDATE just saw: a deletion committed meanwhile read as a live account
+      // with its old balance ("1 crédit nécessaire, solde 34"), another spend's debit as credits
+      // still there. The locking read sees the latest commit, as the UPDATE did.
+      const user = await User.findByPk(userId, { attributes: ['credits', 'deletedAt'], transaction: t, lock: t.LOCK.SHARE });
+      if (!user || user.deletedAt) throw new AccountGoneError(userId);
       throw new InsufficientCreditsError(-delta, user.credits);
     }
     const balance = Number(row.credits);
