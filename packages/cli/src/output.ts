@@ -45,8 +45,15 @@ export interface TableOptions {
 
 const NUMERIC = /^[-+]?[\d.,]+(%|\s?R|\s?ms)?$|^$/;
 
-/** Columns padded to their widest cell, two spaces apart; numbers right-aligned. */
-export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string {
+/** A cell made safe for a terminal: colours (SGR, what styles() adds) are kept, other control characters escaped. */
+const safeCell = (text: string) => text.replace(/\x1b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (m) => (m.length > 1 ? m : visible(m)));
+
+/**
+ * Columns padded to their widest cell, two spaces apart; numbers right-aligned. Cells often hold
+ * what a server or a file says (an admin's e-mail, a data file's name): escaped as warnings are.
+ */
+export function renderTable(headers: readonly string[], rawRows: readonly (readonly string[])[], options: TableOptions = {}): string {
+  const rows = rawRows.map((r) => r.map(safeCell));
   const n = headers.length;
   const widths = headers.map((h, c) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[c] ?? ''))));
   const align = options.align ?? headers.map((_, c) => (rows.length > 0 && rows.every((r) => NUMERIC.test((r[c] ?? '').replace(ANSI, ''))) ? 'right' : 'left'));

@@ -33,6 +33,11 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   reshaped: (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"users": "a list in the next version", "datasets": 3}');
   },
+  // A user whose name holds a terminal escape sequence (ESC ]0; retitles the window, ESC [2J clears the screen).
+  escapes: (_req, res) => {
+    const user = { id: 7, email: 'a@b.fr', username: 'x\u001b]0;pwned\u0007\u001b[2J', plan: 'free', credits: 1, is_blocked: false, role: 'user', last_seen: null };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ users: [user], total: 1 }));
+  },
   // Sends every call on to another origin, which keeps the keys it is given.
   redirect: (req, res) => {
     const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');
@@ -92,6 +97,15 @@ describe('bt admin against a server that answers badly', () => {
     assert.deepEqual([upload.code, upload.stderr], [1, `bt: the server at ${url} did not answer /maintenance/import-output within 2 s (BT_API_TIMEOUT)\n`]);
     const bad = await admin('silent', ['users'], { BT_API_TIMEOUT: 'soon' });
     assert.deepEqual([bad.code, bad.stderr], [2, 'bt: invalid BT_API_TIMEOUT: "soon" (expected whole seconds from 1 to 86400)\n']);
+  });
+
+  it('prints what the server says with its control characters escaped, and --json as it is', async () => {
+    const table = await admin('escapes', ['users']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.ok(!table.stdout.includes('\u001b'), table.stdout);
+    assert.match(table.stdout, /x\\u001b\]0;pwned\\u0007\\u001b\[2J/);
+    const json = await admin('escapes', ['users', '--json']);
+    assert.equal((JSON.parse(json.stdout) as { users: { username: string }[] }).users[0].username, 'x\u001b]0;pwned\u0007\u001b[2J');
   });
 
   it('does not follow a redirect, which would hand the admin key to another address', async () => {
