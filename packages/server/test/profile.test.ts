@@ -217,6 +217,26 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     assert.equal(await t.db.models.EmailRecreation.findByPk(fresh.email), null);
   });
 
+  it('address changes sent with the deletion never land on the archived row (it held the new address: taken for good)', async () => {
+    // Before the fix each of these ended with the deleted account holding one of the new
+    // addresses: registering it answered 'Un compte existe déjà' forever, so anyone could lock
+    // any address out by changing to it while deleting their account.
+    for (let round = 0; round < 4; round++) {
+      const user = await register(t, newPerson('race'));
+      const wanted = Array.from({ length: 3 }, () => newPerson('race-to'));
+      const updates = wanted.map((p) => t.request('POST', '/api/profile/update', { key: user.key, json: { email: p.email, password: user.password } }));
+      await new Promise((resolve) => setTimeout(resolve, 3 * round));
+      const answers = await Promise.all([...updates, t.request('POST', '/api/user/delete_account', { key: user.key })]);
+      for (const answer of answers) {
+        if (answer.status !== 200) assert.deepEqual([answer.status, answer.body.detail], [401, 'Clé API invalide ou expirée.'], answer.text);
+      }
+      const row = await t.db.models.User.findByPk(user.id);
+      assert.ok(row?.deletedAt);
+      assert.equal(row?.email, null, 'the archived row holds no address');
+      for (const p of wanted) assert.equal((await t.request('POST', '/api/register', { json: p })).status, 201, p.email);
+    }
+  });
+
   it('needs a key', async () => {
     const res = await t.request('POST', '/api/user/delete_account');
     assert.equal(res.status, 401);

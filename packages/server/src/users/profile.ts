@@ -1,4 +1,4 @@
-import { badRequest, conflict } from '../app/errors.js';
+import { badRequest, conflict, unauthorized } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
 import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
 import { checkEmail, checkNewPassword, normalizeEmail } from '../auth/rules.js';
@@ -65,7 +65,10 @@ export class Profiles {
         // Links sent to the old address (a reset, a verification) stop working with it.
         await this.deps.tokens.revokeAll(user.id, t);
       }
-      await User.update(changes, { where: { id: user.id }, transaction: t });
+      // Guarded on the account being live: a change that waited on a deletion's lock (another tab,
+      // an admin) must not land on the archived row, which then held the new address for good.
+      const [changed] = await User.update(changes, { where: { id: user.id, deletedAt: null }, transaction: t });
+      if (changed !== 1) throw unauthorized(MSG.invalidApiKey);
     }).catch((err) => {
       if ((err as Error).name === 'SequelizeUniqueConstraintError') throw conflict(MSG.emailTaken);
       if (err instanceof RecreateLimitError) throw conflict(MSG.recreateLimit);
@@ -88,7 +91,8 @@ export class Profiles {
     }
     const passwordHash = await hashPassword(input.newPassword, this.deps.passwordCost);
     await this.deps.db.transaction(async (t) => {
-      await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id }, transaction: t });
+      const [changed] = await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id, deletedAt: null }, transaction: t });
+      if (changed !== 1) throw unauthorized(MSG.invalidApiKey);
       // Other sessions end; the one that changed the password stays. A reset link asked before
       // would set another password over this one: it ends too.
       await this.deps.sessions.revokeAll(user.id, t, keyId);
