@@ -6,6 +6,9 @@ import type { BatchPlan, RunTask } from './plan.js';
 import { failedRow, type RunRow } from './run-row.js';
 import type { WorkerInput, WorkerMessage, WorkerReply } from './worker.js';
 
+/** As batch/worker.ts's KEPT_DATA_FILES (not imported: that module is the worker's entry). */
+const KEPT_DATA_FILES = 2;
+
 /** The shared progress state (runs), with the batch's own: candles processed and the last run. */
 export interface Progress extends ProgressState {
   /** Candles processed by finished runs (warm-up included). */
@@ -74,7 +77,12 @@ export async function runPool(plan: BatchPlan, options: PoolOptions): Promise<{ 
       const loaded = new Set<number>();
       const next = () => {
         current = take(loaded);
-        if (current) loaded.add(current.data);
+        if (current) {
+          // What the worker holds: its KEPT_DATA_FILES most recently used files (worker.ts).
+          loaded.delete(current.data);
+          loaded.add(current.data);
+          while (loaded.size > KEPT_DATA_FILES) loaded.delete(loaded.values().next().value!);
+        }
         if (current) worker.postMessage({ type: 'run', task: current } satisfies WorkerMessage);
         else worker.postMessage({ type: 'stop' } satisfies WorkerMessage);
       };
