@@ -91,7 +91,8 @@ test('bad input: missing file and malformed CSV exit 1; bad flags and outputs ex
       [['convert', EURUSD_H1, join(tmp.dir, 'x.doc')], 2, `bt: invalid <out>: "${join(tmp.dir, 'x.doc')}" (expected a .csv, .xlsx, .arrow, .ipc, .feather, .arrows or .json file)\n`],
       [['convert', EURUSD_H1, EURUSD_H1], 2, `bt: invalid <out>: "${EURUSD_H1}" is the input file\n`],
       [['convert', EURUSD_H1, join(tmp.dir, 'x.xlsx'), '--dates', 'serial'], 2, "bt: option '--dates <kind>' argument 'serial' is invalid. Allowed choices are text, excel.\n(run 'bt help' or add --help for usage)\n"],
-      [['convert', EURUSD_H1, join(tmp.dir, 'no-such-dir', 'x.csv')], 1, `bt: cannot write ${join(tmp.dir, 'no-such-dir', 'x.csv')}: ENOENT: no such file or directory, open '${join(tmp.dir, 'no-such-dir', 'x.csv')}'\n`],
+      [['convert', EURUSD_H1, join(tmp.dir, 'no-such-dir', 'x.csv')], 1, `bt: cannot write ${join(tmp.dir, 'no-such-dir', 'x.csv')}: the folder ${join(tmp.dir, 'no-such-dir')} does not exist\n`],
+      [['enrich', EURUSD_H1, '-o', join(tmp.dir, 'no-such-dir', 'x.csv')], 1, `bt: cannot write ${join(tmp.dir, 'no-such-dir', 'x.csv')}: the folder ${join(tmp.dir, 'no-such-dir')} does not exist\n`],
     ];
     const runs = await mapLimit(cases, 4, ([args]) => bt(args));
     cases.forEach(([args, code, stderr], i) => assert.deepEqual(runs[i], { code, stdout: '', stderr }, args.join(' ')));

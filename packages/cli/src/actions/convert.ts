@@ -3,7 +3,7 @@ import { writeCandlesFile } from '@bt/core/node';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
-import { refuseInputAsOutput } from '../paths.js';
+import { checkWritable, refuseInputAsOutput } from '../paths.js';
 
 /** The flags of the command (commands/convert.ts declares them). */
 export interface ConvertFlags {
@@ -20,6 +20,7 @@ export async function convertCommand(input: string, output: string, flags: Conve
     throw new UsageError(`invalid <out>: ${JSON.stringify(output)} (expected a .csv, .xlsx, .arrow, .ipc, .feather, .arrows or .json file)`);
   }
   await refuseInputAsOutput('<out>', output, [input]);
+  await checkWritable(output);
   const data = await loadData(input, flags);
   for (const w of data.warnings) warn(w);
   let candles = data.file.candles;

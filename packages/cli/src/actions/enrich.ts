@@ -4,7 +4,7 @@ import { writeCandlesFile } from '@bt/core/node';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
-import { refuseInputAsOutput } from '../paths.js';
+import { checkWritable, refuseInputAsOutput } from '../paths.js';
 
 /** The flags of the command (commands/enrich.ts declares them). */
 export interface EnrichFlags {
@@ -34,6 +34,7 @@ export async function enrichCommand(file: string, flags: EnrichFlags): Promise<v
   }
   // In place would replace the file with what bt read of it (a text column dropped, the symbol row gone).
   await refuseInputAsOutput('--output', flags.output, [file]);
+  await checkWritable(flags.output);
   const data = await loadData(file, flags);
   for (const w of data.warnings) warn(w);
   const kept = names.filter((n) => Object.hasOwn(data.file.candles.extra, n));
