@@ -127,7 +127,10 @@ export class Fulfilment {
     const fresh = (await this.reload(payment)) ?? payment;
     // Not a replay: another provider transaction for a payment already paid (a crypto invoice
     // paid twice, from two tabs). One payment credits once; the second sum must not go unseen.
-    if (fresh.status === 'paid' && fresh.transactionId && fresh.transactionId !== receipt.transactionId) {
+    // Not for a Stripe subscription's first period: its two events (checkout.session.completed,
+    // invoice.paid) name it by the session when the session carries no invoice id.
+    const twoNamesForOne = fresh.provider === 'stripe' && fresh.kind === 'subscription';
+    if (fresh.status === 'paid' && fresh.transactionId && fresh.transactionId !== receipt.transactionId && !twoNamesForOne) {
       this.deps.log(`payments: ${fresh.provider} payment ${fresh.reference} paid again (${receipt.transactionId}, after ${fresh.transactionId}): not credited twice, refund it`);
     }
     const invoice = (await this.deps.invoices.byPayments([fresh.id])).get(fresh.id) ?? null;
