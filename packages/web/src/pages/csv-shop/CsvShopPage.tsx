@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { PageMeta } from '../../components/PageMeta.js';
@@ -86,7 +86,10 @@ export default function CsvShopPage() {
   const [library, setLibrary] = useState<Library>({ status: 'loading' });
   const [recent, setRecent] = useState<OwnedCsv[]>([]);
   const [prompt, setPrompt] = useState<string | null>(null);
-  const [busyPath, setBusyPath] = useState<string | null>(null);
+  // Every download in flight, not only the last one clicked: with one slot, the first to finish
+  // gave the buttons of the others back while their (paid) request was still out.
+  const [busyPaths, setBusyPaths] = useState<ReadonlySet<string>>(() => new Set());
+  const inFlight = useRef(new Set<string>());
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
   const width = useViewportWidth();
   const step = pageStep(width);
@@ -138,7 +141,10 @@ export default function CsvShopPage() {
       setPrompt('Crée un compte ou connecte-toi pour télécharger un fichier CSV (1 crédit).');
       return;
     }
-    setBusyPath(file.path);
+    // The ref answers at once, before React has disabled the button.
+    if (inFlight.current.has(file.path)) return;
+    inFlight.current.add(file.path);
+    setBusyPaths(new Set(inFlight.current));
     setNotice(null);
     try {
       const blob = file.owned ? await work.downloadOwnedCsv(file.path) : await work.downloadCsv(file.path);
@@ -149,7 +155,8 @@ export default function CsvShopPage() {
     } catch (error) {
       setNotice({ error: true, text: downloadErrorMessage(error) });
     } finally {
-      setBusyPath(null);
+      inFlight.current.delete(file.path);
+      setBusyPaths(new Set(inFlight.current));
     }
   }
 
@@ -216,7 +223,7 @@ export default function CsvShopPage() {
       {shown.length > 0 ? (
         <div className="csv-grid" data-testid="csv-grid">
           {shown.map((file) => (
-            <FileCard key={file.path} file={file} busy={busyPath === file.path} onDownload={() => void download(file)} />
+            <FileCard key={file.path} file={file} busy={busyPaths.has(file.path)} onDownload={() => void download(file)} />
           ))}
         </div>
       ) : null}
@@ -252,7 +259,7 @@ export default function CsvShopPage() {
                   <button
                     type="button"
                     className="btn btn-small"
-                    disabled={busyPath === file.path}
+                    disabled={busyPaths.has(file.path)}
                     onClick={() => void download({ path: file.path, name: file.name, owned: true })}
                   >
                     Télécharger
