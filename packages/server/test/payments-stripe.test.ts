@@ -175,6 +175,26 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     assert.equal(p.stripe.subscriptions.get(p.stripe.sessions.get(second.session.id)!.subscription)!.cancel_at_period_end, true);
   });
 
+  it('subscription updates out of order: an older copy delivered late does not turn the renewal back on', async () => {
+    // Stripe does not order its events, and retries a failed delivery later: an update from
+    // before the unsubscribe (cancel_at_period_end false) can arrive after it. It read as
+    // 'renews again': the profile said so, and buying the plan again was refused as renewing.
+    const user = await register(t);
+    const { session } = await buyWithStripe(p, user, 'SUB_9');
+    const subscriptionId = p.stripe.sessions.get(session.id)!.subscription;
+    const older = { id: 'evt_old_update', object: 'event', type: 'customer.subscription.updated', data: { object: { ...p.stripe.subscriptions.get(subscriptionId)!, cancel_at_period_end: false } } };
+    assert.equal((await t.request('POST', '/api/profile/unsubscribe', { key: user.key })).status, 200);
+    await p.stripe.settle();
+    assert.equal((await me(user.key)).subscription.auto_renew, false);
+    const late = await p.stripe.send(older);
+    assert.equal(late.status, 200, JSON.stringify(late.body));
+    assert.equal((await me(user.key)).subscription.auto_renew, false, 'Stripe says it will not renew');
+    // A subscription resumed on Stripe's side (the dashboard) does renew again.
+    p.stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end = false;
+    assert.equal((await p.stripe.send({ ...older, id: 'evt_resumed' })).status, 200);
+    assert.equal((await me(user.key)).subscription.auto_renew, true);
+  });
+
   it('credits the first period once whichever of checkout.session.completed and invoice.paid comes first', async () => {
     const user = await register(t);
     const { deliveries, events } = await buyWithStripe(p, user, 'SUB_9', { invoiceFirst: true });

@@ -59,7 +59,7 @@ export class PaymentCallbacks {
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted': {
         const id = str(object.id);
-        if (id) await this.deps.subscriptions.stripeRenewalStopped(id, event.type.endsWith('deleted') || object.cancel_at_period_end === true || object.status === 'canceled');
+        if (id) await this.deps.subscriptions.stripeRenewalStopped(id, !(await this.renews(stripe, id, event.type.endsWith('deleted'))));
         return { received: true, status: 'ok' };
       }
       default:
@@ -97,6 +97,22 @@ export class PaymentCallbacks {
       default:
         // waiting, confirming, confirmed, sending: not final, nothing is credited before 'finished'.
         return { received: true, status: note.payment_status.slice(0, 32) };
+    }
+  }
+
+  /**
+   * Whether a subscription renews, asked of Stripe rather than read from the event: Stripe does
+   * not order its events and retries failed deliveries later, so an update from before an
+   * unsubscribe could arrive after it and turn the renewal back on. A deletion is final. Stripe
+   * unreachable: 503, and Stripe delivers the event again later.
+   */
+  private async renews(stripe: NonNullable<PaymentGateways['stripe']>, subscriptionId: string, deleted: boolean): Promise<boolean> {
+    if (deleted) return false;
+    try {
+      return await stripe.renews(subscriptionId);
+    } catch (err) {
+      this.deps.log(`payments: Stripe subscription ${subscriptionId} could not be read: ${(err as Error).message}`);
+      throw serviceUnavailable(PAY_MSG.stripeStateUnreachable);
     }
   }
 

@@ -50,6 +50,8 @@ export interface StripeGateway {
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** Ends a subscription now (replaced by an upgrade). */
   cancelNow(subscriptionId: string): Promise<void>;
+  /** Whether the subscription, as Stripe has it now, will renew (false when it is gone). */
+  renews(subscriptionId: string): Promise<boolean>;
 }
 
 export interface OrderRequest {

@@ -32,4 +32,5 @@ export const PAY_MSG = {
   cancelled: 'Paiement annulé.',
   invoiceNotFound: 'Facture introuvable.',
   stripeUnreachable: 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.',
+  stripeStateUnreachable: 'Stripe ne répond pas : état de l’abonnement inconnu, notification à renvoyer.',
 } as const;

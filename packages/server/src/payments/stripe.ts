@@ -77,6 +77,16 @@ export class StripeCheckout implements StripeGateway {
     }
   }
 
+  async renews(subscriptionId: string): Promise<boolean> {
+    try {
+      const sub = await this.stripe.subscriptions.retrieve(subscriptionId);
+      return !sub.cancel_at_period_end && !sub.cancel_at && !['canceled', 'incomplete_expired'].includes(sub.status);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'resource_missing') return false;
+      throw asProviderError(err);
+    }
+  }
+
   async cancelNow(subscriptionId: string): Promise<void> {
     try {
       await this.stripe.subscriptions.cancel(subscriptionId);
