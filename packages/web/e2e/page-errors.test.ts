@@ -48,6 +48,21 @@ describe('a page that cannot be shown', () => {
     await page.context().close();
   });
 
+  it('a stored key whose profile cannot be read (offline, 429, 5xx) is kept: the guard offers to retry instead of signing out', async () => {
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/home');
+    await page.route('**/api/me', (route) => route.fulfill({ status: 429, headers: { 'Retry-After': '30' }, json: { detail: 'Trop de requêtes. Réessaie dans 30 s.' } }));
+    await page.goto(`${running.server.url}/dashboard`);
+    const unavailable = page.getByTestId('session-unavailable');
+    await unavailable.getByText('Impossible de joindre le serveur pour le moment. Ta session est conservée.').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/dashboard', 'not sent to /login');
+    assert.equal(await page.evaluate(() => (globalThis as any).localStorage.getItem('apiKey')), user.key, 'the key is kept');
+    await page.unroute('**/api/me');
+    await unavailable.getByRole('button', { name: 'Réessayer' }).click();
+    await page.getByRole('tab', { name: 'Mon dashboard' }).waitFor();
+    await page.context().close();
+  });
+
   it("the dashboard's lists answered with a page that is not JSON: the load errors, not 'nothing yet'", async () => {
     // A proxy's page, or the app's own index.html served for a wrong API address.
     const user = await newUser(running.server, { verified: true });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AdminStatusCache, isAdminUser, profileRole } from '../src/session/adminStatus.js';
 import { isKeyStorageEvent, memoryStorage, readStoredKey } from '../src/session/keyStorage.js';
-import { SessionStore } from '../src/session/store.js';
+import { SessionStore, isTransientFailure } from '../src/session/store.js';
+import { HttpError, NetworkError } from '../src/api/errors.js';
 import { captureUrlKey } from '../src/session/urlKey.js';
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -86,6 +87,43 @@ describe('session store', () => {
     assert.equal(store.getState().status, 'loading');
     await store.start(null);
     assert.deepEqual([store.getState().status, store.getState().key, storage.getItem('apiKey')], ['anonymous', null, null]);
+  });
+
+  it('a stored key is kept through a failure that says nothing about it (no answer, 429, 5xx), and asked for again', async () => {
+    for (const failure of [new NetworkError(new TypeError('Failed to fetch')), new HttpError(429, 'Trop de requêtes. Réessaie dans 12 s.', null), new HttpError(502, undefined, null), new HttpError(503, 'Serveur occupé', null)]) {
+      const storage = memoryStorage({ apiKey: 'kept' });
+      let fail = true;
+      const store = new SessionStore({ storage, fetchProfile: async () => (fail ? Promise.reject(failure) : { email: 'a@b.fr', credits: 3 }), pingAdmin: async () => undefined });
+      await store.start(null);
+      assert.deepEqual([store.getState().status, store.getState().key, storage.getItem('apiKey')], ['unavailable', 'kept', 'kept'], failure.message);
+      // Still failing: still kept.
+      await store.retry();
+      assert.equal(store.getState().status, 'unavailable');
+      fail = false;
+      const retried = store.retry();
+      assert.equal(store.getState().status, 'loading');
+      await retried;
+      assert.deepEqual([store.getState().status, store.getState().user?.credits], ['ready', 3]);
+    }
+  });
+
+  it('a refused stored key (401, 403) is still forgotten; a sign-in or a key from the address is forgotten on any failure', async () => {
+    for (const refusal of [new HttpError(401, 'Clé API invalide ou expirée.', null), new HttpError(403, undefined, null)]) {
+      const storage = memoryStorage({ apiKey: 'stale' });
+      const store = new SessionStore({ storage, fetchProfile: async () => Promise.reject(refusal), pingAdmin: async () => undefined });
+      await store.start(null);
+      assert.deepEqual([store.getState().status, store.getState().key, storage.getItem('apiKey')], ['anonymous', null, null]);
+    }
+    const offline = new NetworkError(new TypeError('Failed to fetch'));
+    const fromUrl = new SessionStore({ storage: memoryStorage(), fetchProfile: async () => Promise.reject(offline), pingAdmin: async () => undefined });
+    await fromUrl.start('url-key');
+    assert.deepEqual([fromUrl.getState().status, fromUrl.getState().key], ['anonymous', null]);
+    const storage = memoryStorage();
+    const signIn = new SessionStore({ storage, fetchProfile: async () => Promise.reject(offline), pingAdmin: async () => undefined });
+    await assert.rejects(signIn.login('new-key'), /Erreur réseau/);
+    assert.deepEqual([signIn.getState().status, storage.getItem('apiKey')], ['anonymous', null]);
+    assert.equal(isTransientFailure(new HttpError(400, 'x', null)), false);
+    assert.equal(isTransientFailure(new Error('boom')), false);
   });
 
   it('login stores the key and checks it; a refused key is cleared and the error raised', async () => {

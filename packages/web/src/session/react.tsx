@@ -23,6 +23,14 @@ export function useSessionSync(): void {
     if (state.status === 'ready' && state.user) analytics.identify(state.user);
   }, [state.status, state.user]);
 
+  // A kept key whose profile could not be read: asked again as soon as the browser is back online.
+  useEffect(() => {
+    if (state.status !== 'unavailable') return;
+    const onOnline = () => void session.retry();
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, [state.status]);
+
   // One admin ping per key, once the key is known good.
   useEffect(() => {
     if (state.status === 'ready' && state.key && state.adminPing === null) void session.checkAdmin();

@@ -5,15 +5,29 @@
 import { AdminStatusCache, isAdminUser, profileRole } from './adminStatus.js';
 import type { CreditsChannel } from './creditsChannel.js';
 import { clearStoredKey, readStoredKey, storeKey, type KeyValueStorage } from './keyStorage.js';
+import { HttpError, NetworkError } from '../api/errors.js';
 import { creditBalance } from '../shell/credits.js';
 import type { UserProfile } from './types.js';
 
-export type SessionStatus = 'anonymous' | 'consuming' | 'loading' | 'ready';
+export type SessionStatus = 'anonymous' | 'consuming' | 'loading' | 'ready' | 'unavailable';
+
+/**
+ * A profile fetch that says nothing about the key: no answer, a rate limit (the server allows a key
+ * 300 calls a minute), a server error. A stored key is kept through these: forgetting it logged a
+ * trader out of every tab for a busy minute or a restart. A refusal (401, 403) still forgets it.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return error instanceof HttpError && (error.status === 408 || error.status === 429 || error.status >= 500);
+}
 
 export interface SessionState {
   readonly key: string | null;
   readonly user: UserProfile | null;
-  /** anonymous: no key; consuming: a key from the address is being checked; loading: profile fetch. */
+  /**
+   * anonymous: no key; consuming: a key from the address is being checked; loading: profile fetch;
+   * unavailable: a stored key whose profile could not be read for now (kept; `retry` asks again).
+   */
   readonly status: SessionStatus;
   /** Result of the admin ping for this key (null until known). */
   readonly adminPing: boolean | null;
@@ -61,8 +75,16 @@ export class SessionStore {
       this.set({ key: urlKey, user: null, status: 'consuming', adminPing: null });
       return this.loadProfile(urlKey).then(() => undefined, () => undefined);
     }
-    if (this.state.key) return this.loadProfile(this.state.key).then(() => undefined, () => undefined);
+    if (this.state.key) return this.loadProfile(this.state.key, false, true).then(() => undefined, () => undefined);
     return Promise.resolve();
+  }
+
+  /** Asks again for the profile of a kept key ('unavailable'). */
+  retry(): Promise<void> {
+    const key = this.state.key;
+    if (!key || this.state.status !== 'unavailable') return Promise.resolve();
+    this.set({ status: 'loading' });
+    return this.loadProfile(key, false, true).then(() => undefined, () => undefined);
   }
 
   /** Stores the key and checks it; on failure the key is cleared and the error raised. */
@@ -134,16 +156,25 @@ export class SessionStore {
       return;
     }
     this.set({ key, user: null, status: 'loading', adminPing: null });
-    void this.loadProfile(key).catch(() => undefined);
+    void this.loadProfile(key, false, true).catch(() => undefined);
   }
 
-  private async loadProfile(key: string, quiet = false): Promise<UserProfile> {
+  /**
+   * `quiet`: a re-read, whose failure changes nothing. `keepOnTransient`: a stored key being
+   * restored (page load, another tab), kept through a failure that says nothing about it; a
+   * sign-in or a key from the address is still forgotten on any failure (docs/product.md §1.4).
+   */
+  private async loadProfile(key: string, quiet = false, keepOnTransient = false): Promise<UserProfile> {
     const generation = ++this.generation;
     try {
       const user = await this.deps.fetchProfile(key);
       if (generation === this.generation) this.set({ user, status: 'ready' });
       return user;
     } catch (error) {
+      if (generation === this.generation && !quiet && keepOnTransient && isTransientFailure(error)) {
+        this.set({ user: null, status: 'unavailable' });
+        throw error;
+      }
       // A key the server refuses is worthless: forget it (docs/product.md §1.8).
       if (generation === this.generation && !quiet) {
         clearStoredKey(this.deps.storage);
