@@ -35,6 +35,10 @@ describe('the depth and number helpers', () => {
     assert.equal(nestsDeeperThan('[[[['), false, 'text is not nesting');
     for (const [text, value] of [['12', 12], [' 1,5 ', 1.5], ['-0.25', -0.25], ['.5', 0.5], ['1e3', 1000], ['7.', 7]] as const) assert.equal(decimalOf(text), value, text);
     for (const text of ['0x10', '0b11', '0o7', 'Infinity', '-Infinity', 'NaN', '', ' ', '1_000', '1 000', '１２', '1,5,2', '--1', '1e', 'e3']) assert.ok(Number.isNaN(decimalOf(text)), text);
+    // One way to match each text, and a bound on its length: `\d+\.?\d*` took 6 s on 30,000 digits and an x.
+    const started = performance.now();
+    for (const text of ['1'.repeat(30_000) + 'x', '1'.repeat(60) + 'x', '1'.repeat(20) + '.' + '1'.repeat(20) + 'x', '1'.repeat(20_000_000)]) assert.ok(Number.isNaN(decimalOf(text)));
+    assert.ok(performance.now() - started < 200, `${Math.round(performance.now() - started)} ms`);
   });
 });
 
@@ -313,6 +317,59 @@ describe(`texts counted in characters, files that a refused save leaves, the pub
     const res = await t.request('GET', `/api/download_csv_by_path/${victim.path}`, { key: user.key });
     assert.deepEqual([res.status, res.body.detail], [404, 'Fichier introuvable.']);
     assert.equal(await balance(t, user.id), 3);
+  });
+
+  it('a date of the years 0 to 99 is a date (Date.UTC read 0050 as 1950: "Date invalide" for a valid day, or for a file’s first candle)', async () => {
+    const user = await funded(t, 10);
+    const early = await runBacktest(t, user.key, { start_date: '0050-01-01', end_date: '0050-01-31' });
+    assert.equal(early.status, 404, early.text);
+    assert.match(early.body.detail, /^Aucune donnée officielle pour EURUSD M15 du 1 janvier 50 au 31 janvier 50\./);
+    const leap = await runBacktest(t, user.key, { start_date: '0050-02-29', end_date: '0050-03-01' });
+    assert.deepEqual([leap.status, leap.body.detail], [400, 'Date invalide : « 0050-02-29 » (format AAAA-MM-JJ).'], 'year 50 is not a leap year');
+    const file = 'time,open,high,low,close,volume\n' + Array.from({ length: 24 }, (_, h) => `0001-01-01T${String(h).padStart(2, '0')}:00:00Z,1.1,1.2,1.0,1.15,10`).join('\n');
+    const upl = await upload(user.key, file, 'ancien.csv');
+    assert.equal(upl.status, 200, upl.text);
+    assert.deepEqual([upl.body.start_date, upl.body.end_date], ['0001-01-01', '0001-01-01']);
+  });
+
+  it('a giant strategy key or parameter name is refused at once: the "did you mean" edit distance held the event loop seconds', async () => {
+    const user = await funded(t, 10);
+    const started = performance.now();
+    const key = await runBacktest(t, user.key, { strategy: 'x'.repeat(1_000_000) });
+    assert.deepEqual([key.status, key.body.detail], [400, `Stratégie inconnue : « ${'x'.repeat(80)} ».`]);
+    assert.ok(performance.now() - started < 1000, `answered in ${Math.round(performance.now() - started)} ms (4 s before)`);
+    const close = await runBacktest(t, user.key, { strategy: 'fvg_pulback_multi' });
+    assert.equal(close.body.detail, 'Stratégie inconnue : « fvg_pulback_multi » (voulais-tu dire fvg_pullback_multi ?).', 'suggestions stay');
+    const name = await runBacktest(t, user.key, { params: { ['x'.repeat(1_000_000)]: 1 } });
+    assert.deepEqual([name.status, name.body.detail], [400, `Champ « params » : nom de paramètre trop long (« ${'x'.repeat(40)}… », 64 caractères au plus).`]);
+    const many = Object.fromEntries(Array.from({ length: 15_000 }, (_, i) => [`p${i}`, 1]));
+    for (const fields of [{ params: many }, { params_json: JSON.stringify(many) }]) {
+      const res = await runBacktest(t, user.key, fields);
+      assert.deepEqual([res.status, res.body.detail], [400, `Champ « params » : ${(15_000).toLocaleString('fr-FR')} paramètres, 100 au plus.`]);
+    }
+    const upl = await upload(user.key, goodCsv(), 'x.csv', { params_json: JSON.stringify({ ['y'.repeat(65)]: 1 }) });
+    assert.deepEqual([upl.status, upl.body.detail], [400, `Champ « params » : nom de paramètre trop long (« ${'y'.repeat(40)}… », 64 caractères au plus).`]);
+    assert.equal(await balance(t, user.id), 10, 'nothing charged');
+    // A hundred names, and names of 64 characters, are still read (unknown ones dropped with a warning).
+    const hundred = Object.fromEntries([...Array.from({ length: 99 }, (_, i) => [`p${i}`, 1]), ['z'.repeat(64), 1]]);
+    const ok = await runBacktest(t, user.key, { params: hundred });
+    assert.equal(ok.status, 200, ok.text.slice(0, 200));
+    assert.equal(ok.body.warnings.filter((w: string) => w.startsWith('unknown parameter')).length, 100);
+  });
+
+  it('an upload’s long text fields cost no quadratic time and no memory: a number of 1 MB, spread_by_hour of 20 MB, params_json of 1 MB', async () => {
+    const user = await funded(t, 10);
+    const started = performance.now();
+    const digits = await runBacktest(t, user.key, { sl_pips: '1'.repeat(500_000) + 'x' });
+    assert.deepEqual([digits.status, digits.body.detail], [400, PIPS('sl_pips', '1'.repeat(40))]);
+    assert.ok(performance.now() - started < 1000, `${Math.round(performance.now() - started)} ms`);
+    const hours = await upload(user.key, goodCsv(), 'x.csv', { spread_by_hour: '1 '.repeat(5_000_000) });
+    assert.deepEqual([hours.status, hours.body.detail], [400, 'Valeur invalide pour spread_by_hour : 24 spreads attendus (en pips, heures UTC 0 à 23), 5000000 reçus.']);
+    const form = await upload(user.key, goodCsv(), 'x.csv', { spread_by_hour: '1;'.repeat(23) + ' 2,\t3' });
+    assert.deepEqual([form.status, form.body.detail], [400, 'Valeur invalide pour spread_by_hour : 24 spreads attendus (en pips, heures UTC 0 à 23), 25 reçus.'], 'short text: split as before');
+    const params = await upload(user.key, goodCsv(), 'x.csv', { params_json: '[' + '{},'.repeat(350_000) + '{}]' });
+    assert.deepEqual([params.status, params.body.detail], [400, `Champ « params » : paramètres trop volumineux (${(1026).toLocaleString('fr-FR')} Ko envoyés, 256 Ko au plus).`]);
+    assert.equal(await balance(t, user.id), 10);
   });
 
   it('a strategy row the database refuses takes its .py with it: nothing under strategies/{user} names no row', async () => {

@@ -35,18 +35,3 @@ export async function refuseDeepBodies(ctx: AppContext, next: Next): Promise<voi
   await next();
 }
 
-/**
- * A field holding JSON as text (`params_json`): parsed here only to measure its depth, so that a
- * text nested too deep is refused by name; a text that does not parse is left to the caller's own
- * message.
- */
-export function refuseDeepJsonText(field: string, value: unknown): void {
-  if (typeof value !== 'string' || !/[[{]/.test(value)) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return;
-  }
-  if (nestsDeeperThan(parsed)) throw badRequest(JSON_DEPTH_MESSAGES.field(field));
-}

@@ -38,7 +38,9 @@ const DAY = 86_400_000;
 /** A calendar day `YYYY-MM-DD` (UTC) to its first instant; throws the French error otherwise. */
 export function parseDay(value: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const time = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999, so `0050-01-01`
+  // (or the first candle of a file dated so) was an invalid date.
+  const time = match ? new Date(0).setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
   if (!Number.isFinite(time) || new Date(time).toISOString().slice(0, 10) !== value) throw badRequest(BACKTEST_MESSAGES.badDate(value));
   return time;
 }
@@ -73,8 +75,22 @@ export function strategyRef(value: string): { kind: 'official'; key: string } | 
   if (!key) throw badRequest(BACKTEST_MESSAGES.noStrategy);
   if (/^us_/.test(key)) return { kind: 'user', id: key };
   const found = findStrategy(key);
-  if (!found) throw badRequest(BACKTEST_MESSAGES.unknownStrategy(key.slice(0, 80), closest(key, STRATEGY_KEYS, 6)));
+  if (!found) throw badRequest(BACKTEST_MESSAGES.unknownStrategy(key.slice(0, 80), suggestion(key)));
   return { kind: 'official', key: found.key };
+}
+
+/** How many edits a "did you mean" suggestion may be from what was typed. */
+const SUGGESTION_EDITS = 6;
+const LONGEST_KEY = Math.max(...STRATEGY_KEYS.map((k) => k.length));
+
+/**
+ * The official key a mistyped one probably meant. The edit distance costs the product of both
+ * lengths, on the event loop: a 1 MB `strategy` held it 4 s (a 20 MB upload field, over a
+ * minute). A key longer than any by more than the edits allowed cannot be within them (the
+ * distance is at least the difference in length), so it is not compared at all.
+ */
+function suggestion(key: string): string | undefined {
+  return key.length <= LONGEST_KEY + SUGGESTION_EDITS ? closest(key, STRATEGY_KEYS, SUGGESTION_EDITS) : undefined;
 }
 
 export function officialSymbol(value: string): string {
@@ -105,14 +121,20 @@ export function libraryTimeframe(value: string): TimeframeKey {
  */
 export const MAX_PIPS = 1_000_000;
 
+/** Longer than any number a form means (`1000000.0001` is 12 characters). */
+const DECIMAL_TEXT_MAX = 64;
+
 /**
  * A number written as form text: decimal notation only (`12`, `-0.5`, `1,5` with a decimal comma,
  * `1e3`), else NaN. `Number()` alone also reads `0x10` (16), `0b11`, `0o7` and `Infinity`, which no
  * form means: `sl_pips=0x10` ran a 16-pip stop.
  */
 export function decimalOf(text: string): number {
+  // No number a form means is longer; and the pattern has one way to match each text (`\d+\.?\d*`
+  // had n: `1111…x` backtracked quadratically, 6 s at 30,000 digits).
+  if (text.length > DECIMAL_TEXT_MAX) return Number.NaN;
   const plain = text.trim().replace(',', '.');
-  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain) ? Number(plain) : Number.NaN;
+  return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(plain) ? Number(plain) : Number.NaN;
 }
 
 /** A pips field: absent/empty → undefined; else a number from 0 to MAX_PIPS (JSON number or text, comma accepted). */

@@ -9,7 +9,6 @@ import { resultFolderName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
 import { Op } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
-import { refuseDeepJsonText } from '../app/json-depth.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
@@ -27,6 +26,7 @@ import { hasBacktestPriority } from '../users/presenter.js';
 import { chargeRun } from './charge.js';
 import { cancelRun, finishRun } from './finish.js';
 import { JOB_MESSAGES } from '../jobs/messages.js';
+import { checkParamsInput } from './params-input.js';
 import { BACKTEST_MESSAGES, dayOf, storedParams, type Exits } from './request.js';
 
 export type StrategyChoice =
@@ -160,8 +160,8 @@ export class Backtests {
   }
 
   private normalized(strategy: StrategyChoice, raw: unknown): { params: StrategyParams; warnings: string[] } {
-    // `params_json` is JSON as text: the body's depth guard (app/json-depth.ts) never saw inside it.
-    refuseDeepJsonText('params', raw);
+    // Bounded before core reads them (depth of JSON text, number and length of names): params-input.ts.
+    checkParamsInput(raw);
     if (strategy.kind === 'official') {
       const { params, warnings } = normalizeParams(raw, { strategy: strategy.key, unknown: 'warn' });
       return { params, warnings: [...warnings] };
