@@ -5,7 +5,7 @@ import { CandleFileError, type CandleFile, type ReadCandlesOptions } from '@bt/c
 import { compactSymbol, findSymbol, parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { readCandlesFile } from '@bt/core/node';
 import { fileError, isFsError, RunError } from './errors.js';
-import { readOptions, type ReadFlags } from './options.js';
+import { checkFormatFor, readOptions, type ReadFlags } from './options.js';
 
 export type Source = 'flag' | 'data' | 'file name';
 
@@ -57,7 +57,9 @@ export interface LoadOptions {
 
 /** Reads a file with the command's flags (checked first: a bad flag is a usage error). */
 export async function loadData(path: string, flags: ReadFlags, options: LoadOptions = {}): Promise<LoadedData> {
-  return loadCandles(path, readOptions(flags), flags.symbol, options);
+  const read = readOptions(flags);
+  checkFormatFor(path, read);
+  return loadCandles(path, read, flags.symbol, options);
 }
 
 /** Reads a file with reader options already checked (batch plans). */

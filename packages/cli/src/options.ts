@@ -119,3 +119,13 @@ export function readOptions(flags: ReadFlags): ReadCandlesOptions {
   if (normalized.timeframe) options.timeframe = normalized.timeframe;
   return options;
 }
+
+/**
+ * `freqtrade` names freqtrade's JSON files; given for a .csv or .txt file, core's reader answered
+ * in its API's words ("use readCandlesJson or readCandles"), exit 1. A plan says it of its field.
+ */
+export function checkFormatFor(path: string, options: ReadCandlesOptions): void {
+  if (options.format === 'freqtrade' && /\.(csv|txt)$/i.test(path)) {
+    throw new UsageError(`invalid --format: "freqtrade" for ${path} (freqtrade files are JSON arrays in .json files; a .csv or .txt file is CSV: another layout, or auto)`);
+  }
+}

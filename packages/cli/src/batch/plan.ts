@@ -5,7 +5,7 @@ import { isAbsolute, resolve, dirname, basename, extname } from 'node:path';
 import { closest, getStrategy, PARAM_NAMES, pipSize, STRATEGY_KEYS } from '@bt/core/catalogue';
 import { canonicalParamName, normalizeParams } from '@bt/core/params';
 import { UsageError } from '../errors.js';
-import { decimalNumber, parseDate, readOptions } from '../options.js';
+import { checkFormatFor, decimalNumber, parseDate, readOptions } from '../options.js';
 import { exitValues } from '../request.js';
 import type { ReadCandlesOptions } from '@bt/core/candles';
 
@@ -102,6 +102,7 @@ function dataSpec(path: string, planDir: string, entry: unknown, i: number, defa
     timeframe: spec.timeframe === undefined ? undefined : text(path, `${where}.timeframe`, spec.timeframe),
   };
   const read = inPlan(path, where, () => readOptions(flags));
+  inPlan(path, `${where}.format`, () => checkFormatFor(spec.path as string, read));
   const from = dateOf(path, `${where}.from`, spec.from, 'start') ?? defaults.from;
   const to = dateOf(path, `${where}.to`, spec.to, 'end') ?? defaults.to;
   if (from !== undefined && to !== undefined && to < from) throw planError(path, where, 'the period ends before it starts (from/to)');
