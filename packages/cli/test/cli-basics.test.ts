@@ -76,3 +76,17 @@ test('a closed pipe (bt ... | head) ends quietly', async () => {
   assert.match(out, /^symbol +label +class +pip size\n$/);
   assert.equal(err, '');
 });
+
+test('an output that cannot be written (a full disk) is one sentence and exit 1, never a stack trace', { skip: process.platform !== 'linux' }, async () => {
+  const { openSync, closeSync } = await import('node:fs');
+  const { spawnSync } = await import('node:child_process');
+  const full = openSync('/dev/full', 'w');
+  try {
+    for (const args of [['--version'], ['strategies'], ['backtest', '--data', EURUSD_H1, '--strategy', 'englobante_entry', '--sl', '10', '--tp1', '10', '--json']]) {
+      const run = spawnSync(process.execPath, [join(cliDir, 'dist/bin.js'), ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      assert.deepEqual([run.status, run.stderr], [1, 'bt: cannot write to standard output: ENOSPC (no space left on device)\n'], args.join(' '));
+    }
+  } finally {
+    closeSync(full);
+  }
+});
