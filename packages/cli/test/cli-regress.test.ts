@@ -113,3 +113,28 @@ test('bad input: plans, scenarios, notes', async () => {
     tmp.remove();
   }
 });
+
+test('a golden file that is not one (hand-edited, cut) names the file and what is wrong, never a JavaScript error', async () => {
+  const tmp = tempDir();
+  try {
+    const { plan, file } = goldenCopy(tmp.dir);
+    const cases: [string, string][] = [
+      ['{}', 'columns is not a list of names'],
+      ['null', 'null, expected an object'],
+      ['[]', 'a list, expected an object'],
+      ['{"columns": ["entry"], "strategies": {"fvg_impulsive": {"trades": 3, "rows": 7}}}', 'strategies.fvg_impulsive has no list of trade rows'],
+    ];
+    for (const [content, why] of cases) {
+      writeFileSync(file, content);
+      for (const args of [[plan], [plan, '--update', '--note', 'x']]) {
+        assert.deepEqual(await bt(['regress', ...args]), {
+          code: 1, stdout: '',
+          stderr: `bt: cannot read ${file}: not a golden file (${why}); restore it from version control, or delete it and run bt regress --update --note "why" to write it again\n`,
+        }, `${content} ${args.join(' ')}`);
+      }
+      assert.equal(readFileSync(file, 'utf8'), content, '--update leaves it for the user to look at');
+    }
+  } finally {
+    tmp.remove();
+  }
+});

@@ -43,6 +43,23 @@ interface ScenarioReport {
 
 const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
+/**
+ * What makes a parsed golden file unusable, or null: the comparison reads its strategies' rows and
+ * its columns, and a hand-edited or cut file ({}, a list) ended in "bt: Cannot convert undefined
+ * or null to object".
+ */
+function notGolden(value: unknown): string | null {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value)) return `${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}, expected an object`;
+  if (!Array.isArray(value.columns) || !value.columns.every((c) => typeof c === 'string')) return 'columns is not a list of names';
+  if (value.history !== undefined && !Array.isArray(value.history)) return 'history is not a list';
+  if (!isObject(value.strategies)) return 'strategies is not an object';
+  for (const [key, entry] of Object.entries(value.strategies)) {
+    if (!isObject(entry) || !Array.isArray(entry.rows) || !entry.rows.every(Array.isArray)) return `strategies.${key} has no list of trade rows`;
+  }
+  return null;
+}
+
 export async function regressCommand(planArg: string | undefined, flags: RegressFlags): Promise<void> {
   if (flags.update && !flags.note?.trim()) throw new UsageError('--update needs --note "why the results moved" (it is kept in each changed file\'s history)');
   if (flags.note !== undefined && !flags.update) throw new UsageError('--note goes with --update');
@@ -76,6 +93,11 @@ export async function regressCommand(planArg: string | undefined, flags: Regress
     } catch (error) {
       // A missing golden file is reported as missing; anything else names the file and why.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(file, error);
+    }
+    // A file holding `null` parses as a missing one reads: told apart by its existence.
+    if (stored !== null || existsSync(file)) {
+      const why = notGolden(stored);
+      if (why) throw new RunError(`cannot read ${file}: not a golden file (${why}); restore it from version control, or delete it and run bt regress --update --note "why" to write it again`);
     }
     const trades = Object.values(now.strategies).reduce((n, g) => n + g.trades, 0);
     const report: ScenarioReport = { name: scenario.name, fixture: scenario.file, golden_file: displayPath(file), status: 'ok', strategies: Object.keys(now.strategies).length, trades, drifts: [], ms: 0 };
