@@ -1,0 +1,71 @@
+/**
+ * The `next` parameter of /login (docs/product.md §1.5, session/next.ts) in Chromium against the
+ * real bt server: after a sign-in (the password form, or the return of the third-party sign-in
+ * with its key), a path of this site is followed and anything that could leave it (another host,
+ * a scheme, backslash and control-character tricks, in any letter case) lands on /home of this
+ * origin. Run after `npm run build -w @bt/web`:
+ * `npx tsx --conditions=@bt/source --test e2e/next-param.test.ts`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { newUser, useServerAndBrowser, type TestUser } from './work-area-support.js';
+
+let user: TestUser;
+const running = useServerAndBrowser(async ({ server }) => {
+  user = await newUser(server, { verified: true });
+});
+
+const OUTSIDE = [
+  '//evil.example',
+  ' //evil.example',
+  'https://evil.example/x',
+  'HTTPS://evil.example',
+  'http:evil.example',
+  '/\\evil.example',
+  '\\\\evil.example',
+  '/\t/evil.example',
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  'evil.example',
+];
+
+async function fresh(): Promise<Page> {
+  const context = await running.browser.newContext({ locale: 'fr-FR', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.dismiss());
+  return page;
+}
+
+/** Where the browser settles: the origin and path of its address. */
+async function settled(page: Page, origin: string, pathname: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname && !url.searchParams.has('apiKey'));
+  const url = new URL(page.url());
+  assert.equal(url.origin, origin);
+  assert.equal(url.pathname, pathname);
+}
+
+describe('next parameter of /login', () => {
+  it('the third-party sign-in return follows a path of this site and sends anything else to /home', async () => {
+    const origin = new URL(running.server.url).origin;
+    for (const next of [...OUTSIDE, '/dashboard?tab=csv#top']) {
+      const page = await fresh();
+      await page.goto(`${running.server.url}/login?provider=google&apiKey=${encodeURIComponent(user.key)}&next=${encodeURIComponent(next)}`);
+      await settled(page, origin, next.startsWith('/dashboard') ? '/dashboard' : '/home');
+      await page.context().close();
+    }
+  });
+
+  it('the password form does the same', async () => {
+    const origin = new URL(running.server.url).origin;
+    for (const next of ['//evil.example', '/\\evil.example', 'JaVaScRiPt:alert(1)']) {
+      const page = await fresh();
+      await page.goto(`${running.server.url}/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('E-mail ou nom d’utilisateur').fill(user.username);
+      await page.getByLabel('Mot de passe').fill(user.password);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await settled(page, origin, '/home');
+      await page.context().close();
+    }
+  });
+});
