@@ -91,6 +91,37 @@ describe(`credit ledger (${TEST_DIALECT})`, () => {
     await assert.rejects(ledger.spend(gone.id, 'csvDownload'), LedgerError);
   });
 
+  it('the stale-run sweep logs a run whose refund fails, with its id, and still refunds the runs after it', async () => {
+    // Before the fix the first error of any kind ended the sweep: every later stale run (other
+    // users') stayed charged, sweep after sweep.
+    const broken = await register(t);
+    const kept = await register(t);
+    const start = async (userId: number, runId: string) => {
+      await ledger.grant(userId, CREDIT_COSTS.backtest, 'admin');
+      await chargeRun(t.db, ledger, {
+        runId, userId, base: `EURUSD_H1_${runId}`, source: 'official', official: true, strategy: 'rsi', strategyLabel: 'RSI', userStrategyId: null,
+        symbol: 'EURUSD', timeframe: 'H1', startDate: '2024-01-01', endDate: '2024-01-31', slMode: 'internal', slPips: 10, tp1Pips: 10, tp2Pips: 20, params: '{}', createdAt: t.clock.now(),
+      }, {});
+    };
+    const brokenRun = `run-broken-${broken.id}`;
+    const keptRun = `run-kept-${kept.id}`;
+    await start(broken.id, brokenRun);
+    await start(kept.id, keptRun);
+    // The broken run's charge is not in the ledger any more (a hand edit, a restore): its refund throws.
+    await t.db.models.CreditEntry.destroy({ where: { userId: broken.id, reference: brokenRun } });
+    await assert.rejects(ledger.refund(broken.id, brokenRun), LedgerError);
+    t.clock.advance(60_000);
+    const logged = t.logs.length;
+    assert.equal(await t.app.services.backtests.sweepStale(0), 1);
+    assert.ok(t.logs.slice(logged).some((line) => line.includes(brokenRun) && /could not be cancelled/.test(line)), t.logs.slice(logged).join('\n'));
+    assert.deepEqual((await ledgerRows(kept.id)).filter((r) => r.reference === keptRun).map((r) => [r.kind, r.amount]), [['spend', -2], ['refund', 2]]);
+    assert.equal(await ledger.balance(kept.id), CREDIT_COSTS.backtest);
+    assert.equal(await t.db.models.BacktestRun.count({ where: { runId: keptRun } }), 0);
+    // The broken run stays for the admin, untouched; the next sweep meets it again and goes on.
+    assert.equal(await t.db.models.BacktestRun.count({ where: { runId: brokenRun, status: 'running' } }), 1);
+    assert.equal(await t.app.services.backtests.sweepStale(0), 0);
+  });
+
   it('refuses to overdraw and leaves no row', async () => {
     const { id } = await register(t);
     await ledger.grant(id, 1, 'admin');

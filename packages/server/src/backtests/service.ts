@@ -109,7 +109,8 @@ export class Backtests {
   /**
    * Runs left 'running' longer than `olderThanMs`: their process died mid-run, or the database
    * was away when the run failed and its refund could not be written. Each is removed and
-   * refunded once (cancelRun is guarded by the row's status). Returns how many were.
+   * refunded once (cancelRun is guarded by the row's status). Returns how many were. A run that
+   * fails is logged with its id and skipped; the others are still given up.
    */
   async sweepStale(olderThanMs: number): Promise<number> {
     const { BacktestRun } = this.deps.db.models;
@@ -117,7 +118,17 @@ export class Backtests {
     const stale = await BacktestRun.findAll({ where: { status: 'running', createdAt: { [Op.lt]: before } }, attributes: ['id', 'runId', 'userId', 'folder'], limit: 500 });
     let cancelled = 0;
     for (const run of stale) {
-      if ((await cancelRun(this.deps, run)) !== 'cancelled') continue;
+      // One run that cannot be given up (its refund refused, its folder not removable) must not
+      // keep every later run, other users' included, charged: logged with its id, the sweep goes on
+      // (and meets it again next time).
+      let outcome: Awaited<ReturnType<typeof cancelRun>>;
+      try {
+        outcome = await cancelRun(this.deps, run);
+      } catch (err) {
+        this.deps.log(`run ${run.runId}: stale run could not be cancelled and refunded (user ${run.userId}): ${(err as Error).message}`);
+        continue;
+      }
+      if (outcome !== 'cancelled') continue;
       cancelled++;
       this.deps.log(`run ${run.runId}: left running since before ${before.toISOString()}: cancelled and refunded`);
     }
