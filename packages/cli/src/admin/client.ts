@@ -213,27 +213,34 @@ export class AdminClient {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${safeName}"\r\nContent-Type: application/zip\r\n\r\n`));
     parts.push(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
     parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
-    const body = Buffer.concat(parts);
+    // The pieces are sent one after the other, never joined: joining copied the archive, so an
+    // upload held it twice (a 1.5 GB archive took 3 GB).
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    const at = (offset: number, length: number): Buffer => {
+      let k = 0;
+      while (offset >= parts[k].length) offset -= parts[k++].length;
+      return parts[k].subarray(offset, Math.min(parts[k].length, offset + length));
+    };
     const url = new URL(this.url(path));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(url, {
         method: 'POST',
         timeout: this.timeoutMs,
-        headers: { 'x-api-key': this.connection.key, accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
+        headers: { 'x-api-key': this.connection.key, accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
       }, resolve);
       req.on('error', (error: NodeJS.ErrnoException) => reject(error instanceof RunError ? error : new RunError(`cannot reach the server at ${this.connection.api}: ${error.code ?? error.message}`)));
       // No byte either way for the call's time: the server is gone or stuck.
       req.on('timeout', () => req.destroy(this.tooSlow(path)));
       const CHUNK = 64 * 1024;
       let sent = 0;
-      onProgress(0, body.length);
+      onProgress(0, length);
       const writeNext = () => {
-        while (sent < body.length) {
-          const chunk = body.subarray(sent, Math.min(body.length, sent + CHUNK));
+        while (sent < length) {
+          const chunk = at(sent, CHUNK);
           sent += chunk.length;
           const more = req.write(chunk);
-          onProgress(sent, body.length);
+          onProgress(sent, length);
           if (!more) {
             req.once('drain', writeNext);
             return;
