@@ -2,7 +2,7 @@
  * Paid actions are sent once (docs/product.md §2.6: a CSV costs 1 credit, a backtest 2) in Chromium
  * against the real bt server: a double click on 'Lancer le backtest' sends one run; two CSV
  * downloads at once keep both buttons off until each answer is in, so a second click on the slower
- * one sends nothing. Run after `npm run build -w @bt/web`:
+ * one sends nothing; one checkout at a time on /pricing. Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/paid-clicks.test.ts`.
  */
 import assert from 'node:assert/strict';
@@ -29,6 +29,33 @@ describe('paid actions are sent once', () => {
     await page.getByTestId('result-card').waitFor({ timeout: 60_000 });
     assert.equal(runs, 1);
     assert.equal(await credits(running.server, user.key), before - 2);
+    await page.context().close();
+  });
+
+  it('one checkout at a time on /pricing: the other offers stay off while one is being prepared, and come back on a page shown from the cache', async () => {
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/home');
+    // Card payments offered (this server has no provider configured), the checkout held until released.
+    await page.route('**/api/payment/methods', (route) => route.fulfill({ json: { methods: { stripe: { available: true }, paypal: { available: false }, crypto: { available: false } } } }));
+    const sessions: string[] = [];
+    let release: () => void = () => {};
+    await page.route('**/api/payment/stripe/session', async (route) => {
+      sessions.push(String(route.request().postDataJSON()?.offer_id));
+      await new Promise<void>((resolve) => (release = resolve));
+      await route.fulfill({ status: 503, json: { detail: 'Paiement par carte indisponible pour le moment.' } });
+    });
+    await page.goto(`${running.server.url}/pricing`);
+    await page.getByTestId('buy-CREDIT_5').click();
+    await page.getByTestId('buy-CREDIT_5').getByText('Redirection…').waitFor();
+    assert.equal(await page.getByTestId('buy-CREDIT_10').isDisabled(), true, 'the other offers are off');
+    await page.getByTestId('buy-CREDIT_10').click({ force: true }).catch(() => undefined);
+    assert.deepEqual(sessions, ['CREDIT_5'], 'one checkout asked for');
+
+    // Back from a provider, a page restored from the cache gives the buttons back.
+    await page.evaluate(() => (globalThis as any).dispatchEvent(new (globalThis as any).PageTransitionEvent('pageshow', { persisted: true })));
+    assert.equal(await page.getByTestId('buy-CREDIT_10').isDisabled(), false);
+    release();
+    await page.getByTestId('pricing-notice').getByText('Paiement par carte indisponible pour le moment.').waitFor();
     await page.context().close();
   });
 

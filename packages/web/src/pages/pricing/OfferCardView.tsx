@@ -11,8 +11,8 @@ function buttonLabel(card: OfferCard): string {
   return 'S’abonner';
 }
 
-/** One offer: price, credits with the subscriber bonus and the crypto extra, and its button. */
-export function OfferCardView({ card, busy, onBuy }: { card: OfferCard; busy: boolean; onBuy: () => void }) {
+/** One offer: price, credits with the subscriber bonus and the crypto extra, and its button (`locked` while another offer's checkout is being prepared). */
+export function OfferCardView({ card, busy, locked = false, onBuy }: { card: OfferCard; busy: boolean; locked?: boolean; onBuy: () => void }) {
   const { offer } = card;
   const subscription = offer.kind === 'subscription';
   const Icon = subscription ? (offer.priority ? Crown : Rocket) : offer.bonus ? Gift : offer.credits >= 25 ? Zap : Coins;
@@ -45,7 +45,7 @@ export function OfferCardView({ card, busy, onBuy }: { card: OfferCard; busy: bo
           <li className="small muted">Crédits sans expiration</li>
         )}
       </ul>
-      <button type="button" className="btn btn-primary btn-block" disabled={busy || card.unavailable !== null} onClick={onBuy} data-testid={`buy-${offer.id}`}>
+      <button type="button" className="btn btn-primary btn-block" disabled={busy || locked || card.unavailable !== null} onClick={onBuy} data-testid={`buy-${offer.id}`}>
         {busy ? 'Redirection…' : buttonLabel(card)}
       </button>
       {card.unavailable ? (

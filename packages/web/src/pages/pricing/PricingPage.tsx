@@ -120,17 +120,36 @@ export default function PricingPage() {
   const autoRenew = (user?.subscription as { auto_renew?: unknown } | undefined)?.auto_renew === true;
   const cards = useMemo(() => offerCards(method, plan, methods ?? NO_METHODS, autoRenew), [method, plan, methods, autoRenew]);
 
+  // One checkout at a time: a second offer clicked while the first was being prepared made two
+  // orders and overwrote lastOfferId, so the PayPal capture of the first was refused as another
+  // offer's. The ref answers at once, before React has disabled the buttons.
+  const checkingOut = useRef(false);
+  // Back from the provider's page, the browser may show this page from its cache, buttons still
+  // off ('Redirection…'): give them back.
+  useEffect(() => {
+    const onShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      checkingOut.current = false;
+      setBusy(null);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
   async function buy(offerId: string) {
     if (!key) {
       setPrompt(true);
       return;
     }
+    if (checkingOut.current) return;
+    checkingOut.current = true;
     setBusy(offerId);
     setNotice(null);
     storage.setItem(LAST_OFFER_STORAGE, offerId);
     try {
       window.location.assign(await checkoutUrl(method, offerId));
     } catch (error) {
+      checkingOut.current = false;
       setBusy(null);
       setNotice({ kind: 'error', text: error instanceof Error && !('status' in error) ? error.message : paymentErrorMessage(error) });
     }
@@ -175,13 +194,13 @@ export default function PricingPage() {
       <h2>Packs de crédits</h2>
       <div className="offer-grid" data-testid="pack-grid">
         {cards.filter((c) => c.offer.kind === 'pack').map((card) => (
-          <OfferCardView key={card.offer.id} card={card} busy={busy === card.offer.id} onBuy={() => void buy(card.offer.id)} />
+          <OfferCardView key={card.offer.id} card={card} busy={busy === card.offer.id} locked={busy !== null} onBuy={() => void buy(card.offer.id)} />
         ))}
       </div>
       <h2>Abonnements</h2>
       <div className="offer-grid" data-testid="subscription-grid">
         {cards.filter((c) => c.offer.kind === 'subscription').map((card) => (
-          <OfferCardView key={card.offer.id} card={card} busy={busy === card.offer.id} onBuy={() => void buy(card.offer.id)} />
+          <OfferCardView key={card.offer.id} card={card} busy={busy === card.offer.id} locked={busy !== null} onBuy={() => void buy(card.offer.id)} />
         ))}
       </div>
       <ul className="pricing-notes muted small">
