@@ -357,18 +357,23 @@ describe(`texts counted in characters, files that a refused save leaves, the pub
     assert.equal(ok.body.warnings.filter((w: string) => w.startsWith('unknown parameter')).length, 100);
   });
 
-  it('an upload’s long text fields cost no quadratic time and no memory: a number of 1 MB, spread_by_hour of 20 MB, params_json of 1 MB', async () => {
+  it('an upload’s long text fields cost no quadratic time and no memory: a number of 500 KB, 1 MiB per form field, spread_by_hour and params_json within it', async () => {
     const user = await funded(t, 10);
     const started = performance.now();
     const digits = await runBacktest(t, user.key, { sl_pips: '1'.repeat(500_000) + 'x' });
     assert.deepEqual([digits.status, digits.body.detail], [400, PIPS('sl_pips', '1'.repeat(40))]);
     assert.ok(performance.now() - started < 1000, `${Math.round(performance.now() - started)} ms`);
-    const hours = await upload(user.key, goodCsv(), 'x.csv', { spread_by_hour: '1 '.repeat(5_000_000) });
-    assert.deepEqual([hours.status, hours.body.detail], [400, 'Valeur invalide pour spread_by_hour : 24 spreads attendus (en pips, heures UTC 0 à 23), 5000000 reçus.']);
+    const hours = await upload(user.key, goodCsv(), 'x.csv', { spread_by_hour: '1 '.repeat(500_000) });
+    assert.deepEqual([hours.status, hours.body.detail], [400, 'Valeur invalide pour spread_by_hour : 24 spreads attendus (en pips, heures UTC 0 à 23), 500000 reçus.']);
+    // A form's text field holds at most what a JSON body may: 1 MiB.
+    for (const field of ['symbol', 'spread_by_hour', 'strategy']) {
+      const res = await upload(user.key, goodCsv(), 'x.csv', { [field]: 'A'.repeat(2 * 1024 * 1024) });
+      assert.deepEqual([res.status, res.body.detail], [400, `Champ « ${field} » trop long (1 Mo au plus).`]);
+    }
     const form = await upload(user.key, goodCsv(), 'x.csv', { spread_by_hour: '1;'.repeat(23) + ' 2,\t3' });
     assert.deepEqual([form.status, form.body.detail], [400, 'Valeur invalide pour spread_by_hour : 24 spreads attendus (en pips, heures UTC 0 à 23), 25 reçus.'], 'short text: split as before');
-    const params = await upload(user.key, goodCsv(), 'x.csv', { params_json: '[' + '{},'.repeat(350_000) + '{}]' });
-    assert.deepEqual([params.status, params.body.detail], [400, `Champ « params » : paramètres trop volumineux (${(1026).toLocaleString('fr-FR')} Ko envoyés, 256 Ko au plus).`]);
+    const params = await upload(user.key, goodCsv(), 'x.csv', { params_json: '[' + '{},'.repeat(300_000) + '{}]' });
+    assert.deepEqual([params.status, params.body.detail], [400, 'Champ « params » : paramètres trop volumineux (879 Ko envoyés, 256 Ko au plus).']);
     assert.equal(await balance(t, user.id), 10);
   });
 

@@ -5,7 +5,15 @@ import { MSG } from './messages.js';
 
 export const MULTIPART_MESSAGES = {
   oneFile: (field: string) => `Champ « ${field.slice(0, 40)} » : un seul fichier attendu.`,
+  fieldTooLong: (field: string) => `Champ « ${field.slice(0, 40)} » trop long (1 Mo au plus).`,
 } as const;
+
+/**
+ * A text field of a form holds at most what a whole JSON body may (1 MiB): an upload's body may be
+ * 20 MB, and every field is read by code written for short values (a 20 MB `symbol` took a second
+ * of the event loop to normalise before it was refused).
+ */
+export const FORM_FIELD_MAX_CHARS = 1024 * 1024;
 
 export interface UploadedFile {
   filename: string;
@@ -39,6 +47,7 @@ export async function readForm(
   const files: Record<string, UploadedFile> = {};
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') {
+      if (value.length > FORM_FIELD_MAX_CHARS) throw badRequest(MULTIPART_MESSAGES.fieldTooLong(name));
       // A repeated field becomes a list, which the input helpers refuse by name (one value per
       // field), as in a JSON or url-encoded body: it used to be the last value, without a word.
       const previous = fields[name];
