@@ -64,6 +64,23 @@ describe(`register (${TEST_DIALECT})`, () => {
     assert.deepEqual(sameUsername.body, { detail: "Ce nom d'utilisateur est déjà pris." });
   });
 
+  it('refuses the admin username and the names that look like it or like the operator, whatever their case or letters', async () => {
+    // Before the fix 'admin' could be registered once the admin account was deleted, and the next
+    // start failed to create the admin on the unique username.
+    for (const username of ['admin', 'ADMIN', 'Admin', 'adm1n', 'a.d.m.i.n', 'admin_', '-admin-', 'adrnin', 'ａｄｍｉｎ', '\u0430dmin', 'adm\u0131n', 'admìn', 'Administrateur', 'r00t', 'support', 'sys-admin']) {
+      const person = newPerson();
+      const res = await t.request('POST', '/api/register', { json: { ...person, username } });
+      assert.ok(res.status === 409 || res.status === 400, `${username}: ${res.status}`);
+      if (res.status === 409) assert.deepEqual(res.body, { detail: MSG.usernameTaken });
+      assert.equal(await t.db.models.User.count({ where: { email: person.email } }), 0, username);
+    }
+    // Names that only contain one of them stay free.
+    for (const username of ['admiral', 'administration', 'supporter']) {
+      const res = await t.request('POST', '/api/register', { json: { ...newPerson(), username } });
+      assert.equal(res.status, 201, `${username}: ${JSON.stringify(res.body)}`);
+    }
+  });
+
   it('stores the password as a salted scrypt hash and the key as its SHA-256 only', async () => {
     const user = await register(t);
     const [rows] = await t.db.sequelize.query('SELECT password_hash FROM users WHERE id = ?', { replacements: [user.id] });

@@ -77,6 +77,25 @@ describe(`migrations and first start (${TEST_DIALECT})`, () => {
       /belongs to an existing user/,
     );
   });
+
+  it('starts when a user holds the admin username (the admin deleted, the name taken): the admin takes the next free name', async () => {
+    // Before the fix the start failed on the unique index and the server never came up.
+    await db.models.User.update({ role: 'user' }, { where: { role: 'admin' } });
+    const now = new Date();
+    const squatter = await db.models.User.create({ email: 'squat@bt.test', username: 'admin', firstName: 'S', lastName: 'Q', passwordHash: null, role: 'user', plan: 'free', credits: 0, emailVerified: true, createdAt: now, updatedAt: now });
+    await db.models.User.create({ email: 'squat2@bt.test', username: 'admin-2', firstName: 'S', lastName: 'Q', passwordHash: null, role: 'user', plan: 'free', credits: 0, emailVerified: true, createdAt: now, updatedAt: now });
+    const printed: string[] = [];
+    const result = await ensureAdmin(db, new ManualClock(), { email: 'root@bt.test', password: 'admin-password-3', username: 'admin' }, (m) => printed.push(m));
+    assert.equal(result.created, true);
+    const admin = await db.models.User.findOne({ where: { email: 'root@bt.test' } });
+    assert.equal(admin?.role, 'admin');
+    assert.equal(admin?.username, 'admin-3');
+    assert.ok(printed.some((l) => l.includes('admin-3') && l.includes('belongs to an existing user')), printed.join('\n'));
+    // The user keeps their account and name, and is not promoted.
+    const kept = await db.models.User.findByPk(squatter.id);
+    assert.equal(kept?.username, 'admin');
+    assert.equal(kept?.role, 'user');
+  });
 });
 
 describe('environment', () => {

@@ -10,7 +10,7 @@ import type { User } from '../db/models.js';
 import { resetMail, verificationMail, type Mailer } from '../mail/index.js';
 import { userWithEmail, userWithUsername } from '../users/lookup.js';
 import { RecreateLimitError, type Recreations } from '../users/recreations.js';
-import { checkEmail, checkName, checkNewPassword, checkUsername, isEmail, normalizeEmail, normalizeUsername } from './rules.js';
+import { checkEmail, checkName, checkNewPassword, checkUsername, isEmail, isReservedUsername, normalizeEmail, normalizeUsername } from './rules.js';
 import type { ScreenVerification } from '../app/config.js';
 import { hashPassword, needsRehash, verifyPassword, type ScryptCost } from './secrets.js';
 import type { Sessions } from './sessions.js';
@@ -96,11 +96,15 @@ export class Accounts {
 
   /**
    * Creates an account inside the caller's transaction, after the re-creation check. Throws
-   * HttpError 409 for a taken address or username, RecreateLimitError past the limit.
+   * HttpError 409 for a taken address or username (a reserved one included), RecreateLimitError
+   * past the limit.
    */
   async createUser(fields: NewUser, t: Transaction): Promise<User> {
     const { User } = this.deps.db.models;
     if (await userWithEmail(this.deps.db, fields.email, t)) throw conflict(MSG.emailTaken);
+    // A reserved name (the admin's, or one that looks like it) is answered as taken: it is, by the
+    // operator; once the admin account is deleted, a user who took 'admin' stopped the next start.
+    if (isReservedUsername(fields.username)) throw conflict(MSG.usernameTaken);
     if (await userWithUsername(this.deps.db, fields.username, t)) throw conflict(MSG.usernameTaken);
     await this.deps.recreations.beforeCreate(fields.email, t);
     const now = this.deps.clock.now();

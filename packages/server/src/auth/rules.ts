@@ -28,6 +28,35 @@ export function normalizeUsername(value: string): string {
   return value.trim().toLowerCase();
 }
 
+/**
+ * Names no user may take (docs/admin.md#the-admin-account): the admin's, and the names a user
+ * would read as the operator's. Compared by `usernameSkeleton`, so 'ADMIN', 'Adm1n', 'a.d.m.i.n',
+ * 'adrnin' or a full-width 'ａｄｍｉｎ' are the same name. The admin account itself is created by
+ * the start (users/bootstrap.ts), which does not go through this rule.
+ */
+export const RESERVED_USERNAMES = ['admin', 'administrator', 'administrateur', 'root', 'superuser', 'sysadmin', 'system', 'support', 'moderator', 'moderateur', 'staff', 'webmaster'] as const;
+
+// Letters and digits that read as one another, after NFKC (full-width, ligatures) and lower case.
+const LOOKALIKES: Record<string, string> = {
+  '0': 'o', '1': 'l', i: 'l', '|': 'l', '!': 'l', '3': 'e', '4': 'a', '@': 'a', '5': 's', '$': 's', '7': 't', '8': 'b', '9': 'g',
+  // Cyrillic and Greek letters drawn like Latin ones (the username rule refuses them anyway).
+  'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'l', 'ј': 'j', 'ѕ': 's', 'м': 'm', 'т': 't', 'н': 'h', 'в': 'b', 'к': 'k',
+  'α': 'a', 'ε': 'e', 'ι': 'l', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'ν': 'v', 'κ': 'k', 'μ': 'm', 'ı': 'l',
+};
+
+/** What a username looks like, for the reserved-name check: separators dropped, look-alikes folded. */
+export function usernameSkeleton(value: string): string {
+  const folded = value.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').toLowerCase().replace(/[\s._\-]/g, '');
+  return [...folded.replace(/rn/g, 'm').replace(/vv/g, 'w')].map((c) => LOOKALIKES[c] ?? c).join('');
+}
+
+const RESERVED_SKELETONS = new Set(RESERVED_USERNAMES.map(usernameSkeleton));
+
+/** Whether the name is, or looks like, a reserved one. */
+export function isReservedUsername(username: string): boolean {
+  return RESERVED_SKELETONS.has(usernameSkeleton(username));
+}
+
 export function checkEmail(email: string): void {
   if (!isEmail(email)) throw badRequest(MSG.emailInvalid);
 }

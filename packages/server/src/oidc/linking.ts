@@ -1,5 +1,5 @@
 import type { Accounts } from '../auth/accounts.js';
-import { isEmail, normalizeEmail } from '../auth/rules.js';
+import { isEmail, isReservedUsername, normalizeEmail } from '../auth/rules.js';
 import { newSecret } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
 import { isUniqueViolation, type Database } from '../db/database.js';
@@ -104,6 +104,8 @@ export class IdentityLinking {
   private async freeUsername(email: string, t: Parameters<Parameters<Database['transaction']>[0]>[0]): Promise<string> {
     let base = email.split('@')[0].toLowerCase().replace(/[^a-z0-9._-]/g, '').slice(0, 24);
     if (base.length < 3) base = `${base}user`.slice(0, 24);
+    // admin@… signing in with a provider does not get a reserved name (accounts.createUser refuses it).
+    if (isReservedUsername(base)) base = `${base}-user`;
     for (let attempt = 0; attempt < 10; attempt++) {
       const candidate = attempt === 0 ? base : `${base}-${newSecret().replace(/[^a-z0-9]/g, '').slice(0, 5)}`;
       if (!(await this.db.models.User.findOne({ where: { username: candidate }, transaction: t }))) return candidate;
