@@ -38,6 +38,17 @@ const BEHAVIOURS: Record<string, Behaviour> = {
     const user = { id: 7, email: 'a@b.fr', username: 'x\u001b]0;pwned\u0007\u001b[2J', plan: 'free', credits: 1, is_blocked: false, role: 'user', last_seen: null };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ users: [user], total: 1 }));
   },
+  // Refuses an upload past 1 MiB without reading the rest, as the server does past its import limit.
+  early: (req, res) => {
+    let n = 0;
+    req.on('data', (d: Buffer) => {
+      n += d.length;
+      if (n > 1 << 20 && !res.headersSent) {
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end('{"detail": "Archive trop volumineuse (100 Mo au plus)."}');
+        req.destroy();
+      }
+    });
+  },
   // Sends every call on to another origin, which keeps the keys it is given.
   redirect: (req, res) => {
     const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');
@@ -106,6 +117,17 @@ describe('bt admin against a server that answers badly', () => {
     assert.match(table.stdout, /x\\u001b\]0;pwned\\u0007\\u001b\[2J/);
     const json = await admin('escapes', ['users', '--json']);
     assert.equal((JSON.parse(json.stdout) as { users: { username: string }[] }).users[0].username, 'x\u001b]0;pwned\u0007\u001b[2J');
+  });
+
+  it('an upload the server stops reading says so: its refusal when it arrives, never "cannot reach the server: EPIPE"', async () => {
+    writeFileSync(join(work.dir, 'big.zip'), Buffer.alloc(8 << 20, 1));
+    const url = servers.get('early')!.url;
+    for (let i = 0; i < 3; i++) {
+      const run = await admin('early', ['import-output', 'big.zip', '--month', '2026-01', '--no-progress']);
+      assert.equal(run.code, 1);
+      const closed = new RegExp(`^bt: the server at ${url.replace(/\./g, '\\.')} closed the connection after \\d+ of \\d+ bytes of /maintenance/import-output: it stopped reading the upload \\(an archive over its import limit, 100 MB by default\\?\\)\\n$`);
+      assert.ok(run.stderr === 'bt: HTTP 413: Archive trop volumineuse (100 Mo au plus).\n' || closed.test(run.stderr), run.stderr);
+    }
   });
 
   it('does not follow a redirect, which would hand the admin key to another address', async () => {

@@ -229,7 +229,16 @@ export class AdminClient {
         timeout: this.timeoutMs,
         headers: { 'x-api-key': this.connection.key, accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
       }, resolve);
-      req.on('error', (error: NodeJS.ErrnoException) => reject(error instanceof RunError ? error : new RunError(`cannot reach the server at ${this.connection.api}: ${error.code ?? error.message}`)));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (error instanceof RunError) return reject(error);
+        // The server answered and closed while the archive was still going out (it refuses an
+        // archive over its import limit without reading the rest): its answer is lost with the
+        // connection, and "cannot reach the server: EPIPE" said nothing of why.
+        if (sent > 0 && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) {
+          return void setTimeout(() => reject(new RunError(`the server at ${this.connection.api} closed the connection after ${sent} of ${length} bytes of ${path}: it stopped reading the upload (an archive over its import limit, 100 MB by default?)`)), 300);
+        }
+        reject(new RunError(`cannot reach the server at ${this.connection.api}: ${error.code ?? error.message}`));
+      });
       // No byte either way for the call's time: the server is gone or stuck.
       req.on('timeout', () => req.destroy(this.tooSlow(path)));
       const CHUNK = 64 * 1024;
