@@ -377,6 +377,19 @@ describe(`texts counted in characters, files that a refused save leaves, the pub
     assert.equal(await balance(t, user.id), 10);
   });
 
+  it('support: an address with a line break or a space is invalid, names are kept on one line (a CRLF made a Reply-To that answered another address)', async () => {
+    const send = (fields: Record<string, string>) => t.request('POST', '/api/support', { json: { type: 'contact', firstName: 'Eve', lastName: 'Martin', email: 'eve@example.com', message: 'Bonjour', ...fields } });
+    for (const email of ['eve@example.com\r\nBcc: autre@example.com', 'eve@exa mple.com', 'eve@example.com\u0085']) {
+      const res = await send({ email });
+      assert.deepEqual([res.status, res.body.detail], [400, 'Merci d’entrer une adresse e-mail valide (doit contenir un @).'], JSON.stringify(email));
+    }
+    const res = await send({ firstName: 'Eve\r\nBcc: autre@example.com', lastName: 'Mar\ttin\u0007', message: 'Ligne 1\nLigne 2' });
+    assert.equal(res.status, 201, res.text);
+    const row = (await t.db.models.SupportMessage.findOne({ order: [['id', 'DESC']] }))!;
+    assert.deepEqual([row.firstName, row.lastName, row.message], ['Eve Bcc: autre@example.com', 'Mar tin', 'Ligne 1\nLigne 2'], 'the message keeps its lines');
+    assert.deepEqual((await send({ firstName: '\r\n\t' })).body.detail, 'Tous les champs sont obligatoires.');
+  });
+
   it('a strategy row the database refuses takes its .py with it: nothing under strategies/{user} names no row', async () => {
     const user = await funded(t, 0);
     const { strategies, } = t.app.services;

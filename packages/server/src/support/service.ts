@@ -34,9 +34,15 @@ export class Support {
   ) {}
 
   async submit(input: SupportInput, userId: number | null): Promise<{ id: number; emailed: boolean }> {
-    const { type, firstName, lastName, email, message } = input;
+    const { type, email, message } = input;
+    // Names are one line each (they go into the mail's subject and its "De :" line): a CR/LF or
+    // another control character becomes a space, as a tab typed in a name would be read.
+    const firstName = oneLine(input.firstName);
+    const lastName = oneLine(input.lastName);
     if (!firstName || !lastName || !email || !message) throw badRequest(MSG.allFieldsRequired);
-    if (!email.includes('@') || email.length > 191) throw badRequest(MSG.supportEmailInvalid);
+    // No space or control character in an address: `a@b.c\r\nBcc: x@y.z` passed (it has an @) and
+    // became a Reply-To group that answered x@y.z.
+    if (!email.includes('@') || email.length > 191 || /[\s\u0000-\u001f\u007f-\u009f]/.test(email)) throw badRequest(MSG.supportEmailInvalid);
     if (type !== 'contact' && type !== 'feedback') throw badRequest(MSG.supportTypeInvalid);
     if (characterCount(message) > SUPPORT_MESSAGE_MAX) throw badRequest(MSG.supportTooLong(SUPPORT_MESSAGE_MAX));
     if (characterCount(firstName) > SUPPORT_NAME_MAX) throw badRequest(MSG.supportFirstNameTooLong(SUPPORT_NAME_MAX));
@@ -59,3 +65,5 @@ export class Support {
     return { id: row.id, emailed: true };
   }
 }
+
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/ {2,}/g, ' ').trim();
