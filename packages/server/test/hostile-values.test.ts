@@ -1,8 +1,10 @@
 // Hostile values the route sweep (test/hostile-routes.test.ts) cannot judge: it only sees that no
-// answer is a 5xx, with one value of each kind per body. Here: bodies nested thousands deep,
-// numbers written in notations no form means, a stop its result folder cannot name, lists where one
-// value goes, parameters as JSON text of the wrong shape, a limit that is not a whole number, an
-// empty named file; each refused with its own French 400 and nothing charged.
+// answer is a 5xx, with one value of each kind per body. Here, each with the defect it found:
+// bodies nested thousands deep, numbers in notations no form means, a stop the result folder
+// cannot name, lists where one value goes (JSON, url-encoded, multipart), parameters of the wrong
+// shape or of giant size, inputs that cost quadratic time or unbounded memory, texts counted in
+// characters, names carrying control characters, files gone under their rows, other letter cases,
+// dates of the years 0 to 99; each refused with its own French 4xx and nothing charged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readFileSync, rmSync } from 'node:fs';
@@ -192,7 +194,7 @@ describe(`hostile values on the working-area routes (${TEST_DIALECT})`, () => {
   });
 });
 
-describe(`texts counted in characters, files that a refused save leaves, the public header flag (${TEST_DIALECT})`, () => {
+describe(`texts, names, files, letter case and bounds of time and memory (${TEST_DIALECT})`, () => {
   it('names, notes, prompts and support fields are counted in characters, not UTF-16 units (61 emoji were "more than 120")', async () => {
     const user = await funded(t, 0);
     const imported = await importStrategy(t, user.key, BREAKOUT_PY, 'cassure.py', { comment_user: '🙂'.repeat(2000) });
