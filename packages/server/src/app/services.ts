@@ -27,6 +27,7 @@ import { StrategyArchive } from '../strategies/archive.js';
 import { UserStrategies } from '../strategies/service.js';
 import { CandleUploads } from '../uploads/candle-uploads.js';
 import { PaymentCallbacks } from '../payments/callbacks.js';
+import { Reversals } from '../payments/reversals.js';
 import { Fulfilment } from '../payments/fulfilment.js';
 import { NO_PAYMENT_GATEWAYS } from '../payments/gateways.js';
 import { Invoices } from '../payments/invoices.js';
@@ -101,7 +102,8 @@ export function createServices(deps: AppDeps) {
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
-  const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, log });
+  const reversals = new Reversals({ db, clock, ledger, subscriptions, log });
+  const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
     sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, linking, oidc, support,

@@ -3,7 +3,7 @@ import { QueryTypes, UniqueConstraintError, Utils, type Transaction } from 'sequ
 import type { Database } from '../db/database.js';
 import type { CreditEntry, LedgerKind } from '../db/models.js';
 
-export type GrantReason = 'verification' | 'admin' | 'purchase' | 'subscription' | 'bonus';
+export type GrantReason = 'verification' | 'admin' | 'purchase' | 'subscription' | 'bonus' | 'dispute_won';
 
 export interface LedgerOptions {
   /** An external id (payment id, run id): the same kind and reference apply once. */
@@ -110,6 +110,36 @@ export class CreditLedger {
   async debit(userId: number, amount: number, reason: string, options: LedgerOptions = {}): Promise<LedgerResult> {
     checkAmount(amount);
     return this.apply(userId, 'spend', reason, -amount, options);
+  }
+
+  /**
+   * Takes back up to `owed` credits (a refunded or disputed payment, payments/reversals.ts): what
+   * the balance holds, never below zero; the rest is the shortfall, written in the row's meta. One
+   * row even when nothing could be taken (amount 0), so the admin sees the reversal. Inside the
+   * caller's transaction; an archived account too (bookkeeping only). Once per reference.
+   */
+  async takeBack(userId: number, owed: number, reason: string, options: LedgerOptions & { reference: string; transaction: Transaction }): Promise<LedgerResult & { taken: number; shortfall: number }> {
+    checkAmount(owed);
+    const t = options.transaction;
+    const existing = await this.findReference('spend', options.reference, t);
+    if (existing) {
+      const done = await this.alreadyApplied(existing, userId, t);
+      return { ...done, taken: -existing.amount, shortfall: owed + existing.amount };
+    }
+    // A locking read: the balance as it is now (MySQL's REPEATABLE READ snapshot could be older).
+    const user = await this.db.models.User.findByPk(userId, { attributes: ['credits'], transaction: t, lock: t.LOCK.UPDATE });
+    if (!user) throw new AccountGoneError(userId);
+    const taken = Math.min(owed, Math.max(0, user.credits));
+    const shortfall = owed - taken;
+    // Nothing to take: no UPDATE (MySQL counts an UPDATE that changes nothing as no row at all).
+    const balance = taken > 0 ? (await this.changeBalance(userId, -taken, undefined, t, true)).balance : user.credits;
+    const entry = await this.db.models.CreditEntry.create(
+      { userId, kind: 'spend', reason, amount: -taken, balanceAfter: balance, reference: options.reference, meta: JSON.stringify({ ...options.meta, owed, taken, shortfall }) },
+      { transaction: t },
+    );
+    await this.onApplied(entry, t);
+    t.afterCommit(() => this.onCommitted(entry));
+    return { entry, applied: true, balance, taken, shortfall };
   }
 
   /** Gives back what the spend with this reference took (a failed paid action); once. */

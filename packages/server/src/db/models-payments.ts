@@ -32,6 +32,13 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
   /** Subscriptions: the end of the period this payment paid for. */
   declare periodEnd: CreationOptional<Date | null>;
   declare paidAt: CreationOptional<Date | null>;
+  /** Refunds and disputes (migration 0009, payments/reversals.ts): cents refunded so far (cumulative), held by a dispute open or lost. */
+  declare refundedCents: CreationOptional<number>;
+  declare disputedCents: CreationOptional<number>;
+  declare disputeStatus: CreationOptional<'open' | 'won' | 'lost' | null>;
+  /** Credits owed back for the refunded and disputed share, and how many of them the balance no longer held. */
+  declare creditsReversed: CreationOptional<number>;
+  declare creditsShortfall: CreationOptional<number>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -88,6 +95,11 @@ export function initPaymentModels(sequelize: Sequelize): PaymentModels {
       failureDetail: str(255, true),
       periodEnd: { type: DataTypes.DATE, allowNull: true },
       paidAt: { type: DataTypes.DATE, allowNull: true },
+      refundedCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      disputedCents: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      disputeStatus: str(16, true),
+      creditsReversed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      creditsShortfall: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },

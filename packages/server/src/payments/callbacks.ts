@@ -4,6 +4,7 @@ import type { Fulfilment, Receipt } from './fulfilment.js';
 import { centsOf, SignatureError, type CryptoNotification, type PaymentGateways, type StripeEvent } from './gateways.js';
 import { PAY_MSG } from './messages.js';
 import type { FailureKind, PaymentRecords } from './records.js';
+import type { Reversals } from './reversals.js';
 import type { Subscriptions } from './subscriptions.js';
 
 type Json = Record<string, any>;
@@ -13,6 +14,7 @@ export interface CallbackDeps {
   records: PaymentRecords;
   fulfilment: Fulfilment;
   subscriptions: Subscriptions;
+  reversals: Reversals;
   log: (message: string) => void;
 }
 
@@ -62,9 +64,70 @@ export class PaymentCallbacks {
         if (id) await this.deps.subscriptions.stripeRenewalStopped(id, !(await this.renews(stripe, id, event.type.endsWith('deleted'))));
         return { received: true, status: 'ok' };
       }
+      case 'charge.refunded':
+        return this.chargeRefunded(object);
+      case 'charge.dispute.created':
+      case 'charge.dispute.updated':
+      case 'charge.dispute.closed':
+        return this.chargeDisputed(object);
       default:
         return { received: true, ignored: event.type };
     }
+  }
+
+  /**
+   * A refund, full or partial, made in the Stripe dashboard or by its API: the charge says how
+   * much of it went back in all (`amount_refunded`), so a replay or an older copy delivered late
+   * changes nothing (payments/reversals.ts).
+   */
+  private async chargeRefunded(charge: Json): Promise<CallbackAnswer> {
+    const payment = await this.stripeChargePayment(charge.payment_intent, charge.invoice);
+    if (!payment) return { received: true, ignored: 'not a bt payment' };
+    const refunded = numberOrNull(charge.amount_refunded);
+    if (refunded === null || refunded < 0) throw badRequest(PAY_MSG.unknownPayment);
+    const id = str(charge.id) ?? 'charge';
+    const outcome = await this.deps.reversals.apply(payment, { refundedCents: refunded, reference: `stripe:${id}:refunded:${refunded}`, reason: 'payment_refund', detail: `charge ${id}, ${refunded} cents refunded in all` });
+    return { received: true, status: outcome.status };
+  }
+
+  /**
+   * A dispute (chargeback): its amount is withdrawn from the account when it opens, so the
+   * credits go back then; a dispute won gives them back, a lost one keeps them taken. Closed is
+   * final: a 'created' delivered after it changes nothing.
+   */
+  private async chargeDisputed(dispute: Json): Promise<CallbackAnswer> {
+    const payment = await this.stripeChargePayment(dispute.payment_intent, null);
+    if (!payment) return { received: true, ignored: 'not a bt payment' };
+    const amount = numberOrNull(dispute.amount);
+    const id = str(dispute.id);
+    if (amount === null || amount < 0 || !id) throw badRequest(PAY_MSG.unknownPayment);
+    // won: the money came back; lost: it stays with the buyer; anything else (needs_response,
+    // under_review, warning_*): open. An inquiry closed without a chargeback (warning_closed) is won.
+    const status = dispute.status === 'won' || dispute.status === 'warning_closed' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open';
+    const outcome = await this.deps.reversals.apply(payment, { dispute: { id, status, amountCents: amount }, reference: `stripe:${id}:${status}`, reason: 'payment_dispute', detail: `dispute ${id} ${status}` });
+    return { received: true, status: outcome.status };
+  }
+
+  /**
+   * The bt payment a Stripe charge paid: a pack's payment intent, or a subscription invoice (named
+   * on the charge by older API versions; otherwise asked of Stripe). Null: not ours.
+   */
+  private async stripeChargePayment(paymentIntent: unknown, invoice: unknown): Promise<Payment | null> {
+    const intent = str(paymentIntent);
+    const candidates = [intent, str(invoice)].filter((x): x is string => !!x);
+    for (const id of candidates) {
+      const found = await this.deps.records.byTransaction('stripe', id);
+      if (found) return found;
+    }
+    if (!intent) return null;
+    let invoiceId: string | null;
+    try {
+      invoiceId = await this.deps.gateways.stripe!.invoiceOfPaymentIntent(intent);
+    } catch (err) {
+      this.deps.log(`payments: the invoice of Stripe payment intent ${intent} could not be read: ${(err as Error).message}`);
+      throw serviceUnavailable(PAY_MSG.stripeStateUnreachable);
+    }
+    return invoiceId ? this.deps.records.byTransaction('stripe', invoiceId) : null;
   }
 
   async crypto(rawBody: Uint8Array | null, signature: string): Promise<CallbackAnswer> {
@@ -94,6 +157,12 @@ export class PaymentCallbacks {
         return this.outcome(payment, 'failed', 'partially_paid', `crypto payment ${note.payment_id} partially paid (${String(note.actually_paid ?? '?')} ${String(note.pay_currency ?? '')})`, received);
       case 'expired':
         return this.outcome(payment, 'cancelled', 'expired', `crypto payment ${note.payment_id} expired`, received);
+      case 'refunded': {
+        // NOWPayments refunds a payment whole (to the buyer's address): every credit it bought goes back.
+        const paid = payment.amountReceivedCents ?? payment.amountExpectedCents ?? 0;
+        const outcome = await this.deps.reversals.apply(payment, { refundedCents: paid, reference: `crypto:${String(note.payment_id)}:refunded`, reason: 'payment_refund', detail: `crypto payment ${String(note.payment_id)} refunded` });
+        return { received: true, status: outcome.status };
+      }
       default:
         // waiting, confirming, confirmed, sending: not final, nothing is credited before 'finished'.
         return { received: true, status: note.payment_status.slice(0, 32) };

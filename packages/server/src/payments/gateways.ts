@@ -52,6 +52,8 @@ export interface StripeGateway {
   cancelNow(subscriptionId: string): Promise<void>;
   /** Whether the subscription, as Stripe has it now, will renew (false when it is gone). */
   renews(subscriptionId: string): Promise<boolean>;
+  /** The invoice a payment intent paid (a subscription's charge), or null (GET /v1/invoice_payments). */
+  invoiceOfPaymentIntent(paymentIntentId: string): Promise<string | null>;
 }
 
 export interface OrderRequest {

@@ -111,7 +111,8 @@ export class Invoices {
     const byReference = new Map<string, number>();
     for (const entry of entries) {
       const reference = parseStoredObject<{ payment: string }>(entry.meta).payment;
-      if (typeof reference === 'string') byReference.set(reference, entry.id);
+      // The purchase's own row: a refund or dispute row names the same payment, and has no invoice.
+      if (typeof reference === 'string' && entry.kind === 'grant' && (entry.reason === 'purchase' || entry.reason === 'subscription')) byReference.set(reference, entry.id);
     }
     if (byReference.size === 0) return new Map();
     const payments = await this.deps.db.models.Payment.findAll({ where: { reference: [...byReference.keys()] }, attributes: ['id', 'reference'] });

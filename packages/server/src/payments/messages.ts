@@ -32,5 +32,6 @@ export const PAY_MSG = {
   cancelled: 'Paiement annulé.',
   invoiceNotFound: 'Facture introuvable.',
   stripeUnreachable: 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.',
+  reversalBeforePayment: 'Paiement pas encore confirmé : remboursement ou contestation à renvoyer plus tard.',
   stripeStateUnreachable: 'Stripe ne répond pas : état de l’abonnement inconnu, notification à renvoyer.',
 } as const;

@@ -109,6 +109,11 @@ export class PaymentRecords {
     return this.db.models.Payment.findOne({ where: { reference } });
   }
 
+  /** The payment a provider transaction (payment intent, invoice, capture, crypto payment) paid. */
+  byTransaction(provider: PaymentProvider, transactionId: string): Promise<Payment | null> {
+    return this.db.models.Payment.findOne({ where: { provider, transactionId }, order: [['id', 'ASC']] });
+  }
+
   byProviderRef(provider: PaymentProvider, providerRef: string): Promise<Payment | null> {
     return this.db.models.Payment.findOne({ where: { provider, providerRef } });
   }

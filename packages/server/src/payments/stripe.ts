@@ -87,6 +87,16 @@ export class StripeCheckout implements StripeGateway {
     }
   }
 
+  async invoiceOfPaymentIntent(paymentIntentId: string): Promise<string | null> {
+    try {
+      const list = await this.stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentIntentId }, limit: 1 });
+      const invoice = list.data[0]?.invoice;
+      return typeof invoice === 'string' ? invoice : (invoice?.id ?? null);
+    } catch (err) {
+      throw asProviderError(err);
+    }
+  }
+
   async cancelNow(subscriptionId: string): Promise<void> {
     try {
       await this.stripe.subscriptions.cancel(subscriptionId);

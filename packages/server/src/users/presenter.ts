@@ -24,8 +24,12 @@ export const REASON_LABELS: Record<string, string> = {
   backtest: 'Backtest',
   csvDownload: 'Téléchargement CSV',
   extraction: 'Extraction de données',
+  payment_refund: 'Paiement remboursé : crédits repris',
+  payment_dispute: 'Paiement contesté : crédits repris',
+  dispute_won: 'Contestation gagnée : crédits rendus',
 };
 
+const REVERSAL_REASONS = new Set(['payment_refund', 'payment_dispute', 'dispute_won']);
 
 /**
  * One ledger row as the profile's purchase history shows it (docs/api.md, GET /api/me); a purchase also says
@@ -35,7 +39,9 @@ export function presentHistoryEntry(entry: CreditEntry, invoice?: Invoice) {
   const meta = parseStoredObject<Record<string, unknown>>(entry.meta);
   const offerId = typeof meta.offer_id === 'string' ? meta.offer_id : null;
   const offer = offerId ? OFFERS.find((o) => o.id === offerId) : undefined;
-  const base = offer?.label ?? REASON_LABELS[entry.reason] ?? entry.reason;
+  // A refunded or disputed payment names its reason first, then the offer it had bought.
+  const reversal = REVERSAL_REASONS.has(entry.reason);
+  const base = reversal ? `${REASON_LABELS[entry.reason]}${offer ? ` (${offer.label})` : ''}` : (offer?.label ?? REASON_LABELS[entry.reason] ?? entry.reason);
   return {
     id: entry.id,
     type: entry.kind === 'refund' ? 'refund' : entry.reason,

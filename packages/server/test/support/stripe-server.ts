@@ -48,6 +48,11 @@ export async function startStripeServer(options: StripeServerOptions) {
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const invoices = new Map<string, Json>();
+  /** Charges by payment intent (a pack's, or a subscription invoice's), and disputes by id. */
+  const charges = new Map<string, Json>();
+  const disputes = new Map<string, Json>();
+  /** The payment intent of each paid invoice (Stripe's invoice payments; not a field of the invoice). */
+  const invoiceIntents = new Map<string, string>();
   const idempotent = new Map<string, Json>();
   const sent: Json[] = [];
   const requests: { method: string; path: string; body: Json }[] = [];
@@ -88,6 +93,15 @@ export async function startStripeServer(options: StripeServerOptions) {
           queue(event('customer.subscription.deleted', sub));
           return json(res, 200, sub);
         }
+      }
+      // The invoice a payment intent paid (basil and later: charges no longer name their invoice).
+      if (req.method === 'GET' && path === '/v1/invoice_payments') {
+        const query = parseStripeForm(url.search.slice(1));
+        const intent = query.payment?.payment_intent;
+        const data = [...invoices.values()]
+          .filter((inv) => intent && invoiceIntents.get(inv.id) === intent)
+          .map((inv) => ({ id: `inpay_${inv.id.slice(3)}`, object: 'invoice_payment', invoice: inv.id, amount_paid: inv.amount_paid, currency: inv.currency, is_default: true, payment: { type: 'payment_intent', payment_intent: intent }, status: 'paid' }));
+        return json(res, 200, { object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
       }
       return json(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } });
     }
@@ -164,7 +178,10 @@ export async function startStripeServer(options: StripeServerOptions) {
       created: now(),
     };
     invoices.set(invoice.id, invoice);
-    if (paid) sub.current_period_end = start + period;
+    if (paid) {
+      sub.current_period_end = start + period;
+      invoiceIntents.set(invoice.id, newCharge(invoice.amount_paid, invoice.currency).payment_intent);
+    }
     return invoice;
   }
 
@@ -178,7 +195,7 @@ export async function startStripeServer(options: StripeServerOptions) {
     if (opts.currency !== undefined) session.currency = opts.currency;
     const events: Json[] = [];
     if (session.mode === 'payment') {
-      session.payment_intent = randomId('pi_');
+      session.payment_intent = newCharge(session.amount_total, session.currency).payment_intent;
       events.push(event('checkout.session.completed', session));
     } else {
       const price = session.line_items[0].price_data;
@@ -203,6 +220,67 @@ export async function startStripeServer(options: StripeServerOptions) {
     const deliveries: Delivery[] = [];
     for (const e of events) deliveries.push(await send(e));
     return { events, deliveries };
+  }
+
+  /** The charge behind a payment intent, as Stripe's Charge object (API 2025+: no `invoice` field). */
+  function newCharge(amount: number, currency: string): Json {
+    const charge = {
+      id: randomId('ch_'),
+      object: 'charge',
+      amount,
+      amount_captured: amount,
+      amount_refunded: 0,
+      currency,
+      paid: true,
+      captured: true,
+      refunded: false,
+      disputed: false,
+      status: 'succeeded',
+      payment_intent: randomId('pi_'),
+      created: now(),
+      livemode: false,
+    };
+    charges.set(charge.payment_intent, charge);
+    return charge;
+  }
+
+  /** The charge of a pack's payment intent or of a subscription invoice (`in_…`). */
+  function chargeOf(paymentIntentOrInvoice: string): Json {
+    const intent = paymentIntentOrInvoice.startsWith('in_') ? invoiceIntents.get(paymentIntentOrInvoice) : paymentIntentOrInvoice;
+    const charge = intent ? charges.get(intent) : undefined;
+    if (!charge) throw new Error(`no charge for ${paymentIntentOrInvoice}`);
+    return charge;
+  }
+
+  /**
+   * A refund from the dashboard: `amount` cents more (all that is left by default); the charge,
+   * with its cumulative `amount_refunded`, is sent in `charge.refunded`. `send: false` builds the
+   * event without sending it (to deliver copies out of order).
+   */
+  async function refund(paymentIntentOrInvoice: string, opts: { amount?: number; send?: boolean } = {}) {
+    const charge = chargeOf(paymentIntentOrInvoice);
+    const amount = opts.amount ?? charge.amount - charge.amount_refunded;
+    if (amount <= 0 || charge.amount_refunded + amount > charge.amount) throw new Error(`refund of ${amount} over the charge's ${charge.amount - charge.amount_refunded} left`);
+    charge.amount_refunded += amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    const e = event('charge.refunded', charge);
+    return { event: e, delivery: opts.send === false ? null : await send(e) };
+  }
+
+  /**
+   * A dispute (chargeback) of the whole charge: opened (`charge.dispute.created`, status
+   * needs_response), then closed as won or lost (`charge.dispute.closed`).
+   */
+  async function dispute(paymentIntentOrInvoice: string, status: 'needs_response' | 'won' | 'lost', opts: { send?: boolean } = {}) {
+    const charge = chargeOf(paymentIntentOrInvoice);
+    let d = [...disputes.values()].find((x) => x.charge === charge.id);
+    const created = !d;
+    d ??= { id: randomId('dp_'), object: 'dispute', amount: charge.amount - charge.amount_refunded, currency: charge.currency, charge: charge.id, payment_intent: charge.payment_intent, reason: 'fraudulent', created: now(), livemode: false, status };
+    d.status = status;
+    disputes.set(d.id, d);
+    charge.disputed = true;
+    const e = event(created && status === 'needs_response' ? 'charge.dispute.created' : status === 'needs_response' ? 'charge.dispute.updated' : 'charge.dispute.closed', d);
+    return { event: e, dispute: d, delivery: opts.send === false ? null : await send(e) };
   }
 
   /** The next period of a subscription: invoice.paid, or invoice.payment_failed. */
@@ -253,6 +331,9 @@ export async function startStripeServer(options: StripeServerOptions) {
     },
     complete,
     renew,
+    refund,
+    dispute,
+    charges,
     expire,
     send,
     signature,

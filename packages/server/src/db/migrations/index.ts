@@ -7,6 +7,7 @@ import * as m0005 from './0005-admin.js';
 import * as m0006 from './0006-backtest-procedures.js';
 import * as m0007 from './0007-collations.js';
 import * as m0008 from './0008-listing-indexes.js';
+import * as m0009 from './0009-payment-reversals.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { name: '0006-backtest-procedures', ...m0006 },
   { name: '0007-collations', ...m0007 },
   { name: '0008-listing-indexes', ...m0008 },
+  { name: '0009-payment-reversals', ...m0009 },
 ];

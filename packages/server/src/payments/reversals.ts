@@ -1,0 +1,129 @@
+import type { Transaction } from 'sequelize';
+import { HttpError } from '../app/errors.js';
+import type { Clock } from '../clock/index.js';
+import type { CreditLedger } from '../credits/ledger.js';
+import type { Database } from '../db/database.js';
+import type { Payment } from '../db/models.js';
+import { PAY_MSG } from './messages.js';
+import type { Subscriptions } from './subscriptions.js';
+
+/** What a provider says now about the money of a paid payment. */
+export interface ReversalNotice {
+  /** Cents refunded so far in all (Stripe's `amount_refunded`): only ever raises what is stored. */
+  refundedCents?: number;
+  /** The payment's dispute as it is now: open and lost hold its amount, won gives it back. */
+  dispute?: { id: string; status: 'open' | 'won' | 'lost'; amountCents: number };
+  /** The ledger row's reference: one per provider fact (a cumulative refund, a dispute's state). */
+  reference: string;
+  reason: 'payment_refund' | 'payment_dispute';
+  /** For the log: the provider's object (charge, dispute, crypto payment). */
+  detail: string;
+}
+
+export interface ReversalOutcome {
+  /** 'unpaid': nothing was credited, nothing to take back (recorded all the same). */
+  status: 'reversed' | 'unchanged' | 'unpaid';
+  /** Credits taken back by this notice, those the balance no longer held, those given back (a dispute won). */
+  taken: number;
+  shortfall: number;
+  given: number;
+  planEnded: boolean;
+}
+
+/**
+ * Refunds and disputes (docs/payments.md "Refunds and disputes"): the credits bought by the share
+ * of a payment that went back to the buyer are taken back, once, whatever the order and number of
+ * the provider's notifications. The payment row is the state (cents refunded so far, cents held
+ * by a dispute, credits owed back, shortfall) and its lock orders concurrent notices; the credits
+ * owed are recomputed from the cumulative amounts each time and only the difference moves, through
+ * the ledger (a `spend` row, reason payment_refund / payment_dispute; a dispute won is a grant,
+ * reason dispute_won). Lock order as fulfilment: payment row → user balance → ledger.
+ */
+export class Reversals {
+  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; log: (message: string) => void }) {}
+
+  /** The credits a reversed share takes back: all of them for the whole payment, otherwise rounded up (the shop's favour). */
+  static creditsFor(credits: number, paidCents: number, reversedCents: number): number {
+    if (credits <= 0 || paidCents <= 0 || reversedCents <= 0) return 0;
+    if (reversedCents >= paidCents) return credits;
+    return Math.ceil((credits * reversedCents) / paidCents);
+  }
+
+  async apply(payment: Payment, notice: ReversalNotice): Promise<ReversalOutcome> {
+    const { db, ledger, clock } = this.deps;
+    const { Payment: Payments, User } = db.models;
+    const result = await db.transaction(async (t) => {
+      const row = (await Payments.findByPk(payment.id, { transaction: t, lock: t.LOCK.UPDATE }))!;
+      // Not final yet (the paid callback has not arrived: Stripe does not order its events). A
+      // 409 makes the provider deliver the notice again later, once the credits are there.
+      if (row.status === 'created') throw new HttpError(409, PAY_MSG.reversalBeforePayment);
+      const refunded = Math.max(row.refundedCents, notice.refundedCents ?? 0);
+      let disputeStatus = row.disputeStatus;
+      let disputed = row.disputedCents;
+      const dispute = notice.dispute;
+      // A closed dispute is final: a 'created' delivered after its 'closed' changes nothing.
+      if (dispute && !(dispute.status === 'open' && (disputeStatus === 'won' || disputeStatus === 'lost'))) {
+        disputeStatus = dispute.status;
+        disputed = dispute.status === 'won' ? 0 : dispute.amountCents;
+      }
+      const paidCents = row.amountReceivedCents ?? row.amountExpectedCents ?? 0;
+      const reversedCents = Math.min(paidCents, refunded + disputed);
+      const owed = row.status === 'paid' ? Reversals.creditsFor(row.credits ?? 0, paidCents, reversedCents) : 0;
+      const delta = owed - row.creditsReversed;
+      let shortfall = row.creditsShortfall;
+      let taken = 0;
+      let given = 0;
+      const user = row.userId === null ? null : await User.findByPk(row.userId, { transaction: t });
+      const meta = { payment: row.reference, offer_id: row.offerId, method: row.provider, refunded_cents: refunded, disputed_cents: disputed, paid_cents: paidCents };
+      if (delta > 0) {
+        if (user) {
+          const took = await ledger.takeBack(user.id, delta, notice.reason, { reference: notice.reference, meta, transaction: t });
+          taken = took.taken;
+          shortfall += took.shortfall;
+        } else {
+          shortfall += delta;
+        }
+      } else if (delta < 0) {
+        // A dispute won: what was never taken is forgiven first, then what was taken comes back.
+        const forgiven = Math.min(shortfall, -delta);
+        shortfall -= forgiven;
+        given = -delta - forgiven;
+        if (given > 0 && user && !user.deletedAt) await ledger.grant(user.id, given, 'dispute_won', { reference: notice.reference, meta, transaction: t });
+      }
+      const planEnded = row.status === 'paid' && reversedCents >= paidCents && paidCents > 0 && user ? await this.endPlanPaidBy(row, user.id, t) : null;
+      await Payments.update(
+        { refundedCents: refunded, disputedCents: disputed, disputeStatus, creditsReversed: owed, creditsShortfall: shortfall },
+        { where: { id: row.id }, transaction: t },
+      );
+      return { status: row.status !== 'paid' ? ('unpaid' as const) : delta === 0 ? ('unchanged' as const) : ('reversed' as const), taken, shortfall: delta > 0 ? delta - taken : 0, given, planEnded, row };
+    });
+    const { row } = result;
+    if (result.status === 'reversed') {
+      const what = result.given ? `${result.given} credits given back` : `${result.taken} credits taken back${result.shortfall ? `, ${result.shortfall} already spent (shortfall)` : ''}`;
+      this.deps.log(`payments: ${row.provider} payment ${row.reference} ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): ${what} for user ${row.userId}`);
+    } else if (result.status === 'unpaid') {
+      this.deps.log(`payments: ${row.provider} payment ${row.reference} (${row.status}) ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): it credited nothing, nothing to take back`);
+    }
+    if (result.planEnded) {
+      this.deps.log(`payments: ${row.provider} payment ${row.reference} paid the plan in force and was reversed in full: the plan ends now`);
+      if (result.planEnded.stripeSubscription) await this.deps.subscriptions.endReplaced(result.planEnded.stripeSubscription);
+    }
+    return { status: result.status, taken: result.taken, shortfall: result.shortfall, given: result.given, planEnded: !!result.planEnded };
+  }
+
+  /**
+   * A subscription payment reversed in full ends the plan now when it paid the period in force
+   * (its period end is the user's renewal date); the plan is the buyer's no longer, nor its
+   * priority. A Stripe subscription is ended too (after the commit), or Stripe would charge again.
+   */
+  private async endPlanPaidBy(row: Payment, userId: number, t: Transaction): Promise<{ stripeSubscription: string | null } | null> {
+    if (row.kind === 'purchase' || !row.periodEnd) return null;
+    const { User } = this.deps.db.models;
+    const user = await User.findByPk(userId, { transaction: t, lock: t.LOCK.UPDATE });
+    if (!user?.subscriptionRenewDate || Math.abs(user.subscriptionRenewDate.getTime() - row.periodEnd.getTime()) > 1000) return null;
+    const now = this.deps.clock.now();
+    if (user.subscriptionRenewDate.getTime() <= now.getTime()) return null;
+    await User.update({ subscriptionRenewDate: now, subscriptionAutoRenew: false, backtestPriority: false }, { where: { id: userId }, transaction: t });
+    return { stripeSubscription: row.provider === 'stripe' && user.subscriptionProvider === 'stripe' ? user.subscriptionId : null };
+  }
+}
