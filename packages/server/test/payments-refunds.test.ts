@@ -135,6 +135,27 @@ describe(`Stripe refunds and disputes (${TEST_DIALECT})`, () => {
     assert.ok(p.stripe.requests.some((r) => r.path === '/v1/invoice_payments'));
   });
 
+  it('a refund delivered before the payment it refunds was confirmed is a 409 (Stripe delivers it again), then taken back once the credits are there', async () => {
+    const user = await register(t);
+    const session = await t.request('POST', '/api/payment/stripe/session', { key: user.key, json: { offer_id: 'CREDIT_10', user_token: user.key } });
+    assert.equal(session.status, 200);
+    // Our server missed the confirmation (Stripe will retry it): the delivery went nowhere.
+    const webhook = `${t.url}/api/payment/stripe/webhook`;
+    p.stripe.setWebhook(`${t.url}/api/payment/stripe/nowhere`);
+    const { events } = await p.stripe.complete(session.body.id);
+    p.stripe.setWebhook(webhook);
+    const intent = p.stripe.sessions.get(session.body.id)!.payment_intent as string;
+    const early = await p.stripe.refund(intent);
+    assert.equal(early.delivery!.status, 409, JSON.stringify(early.delivery!.body));
+    assert.equal(await balance(t, user.id), 0);
+    // Stripe retries: the confirmation credits, the refund takes back.
+    assert.equal((await p.stripe.send(events[0])).status, 200);
+    assert.equal(await balance(t, user.id), 12);
+    assert.equal((await p.stripe.send(early.event)).status, 200);
+    assert.equal(await balance(t, user.id), 0);
+    assert.deepEqual(await reversals(user.id), [['spend', 'payment_refund', -12]]);
+  });
+
   it("someone else's charge is acknowledged and ignored", async () => {
     const { user, intent } = await paidPack('CREDIT_5');
     const { event } = await p.stripe.refund(intent, { send: false });

@@ -1,7 +1,7 @@
 import { badRequest, serviceUnavailable } from '../app/errors.js';
 import type { Payment, PaymentProvider } from '../db/models.js';
 import type { Fulfilment, Receipt } from './fulfilment.js';
-import { centsOf, SignatureError, type CryptoNotification, type PaymentGateways, type StripeEvent } from './gateways.js';
+import { centsOf, ProviderError, SignatureError, type CryptoNotification, type PaymentGateways, type StripeEvent } from './gateways.js';
 import { PAY_MSG } from './messages.js';
 import type { FailureKind, PaymentRecords } from './records.js';
 import type { Reversals } from './reversals.js';
@@ -110,7 +110,10 @@ export class PaymentCallbacks {
 
   /**
    * The bt payment a Stripe charge paid: a pack's payment intent, or a subscription invoice (named
-   * on the charge by older API versions; otherwise asked of Stripe). Null: not ours.
+   * on the charge by older API versions; otherwise asked of Stripe). A pack whose confirmation has
+   * not been processed yet (its delivery failed, Stripe retries it later) has no transaction id
+   * yet: its Checkout session names it (Reversals answers 409 for it, and Stripe retries the
+   * refund too). Null: not ours.
    */
   private async stripeChargePayment(paymentIntent: unknown, invoice: unknown): Promise<Payment | null> {
     const intent = str(paymentIntent);
@@ -120,14 +123,18 @@ export class PaymentCallbacks {
       if (found) return found;
     }
     if (!intent) return null;
-    let invoiceId: string | null;
+    const stripe = this.deps.gateways.stripe!;
     try {
-      invoiceId = await this.deps.gateways.stripe!.invoiceOfPaymentIntent(intent);
+      const invoiceId = await stripe.invoiceOfPaymentIntent(intent);
+      if (invoiceId) return await this.deps.records.byTransaction('stripe', invoiceId);
+      const reference = await stripe.checkoutReferenceOf(intent);
+      const payment = reference ? await this.deps.records.byReference(reference) : null;
+      return payment?.provider === 'stripe' ? payment : null;
     } catch (err) {
-      this.deps.log(`payments: the invoice of Stripe payment intent ${intent} could not be read: ${(err as Error).message}`);
+      if (!(err instanceof ProviderError)) throw err;
+      this.deps.log(`payments: the payment of Stripe payment intent ${intent} could not be read: ${err.message}`);
       throw serviceUnavailable(PAY_MSG.stripeStateUnreachable);
     }
-    return invoiceId ? this.deps.records.byTransaction('stripe', invoiceId) : null;
   }
 
   async crypto(rawBody: Uint8Array | null, signature: string): Promise<CallbackAnswer> {

@@ -54,6 +54,8 @@ export interface StripeGateway {
   renews(subscriptionId: string): Promise<boolean>;
   /** The invoice a payment intent paid (a subscription's charge), or null (GET /v1/invoice_payments). */
   invoiceOfPaymentIntent(paymentIntentId: string): Promise<string | null>;
+  /** Our reference (`bt_payment`) on the Checkout session of a payment intent, or null (GET /v1/checkout/sessions?payment_intent=). */
+  checkoutReferenceOf(paymentIntentId: string): Promise<string | null>;
 }
 
 export interface OrderRequest {

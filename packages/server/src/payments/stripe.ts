@@ -97,6 +97,16 @@ export class StripeCheckout implements StripeGateway {
     }
   }
 
+  async checkoutReferenceOf(paymentIntentId: string): Promise<string | null> {
+    try {
+      const list = await this.stripe.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 });
+      const reference = list.data[0]?.metadata?.bt_payment;
+      return typeof reference === 'string' && reference ? reference : null;
+    } catch (err) {
+      throw asProviderError(err);
+    }
+  }
+
   async cancelNow(subscriptionId: string): Promise<void> {
     try {
       await this.stripe.subscriptions.cancel(subscriptionId);

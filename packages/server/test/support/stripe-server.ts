@@ -94,6 +94,12 @@ export async function startStripeServer(options: StripeServerOptions) {
           return json(res, 200, sub);
         }
       }
+      // Sessions by payment intent (the list endpoint's filter).
+      if (req.method === 'GET' && path === '/v1/checkout/sessions') {
+        const intent = parseStripeForm(url.search.slice(1)).payment_intent;
+        const data = [...sessions.values()].filter((x) => intent && x.payment_intent === intent);
+        return json(res, 200, { object: 'list', data, has_more: false, url: '/v1/checkout/sessions' });
+      }
       // The invoice a payment intent paid (basil and later: charges no longer name their invoice).
       if (req.method === 'GET' && path === '/v1/invoice_payments') {
         const query = parseStripeForm(url.search.slice(1));
