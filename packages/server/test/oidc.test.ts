@@ -81,6 +81,13 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     assert.notEqual(last.clientAuth, 'none');
   });
 
+  it('an address admin@… does not give its account a reserved username (docs/admin.md#the-admin-account)', async () => {
+    const params = await signIn(googleUser(`Admin@oidc-${process.pid}-${sub}.example`));
+    const me = await t.request('GET', '/api/me', { key: params.get('apiKey')! });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.username, 'admin-user');
+  });
+
   it('signs the same Google account into the same bt account, without new credits', async () => {
     const person = googleUser(newPerson().email);
     const first = await signIn(person);
