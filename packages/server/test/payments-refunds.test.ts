@@ -100,6 +100,14 @@ describe(`Stripe refunds and disputes (${TEST_DIALECT})`, () => {
     assert.equal(await balance(t, won.user.id), 12);
     assert.deepEqual(await reversals(won.user.id), [['spend', 'payment_dispute', -12], ['grant', 'dispute_won', 12]]);
 
+    // An inquiry withdraws nothing: nothing moves.
+    const inquiry = await paidPack('CREDIT_5');
+    const asked = await p.stripe.dispute(inquiry.intent, 'needs_response', { send: false });
+    asked.event.data.object.status = 'warning_needs_response';
+    const answer = await p.stripe.send(asked.event);
+    assert.deepEqual([answer.status, answer.body.status], [200, 'inquiry']);
+    assert.equal(await balance(t, inquiry.user.id), 5);
+
     const lost = await paidPack('CREDIT_10');
     const opened = await p.stripe.dispute(lost.intent, 'needs_response', { send: false });
     const lostEvent = await p.stripe.dispute(lost.intent, 'lost', { send: false });

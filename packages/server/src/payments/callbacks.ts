@@ -101,8 +101,10 @@ export class PaymentCallbacks {
     const amount = numberOrNull(dispute.amount);
     const id = str(dispute.id);
     if (amount === null || amount < 0 || !id) throw badRequest(PAY_MSG.unknownPayment);
-    // won: the money came back; lost: it stays with the buyer; anything else (needs_response,
-    // under_review, warning_*): open. An inquiry closed without a chargeback (warning_closed) is won.
+    // An inquiry (warning_needs_response, warning_under_review) withdraws no money: nothing moves
+    // until it becomes a chargeback; closed without one (warning_closed), it is as won.
+    if (typeof dispute.status === 'string' && dispute.status.startsWith('warning_') && dispute.status !== 'warning_closed') return { received: true, status: 'inquiry' };
+    // won: the money came back; lost: it stays with the buyer; anything else (needs_response, under_review): open.
     const status = dispute.status === 'won' || dispute.status === 'warning_closed' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open';
     const outcome = await this.deps.reversals.apply(payment, { dispute: { id, status, amountCents: amount }, reference: `stripe:${id}:${status}`, reason: 'payment_dispute', detail: `dispute ${id} ${status}` });
     return { received: true, status: outcome.status };
