@@ -3,7 +3,7 @@ import { writeCandlesFile } from '@bt/core/node';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
-import { checkWritable, refuseInputAsOutput } from '../paths.js';
+import { checkWritable, checkXlsxSize, refuseInputAsOutput } from '../paths.js';
 
 /** The flags of the command (commands/convert.ts declares them). */
 export interface ConvertFlags {
@@ -27,6 +27,7 @@ export async function convertCommand(input: string, output: string, flags: Conve
   // The symbol travels in Arrow metadata; keep what the CLI resolved (flag, data or file name).
   if (data.symbol && candles.symbol !== data.symbol) candles = { ...candles, symbol: data.symbol };
   if (data.timeframe && !candles.timeframe) candles = { ...candles, timeframe: data.timeframe };
+  checkXlsxSize(output, candles.length);
   try {
     await writeCandlesFile(output, candles, { dates: flags.dates });
   } catch (error) {

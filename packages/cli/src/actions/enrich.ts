@@ -4,7 +4,7 @@ import { writeCandlesFile } from '@bt/core/node';
 import { loadData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
 import { count, print, warn } from '../output.js';
-import { checkWritable, refuseInputAsOutput } from '../paths.js';
+import { checkWritable, checkXlsxSize, refuseInputAsOutput } from '../paths.js';
 
 /** The flags of the command (commands/enrich.ts declares them). */
 export interface EnrichFlags {
@@ -39,6 +39,7 @@ export async function enrichCommand(file: string, flags: EnrichFlags): Promise<v
   for (const w of data.warnings) warn(w);
   const kept = names.filter((n) => Object.hasOwn(data.file.candles.extra, n));
   const enriched = withIndicators(data.file.candles, names);
+  checkXlsxSize(flags.output, enriched.length);
   try {
     await writeCandlesFile(flags.output, enriched);
   } catch (error) {
