@@ -130,6 +130,11 @@ describe('bt admin against a server that answers badly', () => {
     }
   });
 
+  it('refuses an address with a password in it without printing the password', async () => {
+    const run = await bt(['admin', 'users', '--api', 'http://admin:s3cret@127.0.0.1:8080', '--key', 'k']);
+    assert.deepEqual(run, { code: 2, stdout: '', stderr: "bt: invalid --api: the address holds a user name or password (http://…@127.0.0.1:8080): give the server's address alone, and the admin key with --key or BT_API_KEY\n" });
+  });
+
   it('does not follow a redirect, which would hand the admin key to another address', async () => {
     const url = servers.get('redirect')!.url;
     const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');

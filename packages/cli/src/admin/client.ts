@@ -29,6 +29,9 @@ export function connectionOf(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pr
     throw new UsageError(`invalid --api: ${JSON.stringify(api)} (expected an http(s) URL such as http://127.0.0.1:8080)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`invalid --api: ${JSON.stringify(api)} (expected an http(s) URL such as http://127.0.0.1:8080)`);
+  // fetch refuses such an address, and its message (then every later one naming the server)
+  // printed the password on stderr, into CI logs. The address is not repeated here.
+  if (url.username || url.password) throw new UsageError(`invalid --api: the address holds a user name or password (${url.protocol}//…@${url.host}): give the server's address alone, and the admin key with --key or BT_API_KEY`);
   if (!key) throw new UsageError("the admin commands need an admin's key: --key KEY or BT_API_KEY (the key /api/login gives)");
   return { api: url.toString().replace(/\/+$/, ''), key };
 }
