@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PUBLIC_SHEETS, RESULT_SHEETS, metricValueRows, sheetLabel, sheetNames, sheetTable } from '../src/pages/stats/sheets.js';
+import { PUBLIC_SHEETS, RESULT_SHEETS, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetTable } from '../src/pages/stats/sheets.js';
 
 describe('workbook answers for the statistics modals', () => {
   it('reads sheet lists of names or of objects with name, sheet, title or id', () => {
@@ -30,5 +30,17 @@ describe('workbook answers for the statistics modals', () => {
     assert.deepEqual(metricValueRows(config), [{ metric: 'symbol', value: 'EURUSD' }, { metric: 'sl_mode', value: 'internal' }]);
     const swapped = sheetTable({ rows: [{ valeur: 'M15', 'métrique': 'timeframe' }] });
     assert.deepEqual(metricValueRows(swapped), [{ metric: 'timeframe', value: 'M15' }]);
+  });
+
+  it('forgets a failed sheet when its tab is chosen again, so it is asked for again', () => {
+    type S = { status: 'loading' | 'ready' | 'error' };
+    const sheets: Record<string, S> = { Config: { status: 'ready' }, Global: { status: 'error' }, Sessions: { status: 'loading' } };
+    assert.deepEqual(forgetFailedSheets(sheets, ['Global', 'Config']), { Config: { status: 'ready' }, Sessions: { status: 'loading' } });
+    assert.deepEqual(sheets.Global, { status: 'error' }, 'the states given are not changed');
+    // A failed Config goes with any tab chosen: it is fetched with every sheet.
+    assert.deepEqual(forgetFailedSheets({ Config: { status: 'error' } as S, Global: { status: 'ready' } as S }, ['Global', 'Config']), { Global: { status: 'ready' } });
+    // Nothing failed: the same object, so no new state and no new request.
+    assert.equal(forgetFailedSheets(sheets, ['Config', 'Sessions']), sheets);
+    assert.equal(forgetFailedSheets(sheets, ['Par_Heure']), sheets);
   });
 });

@@ -11,7 +11,7 @@ import {
   usesInternalStop,
   utcOffsetLabel,
 } from '../../lib/format.js';
-import { CONFIG_SHEET, HOURLY_SHEET, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
+import { CONFIG_SHEET, HOURLY_SHEET, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
 import { ScrollX } from '../../components/ScrollX.js';
 
 export const MISSING_FOLDER_MESSAGE = 'Aucune donnée XLSX associée à cette stratégie (folder manquant).';
@@ -267,7 +267,11 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
               role="tab"
               aria-selected={name === active}
               className={`tab${name === active ? ' active' : ''}`}
-              onClick={() => setActive(name)}
+              onClick={() => {
+                setActive(name);
+                // A sheet that failed (and Config, fetched with every tab) is asked for again.
+                setSheets((current) => forgetFailedSheets(current, [name, CONFIG_SHEET]));
+              }}
               data-sheet={name}
             >
               {sheetLabel(name)}

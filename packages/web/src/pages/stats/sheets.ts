@@ -74,3 +74,16 @@ export function metricValueRows(table: SheetTable): { metric: string; value: unk
   if (valueIndex < 0) valueIndex = metricIndex === 0 ? 1 : 0;
   return table.rows.map((row) => ({ metric: String(row[metricIndex] ?? ''), value: row[valueIndex] }));
 }
+
+/**
+ * The sheet states once a tab is chosen: a sheet of `names` whose load failed is forgotten, so the
+ * modal asks for it again (a sheet lost to a network cut came back only by closing the modal). The
+ * same object is returned when nothing failed, so choosing a loaded tab sets no new state.
+ */
+export function forgetFailedSheets<S extends { status: string }>(sheets: Record<string, S>, names: readonly string[]): Record<string, S> {
+  const failed = names.filter((name) => sheets[name]?.status === 'error');
+  if (failed.length === 0) return sheets;
+  const next = { ...sheets };
+  for (const name of failed) delete next[name];
+  return next;
+}
