@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpError } from '../src/api/errors.js';
+import { HttpError, NetworkError, retryAfterMs } from '../src/api/errors.js';
 import { TOAST_LIMIT, TOAST_MS, ToastStore } from '../src/components/toasts.js';
 import { OFFER_NOTES, offerCards, readMethods } from '../src/features/payments/offers.js';
 import {
@@ -14,7 +14,7 @@ import {
   readSuccess,
   successPath,
 } from '../src/features/payments/payments.js';
-import { POLL_ATTEMPTS, handlePaymentReturn, type ReturnDeps } from '../src/features/payments/returns.js';
+import { POLL_ATTEMPTS, POLL_BUDGET_MS, POLL_MS, handlePaymentReturn, type ReturnDeps } from '../src/features/payments/returns.js';
 import { historyRows } from '../src/features/profile/profile.js';
 
 const ALL = { stripe: true, paypal: true, crypto: true };
@@ -149,6 +149,60 @@ describe('handling a payment return', () => {
     assert.equal(asked, POLL_ATTEMPTS);
     const { deps: refused } = deps({ status: async () => ({ status: 'refused', message: 'Montant reçu (1,00 €) différent du prix de l’offre (10,00 €) : paiement refusé.' }) });
     assert.equal((await handlePaymentReturn({ payment: 'crypto', status: 'success', token: 'pay_2', sessionId: null }, refused)).kind, 'error');
+  });
+
+  it('polling: a status call that gets no answer says \'Erreur réseau.\', not \'Erreur serveur\'', async () => {
+    const { deps: d } = deps({
+      status: async () => {
+        throw new NetworkError(new TypeError('Failed to fetch'));
+      },
+    });
+    assert.deepEqual(await handlePaymentReturn({ payment: 'stripe', status: 'success', token: null, sessionId: 'cs_net' }, d), { kind: 'error', message: 'Erreur réseau.' });
+    assert.equal(paymentErrorMessage(new NetworkError()), 'Erreur réseau.');
+    assert.equal(paymentErrorMessage(new HttpError(500, undefined, undefined)), PAYMENT_MESSAGES.serverError);
+  });
+
+  it('polling: a 429 waits its Retry-After and asks again, within the 30 s limit', async () => {
+    let asked = 0;
+    const waits: number[] = [];
+    const { deps: d } = deps({
+      wait: async (ms) => void waits.push(ms),
+      status: async () => {
+        asked++;
+        if (asked === 2) throw new HttpError(429, 'Trop de requêtes. Réessaie dans 4 s.', undefined, 'Too Many Requests', '4');
+        if (asked === 3) throw new HttpError(429, undefined, undefined, '', null);
+        return asked < 5 ? { status: 'created' } : { status: 'paid', offer_id: 'SUB_9', credits: 10, amount_eur: 9, invoice: null };
+      },
+    });
+    const paid = await handlePaymentReturn({ payment: 'stripe', status: 'success', token: null, sessionId: 'cs_429' }, d);
+    assert.equal(paid.kind, 'paid', 'the 429s did not stop the polling');
+    assert.equal(asked, 5);
+    // After the 429 with 'Retry-After: 4': 4 s; without the header: the usual step.
+    assert.deepEqual(waits, [POLL_MS, 4000, POLL_MS, POLL_MS]);
+
+    // Always 429: the waits add up to no more than the limit, then the payment is pending.
+    const slowWaits: number[] = [];
+    let refused = 0;
+    const { deps: busy } = deps({
+      wait: async (ms) => void slowWaits.push(ms),
+      status: async () => {
+        refused++;
+        throw new HttpError(429, undefined, undefined, '', '7');
+      },
+    });
+    assert.deepEqual(await handlePaymentReturn({ payment: 'crypto', status: 'success', token: 'pay_429', sessionId: null }, busy), { kind: 'pending', message: PAYMENT_MESSAGES.pending });
+    assert.ok(slowWaits.reduce((a, b) => a + b, 0) <= POLL_BUDGET_MS);
+    assert.deepEqual(slowWaits, [7000, 7000, 7000, 7000]);
+    assert.equal(refused, 5);
+  });
+
+  it('reads Retry-After in seconds or as a date', () => {
+    assert.equal(retryAfterMs('5'), 5000);
+    assert.equal(retryAfterMs(' 0 '), 0);
+    assert.equal(retryAfterMs(null), null);
+    assert.equal(retryAfterMs('soon'), null);
+    assert.equal(retryAfterMs('Sun, 29 Nov 2026 08:00:10 GMT', Date.parse('2026-11-29T08:00:00Z')), 10000);
+    assert.equal(retryAfterMs('Sun, 29 Nov 2026 08:00:10 GMT', Date.parse('2026-11-29T09:00:00Z')), 0);
   });
 
   it('a cancel link records the cancellation (PayPal, crypto) and says so', async () => {

@@ -150,7 +150,7 @@ export function createApiClient(deps: ClientDeps): ApiClient {
         const redirectTo = authRedirectTarget(response.status, path, deps.location());
         if (redirectTo) deps.redirect(redirectTo);
       }
-      throw new HttpError(response.status, detail, parsed, response.statusText);
+      throw new HttpError(response.status, detail, parsed, response.statusText, response.headers?.get?.('Retry-After') ?? null);
     }
     // The body can fail too (a connection cut mid-download): the same French message.
     return withoutTransportErrors(() => readAnswer(response, options.as ?? 'json'));

@@ -6,15 +6,30 @@ export class HttpError extends Error {
   readonly body: unknown;
   /** The answer's reason phrase ('Not Found'), '' when unknown: the admin console shows '{status} {statusText}'. */
   readonly statusText: string;
+  /** The answer's Retry-After header (429, 503), null when absent. */
+  readonly retryAfter: string | null;
 
-  constructor(status: number, detail: string | undefined, body: unknown, statusText = '') {
+  constructor(status: number, detail: string | undefined, body: unknown, statusText = '', retryAfter: string | null = null) {
     super(formatHttpError(status, detail));
     this.name = 'HttpError';
     this.status = status;
     this.detail = detail;
     this.body = body;
     this.statusText = statusText;
+    this.retryAfter = retryAfter;
   }
+}
+
+/**
+ * Milliseconds a Retry-After value asks to wait: seconds ('5') or an HTTP date; null when absent
+ * or unreadable. `now` is injected for the date form.
+ */
+export function retryAfterMs(value: string | null | undefined, now: number = Date.now()): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
 }
 
 export function formatHttpError(status: number, detail: string | undefined): string {

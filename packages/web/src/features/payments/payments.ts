@@ -3,7 +3,7 @@
  * a provider (read, then removed from the address), the success page's parameters and its
  * analytics event, and what a failed call says.
  */
-import { HttpError } from '../../api/errors.js';
+import { HttpError, NetworkError } from '../../api/errors.js';
 import { fieldNumber, fieldString } from '../../api/fields.js';
 import { OFFERS } from '../../lib/catalogue.js';
 import { METHOD_NAMES, euros, type PaymentMethod } from './offers.js';
@@ -113,8 +113,9 @@ export function purchaseOf(answer: Record<string, unknown>, method: PaymentMetho
   return { offerId, method, credits, priceEur };
 }
 
-/** A refused payment call: not signed in, else the server's detail. */
+/** A refused payment call: not signed in, else the server's detail; a call that got no answer says so ('Erreur réseau.'). */
 export function paymentErrorMessage(error: unknown, fallback: string = PAYMENT_MESSAGES.serverError): string {
+  if (error instanceof NetworkError) return error.message;
   if (error instanceof HttpError) {
     if (error.status === 401) return PAYMENT_MESSAGES.signUpToBuy;
     return error.detail || fallback;

@@ -5,6 +5,7 @@
  * calls injected.
  */
 import type { PaymentAnswer } from '../../api/calls.js';
+import { HttpError, retryAfterMs } from '../../api/errors.js';
 import type { KeyValueStorage } from '../../session/keyStorage.js';
 import { LAST_OFFER_STORAGE, PAYMENT_MESSAGES, PAYPAL_PROCESSED_STORAGE, captureErrorMessage, paymentErrorMessage, purchaseOf, returnReference, type PaymentReturn, type Purchase } from './payments.js';
 
@@ -24,9 +25,13 @@ export type ReturnOutcome =
   | { kind: 'cancelled'; message: string }
   | { kind: 'error'; message: string };
 
-/** How often and how long a webhook-confirmed payment is asked for: every 1.5 s for 30 s. */
+/**
+ * How often and how long a webhook-confirmed payment is asked for: every 1.5 s for 30 s (20 asks,
+ * 28.5 s of waiting). A 429 waits its Retry-After (at least the usual step) inside the same limit.
+ */
 export const POLL_MS = 1500;
 export const POLL_ATTEMPTS = 20;
+export const POLL_BUDGET_MS = POLL_MS * (POLL_ATTEMPTS - 1);
 
 function settled(answer: PaymentAnswer, method: PaymentReturn['payment']): ReturnOutcome | null {
   if (answer.status === 'paid' || answer.status === 'success') {
@@ -60,12 +65,25 @@ export async function handlePaymentReturn(ret: PaymentReturn, deps: ReturnDeps):
     }
   }
 
-  for (let attempt = 0; attempt < POLL_ATTEMPTS && deps.live(); attempt++) {
-    if (attempt > 0) await deps.wait(POLL_MS);
+  // A 429 (the server's 300 calls a minute per key) is a reason to wait, not a failure: the status
+  // is asked again after its Retry-After, as long as the wait fits in what is left of the limit.
+  let waited = 0;
+  let delay = 0;
+  while (deps.live()) {
+    if (delay > 0) {
+      if (waited + delay > POLL_BUDGET_MS) break;
+      await deps.wait(delay);
+      waited += delay;
+      if (!deps.live()) break;
+    }
     let answer: PaymentAnswer;
     try {
       answer = await deps.status(ret.payment, reference);
     } catch (error) {
+      if (error instanceof HttpError && error.status === 429) {
+        delay = Math.max(POLL_MS, retryAfterMs(error.retryAfter) ?? POLL_MS);
+        continue;
+      }
       return { kind: 'error', message: paymentErrorMessage(error) };
     }
     const outcome = settled(answer, ret.payment);
@@ -73,6 +91,7 @@ export async function handlePaymentReturn(ret: PaymentReturn, deps: ReturnDeps):
       if (outcome.kind === 'paid') deps.storage.removeItem(LAST_OFFER_STORAGE);
       return outcome;
     }
+    delay = POLL_MS;
   }
   return { kind: 'pending', message: PAYMENT_MESSAGES.pending };
 }
