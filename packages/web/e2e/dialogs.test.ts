@@ -49,4 +49,21 @@ describe('dialogs and the keyboard', () => {
     assert.equal(await download.evaluate((node: any) => node === (globalThis as any).document.activeElement), true, 'focus is back on the download button');
     await page.context().close();
   });
+
+  it('the hamburger menu (below 1024 px) closes on Escape and gives focus back to its button', async () => {
+    const page = await signedInPage(running.browser, running.server, null, '/home', { width: 375, height: 800 });
+    const button = page.getByRole('button', { name: 'Menu' });
+    const nav = page.locator('#main-nav');
+    await button.click();
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#main-nav')?.classList.contains('open'));
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    // Focus inside the open menu, as a keyboard user walking its links would have it.
+    await nav.getByRole('link', { name: 'Tarifs' }).focus();
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('#main-nav')?.classList.contains('open'));
+    assert.equal(await button.getAttribute('aria-expanded'), 'false', 'the menu says it is closed');
+    assert.equal(await button.evaluate((node: any) => node === (globalThis as any).document.activeElement), true, 'focus is back on the menu button');
+    assert.equal(new URL(page.url()).pathname, '/home', 'Escape followed no link');
+    await page.context().close();
+  });
 });

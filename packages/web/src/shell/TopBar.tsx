@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Hexagon, Menu, X } from 'lucide-react';
 import { useSession } from '../session/react.js';
@@ -52,10 +52,24 @@ export function TopBar() {
   const location = useLocation();
   const scrolled = useScrolled();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement | null>(null);
   const color = useAvatarColor(state.key);
 
   // The dropdown closes on navigation.
   useEffect(() => setMenuOpen(false), [location.pathname, location.search]);
+
+  // Escape closes the open dropdown and gives focus back to its button (as a dialog does), unless a
+  // dialog is open above it: that dialog answers Escape first (components/Modal.tsx).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || document.querySelector('[role="dialog"]')) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   const look = avatarLook(state.user, color);
   const links = state.isAdmin ? [...NAV_LINKS, { to: '/admin', label: 'Admin' }] : NAV_LINKS;
@@ -96,6 +110,7 @@ export function TopBar() {
           )}
           <button
             type="button"
+            ref={menuButton}
             className="hamburger"
             aria-label="Menu"
             aria-controls="main-nav"
