@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { HttpError, NetworkError } from '../src/api/errors.js';
 import {
   BACKTESTS_PAGE,
   CSVS_PAGE,
+  backtestDeleteFailureMessage,
   backtestDeleteMessage,
   csvsFromPurchaseHistory,
   pageCount,
@@ -75,6 +77,13 @@ describe('dashboard backtest items (docs/product.md §2.3 aliases)', () => {
     assert.equal(backtestDeleteMessage('Dossier inconnu'), 'Suppression impossible : Dossier inconnu');
     assert.equal(backtestDeleteMessage(undefined), 'Suppression impossible : erreur serveur');
     assert.equal(backtestDeleteMessage('  '), 'Suppression impossible : erreur serveur');
+  });
+
+  it('delete failure: a request that got no answer says the network failed, not the server', () => {
+    assert.equal(backtestDeleteFailureMessage(new NetworkError(new TypeError('Failed to fetch'))), 'Suppression impossible : Erreur réseau.');
+    assert.equal(backtestDeleteFailureMessage(new HttpError(404, 'Dossier inconnu', { detail: 'Dossier inconnu' })), 'Suppression impossible : Dossier inconnu');
+    assert.equal(backtestDeleteFailureMessage(new HttpError(500, undefined, undefined)), 'Suppression impossible : erreur serveur');
+    assert.equal(backtestDeleteFailureMessage(new Error('boom')), 'Suppression impossible : erreur serveur');
   });
 });
 

@@ -6,14 +6,13 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { HttpError } from '../../api/errors.js';
 import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
 import { formatIntegerFr, formatPercentFr, periodLabel, winrateClass } from '../../lib/format.js';
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { usePages } from '../../features/paging/usePages.js';
-import { BACKTESTS_PAGE, BACKTEST_SORTS, DASHBOARD_MESSAGES, backtestDeleteMessage, parseBacktestPage, type BacktestItem, type BacktestSort } from './items.js';
+import { BACKTESTS_PAGE, BACKTEST_SORTS, DASHBOARD_MESSAGES, backtestDeleteFailureMessage, backtestDeleteMessage, parseBacktestPage, type BacktestItem, type BacktestSort } from './items.js';
 
 const PAGES = { first: BACKTESTS_PAGE, next: BACKTESTS_PAGE };
 
@@ -53,7 +52,7 @@ export function BacktestsSection() {
       loaded.remove(item.id);
       setError(null);
     } catch (failure) {
-      setError(backtestDeleteMessage(failure instanceof HttpError ? failure.detail : null));
+      setError(backtestDeleteFailureMessage(failure));
     } finally {
       setBusy(false);
       setConfirm(null);

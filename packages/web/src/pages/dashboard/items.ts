@@ -2,6 +2,7 @@
  * Dashboard lists as plain logic (docs/product.md §2.2, §2.3, §2.9): reading the backtest and CSV items under
  * every alias the spec gives, the sorts, and the "Afficher plus" paging.
  */
+import { HttpError, NetworkError } from '../../api/errors.js';
 import { parseWinrate } from '../../lib/format.js';
 import type { UserStrategy } from '../backtest/userStrategies.js';
 
@@ -25,6 +26,15 @@ export const DASHBOARD_MESSAGES = {
 /** 'Suppression impossible : {message or erreur serveur}' (docs/product.md §2.8). */
 export function backtestDeleteMessage(detail: string | null | undefined): string {
   return `Suppression impossible : ${detail && detail.trim() ? detail.trim() : 'erreur serveur'}`;
+}
+
+/**
+ * The message of a failed deletion: the server's detail, 'Erreur réseau.' when the request got no
+ * answer (a cut is not the server's fault, and the run may well still be there), else 'erreur serveur'.
+ */
+export function backtestDeleteFailureMessage(failure: unknown): string {
+  if (failure instanceof NetworkError) return backtestDeleteMessage(failure.message);
+  return backtestDeleteMessage(failure instanceof HttpError ? failure.detail : null);
 }
 
 /** How many items "Afficher plus" shows after `clicks` clicks. */
