@@ -18,6 +18,8 @@ function listSetting(value: string | undefined): string[] {
 }
 
 export const storage = browserStorage();
+/** This tab's storage (sessionStorage): the payments confirmed here and their purchase_success event. */
+export const tabStorage = browserStorage('sessionStorage');
 
 /** VITE_API_HOST at build time; empty means the page's own origin (the bt server serves both). */
 export const apiHost = normalizeApiHost(import.meta.env.VITE_API_HOST as string | undefined);

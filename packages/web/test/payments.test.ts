@@ -7,11 +7,14 @@ import {
   LAST_OFFER_STORAGE,
   PAYMENT_MESSAGES,
   PAYPAL_PROCESSED_STORAGE,
+  PURCHASES_STORAGE,
   captureErrorMessage,
+  claimPurchaseSuccess,
   paymentErrorMessage,
   purchaseSuccessEvent,
   readPaymentReturn,
   readSuccess,
+  rememberConfirmedPayment,
   successPath,
 } from '../src/features/payments/payments.js';
 import { POLL_ATTEMPTS, POLL_BUDGET_MS, POLL_MS, handlePaymentReturn, type ReturnDeps } from '../src/features/payments/returns.js';
@@ -75,6 +78,38 @@ describe('payment return and success parameters', () => {
     assert.deepEqual([empty.offerLabel, empty.price, empty.credits], ['—', '—', null]);
   });
 
+  it('purchase_success is recorded once per payment confirmed in this tab, and only with its reference', async () => {
+    // The Stripe return confirms the payment; the dialog's link carries its reference.
+    const { deps: d } = deps({ status: async () => ({ status: 'paid', offer_id: 'CREDIT_20', credits: 25, amount_eur: 20, invoice: null }) });
+    const outcome = await handlePaymentReturn({ payment: 'stripe', status: 'success', token: null, sessionId: 'cs_live_7' }, d);
+    assert.ok(outcome.kind === 'paid');
+    const path = successPath(outcome.purchase);
+    assert.equal(path, '/success?offer=CREDIT_20&method=stripe&credits=25&price=20&ref=cs_live_7');
+    const search = path.slice('/success'.length);
+    assert.equal(readSuccess(search).offerId, 'CREDIT_20', 'the page still reads offer, method, credits and price');
+
+    const tab = memoryStorage();
+    // Not confirmed in this tab yet (a copied or typed address): nothing recorded.
+    assert.equal(claimPurchaseSuccess(tab, search), false);
+    rememberConfirmedPayment(tab, outcome.purchase.reference);
+    assert.equal(claimPurchaseSuccess(tab, search), true, 'the first visit records it');
+    assert.equal(claimPurchaseSuccess(tab, search), false, 'a reload does not');
+    rememberConfirmedPayment(tab, 'cs_live_7');
+    assert.equal(claimPurchaseSuccess(tab, search), false, 'confirming it again does not re-arm it');
+    // No reference, an empty one, or one never confirmed: nothing.
+    rememberConfirmedPayment(tab, '  ');
+    for (const bare of ['', '?offer=CREDIT_20&method=stripe&credits=25&price=20', '?ref=', '?ref=%20', '?ref=cs_other']) assert.equal(claimPurchaseSuccess(tab, bare), false, bare);
+    // A second payment in the same tab is recorded on its own.
+    rememberConfirmedPayment(tab, 'ORDER9');
+    assert.equal(claimPurchaseSuccess(tab, '?offer=CREDIT_10&method=paypal&credits=12&price=10&ref=ORDER9'), true);
+    assert.deepEqual(JSON.parse(tab.getItem(PURCHASES_STORAGE)!), { cs_live_7: 'recorded', ORDER9: 'recorded' });
+    // Unreadable storage is an empty record, not a crash.
+    const broken = memoryStorage({ [PURCHASES_STORAGE]: '{oops' });
+    assert.equal(claimPurchaseSuccess(broken, '?ref=cs_live_7'), false);
+    // A purchase without a reference keeps the spec's four parameters.
+    assert.equal(successPath({ offerId: 'CREDIT_10', method: 'crypto', credits: 13, priceEur: 10.5 }), '/success?offer=CREDIT_10&method=crypto&credits=13&price=10.5');
+  });
+
   it('messages: not signed in, the server’s detail, a failed capture', () => {
     assert.equal(paymentErrorMessage(new HttpError(401, 'Non authentifié', {})), 'Inscrivez-vous pour acheter des crédits');
     assert.equal(paymentErrorMessage(new HttpError(400, 'Offre inconnue : « X ».', {})), 'Offre inconnue : « X ».');
@@ -119,7 +154,7 @@ describe('handling a payment return', () => {
     const ret = { payment: 'paypal' as const, status: 'success', token: 'ORDER1', sessionId: null };
     const first = await handlePaymentReturn(ret, d);
     assert.equal(first.kind, 'paid');
-    assert.deepEqual(first.kind === 'paid' && [first.purchase, first.invoicePath], [{ offerId: 'CREDIT_10', method: 'paypal', credits: 12, priceEur: 10 }, '/api/profile/invoices/3']);
+    assert.deepEqual(first.kind === 'paid' && [first.purchase, first.invoicePath], [{ offerId: 'CREDIT_10', method: 'paypal', credits: 12, priceEur: 10, reference: 'ORDER1' }, '/api/profile/invoices/3']);
     assert.equal(storage.getItem(PAYPAL_PROCESSED_STORAGE), 'ORDER1');
     assert.equal(storage.getItem(LAST_OFFER_STORAGE), null);
     await handlePaymentReturn(ret, d);

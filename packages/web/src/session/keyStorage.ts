@@ -66,9 +66,9 @@ export function memoryStorage(initial: Record<string, string> = {}): KeyValueSto
 }
 
 /** localStorage when the browser allows it, memory otherwise (Safari private mode throws). */
-export function browserStorage(): KeyValueStorage {
+export function browserStorage(kind: 'localStorage' | 'sessionStorage' = 'localStorage'): KeyValueStorage {
   try {
-    const storage = globalThis.localStorage;
+    const storage = globalThis[kind];
     const probe = '__bt_probe__';
     storage.setItem(probe, '1');
     storage.removeItem(probe);

@@ -6,6 +6,7 @@
 import { HttpError, NetworkError } from '../../api/errors.js';
 import { fieldNumber, fieldString } from '../../api/fields.js';
 import { OFFERS } from '../../lib/catalogue.js';
+import type { KeyValueStorage } from '../../session/keyStorage.js';
 import { METHOD_NAMES, euros, type PaymentMethod } from './offers.js';
 
 export const PAYMENT_MESSAGES = {
@@ -62,12 +63,64 @@ export interface Purchase {
   method: PaymentMethod;
   credits: number;
   priceEur: number;
+  /** The payment's reference (Stripe's session, PayPal's order, the crypto payment): what /success records once. */
+  reference?: string | null;
 }
 
-/** /success?offer&method&credits&price. */
+/** /success?offer&method&credits&price, and `ref` (the payment's reference) when known. */
 export function successPath(purchase: Purchase): string {
   const params = new URLSearchParams({ offer: purchase.offerId, method: purchase.method, credits: String(purchase.credits), price: String(purchase.priceEur) });
+  if (purchase.reference) params.set('ref', purchase.reference);
   return `/success?${params.toString()}`;
+}
+
+/**
+ * Session storage (this tab): the payments confirmed here, by reference, and whether /success has
+ * recorded their purchase_success event yet: `{ [reference]: 'confirmed' | 'recorded' }`.
+ */
+export const PURCHASES_STORAGE = 'btPurchases';
+type PurchaseMarks = Record<string, 'confirmed' | 'recorded'>;
+
+function readMarks(storage: KeyValueStorage): PurchaseMarks {
+  try {
+    const parsed = JSON.parse(storage.getItem(PURCHASES_STORAGE) ?? '{}') as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as PurchaseMarks) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeMarks(storage: KeyValueStorage, marks: PurchaseMarks): void {
+  try {
+    storage.setItem(PURCHASES_STORAGE, JSON.stringify(marks));
+  } catch {
+    // A full or refused storage only costs the event.
+  }
+}
+
+/** A payment confirmed on this tab's return from the provider: its /success may record the event. */
+export function rememberConfirmedPayment(storage: KeyValueStorage, reference: string | null | undefined): void {
+  const ref = reference?.trim();
+  if (!ref) return;
+  const marks = readMarks(storage);
+  if (marks[ref]) return;
+  marks[ref] = 'confirmed';
+  writeMarks(storage, marks);
+}
+
+/**
+ * Whether /success records purchase_success now: only for a payment reference this tab saw
+ * confirmed, and once (a reload, the back button or a copied address record nothing more; nor does
+ * an address without `ref`, or typed by hand). Marks the reference recorded when it answers true.
+ */
+export function claimPurchaseSuccess(storage: KeyValueStorage, search: string): boolean {
+  const ref = new URLSearchParams(search).get('ref')?.trim();
+  if (!ref) return false;
+  const marks = readMarks(storage);
+  if (marks[ref] !== 'confirmed') return false;
+  marks[ref] = 'recorded';
+  writeMarks(storage, marks);
+  return true;
 }
 
 export interface SuccessView {
@@ -105,12 +158,12 @@ export function purchaseSuccessEvent(view: SuccessView): Record<string, unknown>
 }
 
 /** A confirmed payment as the API answers it (capture, status) → the success parameters. */
-export function purchaseOf(answer: Record<string, unknown>, method: PaymentMethod): Purchase | null {
+export function purchaseOf(answer: Record<string, unknown>, method: PaymentMethod, reference: string | null = null): Purchase | null {
   const offerId = fieldString(answer.offer_id);
   const credits = fieldNumber(answer.credits_added) ?? fieldNumber(answer.credits);
   const priceEur = fieldNumber(answer.amount_eur);
   if (!offerId || credits === null || priceEur === null) return null;
-  return { offerId, method, credits, priceEur };
+  return { offerId, method, credits, priceEur, reference };
 }
 
 /** A refused payment call: not signed in, else the server's detail; a call that got no answer says so ('Erreur réseau.'). */

@@ -33,9 +33,9 @@ export const POLL_MS = 1500;
 export const POLL_ATTEMPTS = 20;
 export const POLL_BUDGET_MS = POLL_MS * (POLL_ATTEMPTS - 1);
 
-function settled(answer: PaymentAnswer, method: PaymentReturn['payment']): ReturnOutcome | null {
+function settled(answer: PaymentAnswer, method: PaymentReturn['payment'], reference: string): ReturnOutcome | null {
   if (answer.status === 'paid' || answer.status === 'success') {
-    const purchase = purchaseOf(answer, method);
+    const purchase = purchaseOf(answer, method, reference);
     if (!purchase) return { kind: 'error', message: PAYMENT_MESSAGES.serverError };
     return { kind: 'paid', purchase, message: answer.message || PAYMENT_MESSAGES.confirmed, invoicePath: answer.invoice?.url ?? null };
   }
@@ -57,7 +57,7 @@ export async function handlePaymentReturn(ret: PaymentReturn, deps: ReturnDeps):
     try {
       const answer = await deps.capture(reference, deps.storage.getItem(LAST_OFFER_STORAGE));
       deps.storage.removeItem(LAST_OFFER_STORAGE);
-      return settled(answer, 'paypal') ?? { kind: 'error', message: PAYMENT_MESSAGES.captureFailed };
+      return settled(answer, 'paypal', reference) ?? { kind: 'error', message: PAYMENT_MESSAGES.captureFailed };
     } catch (error) {
       // Another try is allowed once this one is known to have failed.
       deps.storage.removeItem(PAYPAL_PROCESSED_STORAGE);
@@ -86,7 +86,7 @@ export async function handlePaymentReturn(ret: PaymentReturn, deps: ReturnDeps):
       }
       return { kind: 'error', message: paymentErrorMessage(error) };
     }
-    const outcome = settled(answer, ret.payment);
+    const outcome = settled(answer, ret.payment, reference);
     if (outcome) {
       if (outcome.kind === 'paid') deps.storage.removeItem(LAST_OFFER_STORAGE);
       return outcome;

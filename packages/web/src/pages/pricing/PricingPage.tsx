@@ -4,10 +4,10 @@ import { Bitcoin, CreditCard, Wallet } from 'lucide-react';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { METHODS, euros, offerCards, readMethods, type MethodAvailability, type PaymentMethod } from '../../features/payments/offers.js';
-import { LAST_OFFER_STORAGE, PAYMENT_MESSAGES, paymentErrorMessage, readPaymentReturn, type Purchase } from '../../features/payments/payments.js';
+import { LAST_OFFER_STORAGE, PAYMENT_MESSAGES, paymentErrorMessage, readPaymentReturn, rememberConfirmedPayment, type Purchase } from '../../features/payments/payments.js';
 import { handlePaymentReturn, type ReturnOutcome } from '../../features/payments/returns.js';
 import { CRYPTO_CREDIT_10_EXTRA, CRYPTO_MIN_PRICE_CENTS, OFFERS } from '../../lib/catalogue.js';
-import { payments, session, storage, toasts } from '../../runtime.js';
+import { payments, session, storage, tabStorage, toasts } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { OfferCardView } from './OfferCardView.js';
 import { PaymentSuccessDialog } from './PaymentSuccessDialog.js';
@@ -99,6 +99,7 @@ export default function PricingPage() {
     void handling.current.then(async (outcome) => {
       if (!live || !outcome) return;
       if (outcome.kind === 'paid') {
+        rememberConfirmedPayment(tabStorage, outcome.purchase.reference);
         setNotice(null);
         await session.refresh();
         toasts.show(outcome.message, 'success');

@@ -1,24 +1,22 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { CircleCheck } from 'lucide-react';
 import { PageMeta } from '../../components/PageMeta.js';
-import { purchaseSuccessEvent, readSuccess, type SuccessView } from '../../features/payments/payments.js';
-import { analytics } from '../../runtime.js';
+import { claimPurchaseSuccess, purchaseSuccessEvent, readSuccess, type SuccessView } from '../../features/payments/payments.js';
+import { analytics, tabStorage } from '../../runtime.js';
 import '../pricing/pricing.css';
 
 /** /success (docs/web.md "Pricing"): the purchase read from its parameters, a thank-you, the purchase_success event. */
 export default function SuccessPage() {
   const location = useLocation();
   const [view, setView] = useState<SuccessView | null>(null);
-  const recorded = useRef<string | null>(null);
 
   useEffect(() => {
     const read = readSuccess(location.search);
     setView(read);
-    // Once per purchase shown, even if React runs the effect twice.
-    if (recorded.current === location.search) return;
-    recorded.current = location.search;
-    analytics.capture('purchase_success', purchaseSuccessEvent(read));
+    // Once per payment confirmed in this tab (its `ref`): not on a reload, a copied address or an
+    // address without a payment reference; the mark also holds if React runs the effect twice.
+    if (claimPurchaseSuccess(tabStorage, location.search)) analytics.capture('purchase_success', purchaseSuccessEvent(read));
   }, [location.search]);
 
   return (
