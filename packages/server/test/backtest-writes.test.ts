@@ -104,7 +104,7 @@ describe(`backtest writes in raw SQL (${TEST_DIALECT})`, () => {
     assert.equal(await events(run.runId), 1, 'a second finish records nothing');
 
     const { run: cancelled } = await chargeRun(t.db, t.app.services.ledger, start(user.id, 'EURUSD_M15_gone'), {});
-    assert.equal(await cancelRun({ db: t.db, ledger: t.app.services.ledger, storage: deps.storage }, cancelled), 'cancelled');
+    assert.equal(await cancelRun({ db: t.db, ledger: t.app.services.ledger, storage: deps.storage, log: () => {} }, cancelled), 'cancelled');
     await assert.rejects(finishRun(deps, cancelled, result, new Uint8Array([1]), null, 1), RunNotRunning);
     assert.equal(await events(cancelled.runId), 0);
   });

@@ -10,6 +10,7 @@ import { sliceCandles } from '../datasets/series.js';
 import { backtestEvent, eventInsertSql, eventLiterals, type EventLog } from '../events/log.js';
 import { chartCandlesPath } from '../results/chart.js';
 import { runSummary } from '../results/summary.js';
+import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import type { EngineResult } from '../jobs/task.js';
 
@@ -132,20 +133,25 @@ const DONE_COLUMNS: [keyof DoneValues, string][] = [
 
 /**
  * Gives a run up: its row removed and its charge refunded in one transaction, only while it is
- * still 'running' (so a run is refunded once, and a finished one never), then its folder removed.
- * 'done' when it had finished first, 'gone' when someone else had already given it up.
+ * still 'running' (so a run is refunded once, and a finished one never), with the removal of its
+ * folder owed (storage/removals.ts), then its folder removed. 'done' when it had finished first,
+ * 'gone' when someone else had already given it up. Once the transaction is committed the run is
+ * cancelled and refunded whatever the storage does: a folder that cannot be removed is logged and
+ * left to the sweep, it never makes this throw.
  */
-export async function cancelRun(deps: { db: Database; ledger: CreditLedger; storage: Storage }, run: Pick<BacktestRun, 'id' | 'runId' | 'userId' | 'folder'>): Promise<'cancelled' | 'done' | 'gone'> {
+export async function cancelRun(deps: { db: Database; ledger: CreditLedger; storage: Storage; log: (message: string) => void }, run: Pick<BacktestRun, 'id' | 'runId' | 'userId' | 'folder'>): Promise<'cancelled' | 'done' | 'gone'> {
   const { BacktestRun } = deps.db.models;
+  const path = `results/${run.userId}/${run.folder}`;
   const outcome = await deps.db.transaction(async (t) => {
     const removed = await BacktestRun.destroy({ where: { id: run.id, status: 'running' }, transaction: t });
     if (removed === 1) {
       await deps.ledger.refund(run.userId, run.runId, { transaction: t });
-      return 'cancelled' as const;
+      return { owed: await oweRemoval(deps.db, path, t) };
     }
     const row = await BacktestRun.findOne({ where: { id: run.id }, attributes: ['status'], transaction: t });
     return row ? ('done' as const) : ('gone' as const);
   });
-  if (outcome === 'cancelled') await deps.storage.remove(`results/${run.userId}/${run.folder}`);
-  return outcome;
+  if (typeof outcome === 'string') return outcome;
+  await settleRemoval(deps, outcome.owed, path, `run ${run.runId} cancelled and refunded`);
+  return 'cancelled';
 }

@@ -17,6 +17,7 @@ import type { DatasetStore, MonthRef } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
 import { JobEndedElsewhere, type BacktestRunner } from '../jobs/runner.js';
 import type { EngineRequest, EngineResult } from '../jobs/task.js';
+import { oweRemoval, retryRemovals, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import { normalizeUserParams, type StrategyShape } from '../strategies/contract.js';
 import { sandboxHttpError } from '../strategies/messages.js';
@@ -118,9 +119,11 @@ export class Backtests {
     const stale = await BacktestRun.findAll({ where: { status: 'running', createdAt: { [Op.lt]: before } }, attributes: ['id', 'runId', 'userId', 'folder'], limit: 500 });
     let cancelled = 0;
     for (const run of stale) {
-      // One run that cannot be given up (its refund refused, its folder not removable) must not
-      // keep every later run, other users' included, charged: logged with its id, the sweep goes on
-      // (and meets it again next time).
+      // One run that cannot be given up (its refund refused, the database away) must not keep
+      // every later run, other users' included, charged: logged with its id, the sweep goes on (and
+      // meets it again next time). Nothing was committed then: the row is still 'running'. A folder
+      // that cannot be removed after the refund is committed does not come here (cancelRun logs
+      // it, and the removals sweep retries it): the run is cancelled and refunded.
       let outcome: Awaited<ReturnType<typeof cancelRun>>;
       try {
         outcome = await cancelRun(this.deps, run);
@@ -135,10 +138,16 @@ export class Backtests {
     return cancelled;
   }
 
-  /** The sweep every `everyMs` (main.ts starts it; close() stops it). */
+  /**
+   * The sweep every `everyMs` (main.ts starts it; close() stops it): stale runs, then the files
+   * whose removal failed earlier (storage/removals.ts).
+   */
   startSweeper(everyMs: number, olderThanMs: number): void {
     this.sweeper ??= setInterval(() => {
-      this.sweepStale(olderThanMs).catch((err) => this.deps.log(`stale runs sweep failed: ${(err as Error).message}`));
+      this.sweepStale(olderThanMs)
+        .catch((err) => this.deps.log(`stale runs sweep failed: ${(err as Error).message}`))
+        .then(() => retryRemovals(this.deps))
+        .catch((err) => this.deps.log(`storage removals sweep failed: ${(err as Error).message}`));
     }, everyMs);
     this.sweeper.unref?.();
   }
@@ -306,8 +315,13 @@ export class Backtests {
       this.deps.log(`run ${runId}: refund failed: ${(err as Error).message}`);
       throw err;
     }
-    await this.deps.db.transaction((t) => run.destroy({ transaction: t }));
-    await this.deps.storage.remove(`results/${userId}/${run.folder}`);
+    const path = `results/${userId}/${run.folder}`;
+    const owed = await this.deps.db.transaction(async (t) => {
+      await run.destroy({ transaction: t });
+      return oweRemoval(this.deps.db, path, t);
+    });
+    // Refunded and gone from the list: a folder the storage keeps is the sweep's, not the user's error.
+    await settleRemoval(this.deps, owed, path, `run ${runId} failed and refunded`);
   }
 
   private failure(err: unknown): unknown {

@@ -50,10 +50,21 @@ export class DatasetJournalEntry extends Model<InferAttributes<DatasetJournalEnt
   declare createdAt: Date;
 }
 
+/** A removal of files the storage still owes (migration 0010, src/storage/removals.ts). */
+export class StorageRemoval extends Model<InferAttributes<StorageRemoval>, InferCreationAttributes<StorageRemoval>> {
+  declare id: CreationOptional<number>;
+  declare path: string;
+  declare attempts: number;
+  declare lastError: string | null;
+  declare nextAt: Date;
+  declare createdAt: Date;
+}
+
 export interface AdminModels {
   AppEvent: typeof AppEvent;
   AdminSetting: typeof AdminSetting;
   DatasetJournalEntry: typeof DatasetJournalEntry;
+  StorageRemoval: typeof StorageRemoval;
 }
 
 const str = (length: number, allowNull = true) => ({ type: DataTypes.STRING(length), allowNull });
@@ -103,5 +114,17 @@ export function initAdminModels(sequelize: Sequelize): AdminModels {
     },
     { sequelize, tableName: 'dataset_journal', modelName: 'DatasetJournalEntry', underscored: true, createdAt: false, updatedAt: false },
   );
-  return { AppEvent: E, AdminSetting: S, DatasetJournalEntry: J };
+  const R = class extends StorageRemoval {};
+  R.init(
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      path: str(255, false),
+      attempts: int(false),
+      lastError: str(500),
+      nextAt: { type: DataTypes.DATE, allowNull: false },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'storage_removals', modelName: 'StorageRemoval', underscored: true, createdAt: false, updatedAt: false },
+  );
+  return { AppEvent: E, AdminSetting: S, DatasetJournalEntry: J, StorageRemoval: R };
 }

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import type { BacktestRun } from '../db/models.js';
 import { typedRows } from '../db/rows.js';
 import { resultOrder, type ListingRequest } from './listing.js';
+import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 
 export const RESULT_MESSAGES = {
@@ -43,6 +44,8 @@ export class Results {
     private readonly publicListing: { forget(): void } = { forget() {} },
     /** How a workbook is parsed: on an engine thread in the server (src/results/workbook-text.ts), here by default. */
     private readonly parse: (bytes: Uint8Array) => Promise<WorkbookReader> = openWorkbook,
+    /** The server log (a folder that could not be removed is named there). */
+    private readonly log: (message: string) => void = (message) => console.error(message),
   ) {}
 
   /** The user's finished runs, newest first, as plain rows of the listed columns (no summary, parameters or model). */
@@ -118,11 +121,20 @@ export class Results {
     }
   }
 
+  /**
+   * The run's row goes, and with it the removal of its folder is owed (storage/removals.ts): the
+   * user's deletion stands even when the storage refuses the removal (logged with the path, retried
+   * by the sweep), so it never answers a 500 with the result already gone from their list.
+   */
   async remove(run: BacktestRun): Promise<void> {
-    await this.db.transaction((t) => run.destroy({ transaction: t }));
+    const path = `results/${run.userId}/${run.folder}`;
+    const owed = await this.db.transaction(async (t) => {
+      await run.destroy({ transaction: t });
+      return oweRemoval(this.db, path, t);
+    });
     this.workbooks.delete(run.runId);
     this.publicListing.forget();
-    await this.storage.remove(`results/${run.userId}/${run.folder}`);
+    await settleRemoval({ db: this.db, storage: this.storage, log: this.log }, owed, path, `result ${run.runId} deleted`);
   }
 }
 

@@ -6,6 +6,7 @@ import { characterCount } from '../app/input.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { StrategySource, User, UserStrategy } from '../db/models.js';
+import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import type { ArchiveMeta, StrategyArchive } from './archive.js';
 import { cleanName, safeName } from './archive.js';
@@ -55,7 +56,7 @@ export class UserStrategies {
   readonly sample: Candles = sampleCandles();
 
   constructor(
-    private readonly deps: { db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number; limits: { memoryBytes: number; cpuSeconds: number } },
+    private readonly deps: { db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number; limits: { memoryBytes: number; cpuSeconds: number }; log?: (message: string) => void },
   ) {}
 
   /** 503 with the reason when strategies cannot run isolated (never run without it); null when they can. */
@@ -209,10 +210,18 @@ export class UserStrategies {
     return this.deps.db.transaction((t) => row.update({ commentUser: note || null, updatedAt: this.deps.clock.now() }, { transaction: t }));
   }
 
-  /** Deletes the strategy and its file (the archive keeps its own copy). */
+  /**
+   * Deletes the strategy and its file (the archive keeps its own copy). The row goes with the
+   * file's removal owed (storage/removals.ts): a storage that refuses it does not undo the user's
+   * deletion; the path is logged and the sweep removes the file later.
+   */
   async remove(row: UserStrategy): Promise<void> {
-    await this.deps.db.transaction((t) => row.destroy({ transaction: t }));
-    await this.deps.storage.remove(row.path);
+    const { db, storage } = this.deps;
+    const owed = await db.transaction(async (t) => {
+      await row.destroy({ transaction: t });
+      return oweRemoval(db, row.path, t);
+    });
+    await settleRemoval({ db, storage, log: this.deps.log ?? ((message) => console.error(message)) }, owed, row.path, `strategy ${row.id} deleted`);
   }
 
   /** The shape stored with the row (read from the file when it was imported). */

@@ -8,6 +8,7 @@ import * as m0006 from './0006-backtest-procedures.js';
 import * as m0007 from './0007-collations.js';
 import * as m0008 from './0008-listing-indexes.js';
 import * as m0009 from './0009-payment-reversals.js';
+import * as m0010 from './0010-storage-removals.js';
 
 export interface Migration {
   name: string;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { name: '0007-collations', ...m0007 },
   { name: '0008-listing-indexes', ...m0008 },
   { name: '0009-payment-reversals', ...m0009 },
+  { name: '0010-storage-removals', ...m0010 },
 ];
