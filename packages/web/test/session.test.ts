@@ -4,6 +4,8 @@ import { AdminStatusCache, isAdminUser, profileRole } from '../src/session/admin
 import { isKeyStorageEvent, memoryStorage, readStoredKey } from '../src/session/keyStorage.js';
 import { SessionStore, isTransientFailure } from '../src/session/store.js';
 import { HttpError, NetworkError } from '../src/api/errors.js';
+import { NonJsonAnswerError, createApiClient } from '../src/api/client.js';
+import { makeCalls } from '../src/api/calls.js';
 import { captureUrlKey } from '../src/session/urlKey.js';
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -105,6 +107,29 @@ describe('session store', () => {
       await retried;
       assert.deepEqual([store.getState().status, store.getState().user?.credits], ['ready', 3]);
     }
+  });
+
+  it('a 200 on /api/me whose body is not a user (a proxy\'s page) is a failed fetch, never the user: a stored key is kept, a sign-in forgotten', async () => {
+    const html = new Response('<!doctype html><html><body>Maintenance</body></html>', { status: 200, headers: { 'Content-Type': 'text/html' } });
+    const client = createApiClient({ fetch: async () => html.clone(), now: () => 0, location: () => ({ hostname: 'localhost', pathname: '/', search: '', hash: '' }), redirect: () => undefined, getKey: () => null, apiHost: '' });
+    const calls = makeCalls(client);
+    await assert.rejects(calls.me('kept'), NonJsonAnswerError);
+    const storage = memoryStorage({ apiKey: 'kept' });
+    const store = new SessionStore({ storage, fetchProfile: (key) => calls.me(key), pingAdmin: async () => undefined });
+    await store.start(null);
+    assert.deepEqual([store.getState().status, store.getState().user, store.getState().key, storage.getItem('apiKey')], ['unavailable', null, 'kept', 'kept']);
+    const signInStorage = memoryStorage();
+    const signIn = new SessionStore({ storage: signInStorage, fetchProfile: (key) => calls.me(key), pingAdmin: async () => undefined });
+    await assert.rejects(signIn.login('new-key'), NonJsonAnswerError);
+    assert.deepEqual([signIn.getState().status, signInStorage.getItem('apiKey')], ['anonymous', null]);
+    // JSON that is not an object is not a user either; an object is.
+    for (const body of ['null', '[]', '"ok"']) {
+      const odd = makeCalls(createApiClient({ fetch: async () => new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } }), now: () => 0, location: () => ({ hostname: 'localhost', pathname: '/', search: '', hash: '' }), redirect: () => undefined, getKey: () => null, apiHost: '' }));
+      await assert.rejects(odd.me('k'), NonJsonAnswerError, body);
+    }
+    const ok = makeCalls(createApiClient({ fetch: async () => new Response('{"email":"a@b.fr","credits":4}', { status: 200, headers: { 'Content-Type': 'application/json' } }), now: () => 0, location: () => ({ hostname: 'localhost', pathname: '/', search: '', hash: '' }), redirect: () => undefined, getKey: () => null, apiHost: '' }));
+    assert.deepEqual(await ok.me('k'), { email: 'a@b.fr', credits: 4 });
+    assert.equal(isTransientFailure(new NonJsonAnswerError('<html>')), true);
   });
 
   it('a refused stored key (401, 403) is still forgotten; a sign-in or a key from the address is forgotten on any failure', async () => {

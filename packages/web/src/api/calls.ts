@@ -2,7 +2,19 @@
  * The calls this part of the app makes (docs/product.md §1.7, docs/product.md §2.7), one function each, over the shared
  * client. Answers are typed loosely: servers add fields, the pages read what they need.
  */
-import { requireJson, type ApiClient } from './client.js';
+import { NonJsonAnswerError, isNonJsonAnswer, requireJson, type ApiClient } from './client.js';
+
+/**
+ * `GET /api/me` is the user only when it is a JSON object. A 200 that is not (a proxy's page, the
+ * app's index.html for a wrong API address) is a failed profile fetch: taken as the user, it
+ * showed a session with no name and '— crédits' (docs/web.md "Session": a stored key is kept
+ * through it, as through a 5xx).
+ */
+function requireUser(answer: unknown): Record<string, unknown> {
+  if (isNonJsonAnswer(answer)) throw new NonJsonAnswerError(answer.text);
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) throw new NonJsonAnswerError(String(JSON.stringify(answer) ?? ''));
+  return answer as Record<string, unknown>;
+}
 
 export interface LoginAnswer {
   token?: string;
@@ -72,7 +84,7 @@ export function makeCalls(api: ApiClient) {
     login: (identifier: string, password: string) => api.post<LoginAnswer>('/api/login', { identifier, password }, { auth: false }),
     register: (payload: RegisterPayload) => api.post<RegisterAnswer>('/api/register', payload, { auth: false }),
     /** The profile of a given key; no login redirect: a refused key is simply forgotten (docs/product.md §1.8). */
-    me: (key: string) => api.get<Record<string, unknown>>('/api/me', { auth: false, headers: keyHeader(key) }),
+    me: (key: string) => api.get<unknown>('/api/me', { auth: false, headers: keyHeader(key) }).then(requireUser),
     /** Ends a session on the server; its failure changes nothing for the user (the key is forgotten anyway). */
     logout: (key: string) => api.post('/api/logout', undefined, { auth: false, headers: keyHeader(key) }),
     /** Admin probe: its refusal is an answer, never a redirect. */

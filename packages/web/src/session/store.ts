@@ -6,6 +6,7 @@ import { AdminStatusCache, isAdminUser, profileRole } from './adminStatus.js';
 import type { CreditsChannel } from './creditsChannel.js';
 import { clearStoredKey, readStoredKey, storeKey, type KeyValueStorage } from './keyStorage.js';
 import { HttpError, NetworkError } from '../api/errors.js';
+import { NonJsonAnswerError } from '../api/client.js';
 import { creditBalance } from '../shell/credits.js';
 import type { UserProfile } from './types.js';
 
@@ -13,11 +14,12 @@ export type SessionStatus = 'anonymous' | 'consuming' | 'loading' | 'ready' | 'u
 
 /**
  * A profile fetch that says nothing about the key: no answer, a rate limit (the server allows a key
- * 300 calls a minute), a server error. A stored key is kept through these: forgetting it logged a
- * trader out of every tab for a busy minute or a restart. A refusal (401, 403) still forgets it.
+ * 300 calls a minute), a server error, a 200 whose body is not a user (a proxy's page). A stored key
+ * is kept through these: forgetting it logged a trader out of every tab for a busy minute or a
+ * restart. A refusal (401, 403) still forgets it.
  */
 export function isTransientFailure(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
+  if (error instanceof NetworkError || error instanceof NonJsonAnswerError) return true;
   return error instanceof HttpError && (error.status === 408 || error.status === 429 || error.status >= 500);
 }
 
