@@ -1,9 +1,10 @@
 // Trading-cost flags (docs/engine.md §13) shared by backtest, optimize and walk-forward: parsed
 // now (a typo is a usage error before any file is read), checked by core's normalizeCosts, and
 // `--spread typical` resolved once the symbol is known.
-import { normalizeCosts, CostError, type TradingCostsInput } from '@bt/core/costs';
+import { normalizeCosts, CostError, spreadColumnName, type TradingCostsInput } from '@bt/core/costs';
+import type { Candles } from '@bt/core/candles';
 import { findSymbol } from '@bt/core/catalogue';
-import { UsageError } from './errors.js';
+import { RunError, UsageError } from './errors.js';
 import { decimalNumber } from './options.js';
 
 export interface CostFlags {
@@ -89,4 +90,22 @@ export function costsFor(request: CostRequest, symbol: string): TradingCostsInpu
     throw error;
   }
   return input;
+}
+
+/**
+ * With --spread-from-data, the file's Spread column is checked once the candles are read, before
+ * any run: core refuses a negative spread inside each run, so `bt optimize` refused every
+ * combination and ended with exit 0, and no message named the file.
+ */
+export function checkSpreadData(path: string, candles: Candles, costs: TradingCostsInput | undefined): void {
+  if (!costs?.spreadFromData) return;
+  const column = spreadColumnName(candles.extra);
+  const values = column ? candles.extra[column] : undefined;
+  if (!values) return;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === v && !(v >= 0 && v !== Infinity)) {
+      throw new RunError(`${path}: the ${column} column holds ${v} at ${new Date(candles.time[i]).toISOString()} (candle ${i + 1}): --spread-from-data needs spreads ≥ 0 in points`);
+    }
+  }
 }

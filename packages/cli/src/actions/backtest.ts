@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { runBacktest, backtestResultJson, type BacktestResult } from '@bt/core/backtest';
 import { writeFileWhole } from '@bt/core/node';
-import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
+import { checkSpreadData, costsFor, parseCostFlags, type CostFlags } from '../costs.js';
 import { checkMonteCarlo, parseMonteCarloFlags, printMonteCarlo, runMonteCarlo, type MonteCarloFlags } from '../monte-carlo.js';
 import { loadData, type LoadedData } from '../data.js';
 import { RunError, UsageError } from '../errors.js';
@@ -49,6 +49,7 @@ export async function backtestCommand(flags: BacktestFlags): Promise<void> {
   if (!data.symbol) throw new UsageError(`cannot tell the symbol of ${flags.data} (no symbol row, file name not {symbol}_{timeframe}_...): give --symbol`);
   const pipSize = checkPipSize(data.symbol, flags.pipSize);
   const costs = costsFor(costRequest, data.symbol);
+  checkSpreadData(data.path, data.file.candles, costs);
   let ltf: LoadedData | undefined;
   if (flags.ltf) {
     ltf = await loadData(flags.ltf, { ...flags, timeframe: undefined, symbol: undefined });

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { getStrategy } from '@bt/core/catalogue';
 import type { OptimizationBase, ParameterSpace, Search, SearchSpace } from '@bt/core/optimize';
 import { OBJECTIVES, type Objective } from '@bt/core/optimize';
-import { costsFor, parseCostFlags, type CostFlags } from '../costs.js';
+import { checkSpreadData, costsFor, parseCostFlags, type CostFlags } from '../costs.js';
 import { loadData, type LoadedData } from '../data.js';
 import { UsageError } from '../errors.js';
 import { parseConcurrency, parsePeriod, parsePositiveInt, readOptions, type ReadFlags } from '../options.js';
@@ -83,6 +83,7 @@ export async function searchSetup(flags: SearchFlags): Promise<SearchSetup> {
   if (!data.symbol) throw new UsageError(`cannot tell the symbol of ${flags.data} (no symbol row, file name not {symbol}_{timeframe}_...): give --symbol`);
   const pipSize = checkPipSize(data.symbol, flags.pipSize);
   const costs = costsFor(costRequest, data.symbol);
+  checkSpreadData(data.path, data.file.candles, costs);
   const base: OptimizationBase = { strategy, symbol: data.symbol, pipSize, timeframe: data.timeframe, slMode, costs };
   return { data, base, space, grid, indices, search, ranking: { objective, target, minTrades }, period, concurrency };
 }
