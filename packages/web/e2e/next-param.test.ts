@@ -3,7 +3,7 @@
  * real bt server: after a sign-in (the password form, or the return of the third-party sign-in
  * with its key), a path of this site is followed and anything that could leave it (another host,
  * a scheme, backslash and control-character tricks, in any letter case) lands on /home of this
- * origin. Run after `npm run build -w @bt/web`:
+ * origin, as does a sign-in or password page (which would show the login page again). Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/next-param.test.ts`.
  */
 import assert from 'node:assert/strict';
@@ -58,7 +58,8 @@ describe('next parameter of /login', () => {
 
   it('the password form does the same', async () => {
     const origin = new URL(running.server.url).origin;
-    for (const next of ['//evil.example', '/\\evil.example', 'JaVaScRiPt:alert(1)']) {
+    // A sign-in or password page as next would land on the login page again: /home too.
+    for (const next of ['//evil.example', '/\\evil.example', 'JaVaScRiPt:alert(1)', '/login', '/login?tab=register', '/forgot-password', '/reset-password/abc']) {
       const page = await fresh();
       await page.goto(`${running.server.url}/login?next=${encodeURIComponent(next)}`);
       await page.getByLabel('E-mail ou nom d’utilisateur').fill(user.username);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loginUrlFor } from '../src/api/authRedirect.js';
-import { DEFAULT_NEXT, safeNext } from '../src/session/next.js';
+import { DEFAULT_NEXT, isAuthPage, safeNext } from '../src/session/next.js';
 
 describe('next parameter (docs/product.md §1.5)', () => {
   it('keeps paths of this site, with their query and hash', () => {
@@ -15,6 +15,15 @@ describe('next parameter (docs/product.md §1.5)', () => {
       assert.equal(safeNext(bad), DEFAULT_NEXT, String(bad));
     }
     assert.equal(DEFAULT_NEXT, '/home');
+  });
+
+  it('a sign-in, sign-up or password page is not a place to land after signing in: /home', () => {
+    for (const auth of ['/login', '/login?tab=register&next=%2Fdashboard', '/Login/', '/./login', '/%6Cogin', '/auth', '/register', '/forgot-password', '/reset-password/abc123', '/resetpassword/forgot-password', '/resetpassword/reset-password/tok', '/login#x']) {
+      assert.equal(safeNext(auth), DEFAULT_NEXT, auth);
+      assert.equal(isAuthPage(auth), true, auth);
+    }
+    // Pages whose names only start like one, and the ordinary pages, are kept.
+    for (const page of ['/loginhelp', '/profile', '/backtest?next=/login', '/a-savoir/strategies#login', '/home']) assert.equal(safeNext(page), page, page);
   });
 
   it('a guard sends to /login?next={path, query and hash}, which safeNext reads back unchanged', () => {
