@@ -96,6 +96,7 @@ async function main(command: string): Promise<void> {
   };
   const offered = Object.entries(payments).filter(([, gateway]) => gateway).map(([name]) => name);
   log(`bt: payments: ${offered.length ? offered.join(', ') : 'none configured (STRIPE_*, PAYPAL_*, NOWPAYMENTS_*)'}`);
+  if (paypal && !paypal.webhookId) log('bt: payments: PAYPAL_WEBHOOK_ID is not set: PayPal refunds and disputes cannot be verified, its webhook answers 503 (docs/payments.md)');
   const jobs = readJobsEnv();
   log(`bt: backtests: ${jobs.queue ? `Redis job queue (prefix ${jobs.queue.prefix}), run by bt-worker processes (npm run worker)` : `${jobs.engineThreads} worker thread(s) in this process`}`);
   const webDist = env.webDist ? builtWebDist(env.webDist) : null;

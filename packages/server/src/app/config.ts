@@ -93,7 +93,8 @@ export const UPLOAD_ROUTE_PATHS = [UPLOAD_PATH, IMPORT_PATH, ADMIN_IMPORT_PATH];
 /** Payment provider callbacks: their signatures are checked over the raw body (payments/routes.ts). */
 export const STRIPE_WEBHOOK_PATH = '/api/payment/stripe/webhook';
 export const CRYPTO_IPN_PATH = '/api/payment/crypto/ipn';
-export const PAYMENT_CALLBACK_PATHS = [STRIPE_WEBHOOK_PATH, CRYPTO_IPN_PATH];
+export const PAYPAL_WEBHOOK_PATH = '/api/payment/paypal/webhook';
+export const PAYMENT_CALLBACK_PATHS = [STRIPE_WEBHOOK_PATH, CRYPTO_IPN_PATH, PAYPAL_WEBHOOK_PATH];
 
 export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicUrl'>): AppConfig {
   return {

@@ -138,6 +138,9 @@ function readPayments(env: Env): ServerEnv['payments'] {
   const stripe = pair(env, 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET');
   const paypal = pair(env, 'PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET');
   const nowpayments = pair(env, 'NOWPAYMENTS_API_KEY', 'NOWPAYMENTS_IPN_SECRET');
+  const paypalWebhookId = env.PAYPAL_WEBHOOK_ID?.trim() || null;
+  if (paypalWebhookId && !paypal) throw new Error('invalid PAYPAL_WEBHOOK_ID: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET too (the webhook is verified by calling PayPal)');
+  if (paypalWebhookId && !/^[A-Za-z0-9_-]{1,64}$/.test(paypalWebhookId)) throw new Error(`invalid PAYPAL_WEBHOOK_ID: ${paypalWebhookId.slice(0, 80)} (the webhook's id in the PayPal developer dashboard, such as 1JE4291016473214C)`);
   const rawRate = env.VAT_RATE?.trim();
   const vatRatePercent = rawRate ? Number(rawRate.replace(',', '.')) : DEFAULT_SELLER.vatRatePercent;
   if (!Number.isFinite(vatRatePercent) || vatRatePercent < 0 || vatRatePercent > 100) throw new Error(`invalid VAT_RATE: ${rawRate} (expected a percentage from 0 to 100, such as 20)`);
@@ -146,7 +149,7 @@ function readPayments(env: Env): ServerEnv['payments'] {
   const optional = (name: string) => env[name]?.trim() || null;
   return {
     stripe: stripe ? { secretKey: stripe[0], webhookSecret: stripe[1], apiBase: env.STRIPE_API_BASE?.trim() ? url(env, 'STRIPE_API_BASE', '') : null } : null,
-    paypal: paypal ? { clientId: paypal[0], clientSecret: paypal[1], apiBase: url(env, 'PAYPAL_API_BASE', DEFAULT_PAYPAL_API) } : null,
+    paypal: paypal ? { clientId: paypal[0], clientSecret: paypal[1], apiBase: url(env, 'PAYPAL_API_BASE', DEFAULT_PAYPAL_API), webhookId: paypalWebhookId } : null,
     nowpayments: nowpayments ? { apiKey: nowpayments[0], ipnSecret: nowpayments[1], apiBase: url(env, 'NOWPAYMENTS_API_BASE', DEFAULT_NOWPAYMENTS_API) } : null,
     seller: {
       name: env.SELLER_NAME?.trim() || DEFAULT_SELLER.name,

@@ -79,10 +79,50 @@ export interface CapturedOrder {
   customId: string | null;
 }
 
+/** The transmission headers PayPal sends with each webhook notice. */
+export interface PayPalTransmission {
+  transmissionId: string;
+  transmissionTime: string;
+  transmissionSig: string;
+  certUrl: string;
+  authAlgo: string;
+}
+
+/** A PayPal webhook event once PayPal verified it (the fields the service reads). */
+export interface PayPalEvent {
+  id: string;
+  event_type: string;
+  resource: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A capture as PayPal has it now (GET /v2/payments/captures/{id}). */
+export interface PayPalCapture {
+  id: string;
+  status: string;
+  /** Our reference (the order's custom_id, copied on its capture). */
+  customId: string | null;
+  /** The order it captured (its `up` link). */
+  orderId: string | null;
+  amountCents: number | null;
+  currency: string | null;
+}
+
 export interface PayPalGateway {
   createOrder(request: OrderRequest): Promise<{ id: string; approveUrl: string }>;
   /** Captures an approved order (idempotent under `requestId`); an order captured already is read back. */
   captureOrder(orderId: string, requestId: string): Promise<CapturedOrder>;
+  /** Whether a webhook id is configured (PAYPAL_WEBHOOK_ID): without it no notice can be verified. */
+  readonly webhookConfigured: boolean;
+  /**
+   * Has PayPal verify a webhook notice (`POST /v1/notifications/verify-webhook-signature`: its
+   * transmission headers, our webhook id, the event as received) and returns the event. Rejects
+   * with SignatureError when PayPal answers FAILURE (or the notice is not one), ProviderError when
+   * PayPal cannot be reached.
+   */
+  parseWebhook(rawBody: Uint8Array, transmission: PayPalTransmission): Promise<PayPalEvent>;
+  /** A capture as PayPal has it, or null when PayPal knows none with this id (ProviderError otherwise). */
+  captureOf(captureId: string): Promise<PayPalCapture | null>;
 }
 
 export interface InvoiceRequest {

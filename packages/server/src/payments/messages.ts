@@ -33,5 +33,7 @@ export const PAY_MSG = {
   invoiceNotFound: 'Facture introuvable.',
   stripeUnreachable: 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.',
   reversalBeforePayment: 'Paiement pas encore confirmé : remboursement ou contestation à renvoyer plus tard.',
+  paypalWebhookUnconfigured: 'Webhook PayPal non configuré sur ce serveur (PAYPAL_WEBHOOK_ID) : notification à renvoyer.',
+  paypalUnreachable: 'PayPal ne répond pas : notification non vérifiée, à renvoyer.',
   stripeStateUnreachable: 'Stripe ne répond pas : état de l’abonnement inconnu, notification à renvoyer.',
 } as const;

@@ -67,7 +67,10 @@ export class Reversals {
         disputed = dispute.status === 'won' ? 0 : dispute.amountCents;
       }
       const paidCents = row.amountReceivedCents ?? row.amountExpectedCents ?? 0;
-      const reversedCents = Math.min(paidCents, refunded + disputed);
+      // At PayPal the money of a dispute lost leaves by a refund or reversal of the same capture,
+      // notified too: the share is the larger of the two there, never their sum. At Stripe a
+      // dispute's amount is withdrawn apart from the refunds.
+      const reversedCents = Math.min(paidCents, row.provider === 'paypal' ? Math.max(refunded, disputed) : refunded + disputed);
       const owed = row.status === 'paid' ? Reversals.creditsFor(row.credits ?? 0, paidCents, reversedCents) : 0;
       const delta = owed - row.creditsReversed;
       let shortfall = row.creditsShortfall;

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { CRYPTO_IPN_PATH, STRIPE_WEBHOOK_PATH } from '../app/config.js';
+import { CRYPTO_IPN_PATH, PAYPAL_WEBHOOK_PATH, STRIPE_WEBHOOK_PATH } from '../app/config.js';
 import type { AppContext, AppState } from '../app/context.js';
 import { apiRouter } from '../app/router.js';
 import { badRequest, notFound } from '../app/errors.js';
@@ -58,6 +58,17 @@ export function paymentRoutes(services: Services): Router<AppState> {
   router.post(CRYPTO_IPN_PATH, async (ctx) => {
     const raw = await readRawBody(ctx, CALLBACK_LIMIT_BYTES, PAY_MSG.callbackTooLarge);
     ctx.body = await paymentCallbacks.crypto(raw, ctx.get('x-nowpayments-sig'));
+  });
+
+  router.post(PAYPAL_WEBHOOK_PATH, async (ctx) => {
+    const raw = await readRawBody(ctx, CALLBACK_LIMIT_BYTES, PAY_MSG.callbackTooLarge);
+    ctx.body = await paymentCallbacks.paypal(raw, {
+      transmissionId: ctx.get('paypal-transmission-id'),
+      transmissionTime: ctx.get('paypal-transmission-time'),
+      transmissionSig: ctx.get('paypal-transmission-sig'),
+      certUrl: ctx.get('paypal-cert-url'),
+      authAlgo: ctx.get('paypal-auth-algo'),
+    });
   });
 
   // The payment behind a return link: ?payment=stripe&session_id=… · paypal&token=… · crypto&token=…

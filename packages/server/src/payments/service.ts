@@ -132,7 +132,9 @@ export class Payments {
         this.deps.log(`payments: PayPal capture of ${input.orderId} failed: ${(err as Error).message}`);
         throw new HttpError(502, PAY_MSG.captureUnreachable);
       }
-      if (captured.status !== 'COMPLETED' || captured.captureStatus !== 'COMPLETED' || !captured.captureId) {
+      // A capture refunded (in part or whole) before the buyer came back was completed first: it
+      // credits, and the refund's webhook (answered 409 until now, delivered again) takes its share back.
+      if (captured.status !== 'COMPLETED' || !['COMPLETED', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(captured.captureStatus ?? '') || !captured.captureId) {
         await this.deps.records.mark(payment, 'failed', 'capture_failed', `order ${captured.status}, capture ${captured.captureStatus ?? 'none'}`);
         throw badRequest(PAY_MSG.captureFailed(captured.captureStatus ?? captured.status));
       }

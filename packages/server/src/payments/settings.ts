@@ -15,6 +15,12 @@ export interface PayPalSettings {
   clientSecret: string;
   /** `https://api-m.paypal.com` (live) or `https://api-m.sandbox.paypal.com`. */
   apiBase: string;
+  /**
+   * The id PayPal gave the webhook registered for `$API_PUBLIC_URL/api/payment/paypal/webhook`
+   * (`PAYPAL_WEBHOOK_ID`): PayPal verifies a notice's signature only for it. Null: refunds and
+   * disputes cannot be verified, the webhook answers 503 (docs/payments.md).
+   */
+  webhookId: string | null;
 }
 
 export interface NowPaymentsSettings {

@@ -13,6 +13,8 @@ import { startStripeServer, type StripeServer } from './stripe-server.js';
 
 export const STRIPE_KEYS = { secretKey: 'sk_test_local_0123456789', webhookSecret: 'whsec_local_0123456789abcdef' };
 export const PAYPAL_KEYS = { clientId: 'paypal-client-local', clientSecret: 'paypal-secret-local' };
+/** The id PayPal gave our webhook (PAYPAL_WEBHOOK_ID). */
+export const PAYPAL_WEBHOOK_ID = '8PT597110X687430LKGECATA';
 export const NOWPAYMENTS_KEYS = { apiKey: 'NP-LOCAL-API-KEY', ipnSecret: 'np-ipn-secret-local' };
 
 export const TEST_SELLER: SellerSettings = {
@@ -39,19 +41,22 @@ export function usePaymentApp(options: { seller?: SellerSettings } = {}): Paymen
   const t = useTestApp(
     async () => {
       providers.stripe = await startStripeServer({ ...STRIPE_KEYS, now: () => Math.floor(t.clock.now().getTime() / 1000) });
-      providers.paypal = await startPayPalServer(PAYPAL_KEYS);
+      providers.paypal = await startPayPalServer({ ...PAYPAL_KEYS, webhookId: PAYPAL_WEBHOOK_ID });
       providers.nowpayments = await startNowPaymentsServer(NOWPAYMENTS_KEYS);
       return {
         config: { seller: options.seller ?? TEST_SELLER },
         payments: {
           stripe: new StripeCheckout({ ...STRIPE_KEYS, apiBase: providers.stripe.base }),
-          paypal: new PayPalOrders({ ...PAYPAL_KEYS, apiBase: providers.paypal.base }),
+          paypal: new PayPalOrders({ ...PAYPAL_KEYS, apiBase: providers.paypal.base, webhookId: PAYPAL_WEBHOOK_ID }),
           crypto: new NowPaymentsInvoices({ ...NOWPAYMENTS_KEYS, apiBase: providers.nowpayments.base }),
         },
       };
     },
     {
-      started: (app) => providers.stripe.setWebhook(`${app.url}/api/payment/stripe/webhook`),
+      started: (app) => {
+        providers.stripe.setWebhook(`${app.url}/api/payment/stripe/webhook`);
+        providers.paypal.setWebhook(`${app.url}/api/payment/paypal/webhook`);
+      },
       stopped: async () => {
         await Promise.all([providers.stripe?.close(), providers.paypal?.close(), providers.nowpayments?.close()]);
       },

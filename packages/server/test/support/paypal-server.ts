@@ -3,26 +3,44 @@
  * Basic auth), `POST /v2/checkout/orders` (Bearer token; a `payer-action` link when
  * `payment_source.paypal.experience_context` is given, `approve` with `application_context`),
  * `POST /v2/checkout/orders/{id}/capture` (422 ORDER_NOT_APPROVED / ORDER_ALREADY_CAPTURED, the
- * same answer again for the same `PayPal-Request-Id`), `GET /v2/checkout/orders/{id}`. Its hosted
- * page approves the order and returns to `return_url` with `token` and `PayerID`.
+ * same answer again for the same `PayPal-Request-Id`), `GET /v2/checkout/orders/{id}`,
+ * `GET /v2/payments/captures/{id}`. Its hosted page approves the order and returns to `return_url`
+ * with `token` and `PayerID`.
+ *
+ * Webhooks as PayPal sends them: refunds, reversals and disputes of a capture are events signed
+ * with the server's RSA key (SHA256withRSA over `transmission_id|transmission_time|webhook_id|
+ * crc32(body)`, the `PAYPAL-TRANSMISSION-*`, `PAYPAL-CERT-URL` and `PAYPAL-AUTH-ALGO` headers), for
+ * the webhook id given at start; `POST /v1/notifications/verify-webhook-signature` checks a notice
+ * the way PayPal does (Bearer token, the certificate URL, the signature for the merchant's webhook
+ * id, the event as sent) and answers SUCCESS or FAILURE.
  */
-import { randomBytes } from 'node:crypto';
+import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { hostedPage, json, listen, redirect, withParams } from './provider-http.js';
+import { crc32 } from 'node:zlib';
+import { deliver, hostedPage, json, listen, redirect, withParams, type Delivery } from './provider-http.js';
 
 type Json = Record<string, any>;
 
 const paypalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
 const issue = (name: string, issueCode: string, description: string) => ({ name, details: [{ issue: issueCode, description }], message: description });
 
-export async function startPayPalServer(options: { clientId: string; clientSecret: string }) {
+export async function startPayPalServer(options: { clientId: string; clientSecret: string; webhookId?: string }) {
   const tokens = new Set<string>();
+  /** Captures by id, with their order; refunds by id; disputes by id. */
+  const captureIndex = new Map<string, { capture: Json; order: Json }>();
+  const refunds = new Map<string, Json>();
+  const disputes = new Map<string, Json>();
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const certName = `CERT-360caa42-${randomBytes(4).toString('hex')}`;
+  let webhookUrl: string | null = null;
+  /** Every verification asked, with PayPal's answer. */
+  const verifications: { transmissionId: string; webhookId: string; status: string }[] = [];
   const orders = new Map<string, Json>();
   const createRequests = new Map<string, Json>();
   const captures = new Map<string, { status: number; body: Json }>();
   const requests: { method: string; path: string; requestId: string | undefined }[] = [];
   /** Test hooks: the next capture is declined, or reports another amount. */
-  const hooks: { declineNext?: string; captureAmount?: { value: string; currency_code: string } } = {};
+  const hooks: { declineNext?: string; captureAmount?: { value: string; currency_code: string }; verificationDown?: boolean } = {};
 
   const bearer = (req: IncomingMessage) => {
     const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
@@ -42,6 +60,40 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
       const token = `A21AA${randomBytes(24).toString('base64url')}`;
       tokens.add(token);
       return json(res, 200, { scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-LOCAL', expires_in: 32400, nonce: randomBytes(8).toString('hex') });
+    }
+    if (req.method === 'GET' && path === `/v1/notifications/certs/${certName}`) {
+      res.writeHead(200, { 'content-type': 'application/x-pem-file' }).end(publicKey.export({ type: 'spki', format: 'pem' }));
+      return;
+    }
+    if (req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
+      if (!bearer(req)) return json(res, 401, unauthorized);
+      if (hooks.verificationDown) return json(res, 503, { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.' });
+      let body: Json;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return json(res, 400, issue('INVALID_REQUEST', 'MALFORMED_REQUEST_JSON', 'The request JSON is not well formed.'));
+      }
+      const required = ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id', 'webhook_event'];
+      const missing = required.filter((name) => !body[name]);
+      if (missing.length) {
+        return json(res, 400, { name: 'VALIDATION_ERROR', message: 'Invalid request - see details', details: missing.map((field) => ({ field, issue: 'MISSING_REQUIRED_PARAMETER' })) });
+      }
+      const signed = `${body.transmission_id}|${body.transmission_time}|${body.webhook_id}|${crc32(JSON.stringify(body.webhook_event))}`;
+      const ok =
+        body.auth_algo === 'SHA256withRSA' &&
+        body.cert_url === certUrl() &&
+        body.webhook_id === options.webhookId &&
+        createVerify('RSA-SHA256').update(signed).verify(publicKey, String(body.transmission_sig), 'base64');
+      const status = ok ? 'SUCCESS' : 'FAILURE';
+      verifications.push({ transmissionId: String(body.transmission_id), webhookId: String(body.webhook_id), status });
+      return json(res, 200, { verification_status: status });
+    }
+    if (path.startsWith('/v2/payments/captures/')) {
+      if (!bearer(req)) return json(res, 401, unauthorized);
+      const found = req.method === 'GET' ? captureIndex.get(path.slice('/v2/payments/captures/'.length)) : undefined;
+      if (!found) return json(res, 404, issue('RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist. Please check the resource ID and try again.'));
+      return json(res, 200, captureResource(found.capture, found.order));
     }
     if (path.startsWith('/v2/')) {
       if (!bearer(req)) return json(res, 401, unauthorized);
@@ -91,11 +143,7 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
           answer = { status: 422, body: issue('UNPROCESSABLE_ENTITY', hooks.declineNext, 'The instrument presented was declined.') };
           delete hooks.declineNext;
         } else {
-          order.status = 'COMPLETED';
-          const unit = order.purchase_units[0];
-          unit.payments = {
-            captures: [{ id: paypalId(), status: 'COMPLETED', amount: hooks.captureAmount ?? unit.amount, custom_id: unit.custom_id, final_capture: true, create_time: new Date().toISOString() }],
-          };
+          captureNow(order);
           answer = { status: 201, body: publicOrder(order) };
         }
         if (requestId) captures.set(key, answer);
@@ -116,6 +164,140 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     json(res, 404, { error: 'not found' });
   });
 
+  function captureNow(order: Json): Json {
+    order.status = 'COMPLETED';
+    const unit = order.purchase_units[0];
+    const capture = { id: paypalId(), status: 'COMPLETED', amount: hooks.captureAmount ?? unit.amount, custom_id: unit.custom_id, final_capture: true, create_time: new Date().toISOString() };
+    unit.payments = { captures: [capture] };
+    captureIndex.set(capture.id, { capture, order });
+    return capture;
+  }
+
+  const certUrl = () => `${http.base}/v1/notifications/certs/${certName}`;
+
+  /** A capture as `GET /v2/payments/captures/{id}` shows it. */
+  function captureResource(capture: Json, order: Json): Json {
+    return {
+      ...structuredClone(capture),
+      update_time: new Date().toISOString(),
+      links: [
+        { href: `${http.base}/v2/payments/captures/${capture.id}`, rel: 'self', method: 'GET' },
+        { href: `${http.base}/v2/payments/captures/${capture.id}/refund`, rel: 'refund', method: 'POST' },
+        { href: `${http.base}/v2/checkout/orders/${order.id}`, rel: 'up', method: 'GET' },
+      ],
+    };
+  }
+
+  const cents = (value: string) => Math.round(Number(value) * 100);
+  const money = (currency: string, amount: number) => ({ currency_code: currency, value: (amount / 100).toFixed(2) });
+
+  function event(type: string, resourceType: string, resource: Json, summary: string): Json {
+    return {
+      id: `WH-${paypalId()}-${paypalId()}`,
+      event_version: '1.0',
+      create_time: new Date().toISOString(),
+      resource_type: resourceType,
+      resource_version: '2.0',
+      event_type: type,
+      summary,
+      resource: structuredClone(resource),
+      links: [{ href: `${http.base}/v1/notifications/webhooks-events/WH-x`, rel: 'self', method: 'GET' }],
+    };
+  }
+
+  /**
+   * A refund from the dashboard (`reverse`: a reversal, PayPal taking the money back), of `amount`
+   * cents (all that is left by default), sent in `PAYMENT.CAPTURE.REFUNDED` / `…REVERSED` with
+   * the capture's refunded total so far. `send: false` builds the event without sending it.
+   */
+  async function refund(captureId: string, opts: { amount?: number; reverse?: boolean; send?: boolean } = {}) {
+    const found = captureIndex.get(captureId);
+    if (!found) throw new Error(`no capture ${captureId}`);
+    const { capture } = found;
+    const currency = capture.amount.currency_code;
+    const refundedBefore = (capture.refunded_cents as number | undefined) ?? 0;
+    const amount = opts.amount ?? cents(capture.amount.value) - refundedBefore;
+    if (amount <= 0 || refundedBefore + amount > cents(capture.amount.value)) throw new Error(`refund of ${amount} over the capture's ${cents(capture.amount.value) - refundedBefore} left`);
+    capture.refunded_cents = refundedBefore + amount;
+    capture.status = capture.refunded_cents === cents(capture.amount.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    const id = paypalId();
+    const resource = {
+      id,
+      amount: money(currency, amount),
+      note_to_payer: opts.reverse ? 'Payment reversed' : undefined,
+      seller_payable_breakdown: {
+        gross_amount: money(currency, amount),
+        paypal_fee: money(currency, 0),
+        net_amount: money(currency, amount),
+        total_refunded_amount: money(currency, capture.refunded_cents),
+      },
+      custom_id: capture.custom_id,
+      status: 'COMPLETED',
+      create_time: new Date().toISOString(),
+      update_time: new Date().toISOString(),
+      links: [
+        { href: `${http.base}/v2/payments/refunds/${id}`, rel: 'self', method: 'GET' },
+        { href: `${http.base}/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+      ],
+    };
+    refunds.set(id, resource);
+    const type = opts.reverse ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED';
+    const e = event(type, 'refund', resource, `A ${resource.amount.value} ${currency} capture payment was ${opts.reverse ? 'reversed' : 'refunded'}`);
+    return { event: e, refund: resource, delivery: opts.send === false ? null : await send(e) };
+  }
+
+  /**
+   * A dispute of the capture's whole amount: opened (`CUSTOMER.DISPUTE.CREATED`, then `…UPDATED`
+   * while open), then `RESOLVED` with an outcome (RESOLVED_BUYER_FAVOUR, RESOLVED_SELLER_FAVOUR…).
+   */
+  async function dispute(captureId: string, outcome: 'open' | 'RESOLVED_BUYER_FAVOUR' | 'RESOLVED_SELLER_FAVOUR' | 'CANCELED_BY_BUYER', opts: { send?: boolean } = {}) {
+    const found = captureIndex.get(captureId);
+    if (!found) throw new Error(`no capture ${captureId}`);
+    let d = [...disputes.values()].find((x) => x.disputed_transactions[0].seller_transaction_id === captureId);
+    const created = !d;
+    d ??= {
+      dispute_id: `PP-D-${Math.floor(Math.random() * 1e6)}`,
+      create_time: new Date().toISOString(),
+      disputed_transactions: [{ seller_transaction_id: captureId, create_time: found.capture.create_time, transaction_status: 'COMPLETED', gross_amount: found.capture.amount, custom: found.capture.custom_id }],
+      reason: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED',
+      dispute_amount: found.capture.amount,
+      dispute_life_cycle_stage: 'INQUIRY',
+      dispute_channel: 'INTERNAL',
+    };
+    d.update_time = new Date().toISOString();
+    d.status = outcome === 'open' ? 'WAITING_FOR_SELLER_RESPONSE' : 'RESOLVED';
+    if (outcome !== 'open') d.dispute_outcome = { outcome_code: outcome, amount_refunded: outcome === 'RESOLVED_BUYER_FAVOUR' ? d.dispute_amount : money(d.dispute_amount.currency_code, 0) };
+    disputes.set(d.dispute_id, d);
+    const type = outcome !== 'open' ? 'CUSTOMER.DISPUTE.RESOLVED' : created ? 'CUSTOMER.DISPUTE.CREATED' : 'CUSTOMER.DISPUTE.UPDATED';
+    const e = event(type, 'dispute', d, `A dispute ${outcome === 'open' ? 'was opened' : 'was resolved'}`);
+    return { event: e, dispute: d, delivery: opts.send === false ? null : await send(e) };
+  }
+
+  /** The transmission headers PayPal signs a notice with, for `webhookId` (the one given at start by default). */
+  function sign(payload: string, webhookId = options.webhookId ?? ''): Record<string, string> {
+    const transmissionId = randomUUID();
+    const time = new Date().toISOString();
+    const signature = createSign('RSA-SHA256').update(`${transmissionId}|${time}|${webhookId}|${crc32(payload)}`).sign(privateKey, 'base64');
+    return {
+      'paypal-transmission-id': transmissionId,
+      'paypal-transmission-time': time,
+      'paypal-transmission-sig': signature,
+      'paypal-cert-url': certUrl(),
+      'paypal-auth-algo': 'SHA256withRSA',
+      'paypal-auth-version': 'v2',
+    };
+  }
+
+  /**
+   * Sends a notice (again: a replay), signed. To forge one: `payload` replaces the body after it
+   * was signed, `webhookId` signs it for another webhook, `headers` replaces headers.
+   */
+  function send(e: Json, opts: { payload?: string; webhookId?: string; headers?: Record<string, string> } = {}): Promise<Delivery> {
+    if (!webhookUrl) throw new Error('set the webhook URL first (paypal.setWebhook)');
+    const payload = JSON.stringify(e);
+    return deliver(webhookUrl, opts.payload ?? payload, { ...sign(payload, opts.webhookId), ...opts.headers });
+  }
+
   function publicOrder(order: Json): Json {
     const { return_url: _r, cancel_url: _c, ...rest } = order;
     return structuredClone(rest);
@@ -129,7 +311,32 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     order.payer = { payer_id: paypalId().slice(0, 13), email_address: 'buyer@example.com' };
   }
 
-  return { base: http.base, orders, requests, hooks, approve, close: http.close };
+  /** The capture of an order, made at PayPal without us (its answer lost on the way back). */
+  function captureAtPayPal(orderId: string): Json {
+    const order = orders.get(orderId);
+    if (!order || order.status !== 'APPROVED') throw new Error(`order ${orderId} not approved`);
+    return captureNow(order);
+  }
+
+  const captureOf = (orderId: string): string => orders.get(orderId)!.purchase_units[0].payments.captures[0].id;
+
+  return {
+    base: http.base,
+    orders,
+    requests,
+    hooks,
+    verifications,
+    approve,
+    captureAtPayPal,
+    captureOf,
+    refund,
+    dispute,
+    send,
+    setWebhook(url: string) {
+      webhookUrl = url;
+    },
+    close: http.close,
+  };
 }
 
 export type PayPalServer = Awaited<ReturnType<typeof startPayPalServer>>;
