@@ -53,7 +53,7 @@ async function bench(): Promise<string> {
     rateLimiter: new MemoryRateLimiter(systemClock),
     log: () => {},
     // No API rate limit here: 20 clients hammer one key on purpose.
-    config: appConfig({ publicUrl: 'http://bench.local', rateLimits: { login: null, register: null, reset: null, verify: null, support: null, api: null } }),
+    config: appConfig({ publicUrl: 'http://bench.local', rateLimits: { login: null, loginAccount: null, register: null, reset: null, verify: null, support: null, api: null } }),
   });
   // Two months of M5 (the period and its warm-up), through the store's import path.
   // A reproducible M5 random walk (about 2.7 pips of noise per candle), the benchmarks' generator.

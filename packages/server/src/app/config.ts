@@ -1,12 +1,17 @@
 import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_SELLER, type SellerSettings } from '../payments/settings.js';
-import type { RateRule } from '../ratelimit/limiter.js';
+import type { FailureRule, RateRule } from '../ratelimit/limiter.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
 
 export interface RateLimits {
   /** Per client IP. */
   login: RateRule | null;
+  /**
+   * Failed sign-ins per account, from any address: `free` at once, then waits doubling from 1 s
+   * up to `maxDelaySeconds` (auth/attempts.ts; docs/security.md, "Sign-in attempts per account").
+   */
+  loginAccount: FailureRule | null;
   register: RateRule | null;
   /** Reset request and reset itself, per client IP. */
   reset: RateRule | null;
@@ -19,6 +24,7 @@ export interface RateLimits {
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { limit: 10, windowSeconds: 60 },
+  loginAccount: { free: 5, maxDelaySeconds: 900 },
   register: { limit: 5, windowSeconds: 3600 },
   reset: { limit: 5, windowSeconds: 900 },
   verify: { limit: 5, windowSeconds: 3600 },

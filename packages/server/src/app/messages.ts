@@ -62,6 +62,7 @@ export const MSG = {
   supportLastNameTooLong: (max: number) => `Nom trop long (${max} caractères maximum).`,
   supportSent: 'Message envoyé. Merci !',
   rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
+  tooManySignInAttempts: (seconds: number) => `Trop de tentatives de connexion pour ce compte. Réessaie dans ${seconds} s.`,
   tooManyConnections: 'Trop de connexions ouvertes depuis ton adresse. Réessaie dans quelques secondes.',
   databaseDown: 'Base de données indisponible.',
   featureUnavailable: 'Cette fonction est momentanément indisponible sur ce serveur. Réessaie plus tard.',

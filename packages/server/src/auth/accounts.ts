@@ -13,6 +13,7 @@ import { RecreateLimitError, type Recreations } from '../users/recreations.js';
 import { checkEmail, checkName, checkNewPassword, checkUsername, isEmail, isReservedUsername, normalizeEmail, normalizeUsername } from './rules.js';
 import type { ScreenVerification } from '../app/config.js';
 import { hashPassword, needsRehash, verifyPassword, type ScryptCost } from './secrets.js';
+import type { SignInAttempts } from './attempts.js';
 import type { Sessions } from './sessions.js';
 import type { OneTimeTokens } from './tokens.js';
 
@@ -117,13 +118,21 @@ export class Accounts {
     return user;
   }
 
-  async login(identifier: string, password: string): Promise<{ user: User; key: string }> {
+  /**
+   * `attempts` counts the check against the account's failed sign-ins (auth/attempts.ts): a 429
+   * before any hash is computed while the account must wait.
+   */
+  async login(identifier: string, password: string, attempts?: { gate: SignInAttempts; clientIp: string }): Promise<{ user: User; key: string }> {
     const id = identifier.trim();
     if (!id || !password) throw badRequest(MSG.identifierRequired);
-    const user = id.includes('@') ? await userWithEmail(this.deps.db, normalizeEmail(id)) : await userWithUsername(this.deps.db, normalizeUsername(id));
+    const name = id.includes('@') ? normalizeEmail(id) : normalizeUsername(id);
+    const user = id.includes('@') ? await userWithEmail(this.deps.db, name) : await userWithUsername(this.deps.db, name);
+    const live = user && !user.deletedAt ? user : null;
+    const attempt = await attempts?.gate.begin(live ? `user:${live.id}` : `name:${name.slice(0, 200)}`, attempts.clientIp);
     const cost = this.deps.config.passwordCost;
     const ok = await verifyPassword(password.slice(0, 1024), user?.passwordHash, cost);
     if (!user || !ok || user.deletedAt) throw unauthorized(MSG.invalidCredentials);
+    await attempt?.succeeded();
     if (needsRehash(user.passwordHash!, cost)) {
       // The clear password is only ever here: the moment to move an old hash to today's cost.
       const passwordHash = await hashPassword(password.slice(0, 1024), cost);

@@ -9,6 +9,7 @@ import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { enforce, rateLimit } from '../ratelimit/middleware.js';
 import type { VerificationOutcome } from './accounts.js';
+import { SignInAttempts } from './attempts.js';
 import { currentUser, requireUser } from './middleware.js';
 
 /**
@@ -26,11 +27,12 @@ const VERIFIED_QUERY: Readonly<Record<VerificationOutcome, string>> = {
 export function authRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { accounts } = services;
   const { rateLimits } = deps.config;
-  const limited = (bucket: keyof typeof rateLimits) => {
+  const limited = (bucket: Exclude<keyof typeof rateLimits, 'loginAccount'>) => {
     const rule = rateLimits[bucket];
     return rule ? rateLimit(deps.rateLimiter, bucket, rule) : async (_: unknown, next: () => Promise<unknown>) => next();
   };
   const router = apiRouter();
+  const signIns = new SignInAttempts(deps.rateLimiter, rateLimits.loginAccount);
 
   router.post('/api/register', limited('register'), async (ctx) => {
     const body = bodyOf(ctx);
@@ -54,7 +56,7 @@ export function authRoutes(services: Services, deps: AppDeps): Router<AppState> 
 
   router.post('/api/login', limited('login'), async (ctx) => {
     const body = bodyOf(ctx);
-    const { key } = await accounts.login(textOf(body, ['identifier', 'email', 'username']), text(body, 'password', { trim: false }));
+    const { key } = await accounts.login(textOf(body, ['identifier', 'email', 'username']), text(body, 'password', { trim: false }), { gate: signIns, clientIp: ctx.ip });
     ctx.body = { status: 'success', token: key, apiKey: key, message: MSG.loggedIn };
   });
 

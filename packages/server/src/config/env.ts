@@ -6,7 +6,7 @@ import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
 import { allowList } from '../admin/import/source-url.js';
-import type { RateRule } from '../ratelimit/limiter.js';
+import type { FailureRule, RateRule } from '../ratelimit/limiter.js';
 import {
   DEFAULT_NOWPAYMENTS_API,
   DEFAULT_PAYPAL_API,
@@ -175,6 +175,19 @@ export function parseRateRule(name: string, raw: string | undefined, fallback: R
   return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
 
+/**
+ * `RATE_LIMIT_LOGIN_ACCOUNT=5/900`: 5 failed sign-ins of one account at once, then waits doubling
+ * from 1 s up to 900 s; or `off`.
+ */
+export function parseFailureRule(name: string, raw: string | undefined, fallback: FailureRule | null): FailureRule | null {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === 'off' || value === '0') return null;
+  const match = /^(\d{1,6})\s*\/\s*(\d{1,7})\s*s?$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`invalid ${name}: ${raw} (expected FAILURES/MAX_DELAY_SECONDS such as 5/900, or off)`);
+  return { free: Number(match[1]), maxDelaySeconds: Number(match[2]) };
+}
+
 export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const proxyHops = proxies(env);
@@ -194,11 +207,14 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
   const seed = env.SEED_DIR?.trim();
   const webDist = env.WEB_DIST?.trim();
   const limits = Object.fromEntries(
-    (Object.keys(DEFAULT_RATE_LIMITS) as (keyof RateLimits)[]).map((k) => {
-      const name = `RATE_LIMIT_${k.toUpperCase()}`;
-      return [k, parseRateRule(name, env[name], DEFAULT_RATE_LIMITS[k])];
-    }),
+    (Object.keys(DEFAULT_RATE_LIMITS) as (keyof RateLimits)[])
+      .filter((k) => k !== 'loginAccount')
+      .map((k) => {
+        const name = `RATE_LIMIT_${k.toUpperCase()}`;
+        return [k, parseRateRule(name, env[name], DEFAULT_RATE_LIMITS[k] as RateRule | null)];
+      }),
   ) as unknown as RateLimits;
+  limits.loginAccount = parseFailureRule('RATE_LIMIT_LOGIN_ACCOUNT', env.RATE_LIMIT_LOGIN_ACCOUNT, DEFAULT_RATE_LIMITS.loginAccount);
   return {
     host,
     port,

@@ -13,17 +13,56 @@ export interface RateDecision {
 }
 
 /**
+ * Consecutive failed attempts of one key, with a delay that doubles (docs/security.md, "Sign-in
+ * attempts per account"): `free` attempts may follow each other at once; after the n-th attempt
+ * (n ≥ free) the next one waits 2^(n − free) seconds, at most `maxDelaySeconds`.
+ */
+export interface FailureRule {
+  free: number;
+  maxDelaySeconds: number;
+}
+
+/** How long failures are remembered after the last attempt (a success forgets them at once). */
+export const FAILURE_MEMORY_SECONDS = 24 * 3600;
+
+/** The wait (ms) that `failures` consecutive attempts impose before the next one. */
+export function failureDelayMs(failures: number, rule: FailureRule): number {
+  if (failures < rule.free) return 0;
+  return Math.min(1000 * 2 ** Math.min(failures - rule.free, 40), rule.maxDelaySeconds * 1000);
+}
+
+export interface AttemptDecision {
+  allowed: boolean;
+  /** When refused: seconds until the key may try again (1 at least). */
+  retryAfterSeconds: number;
+}
+
+type Maybe<T> = Promise<T> | T;
+
+/**
  * Counts hits per bucket and key. The default keeps its counters in this process's memory: with
  * several server instances each one counts on its own (see docs/server.md, "Rate limits"); a
  * shared store (the database, Redis) can implement the same interface.
  */
 export interface RateLimiter {
   hit(bucket: string, key: string, rule: RateRule): Promise<RateDecision> | RateDecision;
+  /**
+   * Takes one attempt of the key unless it must still wait (FailureRule). The attempt counts as a
+   * failure from the start, so concurrent attempts cannot all pass before the first one failed;
+   * `succeeded` forgets the key's failures.
+   */
+  attempt(bucket: string, key: string, rule: FailureRule): Maybe<AttemptDecision>;
+  succeeded(bucket: string, key: string): Maybe<void>;
+  /** A short-lived mark (a known sign-in client, a recent third-party sign-in), kept `seconds`. */
+  remember(bucket: string, key: string, seconds: number): Maybe<void>;
+  remembers(bucket: string, key: string): Maybe<boolean>;
 }
 
-/** Fixed windows in a Map; expired windows are swept as the map grows. */
+/** Fixed windows, attempts and marks in Maps; expired entries are swept as the maps grow. */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly attempts = new Map<string, { failures: number; until: number; forgetAt: number }>();
+  private readonly marks = new Map<string, number>();
   private nextSweep = 0;
 
   constructor(private readonly clock: Clock, private readonly maxKeys = 100_000) {}
@@ -46,8 +85,39 @@ export class MemoryRateLimiter implements RateLimiter {
     };
   }
 
+  attempt(bucket: string, key: string, rule: FailureRule): AttemptDecision {
+    const now = this.tick();
+    const id = `${bucket}\u0000${key}`;
+    const a = this.attempts.get(id);
+    const failures = a && a.forgetAt > now ? a.failures : 0;
+    if (a && a.forgetAt > now && now < a.until) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((a.until - now) / 1000)) };
+    const delay = failureDelayMs(failures + 1, rule);
+    this.attempts.set(id, { failures: failures + 1, until: now + delay, forgetAt: now + delay + FAILURE_MEMORY_SECONDS * 1000 });
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  succeeded(bucket: string, key: string): void {
+    this.attempts.delete(`${bucket}\u0000${key}`);
+  }
+
+  remember(bucket: string, key: string, seconds: number): void {
+    this.marks.set(`${bucket}\u0000${key}`, this.tick() + seconds * 1000);
+  }
+
+  remembers(bucket: string, key: string): boolean {
+    return (this.marks.get(`${bucket}\u0000${key}`) ?? 0) > this.tick();
+  }
+
+  private tick(): number {
+    const now = this.clock.now().getTime();
+    if (this.windows.size + this.attempts.size + this.marks.size >= this.maxKeys || now >= this.nextSweep) this.sweep(now);
+    return now;
+  }
+
   private sweep(now: number): void {
     for (const [id, w] of this.windows) if (w.resetAt <= now) this.windows.delete(id);
+    for (const [id, a] of this.attempts) if (a.forgetAt <= now) this.attempts.delete(id);
+    for (const [id, expiresAt] of this.marks) if (expiresAt <= now) this.marks.delete(id);
     this.nextSweep = now + 60_000;
   }
 }

@@ -32,7 +32,7 @@ export const TEST_SANDBOX_LIMITS: Partial<SandboxLimits> = { cpuSeconds: 2, wall
  */
 export const TEST_PASSWORD_COST = { logN: 14, r: 8, p: 1 };
 
-export const NO_LIMITS: RateLimits = { login: null, register: null, reset: null, verify: null, support: null, api: null };
+export const NO_LIMITS: RateLimits = { login: null, loginAccount: null, register: null, reset: null, verify: null, support: null, api: null };
 
 export interface TestApp {
   app: App;
