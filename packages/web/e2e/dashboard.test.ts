@@ -166,6 +166,39 @@ describe('dashboard against the bt server', () => {
     await context.close();
   });
 
+  it('the workbook link saves the workbook; a refused or cut download says so in French and saves nothing', async () => {
+    const [run] = await setup;
+    const context = await signedInContext(browser, user);
+    const page = await newPage(context);
+    await openDashboard(page);
+    const link = page.getByTestId('backtest-card').getByTestId('xlsx-download');
+    await link.waitFor();
+    // The spec's address is kept on the link (GET /api/download/{file}?folder&apiKey).
+    const href = new URL((await link.getAttribute('href'))!, server.url);
+    assert.equal(href.pathname, `/api/download/${run.xlsx_filename}`);
+    assert.ok(href.searchParams.get('apiKey'));
+    const saved: string[] = [];
+    page.on('download', (download) => void saved.push(download.suggestedFilename()));
+
+    await page.route('**/api/download/**', (route) => route.fulfill({ status: 404, json: { detail: 'Dossier inconnu' } }));
+    await link.click();
+    await page.getByText('Téléchargement impossible. Dossier inconnu').waitFor();
+    await page.unroute('**/api/download/**');
+    await page.route('**/api/download/**', (route) => route.abort('internetdisconnected'));
+    await link.click();
+    await page.getByText('Téléchargement impossible. Erreur réseau.').waitFor();
+    await page.unroute('**/api/download/**');
+    await shot(page, 'dash-02b-xlsx-failed');
+    assert.deepEqual(saved, [], 'no error body saved as a .xlsx');
+
+    const download = page.waitForEvent('download');
+    await link.click();
+    const file = await download;
+    assert.equal(file.suggestedFilename(), run.xlsx_filename);
+    assert.equal(readFileSync((await file.path())!).subarray(0, 2).toString(), 'PK', 'the workbook itself');
+    await context.close();
+  });
+
   it('deletes a backtest (dialog, refusal, success) and a strategy; both stay gone after a reload', async () => {
     const calls = api(server.url, user);
     const context = await signedInContext(browser, user);

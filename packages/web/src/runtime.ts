@@ -5,6 +5,7 @@
  */
 import { createApiClient } from './api/client.js';
 import { makeCalls, makePaymentCalls, makeWorkAreaCalls } from './api/calls.js';
+import { makeLinkedFileFetcher } from './api/files.js';
 import { normalizeApiHost } from './api/url.js';
 import { Analytics, MemorySink } from './analytics/analytics.js';
 import { browserCreditsChannel } from './session/creditsChannel.js';
@@ -36,6 +37,8 @@ export const api = createApiClient({
 export const calls = makeCalls(api);
 /** Comparator, CSV shop and profile calls. */
 export const work = makeWorkAreaCalls(api);
+/** Download links fetched before saving (the workbook), with the stored key. */
+export const linkedFiles = makeLinkedFileFetcher({ fetch: (url, init) => globalThis.fetch(url, init), getKey: () => readStoredKey(storage) });
 /** Pricing, payment returns, invoices. */
 export const payments = makePaymentCalls(api, () => readStoredKey(storage));
 

@@ -3,7 +3,7 @@
  * name comes from the Content-Disposition header). The shared client reads bodies only, so this
  * fetches itself, with the same key header and the same '{status} {statusText}' errors.
  */
-import { HttpError, errorDetail, withoutTransportErrors } from './errors.js';
+import { HttpError, NetworkError, errorDetail, isAbortError, withoutTransportErrors } from './errors.js';
 import { parseJsonText } from './client.js';
 import { withQuery, type QueryValue } from './url.js';
 
@@ -58,3 +58,45 @@ export function makeFileFetcher(deps: FileFetchDeps) {
 }
 
 export type FileFetcher = ReturnType<typeof makeFileFetcher>;
+
+/**
+ * A download link's file fetched by the page (the workbook's `/api/download/{file}?folder&apiKey`,
+ * the spec's address, unchanged), with the key in `X-API-Key` as well. A plain link saved whatever
+ * came back: a refusal or a missing workbook became a JSON body in a file named `.xlsx`. Here a
+ * refusal, no answer, or a 200 that is JSON or HTML (an error page, not a file) rejects, and the
+ * page says so in French.
+ */
+export function makeLinkedFileFetcher(deps: { fetch: (url: string, init: RequestInit) => Promise<Response>; getKey: () => string | null }) {
+  return async function fetchLinkedFile(href: string, fallbackName: string): Promise<DownloadedFile> {
+    const key = deps.getKey();
+    const response = await withoutTransportErrors(() => deps.fetch(href, { headers: key ? { 'X-API-Key': key } : {} }));
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      const parsed = text ? parseJsonText(text) : undefined;
+      throw new HttpError(response.status, errorDetail(parsed), parsed, response.statusText);
+    }
+    const type = response.headers.get('Content-Type')?.toLowerCase() ?? '';
+    if (type.startsWith('application/json') || type.startsWith('text/html')) throw new NotAFileError(type);
+    const blob = await withoutTransportErrors(() => response.blob());
+    return { blob, name: dispositionName(response.headers.get('Content-Disposition')) ?? fallbackName };
+  };
+}
+
+export type LinkedFileFetcher = ReturnType<typeof makeLinkedFileFetcher>;
+
+/** A 200 whose body is a page or JSON, not the file asked for. */
+export class NotAFileError extends Error {
+  constructor(readonly contentType: string) {
+    super('Téléchargement impossible.');
+    this.name = 'NotAFileError';
+  }
+}
+
+/** The product's 'Téléchargement impossible.' (docs/product.md §2.8), then why when it is known. */
+export const DOWNLOAD_FAILED_MESSAGE = 'Téléchargement impossible.';
+
+export function downloadFailureMessage(error: unknown): string {
+  if (error instanceof NetworkError) return `${DOWNLOAD_FAILED_MESSAGE} ${error.message}`;
+  if (error instanceof HttpError && error.detail && !isAbortError(error)) return `${DOWNLOAD_FAILED_MESSAGE} ${error.detail}`;
+  return DOWNLOAD_FAILED_MESSAGE;
+}

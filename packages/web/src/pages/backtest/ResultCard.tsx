@@ -1,6 +1,7 @@
 import { Download, Table2 } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { calls } from '../../runtime.js';
+import { DownloadLink } from '../../components/DownloadLink.js';
 import { useSession } from '../../session/react.js';
 import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
 import { figuresFromStatistics } from '../../features/results/figures.js';
@@ -18,9 +19,9 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
   const downloadHref = calls.downloadUrl(outcome.file, outcome.folder, key);
   const costs = costsSummary(outcome.raw);
   const download = (
-    <a className="btn" href={downloadHref} download={outcome.file} data-testid="download-xlsx">
+    <DownloadLink className="btn" href={downloadHref} file={outcome.file} data-testid="download-xlsx">
       <Download size={16} aria-hidden /> Télécharger .xlsx
-    </a>
+    </DownloadLink>
   );
 
   return (
@@ -60,9 +61,9 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
           folder={outcome.folder}
           onClose={() => setOpen(false)}
           footer={
-            <a className="btn" href={downloadHref} download={outcome.file}>
+            <DownloadLink className="btn" href={downloadHref} file={outcome.file}>
               <Download size={16} aria-hidden /> Télécharger .xlsx
-            </a>
+            </DownloadLink>
           }
         />
       ) : null}

@@ -11,6 +11,7 @@ import { formatIntegerFr, formatPercentFr, periodLabel, winrateClass } from '../
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DownloadLink } from '../../components/DownloadLink.js';
 import { usePages } from '../../features/paging/usePages.js';
 import { BACKTESTS_PAGE, BACKTEST_SORTS, DASHBOARD_MESSAGES, backtestDeleteFailureMessage, backtestDeleteMessage, parseBacktestPage, type BacktestItem, type BacktestSort } from './items.js';
 
@@ -25,9 +26,9 @@ function XlsxLink({ item, apiKey }: { item: BacktestItem; apiKey: string | null 
     );
   }
   return (
-    <a className="btn btn-small" href={calls.downloadUrl(item.xlsxFile, item.folder ?? '', apiKey)} download={item.xlsxFile} data-testid="xlsx-download">
+    <DownloadLink className="btn btn-small" href={calls.downloadUrl(item.xlsxFile, item.folder ?? '', apiKey)} file={item.xlsxFile} data-testid="xlsx-download">
       Télécharger .xlsx
-    </a>
+    </DownloadLink>
   );
 }
 
