@@ -214,7 +214,7 @@ describe(`admin import of output data (${TEST_DIALECT})`, () => {
       else assert.match(res.body.detail, detail);
     }
     const json = await t.request('POST', '/api/admin/maintenance/import-output', { key: admin.key, json: { source_url: `${base}/output.zip` } });
-    assert.deepEqual([json.status, json.body.detail], [400, 'Formulaire attendu (multipart/form-data).']);
+    assert.deepEqual([json.status, json.body.detail], [415, 'Type de contenu non pris en charge (application/json) : envoie le corps en formulaire multipart (multipart/form-data) ou formulaire (application/x-www-form-urlencoded).']);
     const tooMany = importArchive(Array.from({ length: 101 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' })));
     const many = await post({}, tooMany);
     assert.deepEqual([many.status, many.body.detail], [400, 'Archive refusée : plus de 100 entrées.']);

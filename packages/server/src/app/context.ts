@@ -9,6 +9,8 @@ export interface AppState {
   keySent?: boolean;
   /** The path as every guard compares it (app/paths.ts), set before any guard runs. */
   guardPath?: string;
+  /** A body the parser did not read, by its type ('' without one): 415 for a route that reads its body (app/content-type.ts). */
+  unreadBody?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

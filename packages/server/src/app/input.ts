@@ -1,10 +1,13 @@
+import { refuseUnreadBody } from './content-type.js';
 import { badRequest } from './errors.js';
 import { MSG } from './messages.js';
 
 /** A request body as a plain record (JSON, form or multipart fields). */
 export type Body = Record<string, unknown>;
 
-export function bodyOf(ctx: { request: { body?: unknown } }): Body {
+export function bodyOf(ctx: { request: { body?: unknown }; state?: { unreadBody?: string } }): Body {
+  // A body sent in a type the parser does not read is a 415, not a body without fields.
+  refuseUnreadBody(ctx);
   const body = ctx.request.body;
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from './context.js';
+import { CONTENT_TYPE_MESSAGES, refuseUnreadBody } from './content-type.js';
 import { HttpError, badRequest } from './errors.js';
 import { bodyOf, type Body } from './input.js';
 import { MSG } from './messages.js';
@@ -34,7 +35,12 @@ export async function readForm(
   timeout?: { ms: number; message: string },
 ): Promise<{ fields: Body; files: Record<string, UploadedFile> }> {
   const type = ctx.get('content-type');
-  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw badRequest('Formulaire attendu (multipart/form-data).');
+  // Anything else (JSON, text, no type at all) is a 415 naming the two forms this route reads.
+  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) {
+    const media = type.split(';')[0].trim().replace(/[^\x21-\x7e]/g, '?').slice(0, 80);
+    const accepted = ['multipart', 'form'] as const;
+    throw new HttpError(415, media ? CONTENT_TYPE_MESSAGES.unsupported(media, accepted) : CONTENT_TYPE_MESSAGES.missing(accepted));
+  }
   const body = await readBodyBytes(ctx, maxBytes, tooLarge, timeout);
   let form: FormData;
   try {
@@ -139,6 +145,9 @@ async function discard(ctx: AppContext, budget: number): Promise<void> {
  * form is sent as multipart): multipart is read here, bounded, and its file parts dropped.
  */
 export async function fieldsOf(ctx: AppContext, maxBytes: number): Promise<Body> {
-  if (!ctx.is('multipart')) return bodyOf(ctx);
+  if (!ctx.is('multipart')) {
+    refuseUnreadBody(ctx, ['json', 'form', 'multipart']);
+    return bodyOf(ctx);
+  }
   return (await readForm(ctx, maxBytes, MSG.bodyTooLarge)).fields;
 }
