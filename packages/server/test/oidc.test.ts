@@ -230,3 +230,62 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     assert.deepEqual(unknown.body, { detail: 'Fournisseur de connexion inconnu.' });
   });
 });
+
+describe(`accounts without a password: a recent Google sign-in proves the owner (${TEST_DIALECT})`, () => {
+  const REAUTH = "Ce compte n’a pas de mot de passe : confirme d’abord ton identité avec Google, puis recommence dans les 10 minutes.";
+  const setPassword = (key: string, json: Record<string, string> = { new_password: 'mot-de-passe-pirate' }) => t.request('POST', '/api/profile/set-password', { key, json });
+  const moveTo = (key: string, email: string) => t.request('POST', '/api/profile/update', { key, json: { email } });
+
+  it('a key of an older session sets no password and moves no address (a stolen key took the account over)', async () => {
+    const person = googleUser(newPerson().email);
+    const key = (await signIn(person)).get('apiKey')!;
+    t.clock.advance(11 * 60_000);
+    const set = await setPassword(key);
+    assert.equal(set.status, 400);
+    assert.deepEqual(set.body, { detail: REAUTH, reauth: 'google' });
+    const move = await moveTo(key, `pirate-${sub}@example.com`);
+    assert.equal(move.status, 400);
+    assert.deepEqual(move.body, { detail: REAUTH, reauth: 'google' });
+    const me = (await t.request('GET', '/api/me', { key })).body;
+    assert.deepEqual([me.email, me.has_password], [person.email, false], 'nothing changed');
+    // Renaming needs no proof.
+    assert.equal((await t.request('POST', '/api/profile/update', { key, json: { full_name: 'Léa Dupont' } })).status, 200);
+  });
+
+  it('a new Google sign-in vouches for its own session for 10 minutes: the password is set, the address moved', async () => {
+    const person = googleUser(newPerson().email);
+    const old = (await signIn(person)).get('apiKey')!;
+    t.clock.advance(60 * 60_000);
+    const fresh = (await signIn(person)).get('apiKey')!;
+    assert.deepEqual((await setPassword(old)).body, { detail: REAUTH, reauth: 'google' }, 'the older session is not the one that signed in');
+    t.clock.advance(9 * 60_000);
+    const moved = `moved-${process.pid}-${++sub}@example.com`;
+    const move = await moveTo(fresh, moved);
+    assert.equal(move.status, 200, move.text);
+    assert.equal(move.body.user.email, moved);
+    const set = await setPassword(fresh, { new_password: 'a-moi-seulement-1' });
+    assert.equal(set.status, 200, set.text);
+    const login = await t.request('POST', '/api/login', { json: { identifier: moved, password: 'a-moi-seulement-1' } });
+    assert.equal(login.status, 200);
+    // Now the account has a password: it is what proves the owner from here on.
+    assert.deepEqual((await setPassword(fresh, { new_password: 'encore-un-autre' })).body, { detail: 'Mot de passe actuel obligatoire.' });
+  });
+
+  it('a sign-in older than 10 minutes vouches for nothing', async () => {
+    const key = (await signIn(googleUser(newPerson().email))).get('apiKey')!;
+    t.clock.advance(10 * 60_000 + 1000);
+    assert.deepEqual((await setPassword(key)).body, { detail: REAUTH, reauth: 'google' });
+  });
+
+  it('without a provider to sign in with, the answer points to the reset link mailed to the address', async () => {
+    // An account without a password whose provider is not configured on this server any more.
+    const person = googleUser(newPerson().email);
+    const key = (await signIn(person)).get('apiKey')!;
+    const me = (await t.request('GET', '/api/me', { key })).body;
+    await tdb.db.models.UserIdentity.update({ provider: 'myspace' }, { where: { userId: me.id } });
+    t.clock.advance(11 * 60_000);
+    const set = await setPassword(key);
+    assert.equal(set.status, 400);
+    assert.deepEqual(set.body, { detail: 'Ce compte n’a pas de mot de passe : utilise « Mot de passe oublié » pour recevoir un lien à ton adresse e-mail.' });
+  });
+});

@@ -126,6 +126,20 @@ for (const [backend, limiterFor] of backends) {
       t.clock.advance(3600_000);
     });
 
+    it('a stolen key guessing the current password (set-password, address change) meets the same count', async () => {
+      const user = await register(t);
+      const setPassword = (current: string) =>
+        t.request('POST', '/api/profile/set-password', { key: user.key, json: { current_password: current, new_password: 'nouveau-mdp-9' }, headers: { 'x-forwarded-for': fresh() } });
+      for (let i = 0; i < 4; i++) assert.deepEqual((await setPassword(`faux-${i}`)).body, { detail: 'Mot de passe actuel incorrect.' });
+      const move = await t.request('POST', '/api/profile/update', { key: user.key, json: { email: `ailleurs-${user.email}`, password: 'faux-4' }, headers: { 'x-forwarded-for': fresh() } });
+      assert.deepEqual(move.body, { detail: 'Mot de passe actuel incorrect.' });
+      refusedFor(await setPassword(user.password));
+      refusedFor(await login(user.username, user.password));
+      t.clock.advance(1000);
+      assert.equal((await setPassword(user.password)).status, 200);
+      t.clock.advance(3600_000);
+    });
+
     it('concurrent guesses cannot all pass before the first one failed', async () => {
       const user = await register(t);
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(user.username, `faux-${i}`)));

@@ -63,6 +63,10 @@ export const MSG = {
   supportSent: 'Message envoyé. Merci !',
   rateLimited: (seconds: number) => `Trop de requêtes. Réessaie dans ${seconds} s.`,
   tooManySignInAttempts: (seconds: number) => `Trop de tentatives de connexion pour ce compte. Réessaie dans ${seconds} s.`,
+  // An account without a password (created by a Google sign-in) proves itself by a recent sign-in.
+  reauthRequired: (provider: string, minutes: number) =>
+    `Ce compte n’a pas de mot de passe : confirme d’abord ton identité avec ${provider}, puis recommence dans les ${minutes} minutes.`,
+  reauthByMail: 'Ce compte n’a pas de mot de passe : utilise « Mot de passe oublié » pour recevoir un lien à ton adresse e-mail.',
   tooManyConnections: 'Trop de connexions ouvertes depuis ton adresse. Réessaie dans quelques secondes.',
   databaseDown: 'Base de données indisponible.',
   featureUnavailable: 'Cette fonction est momentanément indisponible sur ce serveur. Réessaie plus tard.',

@@ -7,6 +7,7 @@ import { Presence } from '../events/presence.js';
 import { Statistics } from '../events/statistics.js';
 import { IdentityLinking } from '../oidc/linking.js';
 import { OidcFlow } from '../oidc/flow.js';
+import { ProviderSignIns } from '../oidc/reauth.js';
 import { Support } from '../support/service.js';
 import { Profiles } from '../users/profile.js';
 import { Recreations } from '../users/recreations.js';
@@ -69,8 +70,9 @@ export function createServices(deps: AppDeps) {
   // Plans are ended with the account they belong to (profiles), so they come before it.
   const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
   const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
-  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost });
-  const linking = new IdentityLinking(db, accounts, sessions, events);
+  const providerSignIns = new ProviderSignIns(deps.rateLimiter, deps.identityProviders);
+  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns });
+  const linking = new IdentityLinking(db, accounts, sessions, events, providerSignIns);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
 

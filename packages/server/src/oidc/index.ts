@@ -1,3 +1,4 @@
 export * from './provider.js';
 export * from './linking.js';
 export * from './flow.js';
+export * from './reauth.js';

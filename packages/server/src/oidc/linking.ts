@@ -7,6 +7,7 @@ import type { EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
 import { userWithEmail } from '../users/lookup.js';
 import type { IdentityClaims } from './provider.js';
+import type { ProviderSignIns } from './reauth.js';
 
 /** Why a third-party sign-in could not end in a session; sent back as /login?error=... */
 export class SignInRefused extends Error {
@@ -30,12 +31,17 @@ export class IdentityLinking {
     private readonly accounts: Accounts,
     private readonly sessions: Sessions,
     private readonly events: EventLog,
+    private readonly signIns?: ProviderSignIns,
   ) {}
 
   async signIn(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.signInOnce(provider, claims);
+        const { keyId, ...signedIn } = await this.signInOnce(provider, claims);
+        // After the commit: the session exists. It vouches for its account for a few minutes
+        // (setting a first password, changing the address: oidc/reauth.ts).
+        await this.signIns?.record(signedIn.user.id, keyId);
+        return signedIn;
       } catch (err) {
         // Two first sign-ins of one identity at once (two tabs; or two new identities choosing
         // the same username): on MySQL neither saw the other's rows, and the unique index refused
@@ -46,7 +52,7 @@ export class IdentityLinking {
     }
   }
 
-  private signInOnce(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
+  private signInOnce(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; keyId: number; created: boolean }> {
     const { User, UserIdentity } = this.db.models;
     const email = claims.email ? normalizeEmail(claims.email) : null;
     return this.db.transaction(async (t) => {
@@ -56,9 +62,9 @@ export class IdentityLinking {
       if (identity) {
         const user = await User.findByPk(identity.userId, { transaction: t });
         if (user && !user.deletedAt) {
-          const { key } = await this.sessions.issue(user.id, t);
+          const { key, keyId } = await this.sessions.issue(user.id, t);
           await this.events.record({ kind: 'login', userId: user.id, method: provider }, t);
-          return { user, key, created: false };
+          return { user, key, keyId, created: false };
         }
       }
       if (!email || !isEmail(email)) throw new SignInRefused('email_missing');
@@ -74,9 +80,9 @@ export class IdentityLinking {
           await this.sessions.revokeAll(existing.id, t);
           await this.accounts.markEmailVerified(existing.id, t);
         }
-        const { key } = await this.sessions.issue(existing.id, t);
+        const { key, keyId } = await this.sessions.issue(existing.id, t);
         await this.events.record({ kind: 'login', userId: existing.id, method: provider }, t);
-        return { user: (await User.findByPk(existing.id, { transaction: t }))!, key, created: false };
+        return { user: (await User.findByPk(existing.id, { transaction: t }))!, key, keyId, created: false };
       }
       const user = await this.accounts
         .createUser(
@@ -95,8 +101,8 @@ export class IdentityLinking {
           throw err;
         });
       await UserIdentity.create({ userId: user.id, provider, subject: claims.subject, email }, { transaction: t });
-      const { key } = await this.sessions.issue(user.id, t);
-      return { user, key, created: true };
+      const { key, keyId } = await this.sessions.issue(user.id, t);
+      return { user, key, keyId, created: true };
     });
   }
 

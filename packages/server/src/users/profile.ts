@@ -1,6 +1,7 @@
-import { badRequest, conflict, unauthorized } from '../app/errors.js';
+import { HttpError, badRequest, conflict, unauthorized } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
 import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
+import type { SignInAttempts } from '../auth/attempts.js';
 import { checkEmail, checkNewPassword, normalizeEmail } from '../auth/rules.js';
 import { hashPassword, verifyPassword, type ScryptCost } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
@@ -10,8 +11,15 @@ import type { Database } from '../db/database.js';
 import type { Subscriptions } from '../payments/subscriptions.js';
 import type { User } from '../db/models.js';
 import { deletionEvent, type EventLog } from '../events/log.js';
+import { REAUTH_WINDOW_MINUTES, type ProviderSignIns } from '../oidc/reauth.js';
 import { userWithEmail } from './lookup.js';
 import { RecreateLimitError, type Recreations } from './recreations.js';
+
+/** Counts a check of the current password against the account's failed sign-ins (auth/attempts.ts). */
+export interface PasswordChecks {
+  gate: SignInAttempts;
+  clientIp: string;
+}
 
 export interface ProfileDeps {
   db: Database;
@@ -23,6 +31,8 @@ export interface ProfileDeps {
   subscriptions: Pick<Subscriptions, 'endForDeletion'>;
   events: EventLog;
   passwordCost: ScryptCost;
+  /** Recent third-party sign-ins: the proof an account without a password gives (oidc/reauth.ts). */
+  providerSignIns?: ProviderSignIns;
 }
 
 /** The signed-in user's own account: profile, password, subscription, deletion. */
@@ -30,10 +40,36 @@ export class Profiles {
   constructor(private readonly deps: ProfileDeps) {}
 
   /**
-   * Full name and/or e-mail. A new e-mail must be confirmed again (and, for an account with a
-   * password, the current password must be given as `password`).
+   * Who may change the account's address or set its password: with a password, whoever gives it;
+   * without one (an account created by a Google sign-in), a session that comes from a sign-in with
+   * the provider in the last REAUTH_WINDOW_MINUTES. Else a stolen key alone set a password, or
+   * moved the account to another address, and took it over (docs/security.md, "Accounts without
+   * a password"). The answer says how to prove it: sign in with the provider again (`reauth`
+   * names it, for the web app's button), or, with no provider to sign in with, the reset link
+   * mailed to the account's address.
    */
-  async update(user: User, input: { email: string; fullName: string; password: string }): Promise<{ user: User; verification?: VerificationDelivery }> {
+  private async checkOwner(user: User, keyId: number, currentPassword: string, checks?: PasswordChecks): Promise<void> {
+    if (user.passwordHash) {
+      if (!currentPassword) throw badRequest(MSG.currentPasswordRequired);
+      // A guess of the current password is a failed sign-in of the account.
+      const attempt = await checks?.gate.begin(`user:${user.id}`, checks.clientIp);
+      if (!(await verifyPassword(currentPassword, user.passwordHash, this.deps.passwordCost))) throw badRequest(MSG.currentPasswordWrong);
+      await attempt?.succeeded();
+      return;
+    }
+    const signIns = this.deps.providerSignIns;
+    if (signIns && (await signIns.isRecent(user.id, keyId))) return;
+    const identities = await this.deps.db.models.UserIdentity.findAll({ where: { userId: user.id }, attributes: ['provider'], order: [['id', 'ASC']] });
+    const provider = identities.map((i) => signIns?.provider(i.provider)).find((p) => !!p);
+    if (provider) throw new HttpError(400, MSG.reauthRequired(provider.label, REAUTH_WINDOW_MINUTES), {}, { reauth: provider.id });
+    throw badRequest(MSG.reauthByMail);
+  }
+
+  /**
+   * Full name and/or e-mail. A new e-mail must be confirmed again, and its change proved by the
+   * current password given as `password` (or, without one, a recent sign-in: checkOwner).
+   */
+  async update(user: User, input: { email: string; fullName: string; password: string }, keyId: number, checks?: PasswordChecks): Promise<{ user: User; verification?: VerificationDelivery }> {
     const changes: Partial<Pick<User, 'firstName' | 'lastName' | 'email' | 'emailVerified' | 'emailVerifiedAt'>> = {};
     if (input.fullName) {
       const full = input.fullName.replace(/\s+/g, ' ').trim();
@@ -46,10 +82,7 @@ export class Profiles {
     const emailChanges = email !== '' && email !== user.email;
     if (emailChanges) {
       checkEmail(email);
-      if (user.passwordHash) {
-        if (!input.password) throw badRequest(MSG.currentPasswordRequired);
-        if (!(await verifyPassword(input.password, user.passwordHash, this.deps.passwordCost))) throw badRequest(MSG.currentPasswordWrong);
-      }
+      await this.checkOwner(user, keyId, input.password, checks);
       Object.assign(changes, { email, emailVerified: false, emailVerifiedAt: null });
     }
     if (Object.keys(changes).length === 0) throw badRequest(MSG.nothingToUpdate);
@@ -81,14 +114,11 @@ export class Profiles {
     return { user: updated, verification };
   }
 
-  /** Sets a new password; the current one is required when the account has one. */
-  async setPassword(user: User, keyId: number, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  /** Sets a new password: the current one is required, or for an account without one a recent sign-in (checkOwner). */
+  async setPassword(user: User, keyId: number, input: { currentPassword: string; newPassword: string }, checks?: PasswordChecks): Promise<void> {
     if (!input.newPassword) throw badRequest(MSG.newPasswordRequired);
     checkNewPassword(input.newPassword);
-    if (user.passwordHash) {
-      if (!input.currentPassword) throw badRequest(MSG.currentPasswordRequired);
-      if (!(await verifyPassword(input.currentPassword, user.passwordHash, this.deps.passwordCost))) throw badRequest(MSG.currentPasswordWrong);
-    }
+    await this.checkOwner(user, keyId, input.currentPassword, checks);
     const passwordHash = await hashPassword(input.newPassword, this.deps.passwordCost);
     await this.deps.db.transaction(async (t) => {
       const [changed] = await this.deps.db.models.User.update({ passwordHash }, { where: { id: user.id, deletedAt: null }, transaction: t });

@@ -6,6 +6,7 @@ import { bodyOf, text, textOf } from '../app/input.js';
 import { fieldsOf } from '../app/multipart.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
+import { SignInAttempts } from '../auth/attempts.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import { normalizeEmail } from '../auth/rules.js';
 import { enforce } from '../ratelimit/middleware.js';
@@ -18,6 +19,9 @@ const HISTORY_LIMIT = 50;
 export function userRoutes(services: Services, deps: AppDeps): Router<AppState> {
   const { profiles, ledger, subscriptions, invoices } = services;
   const router = apiRouter();
+  // A check of the current password counts as a sign-in attempt of the account (auth/attempts.ts).
+  const signIns = new SignInAttempts(deps.rateLimiter, deps.config.rateLimits.loginAccount);
+  const passwordChecks = (ctx: { ip: string }) => ({ gate: signIns, clientIp: ctx.ip });
 
   // The request's user is already loaded (authentication, or the update's own re-read).
   const me = async (user: User) => {
@@ -32,7 +36,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   router.post('/api/profile/update', requireUser, async (ctx) => {
     const body = await fieldsOf(ctx, deps.config.bodyLimitBytes);
     const email = text(body, 'email');
-    const caller = currentUser(ctx).user;
+    const { user: caller, keyId } = currentUser(ctx);
     // A new address is mailed a verification link: the same per-account limit as
     // resend-verification, or changing the address back and forth mailed any address at will.
     const verifyRule = deps.config.rateLimits.verify;
@@ -41,7 +45,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
       email,
       fullName: textOf(body, ['full_name', 'name']),
       password: textOf(body, ['password', 'current_password'], { trim: false }),
-    });
+    }, keyId, passwordChecks(ctx));
     ctx.body = {
       status: 'success',
       message: MSG.profileUpdated,
@@ -53,14 +57,15 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   router.post('/api/profile/set-password', requireUser, async (ctx) => {
     const body = bodyOf(ctx);
     const { user, keyId } = currentUser(ctx);
-    // The current password is checked here too: counted as sign-in attempts of the account, or a
-    // stolen key could guess it at the API's rate (300 a minute) where /api/login allows 10.
+    // The current password is checked here too: counted as sign-in attempts of the account (this
+    // window, and its failures: passwordChecks), or a stolen key could guess it at the API's rate
+    // (300 a minute) where /api/login allows 10.
     const loginRule = deps.config.rateLimits.login;
     if (loginRule) await enforce(deps.rateLimiter, 'login', loginRule, `account:${user.id}`);
     await profiles.setPassword(user, keyId, {
       currentPassword: text(body, 'current_password', { trim: false }),
       newPassword: text(body, 'new_password', { trim: false }),
-    });
+    }, passwordChecks(ctx));
     ctx.body = { status: 'success', message: MSG.passwordChanged };
   });
 
