@@ -4,12 +4,14 @@ import { HttpError } from '../src/api/errors.js';
 import {
   HISTORY_DEFAULT,
   PROFILE_MESSAGES,
+  REAUTH_BUTTON,
   checkPasswordChange,
   checkPersonalInfo,
   displayName,
   historyRows,
   planLabel,
   profileErrorMessage,
+  reauthProvider,
   renewDate,
   resendErrorMessage,
   verifiedBanner,
@@ -79,5 +81,19 @@ describe('profile summary and purchase history (docs/product.md §2.2, §2.3)', 
     assert.equal(visibleHistory(rows, false).length, HISTORY_DEFAULT);
     assert.equal(visibleHistory(rows, true).length, 8);
     assert.deepEqual(historyRows({}), []);
+  });
+
+  it('an account without a password asked to sign in with Google again: the server’s sentence and a button', () => {
+    const detail = 'Ce compte n’a pas de mot de passe : confirme d’abord ton identité avec Google, puis recommence dans les 10 minutes.';
+    const refusal = new HttpError(400, detail, { detail, reauth: 'google' });
+    assert.equal(reauthProvider(refusal), 'google');
+    assert.equal(profileErrorMessage(refusal), detail);
+    assert.equal(REAUTH_BUTTON, 'Confirme avec Google');
+    // Anything else offers no button.
+    assert.equal(reauthProvider(new HttpError(400, 'Mot de passe actuel incorrect.', { detail: 'Mot de passe actuel incorrect.' })), null);
+    assert.equal(reauthProvider(new HttpError(400, 'x', { detail: 'x', reauth: 'myspace' })), null);
+    assert.equal(reauthProvider(new HttpError(401, 'x', { detail: 'x', reauth: 'google' })), null);
+    assert.equal(reauthProvider(new HttpError(400, 'x', null)), null);
+    assert.equal(reauthProvider(new TypeError('Failed to fetch')), null);
   });
 });

@@ -141,6 +141,21 @@ export function profileErrorMessage(error: unknown): string {
   return PROFILE_MESSAGES.serverError;
 }
 
+/** The button of a refusal that asks to sign in with Google again (docs/api.md, set-password). */
+export const REAUTH_BUTTON = 'Confirme avec Google';
+
+/**
+ * Where an account without a password proves it is its owner's before a password is set or the
+ * address changed: the server answers 400 with `reauth: "google"` when the session's Google
+ * sign-in is older than 10 minutes (docs/security.md, "Accounts without a password"). The page
+ * then offers to sign in with Google again, back to the profile with a new session.
+ */
+export function reauthProvider(error: unknown): 'google' | null {
+  if (!(error instanceof HttpError) || error.status !== 400) return null;
+  const body = error.body;
+  return body && typeof body === 'object' && (body as Record<string, unknown>).reauth === 'google' ? 'google' : null;
+}
+
 /** Resend verification (docs/product.md §2.8): 409 already verified, 502 the mail could not be generated. */
 export function resendErrorMessage(error: unknown): string {
   if (error instanceof HttpError) {

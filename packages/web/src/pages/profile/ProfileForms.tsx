@@ -2,15 +2,22 @@ import { useState } from 'react';
 import type { WorkAreaCalls } from '../../api/calls.js';
 import {
   PROFILE_MESSAGES,
+  REAUTH_BUTTON,
   checkPasswordChange,
   checkPersonalInfo,
   displayName,
   profileErrorMessage,
+  reauthProvider,
 } from '../../features/profile/profile.js';
-import { session, toasts } from '../../runtime.js';
+import { calls, session, toasts } from '../../runtime.js';
 import type { UserProfile } from '../../session/types.js';
 
-type Outcome = { error: boolean; text: string; link?: string } | null;
+type Outcome = { error: boolean; text: string; link?: string; reauth?: boolean } | null;
+
+/** A failure as the form shows it: with a 'Confirme avec Google' button when the server asks for a new Google sign-in. */
+function failure(error: unknown): Outcome {
+  return { error: true, text: profileErrorMessage(error), reauth: reauthProvider(error) === 'google' };
+}
 
 function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) {
   if (!outcome) return null;
@@ -21,6 +28,14 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) 
         <>
           {' '}
           <a href={outcome.link}>Lien de vérification</a>
+        </>
+      ) : null}
+      {outcome.reauth ? (
+        <>
+          {' '}
+          <button type="button" className="btn btn-google" onClick={() => window.location.assign(calls.googleSignInUrl('/profile'))} data-testid={`${testId}-reauth`}>
+            {REAUTH_BUTTON}
+          </button>
         </>
       ) : null}
     </p>
@@ -61,7 +76,7 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
       if (answer.verifyUrl) setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.profileSaved, link: answer.verifyUrl });
       else toasts.show(answer.message || PROFILE_MESSAGES.profileSaved);
     } catch (error) {
-      setOutcome({ error: true, text: profileErrorMessage(error) });
+      setOutcome(failure(error));
     } finally {
       setBusy(false);
     }
@@ -117,7 +132,7 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
       setConfirm('');
       toasts.show(answer.message || PROFILE_MESSAGES.passwordSaved);
     } catch (error) {
-      setOutcome({ error: true, text: profileErrorMessage(error) });
+      setOutcome(failure(error));
     } finally {
       setBusy(false);
     }
