@@ -33,6 +33,23 @@ describe(`admin users and history (${TEST_DIALECT})`, () => {
     }
   });
 
+  it('flags a user whose username is now reserved (taken before the rule), never the admin (docs/admin.md#the-admin-account)', async () => {
+    const admin = await makeAdmin(t);
+    const plain = await register(t);
+    const now = new Date();
+    // Registered before the rule: registration refuses these names now.
+    // An admin holds a reserved name by right (ADMIN_USERNAME).
+    await t.db.models.User.update({ username: 'administrator' }, { where: { id: admin.id } });
+    const early = await t.db.models.User.create({ email: `early-${process.pid}@example.com`, username: 'supp0rt', firstName: 'S', lastName: 'P', passwordHash: null, role: 'user', plan: 'free', credits: 0, emailVerified: true, createdAt: now, updatedAt: now });
+    const res = await t.request('GET', '/api/admin/get_users?limit=5000', { key: admin.key });
+    const flag = (id: number) => res.body.users.find((u: { id: number }) => u.id === id)?.reserved_username;
+    assert.deepEqual([flag(early.id), flag(plain.id), flag(admin.id)], [true, false, false]);
+    const history = await t.request('GET', `/api/admin/user_history/${early.id}`, { key: admin.key });
+    assert.equal(history.body.user.reserved_username, true);
+    // Nothing else changes for them: they keep their name and sign in as before.
+    assert.equal((await t.db.models.User.findByPk(early.id))?.username, 'supp0rt');
+  });
+
   it('adds and removes credits through the ledger, never below zero', async () => {
     const admin = await makeAdmin(t);
     const user = await register(t);

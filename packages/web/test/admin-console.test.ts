@@ -10,7 +10,7 @@ import { HIDDEN_BACKTESTS_CAP, HIDDEN_BACKTESTS_KEY, HiddenBacktests, parseHidde
 import { currentMonth, importProblem, isMonth, stateFor } from '../src/features/admin/importForm.js';
 import { failure, MSG } from '../src/features/admin/messages.js';
 import { defaultRange, isDay, rangeQuery, withEnd, withPreset, withStart } from '../src/features/admin/range.js';
-import { DEFAULT_SL, parentPath, stopOf, USER_SORTS } from '../src/features/admin/rules.js';
+import { DEFAULT_SL, parentPath, reservedNameBadge, stopOf, USER_SORTS } from '../src/features/admin/rules.js';
 import { ADMIN_TABS, tabOf } from '../src/features/admin/tabs.js';
 import { memoryStorage } from '../src/session/keyStorage.js';
 
@@ -186,6 +186,12 @@ describe('admin console tab rules', () => {
       ['/api/admin/global_history', { limit: 200, offset: 400 }],
     ]);
     assert.deepEqual(USER_SORTS.map((s) => s.key), ['newest', 'email', 'username', 'credits']);
+  });
+
+  it('a username taken before it was reserved gets a "Nom réservé" badge, only when the server says so (docs/admin.md)', () => {
+    assert.deepEqual(reservedNameBadge({ reserved_username: true }), { text: 'Nom réservé', title: 'Nom pris avant sa réservation : ce compte n’est pas celui de l’équipe.' });
+    assert.equal(reservedNameBadge({ reserved_username: false }), null);
+    assert.equal(reservedNameBadge({}), null, 'an older server sends no flag');
   });
 
   it('reads the stop of a summary item from params.sl_pips or params.sl, 100 pips by default', () => {

@@ -7,6 +7,7 @@ import { parseStoredObject } from '../db/json.js';
 import type { CreditEntry, User } from '../db/models.js';
 import { userLabels } from '../events/user-labels.js';
 import type { Profiles } from '../users/profile.js';
+import { isReservedUsername } from '../auth/rules.js';
 import { effectivePlan, presentHistoryEntry } from '../users/presenter.js';
 import { ADMIN_MSG } from './messages.js';
 import { AdminSettings } from './settings.js';
@@ -97,6 +98,9 @@ export class AdminUsers {
       // bt has no blocking: no account is ever blocked (docs/admin.md).
       is_blocked: false,
       role: user.role,
+      // A user's name that is (or looks like) a reserved one, taken before the rule (docs/admin.md
+      // #the-admin-account): not the team's. The admin's own account holds its name by right.
+      reserved_username: user.role !== 'admin' && !!user.username && isReservedUsername(user.username),
       email_verified: user.emailVerified,
       created_at: user.createdAt.toISOString(),
       last_seen: user.lastSeenAt ? user.lastSeenAt.toISOString() : null,

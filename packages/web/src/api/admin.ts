@@ -15,6 +15,8 @@ export interface AdminUser {
   credits: number;
   is_blocked: boolean;
   role?: string;
+  /** A user's name that is, or looks like, a reserved one (taken before the rule, docs/admin.md). */
+  reserved_username?: boolean;
   email_verified?: boolean;
   created_at?: string;
   last_seen?: string | null;

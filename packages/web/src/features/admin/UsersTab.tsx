@@ -12,7 +12,7 @@ import { failure, MSG } from './messages.js';
 import { UserHistoryModal } from './UserHistoryModal.js';
 import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { nextCount, shownOf } from './pages.js';
-import { USER_PAGES, USER_SORTS as SORTS, type UserSort } from './rules.js';
+import { USER_PAGES, USER_SORTS as SORTS, reservedNameBadge, type UserSort } from './rules.js';
 import { usePages } from '../paging/usePages.js';
 
 export function UsersTab() {
@@ -118,6 +118,7 @@ export function UsersTab() {
                   </td>
                   <td>
                     <Clamped text={u.username} />
+                    <ReservedName user={u} />
                   </td>
                   <td>{u.plan}</td>
                   <td data-testid="user-credits">{formatCount(u.credits)}</td>
@@ -164,5 +165,19 @@ export function UsersTab() {
       ) : null}
       {historyOf ? <UserHistoryModal user={historyOf} onClose={() => setHistoryOf(null)} /> : null}
     </section>
+  );
+}
+
+/** 'Nom réservé' beside a user's name that reads like the team's (rules.ts, reservedNameBadge). */
+function ReservedName({ user }: { user: AdminUser }) {
+  const badge = reservedNameBadge(user);
+  if (!badge) return null;
+  return (
+    <>
+      {' '}
+      <span className="badge" title={badge.title} data-testid="user-reserved-name">
+        {badge.text}
+      </span>
+    </>
   );
 }

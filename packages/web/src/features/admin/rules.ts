@@ -1,5 +1,5 @@
 /** The tabs' small rules, apart from React so node:test reads them (docs/web.md, admin console). */
-import type { AdminUserSort, BacktestSummaryItem } from '../../api/admin.js';
+import type { AdminUser, AdminUserSort, BacktestSummaryItem } from '../../api/admin.js';
 import type { PageSizes } from './pages.js';
 
 /** Sorted by the server (GET get_users?sort), so each page holds the right rows however many accounts there are. */
@@ -10,6 +10,15 @@ export const USER_SORTS: readonly { key: UserSort; label: string }[] = [
   { key: 'username', label: 'Nom d’utilisateur' },
   { key: 'credits', label: 'Crédits' },
 ];
+/**
+ * The badge beside a username that is, or looks like, a reserved one (`admin`, `supp0rt`…), taken
+ * by a user before the names were reserved (docs/admin.md, "The admin account"): the name reads
+ * like the team's, the account is not. Only `reserved_username: true` from the server shows it.
+ */
+export function reservedNameBadge(user: Pick<AdminUser, 'reserved_username'>): { text: string; title: string } | null {
+  return user.reserved_username === true ? { text: 'Nom réservé', title: 'Nom pris avant sa réservation : ce compte n’est pas celui de l’équipe.' } : null;
+}
+
 /** Users: 100, then 100 more (decided here, docs/web.md). */
 export const USER_PAGES: PageSizes = { first: 100, next: 100 };
 
