@@ -85,7 +85,7 @@ const HOSTILE: [string, string, string | string[]][] = [
   ['no detect function', 'def strategy(candles, params):\n    return []\n', 'Aucune fonction detect_<id>(candles, params) trouvée : le fichier doit en définir une.'],
   ['two detect functions', `${fn('return []')}\ndef detect_y(candles, params):\n    return []\n`, 'Une seule fonction detect_<id> est attendue (trouvées : detect_x, detect_y).'],
   ['wrong signature', 'def detect_x(candles):\n    return []\n', 'La fonction detect_x ligne 1 doit prendre deux arguments : detect_<id>(candles, params).'],
-  ['syntax error', 'def detect_x(candles, params)\n    return []\n', 'Erreur de syntaxe ligne 1 : expected \':\'.'],
+  ['syntax error', 'def detect_x(candles, params)\n    return []\n', "Erreur de syntaxe Python ligne 1, colonne 30 : « : » attendu (Python : « expected ':' »)."],
   ['returns text', fn('return "buy"'), 'La fonction doit renvoyer une liste de signaux (reçu : str).'],
   ['index out of range', fn('return [{"index": 99999, "side": "buy"}]'), 'Signal n°1 : index 99999 hors des bougies (0 à 599).'],
   ['bad side', fn('return [{"index": 10, "side": "up"}]'), "Signal n°1 : side 'up' invalide (buy ou sell)."],

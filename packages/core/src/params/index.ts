@@ -9,3 +9,4 @@ export { checkParamRelations } from './relations.js';
 export { parseParamAssignments } from './assignments.js';
 export { parseNumberText } from './numbers.js';
 export { ParamError, showValue } from './errors.js';
+export { describeJsonTextError, jsonTextError, type JsonTextError, type JsonTextReason } from './json-text.js';

@@ -5,6 +5,7 @@ import type { StrategyParams } from '../catalogue/types.js';
 import { canonicalParamName } from './aliases.js';
 import { coerceParam, coerceString, isEmptyValue } from './coerce.js';
 import { ParamError, showValue } from './errors.js';
+import { describeJsonTextError } from './json-text.js';
 import { checkParamRelations } from './relations.js';
 
 export interface NormalizeParamsOptions {
@@ -40,9 +41,12 @@ function toRecord(raw: unknown): Raw {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
-    } catch (error) {
-      throw new ParamError('params', raw, `a JSON object (${(error as Error).message})`);
+    } catch {
+      // Where and why, in words of our own: the engine's message is neither stable nor translatable.
+      throw new ParamError('params', raw, `a JSON object (${describeJsonTextError(raw)})`);
     }
+    // Text holding JSON text (`"\"texte\""`) is not read twice: it is a string, not an object.
+    if (typeof parsed === 'string') throw new ParamError('params', parsed, 'an object of name: value');
     return toRecord(parsed);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ParamError('params', raw, 'an object of name: value');

@@ -26,8 +26,28 @@ const PHRASES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^a column name such as (\S+), or a whole period ≥ 1$/, (a) => `un nom de colonne comme ${a}, ou une période entière ≥ 1`],
   [/^an object of name: value$/, 'un objet { nom: valeur }'],
   [/^a column of the data, or one bt computes: RSI, RSI_n or EMA_n$/, 'une colonne du fichier, ou une que bt calcule : RSI, RSI_n ou EMA_n'],
-  [/^a JSON object \((.+)\)$/, (a) => `un objet JSON (${a})`],
+  [/^a JSON object \(line (\d+), column (\d+): (.+)\)$/, (line, column, reason) => `un objet JSON (JSON illisible ligne ${line}, colonne ${column} : ${jsonReason(reason)})`],
+  [/^a JSON object \((.+)\)$/, 'un objet JSON'],
 ];
+
+/** Core's JSON text errors (core/src/params/json-text.ts), in French; the character stays as core showed it. */
+const JSON_REASONS: [RegExp, string | ((character: string) => string)][] = [
+  [/^unexpected end of text$/, 'fin du texte inattendue'],
+  [/^unexpected character (.+)$/, (c) => `caractère ${c.replace(/^'(.*)'$/su, '« $1 »')} inattendu`],
+  [/^unterminated string$/, 'texte entre guillemets non fermé'],
+  [/^invalid escape in a string$/, 'échappement invalide dans un texte'],
+  [/^control character in a string$/, 'caractère de contrôle dans un texte'],
+  [/^invalid number$/, 'nombre invalide'],
+  [/^text after the JSON value$/, 'texte après la valeur JSON'],
+];
+
+function jsonReason(reason: string): string {
+  for (const [pattern, french] of JSON_REASONS) {
+    const match = pattern.exec(reason);
+    if (match) return typeof french === 'string' ? french : french(match[1]);
+  }
+  return 'syntaxe invalide';
+}
 
 export function frenchParamMessage(err: ParamError): string {
   const expected = err.expected ?? '';

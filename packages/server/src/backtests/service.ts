@@ -3,7 +3,7 @@ import { headCandles } from '@bt/core';
 import type { Candles } from '@bt/core/candles';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { getStrategy, type StrategyParams, type TimeframeKey } from '@bt/core/catalogue';
-import { ParamError, normalizeParams } from '@bt/core/params';
+import { ParamError, describeJsonTextError, normalizeParams } from '@bt/core/params';
 import { formatDayFr, rangesTextFr } from '@bt/core/format';
 import { resultFolderName } from '@bt/core/report';
 import { lowerBound } from '@bt/core/simulate';
@@ -189,7 +189,8 @@ export class Backtests {
     try {
       return normalizeUserParams(strategy.shape, raw);
     } catch (err) {
-      if (err instanceof SyntaxError) throw new ParamError('params', raw, `a JSON object (${err.message})`);
+      // The engine's English message is not shown: where and why, in core's words (translated by app/param-messages.ts).
+      if (err instanceof SyntaxError) throw new ParamError('params', raw, `a JSON object (${typeof raw === 'string' ? describeJsonTextError(raw) : 'unreadable JSON'})`);
       throw err;
     }
   }

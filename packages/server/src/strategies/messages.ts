@@ -9,7 +9,7 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
   const signal = () => `Signal n°${Number(err.extra.position ?? 0) + 1}`;
   switch (err.code) {
     case 'syntax':
-      return `Erreur de syntaxe${at} : ${err.detail}.`;
+      return syntaxMessage(err);
     case 'too_complex':
       return err.detail
         ? `Fichier trop complexe (plus de ${err.detail} nœuds de syntaxe).`
@@ -76,6 +76,50 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
     default:
       return "Le script n'a pas rendu de réponse exploitable.";
   }
+}
+
+/**
+ * Python's syntax errors are English (`'(' was never closed`): the sentence is French, with the
+ * line and the column, the usual messages translated, and Python's own text kept beside it (never
+ * hidden: it names what a translation would lose, `Perhaps you forgot a comma?`).
+ */
+const PYTHON_SYNTAX: [RegExp, string | ((...groups: string[]) => string)][] = [
+  [/^invalid syntax$/, 'syntaxe invalide'],
+  [/^invalid syntax\. Perhaps you forgot a comma\?$/, 'syntaxe invalide, une virgule manque peut-être'],
+  [/^expected '(.{1,20})'$/, (a) => `« ${a} » attendu`],
+  [/^'(.)' was never closed$/, (a) => `« ${a} » jamais refermé`],
+  [/^unmatched '(.)'$/, (a) => `« ${a} » fermant sans ouvrant`],
+  [/^closing parenthesis '(.)' does not match opening parenthesis '(.)'(?: on line (\d+))?$/, (a, b, line) => `« ${a} » ne referme pas « ${b} »${line ? ` (ouvert ligne ${line})` : ''}`],
+  [/^unterminated string literal \(detected at line (\d+)\)$/, (line) => `texte entre guillemets non refermé (vu ligne ${line})`],
+  [/^unterminated triple-quoted string literal \(detected at line (\d+)\)$/, (line) => `texte entre triples guillemets non refermé (vu ligne ${line})`],
+  [/^unexpected indent$/, 'indentation inattendue'],
+  [/^unindent does not match any outer indentation level$/, 'le retrait ne correspond à aucun niveau d’indentation au-dessus'],
+  [/^expected an indented block(?: after .*)?$/, 'bloc indenté attendu'],
+  [/^inconsistent use of tabs and spaces in indentation$/, 'tabulations et espaces mélangés dans l’indentation'],
+  [/^invalid character '(.+)' \((U\+[0-9A-F]+)\)$/, (_, code) => `caractère ${code} invalide`],
+  [/^invalid non-printable character (U\+[0-9A-F]+)$/, (code) => `caractère invisible ${code} invalide`],
+  [/^invalid (?:decimal|hexadecimal|octal|binary) literal$/, 'nombre invalide'],
+  [/^unexpected EOF while parsing$/, 'fin du fichier inattendue'],
+  [/^source code (?:string )?cannot contain null bytes$/, 'caractère nul (U+0000) dans le fichier'],
+  [/^'(return|yield|await)' outside (?:async )?function$/, (a) => `« ${a} » hors d’une fonction`],
+  [/^'(break|continue)' (?:not properly in|outside) loop$/, (a) => `« ${a} » hors d’une boucle`],
+  [/^Missing parentheses in call to '(\w+)'.*$/, (a) => `parenthèses manquantes dans l’appel de ${a}`],
+  [/^cannot assign to .*$/, 'affectation impossible ici'],
+  [/^positional argument follows keyword argument$/, 'argument positionnel après un argument nommé'],
+  [/^too many nested parentheses$/, 'trop de parenthèses imbriquées'],
+];
+
+function syntaxMessage(err: SandboxError): string {
+  const column = Number(err.extra.column);
+  const where = err.line ? ` ligne ${err.line}${Number.isInteger(column) && column > 0 ? `, colonne ${column}` : ''}` : '';
+  // Python's text, on one line and bounded: it may quote the user's file.
+  const python = err.detail.replace(/[\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ').trim().slice(0, 200);
+  if (!python) return `Erreur de syntaxe Python${where}.`;
+  for (const [pattern, french] of PYTHON_SYNTAX) {
+    const match = pattern.exec(python);
+    if (match) return `Erreur de syntaxe Python${where} : ${typeof french === 'string' ? french : french(...match.slice(1))} (Python : « ${python} »).`;
+  }
+  return `Erreur de syntaxe Python${where} (Python : « ${python} »).`;
 }
 
 /** The HTTP error of a sandbox refusal: 503 when Python or its isolation is missing, or the sandbox saturated; else 400. */

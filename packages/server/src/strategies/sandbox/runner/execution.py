@@ -153,7 +153,7 @@ class Program:
         try:
             self.code = compile(tree, '<strategy>', 'exec')
         except SyntaxError as e:
-            fail('syntax', str(e.msg), user_line_number(e.lineno))
+            fail('syntax', str(e.msg), user_line_number(e.lineno), column=e.offset if isinstance(e.offset, int) and e.offset > 0 else None)
 
     def arm(self, runs):
         """The audit hook, from now until the process ends; the module may be run `runs` times."""

@@ -57,7 +57,7 @@ def parse(source):
     try:
         return ast.parse(source, filename='<strategy>')
     except SyntaxError as e:
-        fail('syntax', str(e.msg), e.lineno)
+        fail('syntax', str(e.msg), e.lineno, column=e.offset if isinstance(e.offset, int) and e.offset > 0 else None)
     except (RecursionError, MemoryError):
         # Nesting too deep for the parser (`1+1+...+1`).
         fail('too_complex', '')
