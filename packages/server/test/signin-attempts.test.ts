@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { readEnv, parseFailureRule } from '../src/config/env.js';
+import { ManualClock } from '../src/clock/index.js';
+import { ProviderSignIns, REAUTH_WINDOW_MINUTES } from '../src/oidc/reauth.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/ratelimit/index.js';
 import { openRedis } from '../src/redis/client.js';
 import { NO_LIMITS, register, startTestApp, type TestApp } from './support/app.js';
@@ -151,6 +153,25 @@ for (const [backend, limiterFor] of backends) {
     });
   });
 }
+
+describe('the mark of a recent Google sign-in in Redis (docs/security.md, "Accounts without a password")', () => {
+  it('is seen by every server, for its own session only, and expires after 10 minutes', async () => {
+    const redis = await openRedis(SHARED_REDIS_URL, () => {});
+    connections.push(redis);
+    if (redis.status !== 'ready') await new Promise<void>((r) => redis.once('ready', () => r()));
+    const providers = [{ id: 'google', label: 'Google' }];
+    const a = new ProviderSignIns(new RedisRateLimiter(redis, new ManualClock(), { prefix }), providers);
+    const b = new ProviderSignIns(new RedisRateLimiter(redis, new ManualClock(), { prefix }), providers);
+    await a.record(41, 7);
+    assert.equal(await b.isRecent(41, 7), true, 'another server sees it');
+    assert.equal(await b.isRecent(41, 8), false, 'another session of the account is not vouched for');
+    assert.equal(await b.isRecent(42, 7), false);
+    const keys = await redis.keys(`${prefix}rl:provider-signin:*`);
+    assert.equal(keys.length, 1);
+    const ttl = await redis.pttl(keys[0]);
+    assert.ok(ttl > REAUTH_WINDOW_MINUTES * 60_000 - 5000 && ttl <= REAUTH_WINDOW_MINUTES * 60_000, `ttl ${ttl}`);
+  });
+});
 
 describe('RATE_LIMIT_LOGIN_ACCOUNT', () => {
   it('reads FAILURES/MAX_DELAY_SECONDS, off, and defaults to 5/900', () => {
