@@ -53,6 +53,8 @@ function events(): EventInput[] {
     { kind: 'failed_payment', userId: u1.id, at: at('2026-01-15T07:00:00Z'), method: 'stripe', category: 'payment_failed', amountCents: 1000, label: 'Pack 12 crédits' },
     { kind: 'failed_payment', userId: u2.id, at: at('2026-01-11T07:00:00Z'), method: 'paypal', category: 'capture_failed', amountCents: 2000, label: 'Pack 25 crédits' },
     { kind: 'failed_payment', userId: null, at: at('2026-01-15T06:00:00Z'), method: 'stripe', category: 'bad_signature' },
+    // 5 € of the PayPal sale of the 14th refunded today: counted today, the sale stays on the 14th.
+    { kind: 'refund', userId: u2.id, at: at('2026-01-15T09:50:00Z'), method: 'paypal', category: 'refund', amountCents: 500, label: 'Pack 25 crédits', reference: 'payment:pay_refunded', meta: { credits_reversed: 7 } },
     { kind: 'active', userId: u1.id, at: at('2026-01-15T08:00:00Z') },
     { kind: 'active', userId: u2.id, at: at('2026-01-15T08:00:00Z') },
     { kind: 'active', userId: u2.id, at: at('2026-01-14T08:00:00Z') },
@@ -77,21 +79,21 @@ describe(`admin statistics over the event log (${TEST_DIALECT})`, () => {
     await t.app.services.events.recordMany(events());
   });
 
-  it('overview: the ten KPIs for day, week, month, all and custom ranges, edges included', async () => {
+  it('overview: the twelve KPIs for day, week, month, all and custom ranges, edges included', async () => {
     const overview = (query: string) => get(`/api/admin/metrics/overview?${query}`);
     assert.deepEqual(await overview('range=day'), {
       range: 'day', start: '2026-01-15', end: '2026-01-15',
-      total_sales_eur: 10, total_credits_bought: 12, credits_offered: 3, backtests_count: 2,
+      total_sales_eur: 10, refunds_eur: 5, net_sales_eur: 5, total_credits_bought: 12, credits_offered: 3, backtests_count: 2,
       total_users: 3, new_users: 1, active_now: 2, deleted_users: 0, unsubscribed_users: 0, failed_payments: 2,
     });
     assert.deepEqual(await overview('range=week'), {
       range: 'week', start: '2026-01-09', end: '2026-01-15',
-      total_sales_eur: 35, total_credits_bought: 42, credits_offered: 6, backtests_count: 3,
+      total_sales_eur: 35, refunds_eur: 5, net_sales_eur: 30, total_credits_bought: 42, credits_offered: 6, backtests_count: 3,
       total_users: 3, new_users: 2, active_now: 2, deleted_users: 1, unsubscribed_users: 1, failed_payments: 3,
     });
     assert.deepEqual(await overview('range=month'), {
       range: 'month', start: '2025-12-17', end: '2026-01-15',
-      total_sales_eur: 95, total_credits_bought: 129, credits_offered: 6, backtests_count: 4,
+      total_sales_eur: 95, refunds_eur: 5, net_sales_eur: 90, total_credits_bought: 129, credits_offered: 6, backtests_count: 4,
       total_users: 3, new_users: 2, active_now: 2, deleted_users: 1, unsubscribed_users: 1, failed_payments: 3,
     });
     const all = await overview('range=all');
@@ -100,7 +102,7 @@ describe(`admin statistics over the event log (${TEST_DIALECT})`, () => {
 
     // One day each: the last millisecond of the 14th is the 14th's; midnight of the 15th is the 15th's.
     const d14 = await overview('range=custom&start=2026-01-14&end=2026-01-14');
-    assert.deepEqual([d14.total_sales_eur, d14.total_credits_bought, d14.credits_offered, d14.deleted_users], [20, 25, 0, 1]);
+    assert.deepEqual([d14.total_sales_eur, d14.refunds_eur, d14.net_sales_eur, d14.total_credits_bought, d14.credits_offered, d14.deleted_users], [20, 0, 20, 25, 0, 1]);
     const d16 = await overview('range=custom&start=2025-12-16&end=2025-12-16');
     assert.deepEqual([d16.total_sales_eur, d16.new_users], [9, 0]);
     assert.equal((await overview('range=custom&start=2025-12-17&end=2026-01-15')).total_sales_eur, 95);
@@ -114,8 +116,13 @@ describe(`admin statistics over the event log (${TEST_DIALECT})`, () => {
     const week = 'range=week';
     const month = 'range=month';
     assert.deepEqual(await breakdown('sales_by_method', week), [
-      { method: 'paypal', count: 1, total_eur: 20 },
-      { method: 'stripe', count: 2, total_eur: 15 },
+      { method: 'paypal', count: 1, total_eur: 20, refunds_eur: 5, net_eur: 15 },
+      { method: 'stripe', count: 2, total_eur: 15, refunds_eur: 0, net_eur: 15 },
+    ]);
+    // A refund in a range without its sale: the method is listed, its net negative.
+    assert.deepEqual(await breakdown('sales_by_method', 'range=day'), [
+      { method: 'stripe', count: 1, total_eur: 10, refunds_eur: 0, net_eur: 10 },
+      { method: 'paypal', count: 0, total_eur: 0, refunds_eur: 5, net_eur: -5 },
     ]);
     assert.deepEqual(await breakdown('credits_by_method', week), [
       { method: 'paypal', source: 'achat', count: 1, credits: 25 },
@@ -213,6 +220,9 @@ describe(`admin statistics over the event log (${TEST_DIALECT})`, () => {
     assert.deepEqual(deleted.rows, [{ date: '2026-01-14T12:00:00.000Z', user_id: GONE, event: 'deletion', by: 'self' }]);
     const unsubscribed = await get('/api/admin/metrics/details?kpi=unsubscribed_users&range=week');
     assert.deepEqual(unsubscribed.rows.map((r: Record<string, unknown>) => [r.user_id, r.event]), [[u2.id, 'unsubscription']]);
+    const refunds = await get('/api/admin/metrics/details?kpi=refunds&range=week');
+    assert.deepEqual([refunds.kpi, refunds.columns], ['refunds_eur', ['date', 'user', 'label', 'method', 'kind', 'amount_eur']]);
+    assert.deepEqual(refunds.rows, [{ date: '2026-01-15T09:50:00.000Z', user: u2.username, user_id: u2.id, label: 'Pack 25 crédits', method: 'paypal', kind: 'refund', amount_eur: 5, credits: 7 }]);
     const failed = await get('/api/admin/metrics/details?kpi=failed_payments&range=week');
     assert.deepEqual(failed.rows.map((r: Record<string, unknown>) => [r.user, r.method, r.kind, r.amount_eur]), [
       [u1.username, 'stripe', 'payment_failed', 10],

@@ -37,8 +37,8 @@ describe(`payments in the admin statistics and billing files (${TEST_DIALECT})`,
     assert.deepEqual([overview.total_sales_eur, overview.total_credits_bought, overview.failed_payments], [30, 12 + 25, 2]);
     assert.equal(overview.failed_payments, (await failedPayments(t)) - 0, 'one failed payment per attempt, as the payments table counts them');
     assert.deepEqual((await get('/api/admin/metrics/breakdown?kind=sales_by_method&range=all')).items, [
-      { method: 'paypal', count: 1, total_eur: 20 },
-      { method: 'stripe', count: 1, total_eur: 10 },
+      { method: 'paypal', count: 1, total_eur: 20, refunds_eur: 0, net_eur: 20 },
+      { method: 'stripe', count: 1, total_eur: 10, refunds_eur: 0, net_eur: 10 },
     ]);
     assert.deepEqual((await get('/api/admin/metrics/breakdown?kind=failed_payments_by_kind&range=all')).items, [
       { kind: 'amount_mismatch', count: 1, total_eur: 5 },

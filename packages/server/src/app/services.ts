@@ -104,7 +104,7 @@ export function createServices(deps: AppDeps) {
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
-  const reversals = new Reversals({ db, clock, ledger, subscriptions, log });
+  const reversals = new Reversals({ db, clock, ledger, subscriptions, events, log });
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {

@@ -9,6 +9,7 @@ export type EventKind =
   | 'backtest'
   | 'purchase'
   | 'failed_payment'
+  | 'refund'
   | 'credits_offered'
   | 'credits_spent'
   | 'deletion'

@@ -39,8 +39,24 @@ export class Breakdowns {
 
   async compute(kind: string, range: StatsRange, options: { limit?: number } = {}): Promise<unknown[]> {
     switch (kind as BreakdownKind) {
-      case 'sales_by_method':
-        return (await this.grouped('purchase', range, 'method', [this.count(), this.sum('amount_cents', 'cents')])).map((r) => ({ method: r.method, count: num(r.count), total_eur: euros(r.cents) })).sort((a, b) => b.total_eur - a.total_eur || String(a.method).localeCompare(String(b.method)));
+      case 'sales_by_method': {
+        // total_eur: the sales (gross); refunds_eur: refunds and disputes of the range, whatever the
+        // day of their sale; net_eur the difference (docs/admin.md "Breakdowns").
+        const [sales, refunds] = await Promise.all([
+          this.grouped('purchase', range, 'method', [this.count(), this.sum('amount_cents', 'cents')]),
+          this.grouped('refund', range, 'method', [this.sum('amount_cents', 'cents')]),
+        ]);
+        const refunded = new Map(refunds.map((r) => [String(r.method), num(r.cents)]));
+        const methods = [...new Set([...sales.map((r) => String(r.method)), ...refunded.keys()])];
+        return methods
+          .map((method) => {
+            const sale = sales.find((r) => String(r.method) === method);
+            const cents = num(sale?.cents);
+            const back = refunded.get(method) ?? 0;
+            return { method, count: num(sale?.count), total_eur: euros(cents), refunds_eur: euros(back), net_eur: euros(cents - back) };
+          })
+          .sort((a, b) => b.total_eur - a.total_eur || String(a.method).localeCompare(String(b.method)));
+      }
       case 'credits_by_method': {
         const rows = await this.query({ kind: ['purchase', 'credits_offered'], ...within(range) }, ['kind', 'method'], [this.count(), this.sum('credits', 'credits')]);
         return rows

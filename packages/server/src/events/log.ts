@@ -176,6 +176,40 @@ export function failedPaymentEvent(p: FailedPaymentFacts): EventInput {
   };
 }
 
+/** What the statistics keep of a paid payment's refunds and disputes (a row of the `payments` table). */
+export interface RefundFacts {
+  reference: string;
+  provider: string;
+  userId: number | null;
+  offerId: string | null;
+  /** The cents gone back so far (payments/money.ts `reversedCents`): refunded, or held by a dispute. */
+  reversedCents: number;
+  creditsReversed: number;
+  disputeStatus: string | null;
+  /** The last change (live: the notice; a rebuild: the row's `updated_at`). */
+  at: Date;
+}
+
+/**
+ * The refund event of a paid payment: one per payment (reference `payment:{ours}`), brought up to
+ * date by each refund or dispute notice (Reversals), so it holds the money gone back so far, on
+ * the day of the last change; a rebuild maps the `payments` table's rows through this same
+ * function. No `credits`: the credits taken back are the ledger's `credits_spent` events.
+ */
+export function refundEvent(p: RefundFacts): EventInput {
+  return {
+    kind: 'refund',
+    userId: p.userId,
+    at: p.at,
+    method: p.provider,
+    category: p.disputeStatus ? `dispute_${p.disputeStatus}` : 'refund',
+    amountCents: p.reversedCents,
+    label: (p.offerId && OFFER_LABELS.get(p.offerId)) ?? p.offerId,
+    reference: `payment:${p.reference}`,
+    meta: { credits_reversed: p.creditsReversed },
+  };
+}
+
 export const signupEvent = (user: Pick<User, 'id' | 'createdAt'>): EventInput => ({ kind: 'signup', userId: user.id, at: user.createdAt, reference: `user:${user.id}` });
 
 export const deletionEvent = (userId: number, at: Date, by: 'self' | 'admin' | 'unknown'): EventInput => ({
@@ -222,12 +256,14 @@ export class EventLog {
   /**
    * Records the event, or brings the one already there (same kind and reference) up to date: an
    * attempt that fails, then is refused for another reason, is one failed payment of the last kind.
+   * `dated`: its instant (and day, hour, weekday) and meta move too (a payment's refunds so far).
    */
-  async upsert(input: EventInput, transaction: Transaction): Promise<void> {
+  async upsert(input: EventInput, transaction: Transaction, options: { dated?: boolean } = {}): Promise<void> {
     await this.record(input, transaction);
     if (!input.reference) return;
-    const { category, method, amountCents, label } = eventValues(input, this.clock.now());
-    await this.db.models.AppEvent.update({ category, method, amountCents, label }, { where: { kind: input.kind, reference: input.reference }, transaction });
+    const { category, method, amountCents, label, occurredAt, day, hour, weekday, meta } = eventValues(input, this.clock.now());
+    const changes = options.dated ? { category, method, amountCents, label, occurredAt, day, hour, weekday, meta } : { category, method, amountCents, label };
+    await this.db.models.AppEvent.update(changes, { where: { kind: input.kind, reference: input.reference }, transaction });
   }
 
   /** The ledger's hook: each applied row, in its own transaction. */

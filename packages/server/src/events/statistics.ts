@@ -25,6 +25,7 @@ export const KPIS = [
   'deleted_users',
   'unsubscribed_users',
   'failed_payments',
+  'refunds_eur',
 ] as const;
 export type Kpi = (typeof KPIS)[number];
 
@@ -39,6 +40,7 @@ const KPI_ALIASES: Record<string, Kpi> = {
   deleted: 'deleted_users',
   unsubscribed: 'unsubscribed_users',
   failed: 'failed_payments',
+  refunds: 'refunds_eur',
 };
 
 export function parseKpi(value: string): Kpi {
@@ -77,7 +79,7 @@ export class Statistics {
     const { AppEvent, User } = this.db.models;
     const rows = (await AppEvent.findAll({
       attributes: ['kind', [fn('COUNT', col('id')), 'count'], [fn('SUM', col('amount_cents')), 'cents'], [fn('SUM', col('credits')), 'credits']],
-      where: { kind: ['purchase', 'credits_offered', 'backtest', 'signup', 'deletion', 'unsubscription', 'failed_payment'], ...within(range) },
+      where: { kind: ['purchase', 'refund', 'credits_offered', 'backtest', 'signup', 'deletion', 'unsubscription', 'failed_payment'], ...within(range) },
       group: ['kind'],
       raw: true,
     })) as unknown as { kind: EventKind; count: unknown; cents: unknown; credits: unknown }[];
@@ -88,8 +90,13 @@ export class Statistics {
       User.count({ where: this.usersAt(range) }),
       User.count({ where: { role: 'user', deletedAt: null, lastSeenAt: { [Op.gte]: new Date(now.getTime() - ACTIVE_NOW_MS) } } }),
     ]);
+    const sales = Number(of('purchase')?.cents ?? 0);
+    const refunds = Number(of('refund')?.cents ?? 0);
     return {
-      total_sales_eur: euros(of('purchase')?.cents),
+      total_sales_eur: euros(sales),
+      // Refunds and disputes (money gone back) dated by their last change, not by the sale's day.
+      refunds_eur: euros(refunds),
+      net_sales_eur: euros(sales - refunds),
       total_credits_bought: Number(of('purchase')?.credits ?? 0),
       credits_offered: Number(of('credits_offered')?.credits ?? 0),
       backtests_count: count('backtest'),
@@ -150,6 +157,17 @@ export class Statistics {
         const { rows, total } = await this.page(kind, range, page);
         return { columns: ['date', 'user_id', 'event'], rows: rows.map((e) => ({ date: iso(e.occurredAt), user_id: e.userId, event: kind, by: e.method })), total };
       }
+      case 'refunds_eur':
+        return this.eventRows('refund', range, page, {}, ['date', 'user', 'label', 'method', 'kind', 'amount_eur'], (e, user) => ({
+          date: iso(e.occurredAt),
+          user,
+          user_id: e.userId,
+          label: e.label,
+          method: e.method,
+          kind: e.category,
+          amount_eur: euros(e.amountCents),
+          credits: parseStoredObject<{ credits_reversed: number }>(e.meta).credits_reversed ?? null,
+        }));
       case 'failed_payments':
         return this.eventRows('failed_payment', range, page, {}, ['date', 'user', 'label', 'method', 'kind', 'amount_eur'], (e, user) => ({
           date: iso(e.occurredAt),

@@ -4,7 +4,9 @@ import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { Payment } from '../db/models.js';
+import { refundEvent, type EventLog } from '../events/log.js';
 import { PAY_MSG } from './messages.js';
+import { reversedCents as reversedOf } from './money.js';
 import type { Subscriptions } from './subscriptions.js';
 
 /** What a provider says now about the money of a paid payment. */
@@ -40,7 +42,7 @@ export interface ReversalOutcome {
  * reason dispute_won). Lock order as fulfilment: payment row → user balance → ledger.
  */
 export class Reversals {
-  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; log: (message: string) => void }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; events: EventLog; log: (message: string) => void }) {}
 
   /** The credits a reversed share takes back: all of them for the whole payment, otherwise rounded up (the shop's favour). */
   static creditsFor(credits: number, paidCents: number, reversedCents: number): number {
@@ -70,7 +72,8 @@ export class Reversals {
       // At PayPal the money of a dispute lost leaves by a refund or reversal of the same capture,
       // notified too: the share is the larger of the two there, never their sum. At Stripe a
       // dispute's amount is withdrawn apart from the refunds.
-      const reversedCents = Math.min(paidCents, row.provider === 'paypal' ? Math.max(refunded, disputed) : refunded + disputed);
+      const reversedCents = reversedOf({ provider: row.provider, paidCents, refundedCents: refunded, disputedCents: disputed });
+      const reversedBefore = reversedOf({ provider: row.provider, paidCents, refundedCents: row.refundedCents, disputedCents: row.disputedCents });
       const owed = row.status === 'paid' ? Reversals.creditsFor(row.credits ?? 0, paidCents, reversedCents) : 0;
       const delta = owed - row.creditsReversed;
       let shortfall = row.creditsShortfall;
@@ -94,10 +97,21 @@ export class Reversals {
         if (given > 0 && user && !user.deletedAt) await ledger.grant(user.id, given, 'dispute_won', { reference: notice.reference, meta, transaction: t });
       }
       const planEnded = row.status === 'paid' && reversedCents >= paidCents && paidCents > 0 && user ? await this.endPlanPaidBy(row, user.id, t) : null;
-      await Payments.update(
-        { refundedCents: refunded, disputedCents: disputed, disputeStatus, creditsReversed: owed, creditsShortfall: shortfall },
-        { where: { id: row.id }, transaction: t },
-      );
+      const changes = { refundedCents: refunded, disputedCents: disputed, disputeStatus, creditsReversed: owed, creditsShortfall: shortfall };
+      // Written only when something changed: a replay leaves the row, and its updated_at (the date a
+      // rebuild gives the statistics' refund), as they were.
+      if ((Object.keys(changes) as (keyof typeof changes)[]).some((name) => row[name] !== changes[name])) {
+        await Payments.update(changes, { where: { id: row.id }, transaction: t });
+      }
+      // The statistics' refund of this payment (docs/admin.md): the money gone back so far, dated
+      // by its last change, in the same transaction. A payment that credited nothing sold nothing.
+      if (row.status === 'paid' && (reversedCents !== reversedBefore || disputeStatus !== row.disputeStatus)) {
+        await this.deps.events.upsert(
+          refundEvent({ reference: row.reference, provider: row.provider, userId: row.userId, offerId: row.offerId, reversedCents, creditsReversed: owed, disputeStatus, at: clock.now() }),
+          t,
+          { dated: true },
+        );
+      }
       return { status: row.status !== 'paid' ? ('unpaid' as const) : delta === 0 ? ('unchanged' as const) : ('reversed' as const), taken, shortfall: delta > 0 ? delta - taken : 0, given, planEnded, row };
     });
     const { row } = result;
