@@ -58,6 +58,9 @@ describe('the admin console /admin', () => {
     assert.equal(await page.getByTestId('range-start').inputValue(), '2098-12-31');
     await page.locator('[data-range=month]').click();
     await page.getByTestId('kpi-total_sales_eur').getByText(/10,00/).waitFor();
+    // Refunds beside the sales, and the net (docs/admin.md "Overview"): nothing refunded here.
+    assert.match(nb(await page.getByTestId('kpi-refunds_eur').innerText()), /Remboursements[^]*0,00 €/);
+    assert.match(nb(await page.getByTestId('kpi-net_sales_eur').innerText()), /Ventes nettes[^]*10,00 €/);
 
     const eventCount = async () => (await adminApi('GET', '/api/admin/metrics/overview?range=all')).body.backtests_count as number;
     await cancelThenConfirm(page, () => page.getByTestId('stats-reset').click(), async () => assert.equal(await eventCount(), 2, 'the live log: 2 finished runs'));

@@ -61,6 +61,9 @@ export interface Overview {
   start: string | null;
   end: string;
   total_sales_eur: number;
+  /** Money gone back to buyers in the range (refunds, disputes), and sales net of it. */
+  refunds_eur: number;
+  net_sales_eur: number;
   total_credits_bought: number;
   credits_offered: number;
   backtests_count: number;

@@ -20,6 +20,8 @@ import { useLoad } from './useLoad.js';
 
 const KPIS: readonly { key: keyof Overview; label: string; money?: boolean; details: boolean }[] = [
   { key: 'total_sales_eur', label: 'Ventes', money: true, details: true },
+  { key: 'refunds_eur', label: 'Remboursements', money: true, details: true },
+  { key: 'net_sales_eur', label: 'Ventes nettes', money: true, details: false },
   { key: 'total_credits_bought', label: 'Crédits achetés', details: true },
   { key: 'credits_offered', label: 'Crédits offerts', details: true },
   { key: 'backtests_count', label: 'Backtests', details: true },
@@ -40,6 +42,8 @@ const LEDGERS = [
 /** The fallback totals (GET global_stats), read from the tables when the event log cannot answer. */
 const GLOBAL_LABELS: Record<string, string> = {
   total_sales_eur: 'Ventes (total)',
+  refunds_eur: 'Remboursements (total)',
+  net_sales_eur: 'Ventes nettes (total)',
   total_credits_bought: 'Crédits achetés (total)',
   credits_offered: 'Crédits offerts (total)',
   credits_spent: 'Crédits dépensés (total)',
