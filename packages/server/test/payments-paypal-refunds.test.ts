@@ -98,6 +98,16 @@ describe(`PayPal refunds and disputes by webhook (${TEST_DIALECT})`, () => {
     assert.equal(await balance(t, user.id), 10); // 1 € of 10: 1.2 credits, rounded up
   });
 
+  it('a token PayPal revoked before its time: the verification asks for a new one and goes through', async () => {
+    const { user, captureId } = await paidPack('CREDIT_5');
+    p.paypal.revokeTokens();
+    const tokensBefore = p.paypal.requests.filter((r) => r.path === '/v1/oauth2/token').length;
+    const { delivery } = await p.paypal.refund(captureId);
+    assert.equal(delivery!.status, 200, JSON.stringify(delivery!.body));
+    assert.equal(await balance(t, user.id), 0);
+    assert.equal(p.paypal.requests.filter((r) => r.path === '/v1/oauth2/token').length, tokensBefore + 1);
+  });
+
   it('a refund of a capture that is none of ours is acknowledged and ignored', async () => {
     const { user, captureId } = await paidPack('CREDIT_5');
     const { event } = await p.paypal.refund(captureId, { send: false });

@@ -329,6 +329,8 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     approve,
     captureAtPayPal,
     captureOf,
+    /** Every access token stops working (PayPal revoked them before their time). */
+    revokeTokens: () => tokens.clear(),
     refund,
     dispute,
     send,
