@@ -108,6 +108,19 @@ describe(`PayPal refunds and disputes by webhook (${TEST_DIALECT})`, () => {
     assert.equal(p.paypal.requests.filter((r) => r.path === '/v1/oauth2/token').length, tokensBefore + 1);
   });
 
+  it('a refund PayPal has not completed (PENDING) takes nothing yet and says so; its completed notice does', async () => {
+    const { user, captureId } = await paidPack('CREDIT_10');
+    const { event } = await p.paypal.refund(captureId, { send: false });
+    const pending = structuredClone(event);
+    pending.resource.status = 'PENDING';
+    const res = await p.paypal.send(pending);
+    assert.deepEqual([res.status, res.body.status], [200, 'pending']);
+    assert.equal(await balance(t, user.id), 12);
+    assert.ok(t.logs.some((line) => line.includes(`of capture ${captureId} is PENDING`)), t.logs.slice(-5).join('\n'));
+    assert.equal((await p.paypal.send(event)).status, 200);
+    assert.equal(await balance(t, user.id), 0);
+  });
+
   it('a refund of a capture that is none of ours is acknowledged and ignored', async () => {
     const { user, captureId } = await paidPack('CREDIT_5');
     const { event } = await p.paypal.refund(captureId, { send: false });

@@ -191,8 +191,13 @@ export class PaymentCallbacks {
       this.deps.log(`payments: PayPal refund ${refundId.slice(0, 64)} names no capture: ignored`);
       return { received: true, ignored: 'no capture' };
     }
-    // A refund still PENDING (or FAILED, CANCELLED) has not taken the money yet: PayPal notifies its completion.
-    if (refund.status !== undefined && refund.status !== 'COMPLETED') return { received: true, status: String(refund.status).toLowerCase().slice(0, 32) };
+    // A refund still PENDING (an eCheck-funded refund), FAILED or CANCELLED has not taken the money
+    // back (yet): nothing moves, and the log says so, for the admin to follow it up.
+    if (refund.status !== undefined && refund.status !== 'COMPLETED') {
+      const status = String(refund.status).slice(0, 32);
+      this.deps.log(`payments: PayPal refund ${refundId.slice(0, 64)} of capture ${captureId} is ${status}: no credit taken back until PayPal notifies it COMPLETED`);
+      return { received: true, status: status.toLowerCase() };
+    }
     const payment = await this.paypalCapturePayment(captureId);
     if (!payment) return { received: true, ignored: 'not a bt payment' };
     const amount = (refund.amount ?? {}) as Json;
