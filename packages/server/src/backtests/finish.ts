@@ -141,17 +141,29 @@ const DONE_COLUMNS: [keyof DoneValues, string][] = [
  */
 export async function cancelRun(deps: { db: Database; ledger: CreditLedger; storage: Storage; log: (message: string) => void }, run: Pick<BacktestRun, 'id' | 'runId' | 'userId' | 'folder'>): Promise<'cancelled' | 'done' | 'gone'> {
   const { BacktestRun } = deps.db.models;
+  // A reference from a queued job is data read back from Redis: the row is found by all of its
+  // fields, so a malformed or mismatched one (the id of one run, the run id of another) changes
+  // nothing rather than removing one user's run and refunding another's.
+  if (!isRunRef(run)) throw new Error(`malformed run reference: ${JSON.stringify(run)?.slice(0, 200)}`);
   const path = `results/${run.userId}/${run.folder}`;
+  const where = { id: run.id, runId: run.runId, userId: run.userId, folder: run.folder };
   const outcome = await deps.db.transaction(async (t) => {
-    const removed = await BacktestRun.destroy({ where: { id: run.id, status: 'running' }, transaction: t });
+    const removed = await BacktestRun.destroy({ where: { ...where, status: 'running' }, transaction: t });
     if (removed === 1) {
       await deps.ledger.refund(run.userId, run.runId, { transaction: t });
       return { owed: await oweRemoval(deps.db, path, t) };
     }
-    const row = await BacktestRun.findOne({ where: { id: run.id }, attributes: ['status'], transaction: t });
+    const row = await BacktestRun.findOne({ where, attributes: ['status'], transaction: t });
     return row ? ('done' as const) : ('gone' as const);
   });
   if (typeof outcome === 'string') return outcome;
   await settleRemoval(deps, outcome.owed, path, `run ${run.runId} cancelled and refunded`);
   return 'cancelled';
+}
+
+/** The fields cancelRun relies on, of the right types (a queued job's data may come from another version). */
+function isRunRef(run: unknown): run is Pick<BacktestRun, 'id' | 'runId' | 'userId' | 'folder'> {
+  if (run === null || typeof run !== 'object') return false;
+  const r = run as Record<string, unknown>;
+  return Number.isSafeInteger(r.id) && (r.id as number) > 0 && Number.isSafeInteger(r.userId) && (r.userId as number) > 0 && typeof r.runId === 'string' && r.runId !== '' && typeof r.folder === 'string' && r.folder !== '';
 }

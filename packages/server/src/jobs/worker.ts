@@ -118,6 +118,11 @@ export class BacktestWorker {
 
   /** Refund and remove a run whose job failed for good (idempotent with the API's own). */
   private async settle(data: QueueJobData): Promise<void> {
+    // A payload without a usable run reference names no run to settle (cancelRun checks every field).
+    if (data === null || typeof data !== 'object' || data.run === null || typeof data.run !== 'object') {
+      this.deps.log('bt-worker: a failed job without a run reference: nothing to settle');
+      return;
+    }
     try {
       await cancelRun(this.deps, data.run);
     } catch (err) {
@@ -125,15 +130,21 @@ export class BacktestWorker {
     }
   }
 
-  private dispatch(job: Job<QueueJobData | ExtractionJobData>): Promise<QueueJobResult | Skipped | ExtractionJobResult> {
+  private async dispatch(job: Job<QueueJobData | ExtractionJobData>): Promise<QueueJobResult | Skipped | ExtractionJobResult> {
     if (job.name === JOB_NAMES.extraction) return processExtraction(this.deps, job.data as ExtractionJobData, this.options.holdMs);
+    // Another name is no job of ours (another version's, or a stray add): failed, never run as a backtest.
+    if (job.name !== JOB_NAMES.backtest) throw new UnrecoverableError(`unknown job name ${JSON.stringify(String(job.name).slice(0, 40))}`);
     return this.process(job as Job<QueueJobData>);
   }
 
   private async process(job: Job<QueueJobData>): Promise<QueueJobResult | Skipped> {
     const data = job.data;
+    // Read back from Redis: a payload that is not what an API writes fails at once, without a retry.
+    const malformed = malformedJobData(data);
+    if (malformed) throw new UnrecoverableError(`malformed job data: ${malformed}`);
     // Nobody waits for the answer any more; the API has given the run up (or will, at once).
-    if (Date.now() > data.deadline) throw new UnrecoverableError('expired before a worker took it');
+    // A job of an older API may have no deadline: it runs.
+    if (typeof data.deadline === 'number' && Date.now() > data.deadline) throw new UnrecoverableError('expired before a worker took it');
     // The run's row and the candles at once: two independent reads, one waiting for the other cost
     // a database round trip on every job.
     const loading = this.candlesOf(data);
@@ -173,7 +184,8 @@ export class BacktestWorker {
 
   private async candlesOf(data: QueueJobData): Promise<Candles> {
     const { request } = data;
-    if (data.candles !== null) return readCandlesIpc(Buffer.from(data.candles, 'base64'), { validate: false }).candles;
+    // An upload's candles travel as text; absent or null (official data, or an older API's job), the library is read.
+    if (typeof data.candles === 'string') return readCandlesIpc(Buffer.from(data.candles, 'base64'), { validate: false }).candles;
     const loaded = isMonthRefs(data.months)
       ? await this.deps.datasets.loadFromMonths(data.months, request.symbol, request.timeframe, request.from, request.to)
       : await this.deps.datasets.load(request.symbol, request.timeframe, request.from, request.to);
@@ -194,6 +206,25 @@ export class BacktestWorker {
     }
     this.connection.disconnect();
   }
+}
+
+/**
+ * What is wrong with a backtest job's data, '' when it has what the worker reads: a run
+ * reference and an engine request (an object each), a source, and candles that are text or absent.
+ * The engine checks the request's values itself (a refused one is the user's 400).
+ */
+export function malformedJobData(data: unknown): string {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return 'not an object';
+  const d = data as Record<string, unknown>;
+  const run = d.run as Record<string, unknown> | null | undefined;
+  if (!run || typeof run !== 'object' || typeof run.runId !== 'string' || !Number.isSafeInteger(run.id) || !Number.isSafeInteger(run.userId) || typeof run.folder !== 'string') return 'no run reference';
+  if (d.source !== 'official' && d.source !== 'custom') return 'unknown source';
+  if (!d.request || typeof d.request !== 'object' || Array.isArray(d.request)) return 'no engine request';
+  const request = d.request as Record<string, unknown>;
+  if (typeof request.symbol !== 'string' || typeof request.timeframe !== 'string' || !Number.isFinite(request.from) || !Number.isFinite(request.to)) return 'no symbol, timeframe or period';
+  if (d.candles !== undefined && d.candles !== null && typeof d.candles !== 'string') return 'candles neither text nor absent';
+  if (d.source === 'custom' && typeof d.candles !== 'string') return "an upload's job without its candles";
+  return '';
 }
 
 /** The months of a job as the API writes them (anything else: the worker looks them up). */
