@@ -5,5 +5,5 @@ export * from './symbols.js';
 export * from './strategies.js';
 export * from './params.js';
 export * from './breakdowns.js';
-export { closest, editDistance } from './closest.js';
+export { SUGGESTION_MAX_INPUT, closest, editDistance } from './closest.js';
 export * from './docs/strategies.js';

@@ -194,6 +194,9 @@ export function findStrategy(key: string): StrategyDefinition | undefined {
 export function getStrategy(key: string): StrategyDefinition {
   const found = findStrategy(key);
   if (found) return found;
+  // No suggestion for a key too long to be a typo (closest's SUGGESTION_MAX_INPUT); shown cut, as showValue cuts values.
   const suggestion = closest(String(key).trim(), STRATEGY_KEYS);
-  throw new Error(`invalid strategy: ${JSON.stringify(key)} (not one of the ${STRATEGY_KEYS.length} official strategies; did you mean ${suggestion}?)`);
+  const shown = JSON.stringify(typeof key === 'string' ? key.slice(0, 100) : key) ?? String(key);
+  const hint = suggestion ? `; did you mean ${suggestion}?` : '';
+  throw new Error(`invalid strategy: ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} (not one of the ${STRATEGY_KEYS.length} official strategies${hint})`);
 }
