@@ -190,6 +190,27 @@ describe(`hostile jobs on the Redis queue (${TEST_DIALECT})`, () => {
     assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 1);
   });
 
+  it('a run given up while its job runs (the stale sweep of another API): the waiting request gets a 503 with a detail, refunded once, no folder', async () => {
+    // A worker that holds each job 2 s before its engine, alone on the queue.
+    await worker.stop();
+    worker = await startWorkerProcess({
+      DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: SHARED_REDIS, QUEUE_PREFIX: PREFIX, WORKER_CONCURRENCY: '1', ENGINE_THREADS: '1', WORKER_LOCK_MS: '1000', BT_TEST_JOB_HOLD_MS: '2000',
+    });
+    const user = await funded(t, 4);
+    const call = runBacktest(t, user.key, { sl_pips: 16 });
+    await waitFor(async () => (await queue.getActiveCount()) === 1, 'the job taken');
+    const row = (await t.db.models.BacktestRun.findOne({ where: { userId: user.id, status: 'running' } }))!;
+    const deps = { db: t.db, ledger: t.app.services.ledger, storage: t.app.deps.storage, log: () => {} };
+    assert.equal(await cancelRun(deps, refOf(row)), 'cancelled');
+    const res = await call;
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.body.detail, 'Le calcul du backtest a été abandonné. Aucun crédit n’a été débité.');
+    assert.deepEqual((await ledgerRows(t, user.id)).filter((r) => r.reference === row.runId).map((r) => r.kind).sort(), ['refund', 'spend']);
+    assert.equal(await balance(t, user.id), 4);
+    await waitFor(async () => !(await t.app.deps.storage.exists(`results/${user.id}/${row.folder}`)), 'no folder left');
+    assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
+  });
+
   it('malformedJobData accepts what the API writes', () => {
     assert.equal(malformedJobData(template), '');
     assert.equal(malformedJobData({ ...template, months: undefined, deadline: undefined }), '');

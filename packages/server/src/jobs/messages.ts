@@ -3,6 +3,7 @@ export const JOB_MESSAGES = {
   unavailable: 'Le service de calcul des backtests est momentanément indisponible : réessaie dans un instant. Aucun crédit n’a été débité.',
   timeout: 'Le backtest n’a pas pu être calculé à temps (file d’attente chargée) : réessaie dans un instant. Aucun crédit n’a été débité.',
   failed: 'Le calcul du backtest a échoué. Aucun crédit n’a été débité.',
+  givenUp: 'Le calcul du backtest a été abandonné. Aucun crédit n’a été débité.',
   doneLate: 'Le backtest est terminé, mais sa réponse n’a pas pu être transmise : retrouve-le dans tes résultats.',
 } as const;
 

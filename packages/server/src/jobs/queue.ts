@@ -189,8 +189,9 @@ export class QueueRunner {
       return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.unavailable));
     }
     const { queue, events } = await this.opened;
+    let answer: QueueJobResult | { cancelled: true } | null | undefined;
     try {
-      return await waitForJob<QueueJobResult>(queue, events, added, this.options.timeoutMs);
+      answer = await waitForJob<QueueJobResult | { cancelled: true }>(queue, events, added, this.options.timeoutMs);
     } catch (err) {
       const message = (err as Error).message ?? '';
       if (/timed out before finishing/.test(message)) {
@@ -201,6 +202,10 @@ export class QueueRunner {
       // The job's own error (its failedReason: a refused parameter is the user's 400), or Redis gone while waiting.
       return this.giveUp(ref, paramErrorFromReason(message) ?? new Error(message));
     }
+    // The worker found the run given up by someone else while the request waited (the stale sweep
+    // of another API process): no result to answer, the run refunded once by whoever gave it up.
+    if (!answer || typeof answer !== 'object' || !('result' in answer)) return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.givenUp));
+    return answer;
   }
 
   /**

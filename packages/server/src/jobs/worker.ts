@@ -11,6 +11,7 @@ import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { DatasetStore, MonthRef } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
+import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import { processExtraction } from './extraction-job.js';
 import type { EnginePool } from './pool.js';
@@ -176,7 +177,12 @@ export class BacktestWorker {
       if (!(err instanceof RunNotRunning)) throw err;
       // Given up (and refunded) while it ran: its files go, unless a new run took the folder.
       const taken = await this.deps.db.models.BacktestRun.count({ where: { userId: run.userId, folder: run.folder } });
-      if (!taken) await this.deps.storage.remove(`results/${run.userId}/${run.folder}`);
+      if (!taken) {
+        // Owed first (storage/removals.ts): a storage refusing the removal leaves the path to the sweep, not forgotten.
+        const path = `results/${run.userId}/${run.folder}`;
+        const owed = await this.deps.db.transaction((t) => oweRemoval(this.deps.db, path, t));
+        await settleRemoval(this.deps, owed, path, `run ${run.runId} given up while it ran`);
+      }
       return { cancelled: true };
     }
     return { result, storeMs: performance.now() - storing };
