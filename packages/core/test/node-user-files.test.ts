@@ -3,12 +3,12 @@
 // read whole stops at its limit, and a pipe of good candles reads like the file it carries.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CandleFileError } from '@bt/core/candles';
-import { checkWorkbookFile, MAX_CSV_LINE_BYTES, readCandlesFile, readUserFile, UnreadableFileError, WORKBOOK_FILE_BUDGET } from '@bt/core/node';
+import { checkWorkbookFile, MAX_CSV_LINE_BYTES, MAX_JSON_CANDLE_BYTES, readCandlesFile, readUserFile, UnreadableFileError, WORKBOOK_FILE_BUDGET } from '@bt/core/node';
 import { zipParts } from '../src/report/zip.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bt-user-files-'));
@@ -111,6 +111,33 @@ test('a regular file is read whole, and refused past the limit before reading', 
   await onceWriter(path, Buffer.from('{"a":1}'));
   assert.equal((await readUserFile(path)).toString(), '{"a":1}');
   await assert.rejects(readUserFile(path, 3), /larger than 3 bytes, the most this file is read as$/);
+});
+
+test('a JSON candle file past 128 MiB is refused before it is read or parsed, naming the file, the limit and CSV', async () => {
+  assert.equal(MAX_JSON_CANDLE_BYTES, 128 << 20);
+  const why = (path: string) => `cannot read ${path}: larger than 128 MiB, the most a JSON candle file is read as: JSON is parsed whole; save the candles as .csv, which bt reads in pieces without this limit`;
+  // Sparse files: one byte past the limit costs no disk.
+  const big = join(dir, 'BTC_USDT-1m.json');
+  writeFileSync(big, '[');
+  truncateSync(big, MAX_JSON_CANDLE_BYTES + 1);
+  await assert.rejects(readCandlesFile(big), (e: unknown) => e instanceof UnreadableFileError && e.message === why(big));
+  // An unknown extension whose bytes are a JSON array is parsed whole too: the same bound.
+  const sniffed = join(dir, 'candles.dat');
+  writeFileSync(sniffed, ' [');
+  truncateSync(sniffed, MAX_JSON_CANDLE_BYTES + 1);
+  await assert.rejects(readCandlesFile(sniffed), (e: unknown) => e instanceof UnreadableFileError && e.message === why(sniffed));
+  rmSync(sniffed);
+  // At the limit it is read (and here refused as JSON for what it holds, not for its size).
+  truncateSync(big, MAX_JSON_CANDLE_BYTES);
+  await assert.rejects(readCandlesFile(big), (e: unknown) => e instanceof CandleFileError);
+  rmSync(big);
+  // A pipe is counted as it is read.
+  const pipe = fifo('pipe.json');
+  const [error] = await Promise.all([
+    readCandlesFile(pipe).then(() => assert.fail('read past the limit'), (e: unknown) => e),
+    endlessWriter(pipe, Buffer.alloc(1 << 20, 0x20)),
+  ]);
+  assert.ok(error instanceof UnreadableFileError && error.message === why(pipe), String(error));
 });
 
 test('a workbook bomb is refused while inflating, before exceljs reads it whole', async () => {

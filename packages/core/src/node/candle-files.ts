@@ -2,7 +2,7 @@
 // never in memory whole: only its Float64 columns are.
 import { extname } from 'node:path';
 import {
-  candlesCsvChunks, candlesToIpc, candlesToJson, candlesToXlsx, readCandles, readCandlesIpc,
+  candlesCsvChunks, candlesToIpc, detectCandleContainer, candlesToJson, candlesToXlsx, readCandles, readCandlesIpc,
   readCandlesJson, readCandlesXlsx, type CandleFile, type Candles, type ReadCandlesOptions, type WriteCsvOptions,
 } from '../candles/index.js';
 import { CsvCandleReader } from '../candles/csv-read.js';
@@ -77,6 +77,15 @@ export async function checkWorkbookFile(path: string, bytes: Uint8Array): Promis
   }
 }
 
+/**
+ * The largest freqtrade JSON candle file read (128 MiB, about 2.3 million candles): JSON is parsed
+ * whole, and a 55 MB file of a million candles took 400 MB of memory here (bytes, text, the parsed
+ * arrays, then the columns), so the 2 GiB of other whole reads would have taken several GB. CSV
+ * has no such bound (read in pieces; memory is its Float64 columns), hence the advice.
+ */
+export const MAX_JSON_CANDLE_BYTES = 128 << 20;
+const JSON_LIMIT = { what: 'a JSON candle file', advice: 'JSON is parsed whole; save the candles as .csv, which bt reads in pieces without this limit' };
+
 export type CandleFileKind = 'csv' | 'xlsx' | 'arrow' | 'arrow-stream' | 'json';
 
 /** `.csv`/`.txt` CSV, `.xlsx`, `.arrow`/`.ipc`/`.feather` Arrow IPC file, `.arrows` Arrow IPC stream, `.json` freqtrade. */
@@ -106,7 +115,7 @@ export async function readCandlesFile(path: string, options: ReadCandlesOptions 
   const opts = { file: path, ...readOptions };
   const kind = candleFileKind(path);
   if (kind === 'csv') return readCsvFile(path, opts);
-  const bytes = await readUserFile(path);
+  const bytes = kind === 'json' ? await readUserFile(path, MAX_JSON_CANDLE_BYTES, JSON_LIMIT) : await readUserFile(path);
   switch (kind) {
     case 'xlsx':
       await checkWorkbookFile(path, bytes);
@@ -117,6 +126,8 @@ export async function readCandlesFile(path: string, options: ReadCandlesOptions 
     case 'json':
       return readCandlesJson(bytes, opts);
     default:
+      // An unknown extension sniffed as JSON is parsed whole too: the same bound.
+      if (bytes.length > MAX_JSON_CANDLE_BYTES && detectCandleContainer(bytes) === 'json') throw new UnreadableFileError(path, `larger than ${MAX_JSON_CANDLE_BYTES >> 20} MiB, the most ${JSON_LIMIT.what} is read as: ${JSON_LIMIT.advice}`);
       return readCandles(bytes, opts);
   }
 }

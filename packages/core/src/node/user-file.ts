@@ -58,11 +58,14 @@ export async function openUserFile(path: string): Promise<OpenedFile> {
 const MiB = 1 << 20;
 const size = (bytes: number) => (bytes >= 1 << 30 ? `${Math.round(bytes / (1 << 30))} GiB` : bytes >= MiB ? `${Math.round(bytes / MiB)} MiB` : `${bytes} bytes`);
 
-/** Reads `path` whole (a regular file or a pipe, see openUserFile), refusing more than `maxBytes`. */
-export async function readUserFile(path: string, maxBytes = MAX_WHOLE_FILE_BYTES): Promise<Buffer> {
+/**
+ * Reads `path` whole (a regular file or a pipe, see openUserFile), refusing more than `maxBytes`
+ * with `cannot read PATH: larger than N MiB, the most <what> is read as`, then `advice` if given.
+ */
+export async function readUserFile(path: string, maxBytes = MAX_WHOLE_FILE_BYTES, limit: { what?: string; advice?: string } = {}): Promise<Buffer> {
   const { file, size: known } = await openUserFile(path);
   try {
-    const tooBig = () => new UnreadableFileError(path, `larger than ${size(maxBytes)}, the most this file is read as`);
+    const tooBig = () => new UnreadableFileError(path, `larger than ${size(maxBytes)}, the most ${limit.what ?? 'this file'} is read as${limit.advice ? `: ${limit.advice}` : ''}`);
     if (known !== null) {
       if (known > maxBytes) throw tooBig();
       return await file.readFile();
