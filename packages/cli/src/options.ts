@@ -121,11 +121,27 @@ export function readOptions(flags: ReadFlags): ReadCandlesOptions {
 }
 
 /**
- * `freqtrade` names freqtrade's JSON files; given for a .csv or .txt file, core's reader answered
- * in its API's words ("use readCandlesJson or readCandles"), exit 1. A plan says it of its field.
+ * `--format` names a layout of CSV text (and of a workbook's first sheet, read as CSV) or
+ * freqtrade's JSON. A layout the file's kind does not read is a usage error naming the flag and
+ * the file (decided here, docs/cli.md "Candle files"): `freqtrade` for a .csv or .txt file was
+ * core's "use readCandlesJson or readCandles", exit 1; a CSV layout (`official`...) for a .json
+ * file, or any layout for an Arrow file, was silently ignored, so `--format official` seemed to
+ * check a file it never looked at. A plan says it of its field.
  */
 export function checkFormatFor(path: string, options: ReadCandlesOptions): void {
-  if (options.format === 'freqtrade' && /\.(csv|txt)$/i.test(path)) {
+  const layout = options.format;
+  if (layout === undefined || layout === 'auto') return;
+  const quoted = JSON.stringify(layout);
+  if (/\.(arrow|ipc|feather|arrows)$/i.test(path)) {
+    throw new UsageError(`invalid --format: ${quoted} for ${path} (an Arrow file holds its own typed columns and is read without a layout: leave --format out, or auto)`);
+  }
+  if (layout === 'freqtrade' && /\.(csv|txt)$/i.test(path)) {
     throw new UsageError(`invalid --format: "freqtrade" for ${path} (freqtrade files are JSON arrays in .json files; a .csv or .txt file is CSV: another layout, or auto)`);
+  }
+  if (layout === 'freqtrade' && /\.xlsx$/i.test(path)) {
+    throw new UsageError(`invalid --format: "freqtrade" for ${path} (freqtrade files are JSON arrays in .json files; a workbook is read with the CSV layouts: another layout, or auto)`);
+  }
+  if (layout !== 'freqtrade' && /\.json$/i.test(path)) {
+    throw new UsageError(`invalid --format: ${quoted} for ${path} (a .json file is read as freqtrade's JSON array [[epoch_ms, open, high, low, close, volume], ...]; ${quoted} is a CSV layout, for .csv, .txt and .xlsx files: freqtrade, or auto)`);
   }
 }
