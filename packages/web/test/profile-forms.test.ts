@@ -5,6 +5,7 @@ import {
   HISTORY_DEFAULT,
   PROFILE_MESSAGES,
   REAUTH_BUTTON,
+  checkAccountDeletion,
   checkPasswordChange,
   checkPersonalInfo,
   displayName,
@@ -36,6 +37,18 @@ describe('profile forms (docs/product.md §2.5, §2.8)', () => {
     assert.equal(checkPasswordChange({ current: 'old', next: 'short', confirm: 'short' }), '8 caractères minimum.');
     assert.equal(checkPasswordChange({ current: 'old', next: 'longenough', confirm: 'longenougH' }), 'Les mots de passe ne correspondent pas.');
     assert.equal(checkPasswordChange({ current: '', next: 'longenough', confirm: 'longenough' }), null);
+  });
+
+  it('deleting the account sends the current password as typed; without it, the sentence naming the field; a Google account sends none', () => {
+    assert.deepEqual(checkAccountDeletion('', true), { error: 'Mot de passe actuel obligatoire pour supprimer ton compte.' });
+    assert.deepEqual(checkAccountDeletion(' secret-123 ', true), { body: { current_password: ' secret-123 ' } }, 'never trimmed');
+    assert.deepEqual(checkAccountDeletion('', false), { body: {} }, 'its proof is a recent Google sign-in');
+    assert.deepEqual(checkAccountDeletion('typed anyway', false), { body: {} });
+    // The server's refusals are shown as they come: the wrong password, or the Google button.
+    assert.equal(profileErrorMessage(new HttpError(400, 'Mot de passe actuel incorrect.', { detail: 'Mot de passe actuel incorrect.' })), 'Mot de passe actuel incorrect.');
+    const detail = 'Ce compte n’a pas de mot de passe : confirme d’abord ton identité avec Google, puis recommence dans les 10 minutes.';
+    assert.equal(reauthProvider(new HttpError(400, detail, { detail, reauth: 'google' })), 'google');
+    assert.equal(profileErrorMessage(new HttpError(429, 'Trop de tentatives de connexion pour ce compte. Réessaie dans 4 s.', null)), 'Trop de tentatives de connexion pour ce compte. Réessaie dans 4 s.');
   });
 
   it('the verified parameter: 1 verified, 0 invalid link, anything else nothing', () => {

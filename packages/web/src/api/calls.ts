@@ -194,7 +194,8 @@ export function makeWorkAreaCalls(api: ApiClient) {
       return on404(() => api.post<ProfileAnswer>('/api/profile/set-password', body), () => api.post<ProfileAnswer>('/profile/set-password', body));
     },
     unsubscribe: () => api.post<ProfileAnswer>('/api/profile/unsubscribe'),
-    deleteAccount: () => api.post<ProfileAnswer>('/api/user/delete_account'),
+    /** JSON `{current_password}`, as set-password; `{}` for an account without a password (docs/api.md). */
+    deleteAccount: (proof: { current_password?: string }) => api.post<ProfileAnswer>('/api/user/delete_account', proof),
   };
 }
 

@@ -24,6 +24,8 @@ export const PROFILE_MESSAGES = {
   fullNameTooLong: 'Nom complet invalide (100 caractères maximum).',
   nothingChanged: 'Aucune modification demandée.',
   currentPasswordForEmail: 'Mot de passe actuel obligatoire pour changer d’adresse e-mail.',
+  // The server's own sentence for a deletion without the password (docs/api.md, delete_account).
+  currentPasswordForDeletion: 'Mot de passe actuel obligatoire pour supprimer ton compte.',
   newPasswordRequired: 'Nouveau mot de passe obligatoire.',
   passwordTooShort: '8 caractères minimum.',
   passwordMismatch: 'Les mots de passe ne correspondent pas.',
@@ -129,6 +131,18 @@ export function checkPasswordChange(input: PasswordChange): string | null {
 }
 
 /**
+ * The proof sent with the account's deletion (docs/api.md, POST /api/user/delete_account): the
+ * current password, as typed (never trimmed), for an account that has one; nothing for an account
+ * created by Google sign-in, whose proof is a recent Google sign-in of this session (the server
+ * says so with `reauth: "google"`, see reauthProvider).
+ */
+export function checkAccountDeletion(password: string, hasPassword: boolean): { error: string } | { body: { current_password?: string } } {
+  if (!hasPassword) return { body: {} };
+  if (!password) return { error: PROFILE_MESSAGES.currentPasswordForDeletion };
+  return { body: { current_password: password } };
+}
+
+/**
  * A failed profile call as the page says it (docs/product.md §2.8): the server's detail when it gives one,
  * 'Non authentifié' for 401, 'Erreur serveur' for a 5xx or an answer without detail.
  */
@@ -145,8 +159,8 @@ export function profileErrorMessage(error: unknown): string {
 export const REAUTH_BUTTON = 'Confirme avec Google';
 
 /**
- * Where an account without a password proves it is its owner's before a password is set or the
- * address changed: the server answers 400 with `reauth: "google"` when the session's Google
+ * Where an account without a password proves it is its owner's before a password is set, the
+ * address changed or the account deleted: the server answers 400 with `reauth: "google"` when the session's Google
  * sign-in is older than 10 minutes (docs/security.md, "Accounts without a password"). The page
  * then offers to sign in with Google again, back to the profile with a new session.
  */

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { WorkAreaCalls } from '../../api/calls.js';
+import { Modal } from '../../components/Modal.js';
 import {
   PROFILE_MESSAGES,
   REAUTH_BUTTON,
+  checkAccountDeletion,
   checkPasswordChange,
   checkPersonalInfo,
   displayName,
@@ -159,5 +161,67 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
       </button>
       <OutcomeLine outcome={outcome} testId="password-outcome" />
     </form>
+  );
+}
+
+/**
+ * The account's deletion, confirmed with the owner's proof (docs/api.md, delete_account): the
+ * current password, or for an account without one a Google sign-in of the last 10 minutes (the
+ * server's refusal comes with a 'Confirme avec Google' button). A refusal shows the server's
+ * sentence in the dialog; nothing is deleted until the server accepts.
+ */
+export function DeleteAccountDialog({ user, work, onDeleted, onClose }: { user: UserProfile; work: WorkAreaCalls; onDeleted: () => void; onClose: () => void }) {
+  const hasPassword = user.has_password !== false;
+  const formId = useId();
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = checkAccountDeletion(password, hasPassword);
+    if ('error' in checked) {
+      setOutcome({ error: true, text: checked.error });
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await work.deleteAccount(checked.body);
+      onDeleted();
+    } catch (error) {
+      setOutcome(failure(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      title="Supprimer ton compte ?"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Annuler
+          </button>
+          <button type="submit" form={formId} className="btn btn-danger" disabled={busy} data-testid="confirm-action">
+            {busy ? 'Suppression…' : 'Supprimer mon compte'}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className="delete-form" onSubmit={submit} data-testid="delete-form" noValidate>
+        <p className="user-text">Ton compte, tes backtests, tes stratégies et tes crédits seront supprimés. Cette action est irréversible.</p>
+        {hasPassword ? (
+          <label>
+            Mot de passe actuel
+            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" data-testid="delete-password" />
+          </label>
+        ) : (
+          <p className="muted small">Ton compte n’a pas de mot de passe : la suppression demande une connexion avec Google de moins de 10 minutes.</p>
+        )}
+        <OutcomeLine outcome={outcome} testId="delete-outcome" />
+      </form>
+    </Modal>
   );
 }

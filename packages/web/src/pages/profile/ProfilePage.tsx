@@ -16,24 +16,19 @@ import type { UserProfile } from '../../session/types.js';
 import { creditsBadgeText } from '../../shell/credits.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { AvatarPicker, PurchaseHistory, SupportCard, VerificationCard } from './ProfileCards.js';
-import { PasswordForm, PersonalInfoForm } from './ProfileForms.js';
+import { DeleteAccountDialog, PasswordForm, PersonalInfoForm } from './ProfileForms.js';
 import './profile.css';
 
 
 type Action = 'logout' | 'unsubscribe' | 'delete';
 
-const CONFIRMS: Record<Action, { title: string; text: string; label: string; danger?: boolean }> = {
+// The deletion has its own dialog, which asks for the owner's proof (DeleteAccountDialog).
+const CONFIRMS: Record<Exclude<Action, 'delete'>, { title: string; text: string; label: string; danger?: boolean }> = {
   logout: { title: 'Se déconnecter ?', text: 'Tu devras te reconnecter pour accéder à ton dashboard.', label: 'Se déconnecter' },
   unsubscribe: {
     title: 'Résilier l’abonnement ?',
     text: 'Ton abonnement reste actif jusqu’à sa date de renouvellement, puis ne sera pas renouvelé. Tes crédits restent acquis.',
     label: 'Résilier',
-    danger: true,
-  },
-  delete: {
-    title: 'Supprimer ton compte ?',
-    text: 'Ton compte, tes backtests, tes stratégies et tes crédits seront supprimés. Cette action est irréversible.',
-    label: 'Supprimer mon compte',
     danger: true,
   },
 };
@@ -119,23 +114,18 @@ export default function ProfilePage() {
   }, [key]);
 
   async function confirm() {
-    if (!action) return;
+    if (!action || action === 'delete') return;
     if (action === 'logout') {
       leave();
       return;
     }
     setActionState({ busy: true, error: null });
     try {
-      if (action === 'unsubscribe') {
-        const answer = await work.unsubscribe();
-        await session.refresh();
-        toasts.show(answer.message || 'Abonnement résilié.');
-        setAction(null);
-        setActionState({ busy: false, error: null });
-      } else {
-        await work.deleteAccount();
-        leave();
-      }
+      const answer = await work.unsubscribe();
+      await session.refresh();
+      toasts.show(answer.message || 'Abonnement résilié.');
+      setAction(null);
+      setActionState({ busy: false, error: null });
     } catch (error) {
       setActionState({ busy: false, error: profileErrorMessage(error) });
     }
@@ -179,7 +169,8 @@ export default function ProfilePage() {
         <SupportCard />
         <PurchaseHistory user={user} />
       </div>
-      {action ? (
+      {action === 'delete' ? <DeleteAccountDialog user={user} work={work} onDeleted={leave} onClose={() => setAction(null)} /> : null}
+      {action && action !== 'delete' ? (
         <ConfirmDialog
           title={CONFIRMS[action].title}
           text={CONFIRMS[action].text}
