@@ -146,7 +146,9 @@ describe('bt admin, over HTTP, against a running server', () => {
 
   it('email-recreate: counters listed and reset', async () => {
     const doomed = await registerUser(server, `cligone${process.pid}`);
-    await fetch(`${server.url}/api/user/delete_account`, { method: 'POST', headers: { 'x-api-key': doomed.key } });
+    // The owner's own deletion asks for the current password (registerUser's).
+    const deleted = await fetch(`${server.url}/api/user/delete_account`, { method: 'POST', headers: { 'x-api-key': doomed.key, 'content-type': 'application/json' }, body: JSON.stringify({ current_password: 'motdepasse-cli' }) });
+    assert.equal(deleted.status, 200);
     const list = ok(await admin(['email-recreate']), 'email-recreate');
     assert.match(list.stdout, new RegExp(`${doomed.email.replace('.', '\\.')}\\s+1\\s+0\\s+no\\n`));
     assert.equal(json(await admin(['email-recreate', 'list', '--json']), 'email-recreate').total, 1);

@@ -20,7 +20,7 @@ describe(`paid actions racing an account deletion (${TEST_DIALECT})`, () => {
         t.request('GET', '/api/download_csv_by_path/EURUSD/H1/EURUSD_H1_2023-01.csv', { key: user.key }),
       ];
       await new Promise((resolve) => setTimeout(resolve, 4 * round));
-      const deletion = t.request('POST', '/api/user/delete_account', { key: user.key });
+      const deletion = t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
       const answers = await Promise.all([...paid, deletion]);
       for (const answer of answers) {
         statuses.add(answer.status);

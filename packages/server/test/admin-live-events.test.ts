@@ -25,7 +25,7 @@ describe(`the event log, fed by the product (${TEST_DIALECT})`, () => {
     const renew = new Date(t.clock.now().getTime() + 20 * 86400_000);
     await t.db.models.User.update({ plan: 'SUB_9', subscriptionRenewDate: renew, subscriptionAutoRenew: true }, { where: { id: user.id } });
     for (let i = 0; i < 2; i++) assert.equal((await t.request('POST', '/api/profile/unsubscribe', { key: user.key })).status, 200);
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })).status, 200);
 
     const events = await eventsOf(user.id);
     const summary = events.map((e) => [e.kind, e.method, e.credits, e.amountCents]);

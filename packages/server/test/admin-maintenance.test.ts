@@ -47,7 +47,7 @@ describe(`admin maintenance (${TEST_DIALECT})`, () => {
       { email: 'c@example.com', deletions: 2, recreations: 1 },
     ]);
     const user = await register(t);
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })).status, 200);
     const list = await get('/api/admin/email-recreate');
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.counts.map((c: Record<string, unknown>) => [c.email, c.deletions, c.recreations, c.blocked]), [

@@ -47,7 +47,6 @@ const WITH_MULTIPART = 'JSON (application/json), formulaire (application/x-www-f
 /** Routes that read no body: a body of any type is ignored there, as before. */
 const NO_BODY = new Set([
   'POST /api/logout',
-  'POST /api/user/delete_account',
   'POST /api/auth/resend-verification',
   'POST /api/profile/unsubscribe',
   'POST /api/admin/metrics/reset',
@@ -134,12 +133,15 @@ describe(`content types of request bodies (${TEST_DIALECT})`, () => {
         assert.ok(res.status < 500 || res.status === 503, `${path} ${type}: ${res.status} ${res.text}`);
       }
     }
-    // Logout and account deletion take no body: a stray one changes nothing.
+    // Logout takes no body: a stray one changes nothing.
     const other = await funded(t, 0);
     const out = await send('POST', '/api/logout', other.key, '{"x":1}', 'text/plain');
     assert.equal(out.status, 200, out.text);
+    // Account deletion reads the owner's current password, as set-password does: JSON or a form.
     const third = await funded(t, 0);
-    const gone = await send('POST', '/api/user/delete_account', third.key, 'x', 'text/plain');
-    assert.equal(gone.status, 200, gone.text);
+    const unread = await send('POST', '/api/user/delete_account', third.key, `{"current_password":"${third.password}"}`, 'text/plain');
+    assert.deepEqual([unread.status, unread.detail], [415, `Type de contenu non pris en charge (text/plain) : envoie le corps en ${JSON_OR_FORM}.`]);
+    const form = await send('POST', '/api/user/delete_account', third.key, new URLSearchParams({ current_password: third.password }).toString(), 'application/x-www-form-urlencoded');
+    assert.equal(form.status, 200, form.text);
   });
 });

@@ -75,7 +75,7 @@ describe(`credit ledger (${TEST_DIALECT})`, () => {
     };
     const goneRun = await start(gone.id);
     const keptRun = await start(kept.id);
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: gone.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: gone.key, json: { current_password: gone.password } })).status, 200);
     // Both runs left 'running' (their process died): the sweep gives them up.
     t.clock.advance(60_000);
     assert.equal(await t.app.services.backtests.sweepStale(0), 2);

@@ -271,6 +271,24 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
     assert.deepEqual((await setPassword(fresh, { new_password: 'encore-un-autre' })).body, { detail: 'Mot de passe actuel obligatoire.' });
   });
 
+  it('deleting the account: a key of an older session is refused (nothing deleted), a new sign-in’s session deletes it', async () => {
+    const person = googleUser(newPerson().email);
+    const old = (await signIn(person)).get('apiKey')!;
+    t.clock.advance(11 * 60_000);
+    // A password sent by a stolen key changes nothing: the account has none to check.
+    const refused = await t.request('POST', '/api/user/delete_account', { key: old, json: { current_password: 'devine' } });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, { detail: REAUTH, reauth: 'google' });
+    const me = await t.request('GET', '/api/me', { key: old });
+    assert.equal(me.status, 200, 'the account is still there');
+    const fresh = (await signIn(person)).get('apiKey')!;
+    assert.deepEqual((await t.request('POST', '/api/user/delete_account', { key: old })).body, { detail: REAUTH, reauth: 'google' }, 'only the new session is vouched for');
+    t.clock.advance(9 * 60_000);
+    const deleted = await t.request('POST', '/api/user/delete_account', { key: fresh });
+    assert.deepEqual([deleted.status, deleted.body], [200, { status: 'success', message: 'Compte supprimé.' }]);
+    assert.ok((await tdb.db.models.User.findByPk(me.body.id))?.deletedAt);
+  });
+
   it('a sign-in older than 10 minutes vouches for nothing', async () => {
     const key = (await signIn(googleUser(newPerson().email))).get('apiKey')!;
     t.clock.advance(10 * 60_000 + 1000);

@@ -148,7 +148,7 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     // Stripe unreachable (a second app on the same database): refused, the account and the plan stay.
     const bare = await startTestApp(t.db, { payments: { stripe: new StripeCheckout({ ...STRIPE_KEYS, apiBase: 'http://127.0.0.1:9' }), paypal: null, crypto: null } });
     try {
-      const down = await bare.request('POST', '/api/user/delete_account', { key: user.key });
+      const down = await bare.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
       assert.deepEqual([down.status, down.body.detail], [502, 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.']);
     } finally {
       await bare.close();
@@ -156,7 +156,7 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     assert.equal((await me(user.key)).plan, 'SUB_9');
     assert.equal(p.stripe.subscriptions.get(subscriptionId)!.status, 'active');
 
-    const deleted = await t.request('POST', '/api/user/delete_account', { key: user.key });
+    const deleted = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
     assert.equal(deleted.status, 200, deleted.text);
     assert.equal(p.stripe.subscriptions.get(subscriptionId)!.status, 'canceled', 'no period is charged after the deletion');
     await p.stripe.settle();
@@ -170,7 +170,7 @@ describe(`payments through Stripe Checkout (${TEST_DIALECT})`, () => {
     assert.equal((await t.request('POST', '/api/profile/unsubscribe', { key: stopped.key })).status, 200);
     await p.stripe.settle();
     const calls = p.stripe.requests.length;
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: stopped.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: stopped.key, json: { current_password: stopped.password } })).status, 200);
     assert.equal(p.stripe.requests.length, calls);
     assert.equal(p.stripe.subscriptions.get(p.stripe.sessions.get(second.session.id)!.subscription)!.cancel_at_period_end, true);
   });

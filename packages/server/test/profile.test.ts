@@ -125,9 +125,25 @@ describe(`POST /api/profile/unsubscribe (${TEST_DIALECT})`, () => {
 });
 
 describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
+  it('asks for the current password (a stolen key alone deleted the account): missing or wrong, 400 and nothing deleted', async () => {
+    const user = await register(t);
+    const none = await t.request('POST', '/api/user/delete_account', { key: user.key });
+    assert.deepEqual([none.status, none.body], [400, { detail: 'Mot de passe actuel obligatoire pour supprimer ton compte.' }]);
+    const empty = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: '' } });
+    assert.deepEqual([empty.status, empty.body], [400, { detail: 'Mot de passe actuel obligatoire pour supprimer ton compte.' }]);
+    const wrong = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: `${user.password} ` } });
+    assert.deepEqual([wrong.status, wrong.body], [400, { detail: 'Mot de passe actuel incorrect.' }], 'never trimmed');
+    const me = await t.request('GET', '/api/me', { key: user.key });
+    assert.equal(me.status, 200, 'the key still works: nothing was deleted');
+    assert.equal((await t.db.models.User.findByPk(user.id))?.deletedAt, null);
+    const right = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
+    assert.deepEqual([right.status, right.body], [200, { status: 'success', message: 'Compte supprimé.' }]);
+    assert.ok((await t.db.models.User.findByPk(user.id))?.deletedAt);
+  });
+
   it('ends the sessions, frees the address and keeps an archived row', async () => {
     const user = await register(t);
-    const res = await t.request('POST', '/api/user/delete_account', { key: user.key });
+    const res = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { status: 'success', message: 'Compte supprimé.' });
     assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 401);
@@ -144,10 +160,10 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     const person = newPerson('recreate');
     let current = await register(t, person);
     for (let i = 0; i < RECREATE_ACCOUNT_LIMIT; i++) {
-      assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+      assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key, json: { current_password: current.password } })).status, 200);
       current = await register(t, { ...person });
     }
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key, json: { current_password: current.password } })).status, 200);
     const refused = await t.request('POST', '/api/register', { json: person });
     assert.equal(refused.status, 409);
     assert.deepEqual(refused.body, {
@@ -160,7 +176,7 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
 
   it('a double click deletes once: one deletion counted toward the re-creation limit, one event, never a 500', async () => {
     const user = await register(t, newPerson('twice'));
-    const answers = await Promise.all([1, 2, 3].map(() => t.request('POST', '/api/user/delete_account', { key: user.key })));
+    const answers = await Promise.all([1, 2, 3].map(() => t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })));
     // A click whose request is read once the first deletion has committed finds its key gone: a
     // 401 with the key's sentence, as any request after a deletion (which of them does depends on
     // the database's timing). Each is a 200 or that 401, at least one deletes, none is a 500.
@@ -182,10 +198,10 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
     const person = newPerson('farm');
     let current = await register(t, person);
     for (let i = 0; i < RECREATE_ACCOUNT_LIMIT; i++) {
-      assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+      assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key, json: { current_password: current.password } })).status, 200);
       current = await register(t, { ...person });
     }
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: current.key, json: { current_password: current.password } })).status, 200);
     assert.equal((await t.request('POST', '/api/register', { json: person })).status, 409);
 
     const other = await register(t, newPerson('farm-other'));
@@ -205,7 +221,7 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
   it('taking, by an e-mail change, an address whose account was deleted counts as one of its re-creations', async () => {
     const person = newPerson('moved');
     const first = await register(t, person);
-    assert.equal((await t.request('POST', '/api/user/delete_account', { key: first.key })).status, 200);
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: first.key, json: { current_password: first.password } })).status, 200);
     const other = await register(t, newPerson('moved-other'));
     const moved = await t.request('POST', '/api/profile/update', { json: { email: person.email, password: other.password }, key: other.key });
     assert.equal(moved.status, 200, moved.text);
@@ -226,7 +242,7 @@ describe(`POST /api/user/delete_account (${TEST_DIALECT})`, () => {
       const wanted = Array.from({ length: 3 }, () => newPerson('race-to'));
       const updates = wanted.map((p) => t.request('POST', '/api/profile/update', { key: user.key, json: { email: p.email, password: user.password } }));
       await new Promise((resolve) => setTimeout(resolve, 3 * round));
-      const answers = await Promise.all([...updates, t.request('POST', '/api/user/delete_account', { key: user.key })]);
+      const answers = await Promise.all([...updates, t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })]);
       for (const answer of answers) {
         if (answer.status !== 200) assert.deepEqual([answer.status, answer.body.detail], [401, 'Clé API invalide ou expirée.'], answer.text);
       }

@@ -142,6 +142,20 @@ for (const [backend, limiterFor] of backends) {
       t.clock.advance(3600_000);
     });
 
+    it('a stolen key guessing the current password to delete the account meets the same count; the right one deletes', async () => {
+      const user = await register(t);
+      const deleteAccount = (current: string) =>
+        t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: current }, headers: { 'x-forwarded-for': fresh() } });
+      for (let i = 0; i < 5; i++) assert.deepEqual((await deleteAccount(`faux-${i}`)).body, { detail: 'Mot de passe actuel incorrect.' });
+      refusedFor(await deleteAccount(user.password));
+      refusedFor(await login(user.username, user.password));
+      assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 200, 'nothing deleted');
+      t.clock.advance(1000);
+      const deleted = await deleteAccount(user.password);
+      assert.deepEqual([deleted.status, deleted.body.message], [200, 'Compte supprimé.']);
+      t.clock.advance(3600_000);
+    });
+
     it('concurrent guesses cannot all pass before the first one failed', async () => {
       const user = await register(t);
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(user.username, `faux-${i}`)));

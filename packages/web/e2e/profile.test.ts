@@ -142,10 +142,20 @@ describe('profile against the bt server', () => {
     await other.getByTestId('action-delete').click();
     const dialog = other.getByRole('dialog', { name: 'Supprimer ton compte ?' });
     assert.match(await dialog.innerText(), /irréversible/);
+    // The deletion asks for the current password: missing (said by the page, nothing sent), then
+    // wrong (the server's sentence in the dialog, nothing deleted), then right.
+    await other.getByTestId('confirm-action').click();
+    assert.equal(await other.getByTestId('delete-outcome').innerText(), 'Mot de passe actuel obligatoire pour supprimer ton compte.');
+    await dialog.getByLabel('Mot de passe actuel').fill('pas-le-bon-123');
+    await other.getByTestId('confirm-action').click();
+    await other.getByTestId('delete-outcome').getByText('Mot de passe actuel incorrect.').waitFor();
+    assert.equal((await api(running.server, 'GET', '/api/me', { key: fresh })).status, 200, 'a wrong password deletes nothing');
+    await dialog.getByLabel('Mot de passe actuel').fill(user.password);
     await shot(other, 'profile-03-delete-confirm', false);
     await other.getByTestId('confirm-action').click();
     await other.waitForURL(/\/home$/);
     assert.equal((await api(running.server, 'GET', '/api/me', { key: fresh })).status, 401, 'the key stops working');
+    assert.equal((await api(running.server, 'POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401, 'the account is gone');
     await other.context().close();
   });
 });

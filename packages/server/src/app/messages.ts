@@ -49,6 +49,7 @@ export const MSG = {
   passwordChanged: 'Mot de passe modifié.',
   currentPasswordWrong: 'Mot de passe actuel incorrect.',
   currentPasswordRequired: 'Mot de passe actuel obligatoire.',
+  currentPasswordForDeletion: 'Mot de passe actuel obligatoire pour supprimer ton compte.',
   newPasswordRequired: 'Nouveau mot de passe obligatoire.',
   profileUpdated: 'Profil mis à jour.',
   nothingToUpdate: 'Aucune modification demandée.',

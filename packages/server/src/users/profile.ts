@@ -48,9 +48,9 @@ export class Profiles {
    * names it, for the web app's button), or, with no provider to sign in with, the reset link
    * mailed to the account's address.
    */
-  private async checkOwner(user: User, keyId: number, currentPassword: string, checks?: PasswordChecks): Promise<void> {
+  private async checkOwner(user: User, keyId: number, currentPassword: string, checks?: PasswordChecks, missing: string = MSG.currentPasswordRequired): Promise<void> {
     if (user.passwordHash) {
-      if (!currentPassword) throw badRequest(MSG.currentPasswordRequired);
+      if (!currentPassword) throw badRequest(missing);
       // A guess of the current password is a failed sign-in of the account.
       const attempt = await checks?.gate.begin(`user:${user.id}`, checks.clientIp);
       if (!(await verifyPassword(currentPassword, user.passwordHash, this.deps.passwordCost))) throw badRequest(MSG.currentPasswordWrong);
@@ -131,7 +131,20 @@ export class Profiles {
   }
 
   /**
-   * Deletes the account: the row is archived (ledger kept, legal notice: 12 months), the address
+   * The owner deletes their own account (POST /api/user/delete_account): proved first as for a new
+   * password (checkOwner: the current password, counted as a sign-in attempt of the account, or
+   * for an account without one a recent Google sign-in of this session). Else a stolen key alone
+   * deleted the account for good, with its credits and paid results (docs/security.md, "Deleting
+   * the account").
+   */
+  async deleteOwnAccount(user: User, keyId: number, currentPassword: string, checks?: PasswordChecks): Promise<void> {
+    await this.checkOwner(user, keyId, currentPassword, checks, MSG.currentPasswordForDeletion);
+    await this.deleteAccount(user, 'self');
+  }
+
+  /**
+   * Deletes the account (the owner's proof, if any, was asked before: deleteOwnAccount; the
+   * admin's deletion asks none): the row is archived (ledger kept, legal notice: 12 months), the address
    * and username are freed, sessions, tokens and linked identities are removed, and the
    * deletion counts toward the address's re-creation limit.
    */

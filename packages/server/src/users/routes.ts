@@ -76,7 +76,14 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   });
 
   router.post('/api/user/delete_account', requireUser, async (ctx) => {
-    await profiles.deleteAccount(currentUser(ctx).user);
+    // JSON (or a form) `{current_password}`, as set-password: the owner's proof, counted like
+    // set-password's (this window per account, and a wrong password as a failed sign-in), or a
+    // stolen key deleted the account. An account without a password gives none: checkOwner.
+    const body = bodyOf(ctx);
+    const { user, keyId } = currentUser(ctx);
+    const loginRule = deps.config.rateLimits.login;
+    if (loginRule) await enforce(deps.rateLimiter, 'login', loginRule, `account:${user.id}`);
+    await profiles.deleteOwnAccount(user, keyId, textOf(body, ['current_password', 'password'], { trim: false }), passwordChecks(ctx));
     ctx.body = { status: 'success', message: MSG.accountDeleted };
   });
 
