@@ -71,7 +71,7 @@ export function registerAdminCommand(program: Command): void {
     .action(adminAction(async () => (await import('../actions/admin/users.js')).historyResetCommand));
 
   const metrics = admin.command('metrics').description('statistics from the event log');
-  rangeOptions(connected(metrics.command('overview').description('the ten KPIs of a range')))
+  rangeOptions(connected(metrics.command('overview').description('the twelve KPIs of a range: sales gross, refunds, net, credits, backtests, users')))
     .action(adminAction(async () => (await import('../actions/admin/metrics.js')).overviewCommand));
   rangeOptions(connected(metrics.command('breakdown').description('one breakdown of a range (docs/admin.md "Breakdowns")')))
     .argument('<kind>', 'sales_by_method, credits_by_method, revenue_by_day, revenue_by_hour, backtests_by_strategy, backtests_by_symbol, backtests_by_timeframe, heatmap, backtest_duration, credits_flow, active_users_daily, dau_wau_mau, top_customers, failed_payments_by_kind')

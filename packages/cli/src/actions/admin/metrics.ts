@@ -43,9 +43,15 @@ export function rangeQuery(flags: AdminRangeFlags): Record<string, string> {
   return { range, start, end };
 }
 
-const KPIS = ['total_sales_eur', 'total_credits_bought', 'credits_offered', 'backtests_count', 'total_users', 'new_users', 'active_now', 'deleted_users', 'unsubscribed_users', 'failed_payments'];
+/**
+ * The overview's rows, named by the server's fields like every admin table. The sales are gross
+ * (the spec's field); refunds and net sales follow them (docs/admin.md "Overview"). A server from
+ * before refunds were counted leaves those two out: their rows show `-` rather than the command failing.
+ */
+const KPIS = ['total_sales_eur', 'refunds_eur', 'net_sales_eur', 'total_credits_bought', 'credits_offered', 'backtests_count', 'total_users', 'new_users', 'active_now', 'deleted_users', 'unsubscribed_users', 'failed_payments'];
+const LATER_KPIS = new Set(['refunds_eur', 'net_sales_eur']);
 const RANGE_SHAPE = { range: 'string', start: 'string?', end: 'string' } as const;
-const OVERVIEW_SHAPE: AnswerShape = { ...RANGE_SHAPE, ...Object.fromEntries(KPIS.map((k) => [k, 'number'])) };
+const OVERVIEW_SHAPE: AnswerShape = { ...RANGE_SHAPE, ...Object.fromEntries(KPIS.map((k) => [k, LATER_KPIS.has(k) ? 'number?' : 'number'])) };
 
 export async function overviewCommand(flags: AdminRangeFlags): Promise<void> {
   const answer = await clientOf(flags).json<Record<string, unknown>>('GET', '/metrics/overview', { query: rangeQuery(flags), shape: OVERVIEW_SHAPE });
@@ -54,6 +60,13 @@ export async function overviewCommand(flags: AdminRangeFlags): Promise<void> {
   print(s.bold(`overview · ${answer.range} · ${answer.start ?? 'beginning'} → ${answer.end} (UTC)`));
   print(renderTable(['kpi', 'value'], KPIS.map((k) => [k, cell(answer[k])]), { header: s.dim, align: ['left', 'right'] }));
 }
+
+/**
+ * Breakdowns shown with set columns (the others show their first item's fields): the sales per
+ * method, gross, refunded and net (docs/admin.md "Breakdowns"), `-` where an older server sends no
+ * refunds, instead of columns that follow whichever method comes first.
+ */
+const BREAKDOWN_COLUMNS: Partial<Record<string, string[]>> = { sales_by_method: ['method', 'count', 'total_eur', 'refunds_eur', 'net_eur'] };
 
 export async function breakdownCommand(kind: string, flags: AdminRangeFlags): Promise<void> {
   if (!(BREAKDOWN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`invalid <kind>: ${JSON.stringify(kind)} (expected one of ${BREAKDOWN_KINDS.join(', ')})`);
@@ -69,7 +82,7 @@ export async function breakdownCommand(kind: string, flags: AdminRangeFlags): Pr
     print(renderTable(['', ...hours], answer.items.map((d) => [String(d.label), ...(d.hours as number[]).map(String)]), { header: s.dim }));
     return;
   }
-  const columns = Object.keys(answer.items[0]);
+  const columns = BREAKDOWN_COLUMNS[kind] ?? Object.keys(answer.items[0]);
   print(renderTable(columns, answer.items.map((item) => columns.map((c) => cell(item[c]))), { header: s.dim }));
 }
 
