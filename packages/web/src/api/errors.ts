@@ -55,7 +55,7 @@ export function errorDetail(body: unknown): string | undefined {
 
 /**
  * What a user reads when a request got no answer at all (offline, DNS, connection reset, a proxy
- * cutting the body): the product's own words (spec 1 §8, the reset page's 'Erreur réseau.'), not
+ * cutting the body): the product's own words (docs/product.md §1.8, the reset page's 'Erreur réseau.'), not
  * the browser's English 'Failed to fetch' / 'NetworkError when attempting to fetch resource.' /
  * 'Load failed', which the pages would otherwise show as it is.
  */
