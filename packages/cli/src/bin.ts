@@ -16,6 +16,7 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${typeof __BT_VERSION__ === 'string' ? __BT_VERSION__ : '0.0.0-dev'}\n`);
 } else {
-  const { main } = await import('./program.js');
+  const [{ main }, { removeTempFilesWhenInterrupted }] = await Promise.all([import('./program.js'), import('./interrupt.js')]);
+  removeTempFilesWhenInterrupted();
   process.exitCode = await main(args);
 }

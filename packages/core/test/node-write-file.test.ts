@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { candlesFromColumns } from '@bt/core/candles';
-import { readCandlesFile, writeCandlesFile, writeFileWhole } from '@bt/core/node';
+import { onTempFile, readCandlesFile, removeUnfinishedTempFiles, trackTempFile, unfinishedTempFiles, writeCandlesFile, writeFileWhole } from '@bt/core/node';
 
 const dir = mkdtempSync(join(tmpdir(), 'bt-write-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,4 +86,42 @@ test('writeCandlesFile writes through it: a converted file reads back equal, eve
     assert.deepEqual(back.candles.close, candles.close, name);
   }
   assert.ok(!readdirSync(dir).some((f) => f.endsWith('.tmp')), 'no temporary file left');
+});
+
+test('the temporary files being written are known, and removed at once by removeUnfinishedTempFiles (a signal handler)', async () => {
+  const path = join(dir, 'slow.csv');
+  let release!: () => void;
+  const paused = new Promise<void>((r) => (release = r));
+  let started!: () => void;
+  const writing = new Promise<void>((r) => (started = r));
+  async function* slow(): AsyncGenerator<string> {
+    yield 'first piece,';
+    started();
+    await paused;
+    yield 'second piece';
+  }
+  const seen: [string, boolean][] = [];
+  const stop = onTempFile((temp, on) => seen.push([temp, on]));
+  const done = writeFileWhole(path, slow());
+  await writing;
+  const [temp] = unfinishedTempFiles();
+  assert.match(temp, /[/]\.slow\.csv\.[0-9a-f]{12}\.tmp$/);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.slow')), [temp.slice(dir.length + 1)]);
+  // As a SIGINT handler would: synchronous, the temporary file gone before the process ends.
+  assert.deepEqual(removeUnfinishedTempFiles(), [temp]);
+  assert.deepEqual(unfinishedTempFiles(), []);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.slow')), []);
+  release();
+  // The write itself then fails (its file is gone), leaving nothing.
+  await assert.rejects(done, /slow\.csv/);
+  stop();
+  assert.deepEqual(seen, [[temp, true], [temp, false]]);
+  // A finished write leaves nothing to remove; another thread's temporary files can be recorded.
+  await writeFileWhole(path, 'whole');
+  assert.deepEqual(unfinishedTempFiles(), []);
+  const other = join(dir, '.other.tmp');
+  writeFileSync(other, 'x');
+  trackTempFile(other, true);
+  assert.deepEqual(removeUnfinishedTempFiles(), [other]);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.')), []);
 });

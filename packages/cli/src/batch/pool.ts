@@ -1,6 +1,7 @@
 // Runs a plan's tasks on worker threads, one task per worker at a time (the next task goes to the
 // first worker that is free), and reports progress after every run.
 import { Worker } from 'node:worker_threads';
+import { trackTempFile } from '@bt/core/node';
 import type { ProgressState } from '../progress/view.js';
 import type { BatchPlan, RunTask } from './plan.js';
 import { failedRow, type RunRow } from './run-row.js';
@@ -87,6 +88,7 @@ export async function runPool(plan: BatchPlan, options: PoolOptions): Promise<{ 
         else worker.postMessage({ type: 'stop' } satisfies WorkerMessage);
       };
       worker.on('message', (reply: WorkerReply) => {
+        if (reply.type === 'temp') return trackTempFile(reply.path, reply.writing);
         finish(reply.row);
         next();
       });

@@ -1,6 +1,6 @@
 // A batch worker thread: reads each data file once (kept for later runs), runs the tasks the main
 // thread sends one at a time through core's runBacktest, and answers with a RunRow.
-import { writeFileWhole } from '@bt/core/node';
+import { onTempFile, writeFileWhole } from '@bt/core/node';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runBacktest } from '@bt/core/backtest';
@@ -16,7 +16,8 @@ export interface WorkerInput {
 }
 
 export type WorkerMessage = { type: 'run'; task: RunTask } | { type: 'stop' };
-export type WorkerReply = { type: 'done'; row: RunRow };
+/** `temp`: a workbook's temporary file started or ended, so the main thread can remove it if bt is interrupted (src/interrupt.ts). */
+export type WorkerReply = { type: 'done'; row: RunRow } | { type: 'temp'; path: string; writing: boolean };
 
 const input = workerData as WorkerInput;
 const loaded = new Map<number, Promise<LoadedData>>();
@@ -71,6 +72,8 @@ export async function runTask(task: RunTask): Promise<RunRow> {
     return failedRow(base, (error as Error).message);
   }
 }
+
+onTempFile((path, writing) => parentPort?.postMessage({ type: 'temp', path, writing } satisfies WorkerReply));
 
 parentPort?.on('message', async (message: WorkerMessage) => {
   if (message.type === 'stop') {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { tracking } from './temp-files/index.js';
 
 export type FileContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
@@ -54,6 +55,7 @@ export async function writeFileWhole(path: string, content: FileContent): Promis
     // A missing or read-only folder: said of the file asked for, not of the temporary name.
     throw namingTarget(error, temp, path);
   }
+  tracking(temp, true);
   try {
     try {
       await writeAll(file, content);
@@ -66,6 +68,8 @@ export async function writeFileWhole(path: string, content: FileContent): Promis
   } catch (error) {
     await rm(temp, { force: true });
     throw namingTarget(error, temp, path);
+  } finally {
+    tracking(temp, false);
   }
 }
 

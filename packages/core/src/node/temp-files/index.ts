@@ -1,0 +1,56 @@
+// The temporary files writeFileWhole (../write-file.ts) is writing now, in a module of their own
+// with no other import (@bt/core/node/temp-files), so a program can install a signal handler that
+// removes them without loading the readers and writers that @bt/core/node brings.
+import { rmSync } from 'node:fs';
+
+// The temporary files being written now, so that a process ending on a signal can remove them (a
+// kill leaves the destination whole, but the hidden temporary beside it stayed). Kept here and
+// only read by whoever asks: the CLI removes them on SIGINT, SIGTERM and exit (docs/cli.md "Files
+// bt writes"); the server does not ask, and behaves as before.
+const unfinished = new Set<string>();
+type TempListener = (path: string, writing: boolean) => void;
+const listeners = new Set<TempListener>();
+
+/** writeFileWhole's report: `path` started (`true`) or ended (`false`). */
+export function tracking(path: string, writing: boolean): void {
+  if (writing) unfinished.add(path);
+  else unfinished.delete(path);
+  for (const listener of listeners) listener(path, writing);
+}
+
+/** The temporary files writeFileWhole is writing now in this thread (and those trackTempFile was told of). */
+export function unfinishedTempFiles(): string[] {
+  return [...unfinished];
+}
+
+/**
+ * Removes every unfinished temporary file now, synchronously (for a signal or `exit` handler, when
+ * no await will run again); a file already gone or that cannot be removed is passed over.
+ * Returns the paths removed.
+ */
+export function removeUnfinishedTempFiles(): string[] {
+  const removed: string[] = [];
+  for (const path of unfinished) {
+    try {
+      rmSync(path, { force: true });
+      removed.push(path);
+    } catch {
+      // Nothing more can be done on the way out.
+    }
+  }
+  unfinished.clear();
+  return removed;
+}
+
+/** Records a temporary file another thread writes (a worker that reported it), or forgets it. */
+export function trackTempFile(path: string, writing: boolean): void {
+  if (writing) unfinished.add(path);
+  else unfinished.delete(path);
+}
+
+/** Calls `listener` each time this thread starts (`true`) or ends (`false`) a temporary file; returns the unsubscribe. */
+export function onTempFile(listener: TempListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
