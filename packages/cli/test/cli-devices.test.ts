@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bt, EURUSD_H1, mapLimit, tempDir } from './helpers.js';
 
@@ -65,6 +65,22 @@ test('a pipe is read: a backtest on a named pipe equals the one on the file, and
     const [stopped] = await Promise.all([bt(['backtest', '--data', zeros, ...BACKTEST]), endless]);
     assert.equal(stopped.code, 1);
     assert.match(stopped.stderr, /^bt: .*zeros\.csv: 1 problem in candle file\n {2}line 1: more than 1 MiB without a line break\n/);
+  } finally {
+    tmp.remove();
+  }
+});
+
+test('a JSON candle file past 128 MiB is exit 1 before it is read, naming the file, the limit and CSV (a sparse file)', async () => {
+  const tmp = tempDir();
+  try {
+    const big = join(tmp.dir, 'BTC_USDT-1m.json');
+    writeFileSync(big, '[');
+    truncateSync(big, 128 * 2 ** 20 + 1);
+    const why = `bt: cannot read ${big}: larger than 128 MiB, the most a JSON candle file is read as: JSON is parsed whole; save the candles as .csv, which bt reads in pieces without this limit\n`;
+    const out = join(tmp.dir, 'out.csv');
+    const runs = await mapLimit([['backtest', '--data', big, ...BACKTEST], ['convert', big, out]], 2, (args) => bt(args));
+    for (const run of runs) assert.deepEqual(run, { code: 1, stdout: '', stderr: why });
+    assert.deepEqual(readdirSync(tmp.dir), ['BTC_USDT-1m.json'], 'no output');
   } finally {
     tmp.remove();
   }
