@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loginUrlFor } from '../src/api/authRedirect.js';
+import { REAUTH_ACTIONS, reauthAction, reauthReturnPath } from '../src/features/profile/profile.js';
 import { DEFAULT_NEXT, isAuthPage, safeNext } from '../src/session/next.js';
 
 describe('next parameter (docs/product.md §1.5)', () => {
@@ -31,5 +32,20 @@ describe('next parameter (docs/product.md §1.5)', () => {
     assert.equal(url, '/login?next=%2Fcomparateur%3Fids%3D1%2C2%23chart');
     const next = new URLSearchParams(url.split('?')[1]).get('next');
     assert.equal(safeNext(next), '/comparateur?ids=1,2#chart');
+  });
+
+  it('the Google re-authentication comes back through /login?provider=google with its reauth parameter intact', () => {
+    for (const action of REAUTH_ACTIONS) {
+      const path = reauthReturnPath(action);
+      // The server's callback hands the `next` it was given back to the login page, encoded.
+      const back = new URL('http://bt.invalid/login');
+      back.search = new URLSearchParams({ provider: 'google', apiKey: 'k', next: path }).toString();
+      const next = safeNext(back.searchParams.get('next'));
+      assert.equal(next, path);
+      assert.equal(reauthAction(new URL(next, 'http://bt.invalid').searchParams.get('reauth')), action);
+    }
+    // A forged value survives safeNext (it is a path of this site) and is ignored by the profile.
+    const forged = safeNext('/profile?reauth=%3Cscript%3E');
+    assert.equal(reauthAction(new URL(forged, 'http://bt.invalid').searchParams.get('reauth')), null);
   });
 });

@@ -4,7 +4,9 @@ import { HttpError } from '../src/api/errors.js';
 import {
   HISTORY_DEFAULT,
   PROFILE_MESSAGES,
+  REAUTH_ACTIONS,
   REAUTH_BUTTON,
+  REAUTH_RESUMED,
   checkAccountDeletion,
   checkPasswordChange,
   checkPersonalInfo,
@@ -12,7 +14,10 @@ import {
   historyRows,
   planLabel,
   profileErrorMessage,
+  reauthAction,
   reauthProvider,
+  reauthResume,
+  reauthReturnPath,
   renewDate,
   resendErrorMessage,
   verifiedBanner,
@@ -108,5 +113,37 @@ describe('profile summary and purchase history (docs/product.md §2.2, §2.3)', 
     assert.equal(reauthProvider(new HttpError(401, 'x', { detail: 'x', reauth: 'google' })), null);
     assert.equal(reauthProvider(new HttpError(400, 'x', null)), null);
     assert.equal(reauthProvider(new TypeError('Failed to fetch')), null);
+  });
+
+  it('the Google button comes back to the profile saying which action asked, read back from a fixed list', () => {
+    assert.deepEqual([...REAUTH_ACTIONS], ['delete', 'password', 'email']);
+    assert.equal(reauthReturnPath('delete'), '/profile?reauth=delete');
+    assert.equal(reauthReturnPath('password'), '/profile?reauth=password');
+    assert.equal(reauthReturnPath('email'), '/profile?reauth=email');
+    for (const action of REAUTH_ACTIONS) {
+      assert.equal(reauthAction(new URL(reauthReturnPath(action), 'http://bt.invalid').searchParams.get('reauth')), action);
+    }
+    // Anything else is ignored: never shown, never a dialog.
+    for (const other of [null, undefined, '', 'DELETE', ' delete', 'delete ', 'unsubscribe', 'logout', 'toString', '__proto__', '<img src=x onerror=alert(1)>', 'delete,password']) {
+      assert.equal(reauthAction(other), null, String(other));
+    }
+  });
+
+  it('the return resumes the action with a French note, for an account without a password only', () => {
+    assert.deepEqual(REAUTH_RESUMED, {
+      delete: 'Identité confirmée avec Google : tu peux maintenant supprimer ton compte.',
+      password: 'Identité confirmée avec Google : tu peux maintenant choisir ton mot de passe.',
+      email: 'Identité confirmée avec Google : tu peux maintenant changer ton adresse e-mail.',
+    });
+    const google = { email: 'camille@example.com', has_password: false };
+    assert.equal(reauthResume('delete', google), 'delete');
+    assert.equal(reauthResume('password', google), 'password');
+    assert.equal(reauthResume('email', google), 'email');
+    assert.equal(reauthResume('unknown', google), null);
+    assert.equal(reauthResume(null, google), null);
+    // The server never asks an account with a password (or one whose profile does not say): no note claiming a Google sign-in.
+    assert.equal(reauthResume('delete', { has_password: true }), null);
+    assert.equal(reauthResume('delete', {}), null);
+    assert.equal(reauthResume('delete', null), null);
   });
 });

@@ -170,6 +170,44 @@ export function reauthProvider(error: unknown): 'google' | null {
   return body && typeof body === 'object' && (body as Record<string, unknown>).reauth === 'google' ? 'google' : null;
 }
 
+/** The actions that may ask an account without a password for a new Google sign-in. */
+export const REAUTH_ACTIONS = ['delete', 'password', 'email'] as const;
+export type ReauthAction = (typeof REAUTH_ACTIONS)[number];
+
+/**
+ * Where the 'Confirme avec Google' button comes back to: the profile, saying which action asked
+ * (`/profile?reauth=delete|password|email`). The server keeps this `next` through the sign-in and
+ * the page's /login?provider=google return reads it with safeNext.
+ */
+export function reauthReturnPath(action: ReauthAction): string {
+  return `/profile?reauth=${action}`;
+}
+
+/**
+ * The `reauth` parameter read back on the profile: one of REAUTH_ACTIONS exactly, else nothing
+ * (an unknown, empty, differently spelt or repeated value is ignored, never shown).
+ */
+export function reauthAction(param: string | null | undefined): ReauthAction | null {
+  return (REAUTH_ACTIONS as readonly string[]).includes(param ?? '') ? (param as ReauthAction) : null;
+}
+
+/** The note shown where the action resumes, after a Google sign-in asked by that action. */
+export const REAUTH_RESUMED: Record<ReauthAction, string> = {
+  delete: 'Identité confirmée avec Google : tu peux maintenant supprimer ton compte.',
+  password: 'Identité confirmée avec Google : tu peux maintenant choisir ton mot de passe.',
+  email: 'Identité confirmée avec Google : tu peux maintenant changer ton adresse e-mail.',
+};
+
+/**
+ * What the profile resumes on its return from that sign-in: the action named by `reauth`, only
+ * for an account without a password (the only ones the server asks; for the others the note would
+ * be false). Nothing is sent: the user confirms again.
+ */
+export function reauthResume(param: string | null | undefined, user: object | null | undefined): ReauthAction | null {
+  const action = reauthAction(param);
+  return action && user && (user as { has_password?: unknown }).has_password === false ? action : null;
+}
+
 /** Resend verification (docs/product.md §2.8): 409 already verified, 502 the mail could not be generated. */
 export function resendErrorMessage(error: unknown): string {
   if (error instanceof HttpError) {

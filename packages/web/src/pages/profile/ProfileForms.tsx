@@ -1,24 +1,54 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { WorkAreaCalls } from '../../api/calls.js';
 import { Modal } from '../../components/Modal.js';
 import {
   PROFILE_MESSAGES,
   REAUTH_BUTTON,
+  REAUTH_RESUMED,
   checkAccountDeletion,
   checkPasswordChange,
   checkPersonalInfo,
   displayName,
   profileErrorMessage,
   reauthProvider,
+  reauthReturnPath,
+  type ReauthAction,
 } from '../../features/profile/profile.js';
 import { calls, session, toasts } from '../../runtime.js';
 import type { UserProfile } from '../../session/types.js';
 
-type Outcome = { error: boolean; text: string; link?: string; reauth?: boolean } | null;
+type Outcome = { error: boolean; text: string; link?: string; reauth?: ReauthAction } | null;
 
-/** A failure as the form shows it: with a 'Confirme avec Google' button when the server asks for a new Google sign-in. */
-function failure(error: unknown): Outcome {
-  return { error: true, text: profileErrorMessage(error), reauth: reauthProvider(error) === 'google' };
+/**
+ * A failure as the form shows it: with a 'Confirme avec Google' button when the server asks for
+ * a new Google sign-in, back to the profile with the action that asked (reauthReturnPath).
+ */
+function failure(error: unknown, action: ReauthAction): Outcome {
+  return { error: true, text: profileErrorMessage(error), reauth: reauthProvider(error) === 'google' ? action : undefined };
+}
+
+/** The note of a resumed action (REAUTH_RESUMED), where the action is. */
+function ResumedNote({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p className="alert alert-info small" role="status" data-testid="reauth-note">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * Back from the Google sign-in that `action` asked for (ProfilePage's `resume`): the note, and
+ * focus on the field where the user starts again. The note goes with the next submission.
+ */
+function useResumed(action: ReauthAction, resume: ReauthAction | null | undefined, field: React.RefObject<HTMLInputElement | null>) {
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (resume !== action) return;
+    setNote(REAUTH_RESUMED[action]);
+    field.current?.focus();
+  }, [resume, action, field]);
+  return [note, setNote] as const;
 }
 
 function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) {
@@ -35,7 +65,7 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) 
       {outcome.reauth ? (
         <>
           {' '}
-          <button type="button" className="btn btn-google" onClick={() => window.location.assign(calls.googleSignInUrl('/profile'))} data-testid={`${testId}-reauth`}>
+          <button type="button" className="btn btn-google" onClick={() => window.location.assign(calls.googleSignInUrl(reauthReturnPath(outcome.reauth!)))} data-testid={`${testId}-reauth`}>
             {REAUTH_BUTTON}
           </button>
         </>
@@ -44,8 +74,11 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) 
   );
 }
 
-/** Personal info (docs/product.md §2.2): e-mail and full name; a new e-mail needs the current password. */
-export function PersonalInfoForm({ user, work }: { user: UserProfile; work: WorkAreaCalls }) {
+/**
+ * Personal info (docs/product.md §2.2): e-mail and full name; a new e-mail needs the current password.
+ * `resume` 'email': back from the Google sign-in the address change asked for, the e-mail field has focus.
+ */
+export function PersonalInfoForm({ user, work, resume }: { user: UserProfile; work: WorkAreaCalls; resume?: ReauthAction | null }) {
   const currentEmail = String(user.email ?? '');
   const currentName = displayName(user);
   const hasPassword = user.has_password !== false;
@@ -54,6 +87,8 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const emailField = useRef<HTMLInputElement | null>(null);
+  const [note, setNote] = useResumed('email', resume, emailField);
   const emailChanged = email.trim().toLowerCase() !== currentEmail.toLowerCase();
 
   async function submit(event: React.FormEvent) {
@@ -65,6 +100,7 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
     }
     setBusy(true);
     setOutcome(null);
+    setNote(null);
     try {
       const answer = await work.profileUpdate(() => {
         const form = new FormData();
@@ -78,7 +114,7 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
       if (answer.verifyUrl) setOutcome({ error: false, text: answer.message || PROFILE_MESSAGES.profileSaved, link: answer.verifyUrl });
       else toasts.show(answer.message || PROFILE_MESSAGES.profileSaved);
     } catch (error) {
-      setOutcome(failure(error));
+      setOutcome(failure(error, 'email'));
     } finally {
       setBusy(false);
     }
@@ -87,9 +123,10 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
   return (
     <form className="card profile-card" onSubmit={submit} data-testid="personal-form" noValidate>
       <h2>Informations personnelles</h2>
+      <ResumedNote text={note} />
       <label>
         E-mail
-        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+        <input ref={emailField} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
       </label>
       <label>
         Nom complet
@@ -110,13 +147,18 @@ export function PersonalInfoForm({ user, work }: { user: UserProfile; work: Work
   );
 }
 
-/** Password change (docs/product.md §2.5): new password required (8 characters), the current one optional. */
-export function PasswordForm({ work }: { work: WorkAreaCalls }) {
+/**
+ * Password change (docs/product.md §2.5): new password required (8 characters), the current one optional.
+ * `resume` 'password': back from the Google sign-in that setting a password asked for, the new password has focus.
+ */
+export function PasswordForm({ work, resume }: { work: WorkAreaCalls; resume?: ReauthAction | null }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const nextField = useRef<HTMLInputElement | null>(null);
+  const [note, setNote] = useResumed('password', resume, nextField);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -127,6 +169,7 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
     }
     setBusy(true);
     setOutcome(null);
+    setNote(null);
     try {
       const answer = await work.setPassword(current, next);
       setCurrent('');
@@ -134,7 +177,7 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
       setConfirm('');
       toasts.show(answer.message || PROFILE_MESSAGES.passwordSaved);
     } catch (error) {
-      setOutcome(failure(error));
+      setOutcome(failure(error, 'password'));
     } finally {
       setBusy(false);
     }
@@ -143,13 +186,14 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
   return (
     <form className="card profile-card" onSubmit={submit} data-testid="password-form" noValidate>
       <h2>Mot de passe</h2>
+      <ResumedNote text={note} />
       <label>
         Mot de passe actuel
         <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
       </label>
       <label>
         Nouveau mot de passe
-        <input type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
+        <input ref={nextField} type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
       </label>
       <label>
         Confirmer le nouveau mot de passe
@@ -168,14 +212,16 @@ export function PasswordForm({ work }: { work: WorkAreaCalls }) {
  * The account's deletion, confirmed with the owner's proof (docs/api.md, delete_account): the
  * current password, or for an account without one a Google sign-in of the last 10 minutes (the
  * server's refusal comes with a 'Confirme avec Google' button). A refusal shows the server's
- * sentence in the dialog; nothing is deleted until the server accepts.
+ * sentence in the dialog; nothing is deleted until the server accepts. `resumed`: the dialog
+ * reopened on the return from that Google sign-in, with its note; the user still confirms.
  */
-export function DeleteAccountDialog({ user, work, onDeleted, onClose }: { user: UserProfile; work: WorkAreaCalls; onDeleted: () => void; onClose: () => void }) {
+export function DeleteAccountDialog({ user, work, onDeleted, onClose, resumed = false }: { user: UserProfile; work: WorkAreaCalls; onDeleted: () => void; onClose: () => void; resumed?: boolean }) {
   const hasPassword = user.has_password !== false;
   const formId = useId();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [note, setNote] = useState<string | null>(resumed ? REAUTH_RESUMED.delete : null);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -186,11 +232,12 @@ export function DeleteAccountDialog({ user, work, onDeleted, onClose }: { user: 
     }
     setBusy(true);
     setOutcome(null);
+    setNote(null);
     try {
       await work.deleteAccount(checked.body);
       onDeleted();
     } catch (error) {
-      setOutcome(failure(error));
+      setOutcome(failure(error, 'delete'));
       setBusy(false);
     }
   }
@@ -211,6 +258,7 @@ export function DeleteAccountDialog({ user, work, onDeleted, onClose }: { user: 
       }
     >
       <form id={formId} className="delete-form" onSubmit={submit} data-testid="delete-form" noValidate>
+        <ResumedNote text={note} />
         <p className="user-text">Ton compte, tes backtests, tes stratégies et tes crédits seront supprimés. Cette action est irréversible.</p>
         {hasPassword ? (
           <label>

@@ -7,8 +7,10 @@ import {
   isSubscriber,
   planLabel,
   profileErrorMessage,
+  reauthResume,
   renewDate,
   verifiedBanner,
+  type ReauthAction,
 } from '../../features/profile/profile.js';
 import { analytics, calls, session, toasts, work } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
@@ -78,8 +80,13 @@ function AccountSummary({ user, onAction }: { user: UserProfile; onAction: (acti
 export default function ProfilePage() {
   const { user, key } = useSession();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const banner = verifiedBanner(params.get('verified'), params.get('credits'));
+  // `reauth`: back from the Google sign-in an action asked for (ProfileForms' 'Confirme avec Google').
+  const reauthAsked = params.getAll('reauth');
+  const reauthParam = reauthAsked.length === 1 ? reauthAsked[0] : null;
+  const hasReauth = reauthAsked.length > 0;
+  const [resumed, setResumed] = useState<ReauthAction | null>(null);
   const [loadError, setLoadError] = useState(false);
   const [action, setAction] = useState<Action | null>(null);
   const [actionState, setActionState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
@@ -112,6 +119,29 @@ export default function ProfilePage() {
       live = false;
     };
   }, [key]);
+
+  // The action that asked reopens (the deletion dialog) or gets focus (its form) with a note; it is
+  // never sent again by itself. Then the parameter leaves the address (a reload resumes nothing).
+  // Unknown values, and accounts with a password (the server never asks them), resume nothing.
+  useEffect(() => {
+    if (!hasReauth || !user) return;
+    const action = reauthResume(reauthParam, user);
+    if (action) {
+      setResumed(action);
+      if (action === 'delete') {
+        setActionState({ busy: false, error: null });
+        setAction('delete');
+      }
+    }
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        copy.delete('reauth');
+        return copy;
+      },
+      { replace: true },
+    );
+  }, [hasReauth, reauthParam, user, setParams]);
 
   async function confirm() {
     if (!action || action === 'delete') return;
@@ -163,13 +193,24 @@ export default function ProfilePage() {
       <div className="profile-grid">
         <AccountSummary user={user} onAction={(a) => { setActionState({ busy: false, error: null }); setAction(a); }} />
         <AvatarPicker user={user} apiKey={key} />
-        <PersonalInfoForm key={String(user.id ?? '')} user={user} work={work} />
-        <PasswordForm work={work} />
+        <PersonalInfoForm key={String(user.id ?? '')} user={user} work={work} resume={resumed} />
+        <PasswordForm work={work} resume={resumed} />
         <VerificationCard user={user} />
         <SupportCard />
         <PurchaseHistory user={user} />
       </div>
-      {action === 'delete' ? <DeleteAccountDialog user={user} work={work} onDeleted={leave} onClose={() => setAction(null)} /> : null}
+      {action === 'delete' ? (
+        <DeleteAccountDialog
+          user={user}
+          work={work}
+          resumed={resumed === 'delete'}
+          onDeleted={leave}
+          onClose={() => {
+            setAction(null);
+            setResumed(null);
+          }}
+        />
+      ) : null}
       {action && action !== 'delete' ? (
         <ConfirmDialog
           title={CONFIRMS[action].title}
