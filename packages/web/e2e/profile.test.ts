@@ -158,6 +158,68 @@ describe('profile against the bt server', () => {
     assert.equal((await api(running.server, 'POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 401, 'the account is gone');
     await other.context().close();
   });
+
+  it('back from the Google sign-in an action asked for: that dialog or form again, with a note, and nothing sent', async () => {
+    // The e2e server has no OpenID provider: an account created by Google sign-in (no password) is
+    // a registered one whose profile says has_password: false. The Google round trip itself is
+    // not driven; the page is opened at the address it comes back to.
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, user.key, '/home');
+    await page.route('**/api/me', async (route) => {
+      const response = await route.fetch();
+      route.fulfill({ response, json: { ...(await response.json()), has_password: false } });
+    });
+    const reauthGone = (url: URL) => url.pathname === '/profile' && !url.searchParams.has('reauth');
+
+    await page.goto(`${running.server.url}/profile?reauth=delete`);
+    const dialog = page.getByRole('dialog', { name: 'Supprimer ton compte ?' });
+    await dialog.waitFor();
+    assert.equal(await dialog.getByTestId('reauth-note').innerText(), 'Identité confirmée avec Google : tu peux maintenant supprimer ton compte.');
+    assert.match(await dialog.innerText(), /Ton compte n’a pas de mot de passe/);
+    await page.waitForURL(reauthGone);
+    await shot(page, 'profile-04-reauth-delete', false);
+    // Reopened, not sent: the user confirms again.
+    assert.equal((await api(running.server, 'GET', '/api/me', { key: user.key })).status, 200, 'nothing deleted by itself');
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+    await page.getByTestId('action-delete').click();
+    await dialog.waitFor();
+    assert.equal(await dialog.getByTestId('reauth-note').count(), 0, 'the note belongs to the return only');
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+
+    await page.goto(`${running.server.url}/profile?reauth=email`);
+    const personal = page.getByTestId('personal-form');
+    await personal.getByTestId('reauth-note').waitFor();
+    assert.equal(await personal.getByTestId('reauth-note').innerText(), 'Identité confirmée avec Google : tu peux maintenant changer ton adresse e-mail.');
+    assert.equal(await personal.getByLabel('E-mail').evaluate((node) => node === (node as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement), true, 'the e-mail field has focus');
+    await page.waitForURL(reauthGone);
+    assert.equal(await dialog.count(), 0);
+
+    await page.goto(`${running.server.url}/profile?reauth=password`);
+    const password = page.getByTestId('password-form');
+    await password.getByTestId('reauth-note').waitFor();
+    assert.equal(await password.getByTestId('reauth-note').innerText(), 'Identité confirmée avec Google : tu peux maintenant choisir ton mot de passe.');
+    assert.equal(await password.getByLabel('Nouveau mot de passe', { exact: true }).evaluate((node) => node === (node as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement), true, 'the new password has focus');
+    await page.waitForURL(reauthGone);
+
+    // Unknown values are ignored (never shown), and the parameter still leaves the address.
+    for (const other of ['%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', 'unsubscribe', 'DELETE']) {
+      await page.goto(`${running.server.url}/profile?reauth=${other}`);
+      await page.getByTestId('account-summary').waitFor();
+      await page.waitForURL(reauthGone);
+      assert.equal(await page.getByTestId('reauth-note').count(), 0, other);
+      assert.equal(await dialog.count(), 0, other);
+      assert.equal(await page.locator('img[src="x"]').count(), 0, other);
+    }
+    await page.context().close();
+
+    // An account with a password is never asked for a Google sign-in: no dialog, no note.
+    const withPassword = await signedInPage(running.browser, running.server, user.key, '/profile?reauth=delete');
+    await withPassword.getByTestId('account-summary').waitFor();
+    await withPassword.waitForURL(reauthGone);
+    assert.equal(await withPassword.getByRole('dialog').count(), 0);
+    assert.equal(await withPassword.getByTestId('reauth-note').count(), 0);
+    await withPassword.context().close();
+  });
 });
 
 /** The logout call is sent without waiting for its answer: poll briefly until the server agrees. */
