@@ -141,8 +141,8 @@ export class PaymentCallbacks {
   }
 
   /**
-   * PayPal's webhook: refunds and reversals of a capture, and disputes (docs/payments.md "Refunds
-   * and disputes"). PayPal verifies each notice itself (its transmission headers, our webhook id,
+   * PayPal's webhook: the outcome of a capture PayPal held PENDING, refunds and reversals of a
+   * capture, and disputes (docs/payments.md "PayPal pending captures", "Refunds and disputes"). PayPal verifies each notice itself (its transmission headers, our webhook id,
    * the event as received); nothing is read from a notice before PayPal said SUCCESS.
    */
   async paypal(rawBody: Uint8Array | null, transmission: PayPalTransmission): Promise<CallbackAnswer> {
@@ -169,6 +169,10 @@ export class PaymentCallbacks {
       case 'PAYMENT.CAPTURE.REFUNDED':
       case 'PAYMENT.CAPTURE.REVERSED':
         return this.paypalRefunded(event.event_type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversed' : 'refunded', resource);
+      case 'PAYMENT.CAPTURE.COMPLETED':
+        return this.paypalCaptureCompleted(resource);
+      case 'PAYMENT.CAPTURE.DENIED':
+        return this.paypalCaptureDenied(resource);
       case 'CUSTOMER.DISPUTE.CREATED':
       case 'CUSTOMER.DISPUTE.UPDATED':
       case 'CUSTOMER.DISPUTE.RESOLVED':
@@ -176,6 +180,54 @@ export class PaymentCallbacks {
       default:
         return { received: true, ignored: event.event_type.slice(0, 64) };
     }
+  }
+
+  /**
+   * A capture PayPal held PENDING (an eCheck, a review) is completed: the payment credits now,
+   * through the same fulfilment as the buyer's return (one guarded transition to paid, one ledger
+   * row per capture), so the return and any number of copies of this notice credit once.
+   */
+  private async paypalCaptureCompleted(capture: Json): Promise<CallbackAnswer> {
+    const captureId = str(capture.id);
+    if (!captureId) throw badRequest(PAY_MSG.unknownPayment);
+    if (capture.status !== 'COMPLETED') {
+      this.deps.log(`payments: PayPal PAYMENT.CAPTURE.COMPLETED for capture ${captureId.slice(0, 64)} in status ${String(capture.status).slice(0, 32)}: ignored`);
+      return { received: true, ignored: 'capture not completed' };
+    }
+    const payment = await this.paypalCapturePayment(captureId);
+    if (!payment) return { received: true, ignored: 'not a bt payment' };
+    const amount = (capture.amount ?? {}) as Json;
+    const done = await this.deps.fulfilment.fulfil(payment, { amountCents: centsOf(amount.value), currency: str(amount.currency_code), transactionId: captureId });
+    // A refund or dispute of this capture recorded before its completion reached us (PayPal does not
+    // order its deliveries; a payment already marked failed records one without a 409): its share
+    // of the credits just granted goes back now, from the amounts stored.
+    // Reversals recompute what is owed from those amounts: a replay of this notice moves nothing more.
+    const row = done.payment;
+    if (row.status === 'paid' && (row.refundedCents > 0 || row.disputedCents > 0)) {
+      await this.deps.reversals.apply(row, {
+        refundedCents: row.refundedCents,
+        reference: `paypal:${captureId}:completed:${row.refundedCents}:${row.disputedCents}`,
+        reason: row.disputedCents > row.refundedCents ? 'payment_dispute' : 'payment_refund',
+        detail: `capture ${captureId} completed after its refund or dispute was recorded`,
+      });
+    }
+    return { received: true, status: done.payment.status };
+  }
+
+  /** A capture PayPal held PENDING is denied: the payment failed, nothing was (or will be) credited. */
+  private async paypalCaptureDenied(capture: Json): Promise<CallbackAnswer> {
+    const captureId = str(capture.id);
+    if (!captureId) throw badRequest(PAY_MSG.unknownPayment);
+    const payment = await this.paypalCapturePayment(captureId);
+    if (!payment) return { received: true, ignored: 'not a bt payment' };
+    if (payment.status === 'paid') {
+      this.deps.log(`payments: PayPal capture ${captureId} of payment ${payment.reference} DENIED, but the payment is paid: left as it is, for the admin to check`);
+      return { received: true, status: 'paid' };
+    }
+    const reason = str(((capture.status_details ?? {}) as Json).reason);
+    await this.deps.records.mark(payment, 'failed', 'payment_failed', `PayPal capture ${captureId} DENIED${reason ? ` (${reason.slice(0, 40)})` : ''}`);
+    this.deps.log(`payments: PayPal capture ${captureId} of payment ${payment.reference} DENIED: payment failed, nothing credited`);
+    return { received: true, status: 'failed' };
   }
 
   /**

@@ -29,6 +29,7 @@ export const PAY_MSG = {
   accountGone: 'Compte supprimé : paiement à rembourser.',
   confirmed: (credits: number) => `Paiement confirmé : ${credits} crédit${credits > 1 ? 's' : ''} ajouté${credits > 1 ? 's' : ''}.`,
   pending: 'Paiement en attente de confirmation.',
+  paypalPending: 'Paiement en attente chez PayPal : les crédits sont ajoutés dès que PayPal le confirme.',
   cancelled: 'Paiement annulé.',
   invoiceNotFound: 'Facture introuvable.',
   stripeUnreachable: 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.',

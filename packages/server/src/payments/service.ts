@@ -132,13 +132,22 @@ export class Payments {
         this.deps.log(`payments: PayPal capture of ${input.orderId} failed: ${(err as Error).message}`);
         throw new HttpError(502, PAY_MSG.captureUnreachable);
       }
-      // A capture refunded (in part or whole) before the buyer came back was completed first: it
-      // credits, and the refund's webhook (answered 409 until now, delivered again) takes its share back.
-      if (captured.status !== 'COMPLETED' || !['COMPLETED', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(captured.captureStatus ?? '') || !captured.captureId) {
+      // A capture PayPal holds PENDING (an eCheck, a review on its side): the money is not ours yet.
+      // The payment stays `created` (not final: a refund notice meanwhile is a 409, delivered again)
+      // and the webhook's PAYMENT.CAPTURE.COMPLETED credits it, DENIED records it failed.
+      if (captured.status === 'COMPLETED' && captured.captureStatus === 'PENDING' && captured.captureId) {
+        this.deps.log(`payments: PayPal capture ${captured.captureId} of payment ${payment.reference} is PENDING: credited when PayPal notifies PAYMENT.CAPTURE.COMPLETED`);
+        const pending = await this.present(payment);
+        // Completed meanwhile (the webhook won the race): answered as any paid capture below.
+        if (pending.status !== 'paid') return { status: 'pending', message: PAY_MSG.paypalPending, offer_id: pending.offer_id, method: 'paypal', credits_added: 0, amount_eur: pending.amount_eur, credits: await this.balance(buyer), invoice: null, payment: pending };
+      } else if (captured.status !== 'COMPLETED' || !['COMPLETED', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(captured.captureStatus ?? '') || !captured.captureId) {
+        // A capture refunded (in part or whole) before the buyer came back was completed first: it
+        // credits, and the refund's webhook (answered 409 until now, delivered again) takes its share back.
         await this.deps.records.mark(payment, 'failed', 'capture_failed', `order ${captured.status}, capture ${captured.captureStatus ?? 'none'}`);
         throw badRequest(PAY_MSG.captureFailed(captured.captureStatus ?? captured.status));
+      } else {
+        await this.deps.fulfilment.fulfil(payment, { amountCents: captured.amountCents, currency: captured.currency, transactionId: captured.captureId });
       }
-      await this.deps.fulfilment.fulfil(payment, { amountCents: captured.amountCents, currency: captured.currency, transactionId: captured.captureId });
     }
     const done = await this.present(payment);
     return { status: 'success', message: done.message, offer_id: done.offer_id, method: 'paypal', credits_added: done.credits, amount_eur: done.amount_eur, credits: await this.balance(buyer), invoice: done.invoice, payment: done };

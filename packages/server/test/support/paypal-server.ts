@@ -7,7 +7,8 @@
  * `GET /v2/payments/captures/{id}`. Its hosted page approves the order and returns to `return_url`
  * with `token` and `PayerID`.
  *
- * Webhooks as PayPal sends them: refunds, reversals and disputes of a capture are events signed
+ * Webhooks as PayPal sends them: a capture's completion or denial (a capture left PENDING by
+ * `hooks.pendingNext`), refunds, reversals and disputes of a capture are events signed
  * with the server's RSA key (SHA256withRSA over `transmission_id|transmission_time|webhook_id|
  * crc32(body)`, the `PAYPAL-TRANSMISSION-*`, `PAYPAL-CERT-URL` and `PAYPAL-AUTH-ALGO` headers), for
  * the webhook id given at start; `POST /v1/notifications/verify-webhook-signature` checks a notice
@@ -39,8 +40,11 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
   const createRequests = new Map<string, Json>();
   const captures = new Map<string, { status: number; body: Json }>();
   const requests: { method: string; path: string; requestId: string | undefined }[] = [];
-  /** Test hooks: the next capture is declined, or reports another amount. */
-  const hooks: { declineNext?: string; captureAmount?: { value: string; currency_code: string }; verificationDown?: boolean } = {};
+  /**
+   * Test hooks: the next capture is declined, or left PENDING (its `status_details.reason`:
+   * ECHECK, PENDING_REVIEW…), or reports another amount.
+   */
+  const hooks: { declineNext?: string; pendingNext?: string; captureAmount?: { value: string; currency_code: string }; verificationDown?: boolean } = {};
 
   const bearer = (req: IncomingMessage) => {
     const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
@@ -167,7 +171,13 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
   function captureNow(order: Json): Json {
     order.status = 'COMPLETED';
     const unit = order.purchase_units[0];
-    const capture = { id: paypalId(), status: 'COMPLETED', amount: hooks.captureAmount ?? unit.amount, custom_id: unit.custom_id, final_capture: true, create_time: new Date().toISOString() };
+    const capture: Json = { id: paypalId(), status: 'COMPLETED', amount: hooks.captureAmount ?? unit.amount, custom_id: unit.custom_id, final_capture: true, create_time: new Date().toISOString() };
+    // PayPal completes the order and holds the capture: PENDING with its reason.
+    if (hooks.pendingNext) {
+      capture.status = 'PENDING';
+      capture.status_details = { reason: hooks.pendingNext };
+      delete hooks.pendingNext;
+    }
     unit.payments = { captures: [capture] };
     captureIndex.set(capture.id, { capture, order });
     return capture;
@@ -214,6 +224,7 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     const found = captureIndex.get(captureId);
     if (!found) throw new Error(`no capture ${captureId}`);
     const { capture } = found;
+    if (!['COMPLETED', 'PARTIALLY_REFUNDED'].includes(capture.status)) throw new Error(`capture ${captureId} is ${capture.status}: not refundable`);
     const currency = capture.amount.currency_code;
     const refundedBefore = (capture.refunded_cents as number | undefined) ?? 0;
     const amount = opts.amount ?? cents(capture.amount.value) - refundedBefore;
@@ -244,6 +255,30 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     const type = opts.reverse ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED';
     const e = event(type, 'refund', resource, `A ${resource.amount.value} ${currency} capture payment was ${opts.reverse ? 'reversed' : 'refunded'}`);
     return { event: e, refund: resource, delivery: opts.send === false ? null : await send(e) };
+  }
+
+  /**
+   * PayPal settles a capture it held PENDING: `PAYMENT.CAPTURE.COMPLETED` or `PAYMENT.CAPTURE.DENIED`,
+   * the capture as `GET /v2/payments/captures/{id}` shows it (custom_id, `up` link to the order,
+   * the order id in `supplementary_data`), the money in `seller_receivable_breakdown`.
+   */
+  async function settleCapture(captureId: string, outcome: 'COMPLETED' | 'DENIED', opts: { send?: boolean } = {}) {
+    const found = captureIndex.get(captureId);
+    if (!found) throw new Error(`no capture ${captureId}`);
+    const { capture, order } = found;
+    // PayPal notifies PAYMENT.CAPTURE.COMPLETED for a capture completed at once too.
+    if (capture.status !== 'PENDING' && !(outcome === 'COMPLETED' && capture.status === 'COMPLETED')) throw new Error(`capture ${captureId} is ${capture.status}, not PENDING`);
+    capture.status = outcome;
+    delete capture.status_details;
+    if (outcome === 'DENIED') capture.status_details = { reason: 'DECLINED_BY_RISK_FRAUD_FILTERS' };
+    const resource = {
+      ...captureResource(capture, order),
+      seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
+      seller_receivable_breakdown: { gross_amount: capture.amount, paypal_fee: money(capture.amount.currency_code, 0), net_amount: capture.amount },
+      supplementary_data: { related_ids: { order_id: order.id } },
+    };
+    const e = event(`PAYMENT.CAPTURE.${outcome}`, 'capture', resource, `Payment ${outcome === 'COMPLETED' ? 'completed' : 'denied'} for ${capture.amount.value} ${capture.amount.currency_code}`);
+    return { event: e, delivery: opts.send === false ? null : await send(e) };
   }
 
   /**
@@ -332,6 +367,7 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     /** Every access token stops working (PayPal revoked them before their time). */
     revokeTokens: () => tokens.clear(),
     refund,
+    settleCapture,
     dispute,
     send,
     setWebhook(url: string) {
