@@ -121,6 +121,31 @@ describe(`PayPal refunds and disputes by webhook (${TEST_DIALECT})`, () => {
     assert.equal(await balance(t, user.id), 0);
   });
 
+  it('a refund PayPal notifies PAYMENT.REFUND.PENDING moves nothing and is logged; PAYMENT.CAPTURE.REFUNDED at its completion takes its share back once, beside another refund', async () => {
+    const { user, captureId } = await paidPack('CREDIT_20'); // 20 €, 25 credits
+    const pending = await p.paypal.refund(captureId, { amount: 500, pending: true });
+    assert.equal(pending.event.event_type, 'PAYMENT.REFUND.PENDING');
+    assert.deepEqual([pending.delivery!.status, pending.delivery!.body.status], [200, 'pending']);
+    assert.equal(await balance(t, user.id), 25);
+    assert.ok(t.logs.some((line) => line.includes(`refund ${pending.refund.id} of capture ${captureId} is PENDING`)), t.logs.slice(-5).join('\n'));
+    // Another refund completes meanwhile: the capture's refunded total is 7 € (the pending one not in it).
+    assert.equal((await p.paypal.refund(captureId, { amount: 700 })).delivery!.status, 200);
+    assert.equal(await balance(t, user.id), 16); // 25 × 7/20 = 8.75, rounded up: 9
+    const completed = await p.paypal.completeRefund(pending.refund.id);
+    assert.equal(completed.event.event_type, 'PAYMENT.CAPTURE.REFUNDED');
+    assert.deepEqual([completed.delivery!.status, completed.delivery!.body.status], [200, 'reversed']);
+    assert.equal(await balance(t, user.id), 10); // 12 € in all: 15 taken, 6 more
+    // Its completion again, ten copies at once, the PENDING notice delivered late: nothing more.
+    assert.deepEqual((await p.paypal.send(completed.event)).body, { received: true, status: 'unchanged' });
+    const copies = await Promise.all(Array.from({ length: 10 }, () => p.paypal.send(completed.event)));
+    assert.deepEqual([...new Set(copies.map((c) => c.status))], [200]);
+    assert.equal((await p.paypal.send(pending.event)).status, 200);
+    assert.equal(await balance(t, user.id), 10);
+    assert.deepEqual(await reversals(user.id), [['spend', 'payment_refund', -9], ['spend', 'payment_refund', -6]]);
+    const [row] = await paymentRows(t, user.id);
+    assert.deepEqual([row.refundedCents, row.creditsReversed], [1200, 15]);
+  });
+
   it('a refund of a capture that is none of ours is acknowledged and ignored', async () => {
     const { user, captureId } = await paidPack('CREDIT_5');
     const { event } = await p.paypal.refund(captureId, { send: false });

@@ -168,6 +168,10 @@ export class PaymentCallbacks {
     switch (event.event_type) {
       case 'PAYMENT.CAPTURE.REFUNDED':
       case 'PAYMENT.CAPTURE.REVERSED':
+      // A refund PayPal has not completed (an eCheck-funded one) or that failed: logged, nothing
+      // moves; its completion comes as PAYMENT.CAPTURE.REFUNDED with the refund COMPLETED.
+      case 'PAYMENT.REFUND.PENDING':
+      case 'PAYMENT.REFUND.FAILED':
         return this.paypalRefunded(event.event_type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversed' : 'refunded', resource);
       case 'PAYMENT.CAPTURE.COMPLETED':
         return this.paypalCaptureCompleted(resource);

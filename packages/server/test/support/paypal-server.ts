@@ -30,6 +30,8 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
   /** Captures by id, with their order; refunds by id; disputes by id. */
   const captureIndex = new Map<string, { capture: Json; order: Json }>();
   const refunds = new Map<string, Json>();
+  /** The capture of each refund still PENDING. */
+  const refundCaptures = new Map<string, string>();
   const disputes = new Map<string, Json>();
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const certName = `CERT-360caa42-${randomBytes(4).toString('hex')}`;
@@ -220,7 +222,7 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
    * cents (all that is left by default), sent in `PAYMENT.CAPTURE.REFUNDED` / `…REVERSED` with
    * the capture's refunded total so far. `send: false` builds the event without sending it.
    */
-  async function refund(captureId: string, opts: { amount?: number; reverse?: boolean; send?: boolean } = {}) {
+  async function refund(captureId: string, opts: { amount?: number; reverse?: boolean; send?: boolean; pending?: boolean } = {}) {
     const found = captureIndex.get(captureId);
     if (!found) throw new Error(`no capture ${captureId}`);
     const { capture } = found;
@@ -229,9 +231,15 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     const refundedBefore = (capture.refunded_cents as number | undefined) ?? 0;
     const amount = opts.amount ?? cents(capture.amount.value) - refundedBefore;
     if (amount <= 0 || refundedBefore + amount > cents(capture.amount.value)) throw new Error(`refund of ${amount} over the capture's ${cents(capture.amount.value) - refundedBefore} left`);
-    capture.refunded_cents = refundedBefore + amount;
-    capture.status = capture.refunded_cents === cents(capture.amount.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     const id = paypalId();
+    // A refund PayPal cannot complete at once (an eCheck-funded one): PENDING, notified by
+    // PAYMENT.REFUND.PENDING; the capture's refunded total counts it once completed (completeRefund).
+    if (!opts.pending) {
+      capture.refunded_cents = refundedBefore + amount;
+      capture.status = capture.refunded_cents === cents(capture.amount.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    } else {
+      refundCaptures.set(id, captureId);
+    }
     const resource = {
       id,
       amount: money(currency, amount),
@@ -240,10 +248,11 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
         gross_amount: money(currency, amount),
         paypal_fee: money(currency, 0),
         net_amount: money(currency, amount),
-        total_refunded_amount: money(currency, capture.refunded_cents),
+        total_refunded_amount: money(currency, capture.refunded_cents ?? 0),
       },
       custom_id: capture.custom_id,
-      status: 'COMPLETED',
+      status: opts.pending ? 'PENDING' : 'COMPLETED',
+      status_details: opts.pending ? { reason: 'ECHECK' } : undefined,
       create_time: new Date().toISOString(),
       update_time: new Date().toISOString(),
       links: [
@@ -252,8 +261,24 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
       ],
     };
     refunds.set(id, resource);
-    const type = opts.reverse ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED';
+    const type = opts.pending ? 'PAYMENT.REFUND.PENDING' : opts.reverse ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED';
     const e = event(type, 'refund', resource, `A ${resource.amount.value} ${currency} capture payment was ${opts.reverse ? 'reversed' : 'refunded'}`);
+    return { event: e, refund: resource, delivery: opts.send === false ? null : await send(e) };
+  }
+
+  /** A PENDING refund completes: PAYMENT.CAPTURE.REFUNDED, the refund COMPLETED, the capture's refunded total with it. */
+  async function completeRefund(refundId: string, opts: { send?: boolean } = {}) {
+    const resource = refunds.get(refundId);
+    const captureId = refundCaptures.get(refundId);
+    if (!resource || !captureId || resource.status !== 'PENDING') throw new Error(`no pending refund ${refundId}`);
+    const { capture } = captureIndex.get(captureId)!;
+    capture.refunded_cents = ((capture.refunded_cents as number | undefined) ?? 0) + cents(resource.amount.value);
+    capture.status = capture.refunded_cents === cents(capture.amount.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    resource.status = 'COMPLETED';
+    delete resource.status_details;
+    resource.update_time = new Date().toISOString();
+    resource.seller_payable_breakdown.total_refunded_amount = money(capture.amount.currency_code, capture.refunded_cents);
+    const e = event('PAYMENT.CAPTURE.REFUNDED', 'refund', resource, `A ${resource.amount.value} ${capture.amount.currency_code} capture payment was refunded`);
     return { event: e, refund: resource, delivery: opts.send === false ? null : await send(e) };
   }
 
@@ -367,6 +392,7 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
     /** Every access token stops working (PayPal revoked them before their time). */
     revokeTokens: () => tokens.clear(),
     refund,
+    completeRefund,
     settleCapture,
     dispute,
     send,
