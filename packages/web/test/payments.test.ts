@@ -163,6 +163,18 @@ describe('handling a payment return', () => {
     assert.deepEqual(missing, { kind: 'error', message: PAYMENT_MESSAGES.paypalTokenMissing });
   });
 
+  it('PayPal: a capture PayPal holds (pending) says the server\'s sentence, not a failed capture, and is not captured again', async () => {
+    const storage = memoryStorage({ [LAST_OFFER_STORAGE]: 'CREDIT_10' });
+    const message = 'Paiement en attente chez PayPal : les crédits sont ajoutés dès que PayPal le confirme.';
+    const { deps: d, calls } = deps({ storage, capture: async (orderId, offerId) => (calls.push(`capture ${orderId} ${offerId}`), { status: 'pending', message, credits_added: 0 }) });
+    const ret = { payment: 'paypal' as const, status: 'success', token: 'ORDER3', sessionId: null };
+    assert.deepEqual(await handlePaymentReturn(ret, d), { kind: 'pending', message });
+    assert.equal(storage.getItem(PAYPAL_PROCESSED_STORAGE), 'ORDER3');
+    const { deps: bare } = deps({ storage: memoryStorage(), capture: async () => ({ status: 'pending' }) });
+    assert.deepEqual(await handlePaymentReturn({ ...ret, token: 'ORDER4' }, bare), { kind: 'pending', message: PAYMENT_MESSAGES.pending });
+    assert.deepEqual(calls, ['capture ORDER3 CREDIT_10']);
+  });
+
   it('PayPal: a refused capture says so and may be tried again', async () => {
     const storage = memoryStorage();
     const { deps: d } = deps({ storage, capture: async () => Promise.reject(new HttpError(400, 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).', {})) });

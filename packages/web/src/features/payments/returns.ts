@@ -57,6 +57,9 @@ export async function handlePaymentReturn(ret: PaymentReturn, deps: ReturnDeps):
     try {
       const answer = await deps.capture(reference, deps.storage.getItem(LAST_OFFER_STORAGE));
       deps.storage.removeItem(LAST_OFFER_STORAGE);
+      // A capture PayPal holds (eCheck, review) is credited by its webhook once PayPal completes it,
+      // which may take days: the buyer reads the server's sentence, not a failed capture.
+      if (answer.status === 'pending') return { kind: 'pending', message: answer.message || PAYMENT_MESSAGES.pending };
       return settled(answer, 'paypal', reference) ?? { kind: 'error', message: PAYMENT_MESSAGES.captureFailed };
     } catch (error) {
       // Another try is allowed once this one is known to have failed.
