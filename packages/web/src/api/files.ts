@@ -43,18 +43,29 @@ export interface FileFetchDeps {
   getKey: () => string | null;
 }
 
+/**
+ * One download with the key in `X-API-Key`: a refusal is an HttpError, no answer a NetworkError;
+ * `filesOnly` also refuses a 200 that is JSON or HTML (NotAFileError).
+ */
+async function download(deps: Pick<FileFetchDeps, 'fetch' | 'getKey'>, url: string, fallbackName: string, filesOnly: boolean): Promise<DownloadedFile> {
+  const key = deps.getKey();
+  const response = await withoutTransportErrors(() => deps.fetch(url, { headers: key ? { 'X-API-Key': key } : {} }));
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    const parsed = text ? parseJsonText(text) : undefined;
+    throw new HttpError(response.status, errorDetail(parsed), parsed, response.statusText);
+  }
+  if (filesOnly) {
+    const type = response.headers.get('Content-Type')?.toLowerCase() ?? '';
+    if (type.startsWith('application/json') || type.startsWith('text/html')) throw new NotAFileError(type);
+  }
+  const blob = await withoutTransportErrors(() => response.blob());
+  return { blob, name: dispositionName(response.headers.get('Content-Disposition')) ?? fallbackName };
+}
+
 export function makeFileFetcher(deps: FileFetchDeps) {
-  return async function fetchFile(path: string, query: Record<string, QueryValue>, fallbackName: string): Promise<DownloadedFile> {
-    const key = deps.getKey();
-    const response = await withoutTransportErrors(() => deps.fetch(withQuery(deps.url(path), query), { headers: key ? { 'X-API-Key': key } : {} }));
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      const parsed = text ? parseJsonText(text) : undefined;
-      throw new HttpError(response.status, errorDetail(parsed), parsed, response.statusText);
-    }
-    const blob = await withoutTransportErrors(() => response.blob());
-    return { blob, name: dispositionName(response.headers.get('Content-Disposition')) ?? fallbackName };
-  };
+  return (path: string, query: Record<string, QueryValue>, fallbackName: string): Promise<DownloadedFile> =>
+    download(deps, withQuery(deps.url(path), query), fallbackName, false);
 }
 
 export type FileFetcher = ReturnType<typeof makeFileFetcher>;
@@ -67,19 +78,7 @@ export type FileFetcher = ReturnType<typeof makeFileFetcher>;
  * page says so in French.
  */
 export function makeLinkedFileFetcher(deps: { fetch: (url: string, init: RequestInit) => Promise<Response>; getKey: () => string | null }) {
-  return async function fetchLinkedFile(href: string, fallbackName: string): Promise<DownloadedFile> {
-    const key = deps.getKey();
-    const response = await withoutTransportErrors(() => deps.fetch(href, { headers: key ? { 'X-API-Key': key } : {} }));
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      const parsed = text ? parseJsonText(text) : undefined;
-      throw new HttpError(response.status, errorDetail(parsed), parsed, response.statusText);
-    }
-    const type = response.headers.get('Content-Type')?.toLowerCase() ?? '';
-    if (type.startsWith('application/json') || type.startsWith('text/html')) throw new NotAFileError(type);
-    const blob = await withoutTransportErrors(() => response.blob());
-    return { blob, name: dispositionName(response.headers.get('Content-Disposition')) ?? fallbackName };
-  };
+  return (href: string, fallbackName: string): Promise<DownloadedFile> => download(deps, href, fallbackName, true);
 }
 
 export type LinkedFileFetcher = ReturnType<typeof makeLinkedFileFetcher>;
