@@ -40,13 +40,22 @@ export function unreadBodyType(ctx: AppContext): string | null {
   const hasBody = ctx.get('transfer-encoding') !== '' || (length !== '' && length !== '0');
   if (!hasBody) return null;
   if (ctx.is([...PARSED_JSON_TYPES, ...PARSED_FORM_TYPES])) return null;
-  // Only the media type, printable and short: the header is the client's.
-  return ctx.get('content-type').split(';')[0].trim().replace(/[^\x21-\x7e]/g, '?').slice(0, 80);
+  return mediaTypeOf(ctx.get('content-type'));
+}
+
+/** Only the media type of a Content-Type header, printable and short: the header is the client's. */
+export function mediaTypeOf(header: string): string {
+  return header.split(';')[0].trim().replace(/[^\x21-\x7e]/g, '?').slice(0, 80);
+}
+
+/** The 415 for a body of `type` ('' without one) where the route reads `accepted`. */
+export function unsupportedBody(type: string, accepted: readonly AcceptedBody[]): HttpError {
+  return new HttpError(415, type ? CONTENT_TYPE_MESSAGES.unsupported(type, accepted) : CONTENT_TYPE_MESSAGES.missing(accepted));
 }
 
 /** 415 when the body came in a type the route does not read (see above). */
 export function refuseUnreadBody(ctx: { state?: { unreadBody?: string } }, accepted: readonly AcceptedBody[] = ['json', 'form']): void {
   const type = ctx.state?.unreadBody;
   if (type === undefined) return;
-  throw new HttpError(415, type ? CONTENT_TYPE_MESSAGES.unsupported(type, accepted) : CONTENT_TYPE_MESSAGES.missing(accepted));
+  throw unsupportedBody(type, accepted);
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from './context.js';
-import { CONTENT_TYPE_MESSAGES, refuseUnreadBody } from './content-type.js';
+import { mediaTypeOf, refuseUnreadBody, unsupportedBody } from './content-type.js';
 import { HttpError, badRequest } from './errors.js';
 import { bodyOf, type Body } from './input.js';
 import { MSG } from './messages.js';
@@ -36,11 +36,7 @@ export async function readForm(
 ): Promise<{ fields: Body; files: Record<string, UploadedFile> }> {
   const type = ctx.get('content-type');
   // Anything else (JSON, text, no type at all) is a 415 naming the two forms this route reads.
-  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) {
-    const media = type.split(';')[0].trim().replace(/[^\x21-\x7e]/g, '?').slice(0, 80);
-    const accepted = ['multipart', 'form'] as const;
-    throw new HttpError(415, media ? CONTENT_TYPE_MESSAGES.unsupported(media, accepted) : CONTENT_TYPE_MESSAGES.missing(accepted));
-  }
+  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw unsupportedBody(mediaTypeOf(type), ['multipart', 'form']);
   const body = await readBodyBytes(ctx, maxBytes, tooLarge, timeout);
   let form: FormData;
   try {
