@@ -3,7 +3,7 @@
  * name comes from the Content-Disposition header). The shared client reads bodies only, so this
  * fetches itself, with the same key header and the same '{status} {statusText}' errors.
  */
-import { HttpError, NetworkError, errorDetail, isAbortError, withoutTransportErrors } from './errors.js';
+import { HttpError, NetworkError, errorDetail, withoutTransportErrors } from './errors.js';
 import { parseJsonText } from './client.js';
 import { withQuery, type QueryValue } from './url.js';
 
@@ -96,6 +96,6 @@ export const DOWNLOAD_FAILED_MESSAGE = 'Téléchargement impossible.';
 
 export function downloadFailureMessage(error: unknown): string {
   if (error instanceof NetworkError) return `${DOWNLOAD_FAILED_MESSAGE} ${error.message}`;
-  if (error instanceof HttpError && error.detail && !isAbortError(error)) return `${DOWNLOAD_FAILED_MESSAGE} ${error.detail}`;
+  if (error instanceof HttpError && error.detail) return `${DOWNLOAD_FAILED_MESSAGE} ${error.detail}`;
   return DOWNLOAD_FAILED_MESSAGE;
 }
