@@ -1,6 +1,7 @@
 // Parsing of option values the CLI owns (dates, pip distances, counts); every failure is a usage
 // error naming the flag. Candle-reading options are checked by core's own normalisers.
 import { normalizeCandleOptions, type ReadCandlesOptions } from '@bt/core/candles';
+import { parseNumberText } from '@bt/core/params';
 import { asUsage, UsageError } from './errors.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -31,16 +32,13 @@ export function parsePeriod(from: string | undefined, to: string | undefined): {
   return { ...(f !== undefined ? { from: f } : {}), ...(t !== undefined ? { to: t } : {}) };
 }
 
-/** Decimal notation only (`20`, `+0.5`, `1e3`, a decimal comma `20,5`). */
-const DECIMAL = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:e[+-]?\d+)?$/i;
-
 /**
- * A number as people write it, else NaN. JavaScript's Number() also reads `0x10` (16), `0b11`,
- * `0o7` and `Infinity`: `--sl 0x10` ran with a 16-pip stop, said nowhere.
+ * A number as people write it (`20`, `+0.5`, `1e3`, a decimal comma `20,5`: core's
+ * parseNumberText), else NaN. JavaScript's Number() also reads `0x10` (16), `0b11`, `0o7` and
+ * `Infinity`: `--sl 0x10` ran with a 16-pip stop, said nowhere.
  */
 export function decimalNumber(text: string): number {
-  const t = String(text).trim();
-  return DECIMAL.test(t) ? Number(t.replace(',', '.')) : Number.NaN;
+  return parseNumberText(String(text)) ?? Number.NaN;
 }
 
 /**
