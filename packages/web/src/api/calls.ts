@@ -2,7 +2,7 @@
  * The calls this part of the app makes (docs/product.md §1.7, docs/product.md §2.7), one function each, over the shared
  * client. Answers are typed loosely: servers add fields, the pages read what they need.
  */
-import { NonJsonAnswerError, isNonJsonAnswer, requireJson, type ApiClient } from './client.js';
+import { NonJsonAnswerError, requireJson, type ApiClient } from './client.js';
 
 /**
  * `GET /api/me` is the user only when it is a JSON object. A 200 that is not (a proxy's page, the
@@ -11,9 +11,9 @@ import { NonJsonAnswerError, isNonJsonAnswer, requireJson, type ApiClient } from
  * through it, as through a 5xx).
  */
 function requireUser(answer: unknown): Record<string, unknown> {
-  if (isNonJsonAnswer(answer)) throw new NonJsonAnswerError(answer.text);
-  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) throw new NonJsonAnswerError(String(JSON.stringify(answer) ?? ''));
-  return answer as Record<string, unknown>;
+  const user = requireJson(answer);
+  if (!user || typeof user !== 'object' || Array.isArray(user)) throw new NonJsonAnswerError(String(JSON.stringify(user) ?? ''));
+  return user as Record<string, unknown>;
 }
 
 export interface LoginAnswer {
