@@ -82,7 +82,8 @@ export async function runMonteCarlo(result: Pick<BacktestResult, 'trades'>, requ
   const r = rSequence(result.trades, request.target);
   if (r.length === 0) return null;
   const options = monteCarloOptions(request);
-  checkMonteCarlo(result, request);
+  // checkMonteCarlo's bound, on the R sequence and options already here.
+  asUsage(() => monteCarloSize(r, options), '--monte-carlo');
   const threads = monteCarloThreads(r, options, request.threads);
   return { mc: await monteCarloOnThreads(r, options, threads), threads };
 }
