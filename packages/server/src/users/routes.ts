@@ -22,6 +22,11 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   // A check of the current password counts as a sign-in attempt of the account (auth/attempts.ts).
   const signIns = new SignInAttempts(deps.rateLimiter, deps.config.rateLimits.loginAccount);
   const passwordChecks = (ctx: { ip: string }) => ({ gate: signIns, clientIp: ctx.ip });
+  // The routes that check the current password share /api/login's window, per account.
+  const limitPasswordChecks = async (userId: number) => {
+    const loginRule = deps.config.rateLimits.login;
+    if (loginRule) await enforce(deps.rateLimiter, 'login', loginRule, `account:${userId}`);
+  };
 
   // The request's user is already loaded (authentication, or the update's own re-read).
   const me = async (user: User) => {
@@ -60,8 +65,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
     // The current password is checked here too: counted as sign-in attempts of the account (this
     // window, and its failures: passwordChecks), or a stolen key could guess it at the API's rate
     // (300 a minute) where /api/login allows 10.
-    const loginRule = deps.config.rateLimits.login;
-    if (loginRule) await enforce(deps.rateLimiter, 'login', loginRule, `account:${user.id}`);
+    await limitPasswordChecks(user.id);
     await profiles.setPassword(user, keyId, {
       currentPassword: text(body, 'current_password', { trim: false }),
       newPassword: text(body, 'new_password', { trim: false }),
@@ -81,8 +85,7 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
     // stolen key deleted the account. An account without a password gives none: checkOwner.
     const body = bodyOf(ctx);
     const { user, keyId } = currentUser(ctx);
-    const loginRule = deps.config.rateLimits.login;
-    if (loginRule) await enforce(deps.rateLimiter, 'login', loginRule, `account:${user.id}`);
+    await limitPasswordChecks(user.id);
     await profiles.deleteOwnAccount(user, keyId, textOf(body, ['current_password', 'password'], { trim: false }), passwordChecks(ctx));
     ctx.body = { status: 'success', message: MSG.accountDeleted };
   });
