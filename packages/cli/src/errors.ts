@@ -57,11 +57,20 @@ export function exitCodeOf(error: unknown): 1 | 2 {
   return error instanceof UsageError ? 2 : 1;
 }
 
+/**
+ * Text from a file or a server made safe for a terminal: control characters but line breaks and
+ * tabs written as \u001b... A column named "Vol\x1b[2Jume" in a CSV header cleared the screen when
+ * its problem was printed (values are quoted by core, column names are not). Here, not in
+ * output.ts (which re-exports it), because this module loads nothing.
+ */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** `bt: <message>` on stderr (a multi-line message keeps its lines). Stack traces only with BT_DEBUG=1. */
 export function printError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  // Control characters (a terminal escape in a file's column name) written as \u001b..., as
-  // output.ts's visible() does (not imported: this module loads nothing).
-  process.stderr.write(`bt: ${message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`);
+  // Control characters (a terminal escape in a file's column name) written as \u001b....
+  process.stderr.write(`bt: ${visible(message)}\n`);
   if (process.env.BT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
 }

@@ -1,6 +1,6 @@
 // Terminal output: colour only on a terminal and never with NO_COLOR (https://no-color.org),
 // plain aligned tables, JSON documents, output files.
-import { RunError } from './errors.js';
+import { RunError, visible } from './errors.js';
 import { CLI_VERSION, JSON_SCHEMA_VERSION } from './version.js';
 
 type Stream = { isTTY?: boolean; write(text: string): unknown };
@@ -79,14 +79,7 @@ export function print(text = ''): void {
   process.stdout.write(`${text}\n`);
 }
 
-/**
- * Text from a file or a server made safe for a terminal: control characters but line breaks and
- * tabs written as \u001b... A column named "Vol\x1b[2Jume" in a CSV header cleared the screen when
- * its problem was printed (values are quoted by core, column names are not).
- */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export { visible };
 
 /** A warning on stderr, so stdout stays clean for pipes. */
 export function warn(message: string): void {
