@@ -88,14 +88,16 @@ export async function regressCommand(planArg: string | undefined, flags: Regress
     }
     const file = goldenFilePath(plan, scenario);
     let stored: GoldenFile | null = null;
+    let found = true;
     try {
       stored = JSON.parse(await readUserText(file)) as GoldenFile;
     } catch (error) {
       // A missing golden file is reported as missing; anything else names the file and why.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(file, error);
+      found = false;
     }
-    // A file holding `null` parses as a missing one reads: told apart by its existence.
-    if (stored !== null || existsSync(file)) {
+    // A file holding `null` parses as a missing one reads: told apart by whether it was read.
+    if (found) {
       const why = notGolden(stored);
       if (why) throw new RunError(`cannot read ${file}: not a golden file (${why}); restore it from version control, or delete it and run bt regress --update --note "why" to write it again`);
     }
