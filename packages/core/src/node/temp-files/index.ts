@@ -13,8 +13,7 @@ const listeners = new Set<TempListener>();
 
 /** writeFileWhole's report: `path` started (`true`) or ended (`false`). */
 export function tracking(path: string, writing: boolean): void {
-  if (writing) unfinished.add(path);
-  else unfinished.delete(path);
+  trackTempFile(path, writing);
   for (const listener of listeners) listener(path, writing);
 }
 
