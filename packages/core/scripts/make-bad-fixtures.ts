@@ -115,6 +115,8 @@ const cases: Case[] = [
     problems: [{ code: 'wrong_column_name', line: 1, column: 'open', message: 'line 1, column open: column "open" should be named Open' }] },
   { file: 'missing-volume.csv', what: 'no Volume column', content: csv('Datetime,Open,High,Low,Close', ...R.map((r) => r.slice(0, r.lastIndexOf(',')))),
     problems: [{ code: 'missing_column', line: 1, column: 'Volume', message: 'line 1, column Volume: the required column Volume is missing' }] },
+  { file: 'too-many-columns.csv', what: 'a header of 300 columns (294 extra ones): more than bt reads', content: csv([H, ...Array.from({ length: 294 }, (_, i) => `E${i + 1}`)].join(','), ...R.map((r) => r + ',0'.repeat(294))),
+    problems: [{ code: 'too_many_columns', line: 1, message: 'line 1: the header has 300 columns; bt reads at most 256' }] },
   { file: 'duplicate-column.csv', what: 'Close twice', content: csv('Datetime,Open,High,Low,Close,Close,Volume', ...R.map((r) => r.replace(/,(\d+)$/, ',1.07,$1'))),
     problems: [{ code: 'duplicate_column', line: 1, column: 'Close', message: 'line 1, column Close: the column Close appears more than once' }] },
   { file: 'local-time.csv', what: 'times without a UTC offset', content: csv(H, ...R.slice(0, 5).map((r) => r.replace('+00:00', ''))),

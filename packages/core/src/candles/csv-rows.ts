@@ -3,11 +3,12 @@
 import type { CandleBuilder } from './builder.js';
 import { CR, isBlank, isNaText, LF, lineEnd, QUOTE, splitLine, text, trimCr } from './csv-bytes.js';
 import { DatetimeReader, formatCandleTime, MINUTE_MS, NO_OFFSET } from './datetime.js';
-import { ROLE_CLOCK, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, type Layout } from './headers.js';
+import { MAX_COLUMNS, ROLE_CLOCK, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, type Layout } from './headers.js';
 import { classifyNonNumber, parseDecimal, scanNumber } from './number.js';
 import { quote } from './problems.js';
 
-const MAX_FIELDS = 256;
+// Every field of a line whose count matches the header: the header has at most MAX_COLUMNS.
+const MAX_FIELDS = MAX_COLUMNS;
 
 export class CsvRowParser {
   /** Line number of the next line to read. */

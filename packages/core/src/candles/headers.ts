@@ -12,6 +12,14 @@ export const ROLE_SKIP = 8;
 /** Extra column k has role ROLE_EXTRA + k. */
 export const ROLE_EXTRA = 16;
 
+/**
+ * Columns a header may have (docs/csv-format.md, `too_many_columns`): a candle file has six and a
+ * few indicators. Past this the header is refused before anything is built per column: a header
+ * of a million names made a million problems, spread as arguments until the stack overflowed,
+ * and a million columns would each get a Float64Array per row of the file.
+ */
+export const MAX_COLUMNS = 256;
+
 export interface Layout {
   readonly format: Exclude<CandleFormat, 'freqtrade'>;
   /** Role of each field, by position. */
@@ -175,6 +183,14 @@ export function headerlessLayout(): Layout {
 export function resolveLayout(headers: readonly string[], format: 'auto' | Exclude<CandleFormat, 'freqtrade'>): HeaderResult {
   const warnings: CandleProblem[] = [];
   const problems: CandleProblem[] = [];
+  if (headers.length > MAX_COLUMNS) {
+    return {
+      problems: [problem('too_many_columns', undefined, `the header has ${headers.length} columns; bt reads at most ${MAX_COLUMNS}`,
+        `keep ${OFFICIAL.join(',')} and the indicator columns you need (at most ${MAX_COLUMNS} in all); if the header is a single long line, check the separator`,
+        String(headers.length))],
+      warnings,
+    };
+  }
   const seen = new Set<string>();
   headers.forEach((h, i) => {
     if (h === '' && i === 0) return;

@@ -14,6 +14,7 @@ export { readCandlesXlsx, candlesToXlsx, type WriteXlsxOptions } from './xlsx.js
 export { candlesToCsv, candlesCsvChunks, formatCsvNumber, type WriteCsvOptions } from './csv-write.js';
 export { readCandles, detectCandleContainer, type CandleContainer } from './read.js';
 export { validateCandles } from './validate.js';
+export { MAX_COLUMNS as MAX_CANDLE_COLUMNS } from './headers.js';
 export { parseDecimal } from './number.js';
 export { daysFromCivil, civilFromDays, formatCandleTime } from './datetime.js';
 export { seededRandom } from './random.js';

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CandleFileError, MAX_CANDLE_COLUMNS, readCandles, readCandlesCsv } from '@bt/core/candles';
+
+const H = 'Datetime,Open,High,Low,Close,Volume';
+const refusal = (input: string) => {
+  try {
+    readCandlesCsv(input);
+  } catch (error) {
+    return error;
+  }
+  return assert.fail('the file loaded');
+};
+
+test('a header of a million columns is the too_many_columns problem, not a stack overflow', () => {
+  // Repeated names (a million duplicate_column problems), empty names (a million dropped-column
+  // warnings) and distinct names: each was spread as arguments until the stack overflowed.
+  for (const header of [H + ',X'.repeat(1_000_000), H + ','.repeat(1_000_000), H + Array.from({ length: 300_000 }, (_, i) => `,X${i}`).join('')]) {
+    const error = refusal(`${header}\n2024-01-01 00:00:00+00:00,1,2,0.5,1.5,10\n`);
+    assert.ok(error instanceof CandleFileError, String(error));
+    assert.deepEqual(error.problems.map((p) => [p.code, p.line, p.value]), [['too_many_columns', 1, String(header.split(',').length)]]);
+    assert.match(error.problems[0].message, /^line 1: the header has \d+ columns; bt reads at most 256$/);
+  }
+});
+
+test('the cap holds through the byte entry point (uploads), which detects the container first', async () => {
+  const header = [H, ...Array.from({ length: MAX_CANDLE_COLUMNS - 5 }, (_, i) => `E${i}`)].join(',');
+  await assert.rejects(readCandles(new TextEncoder().encode(`${header}\n`)), (e: unknown) => e instanceof CandleFileError && e.problems[0].code === 'too_many_columns');
+});
+
+test('a file of exactly the cap reads every column, on the fast path and on the slow one', () => {
+  const extras = MAX_CANDLE_COLUMNS - 6;
+  const header = [H, ...Array.from({ length: extras }, (_, i) => `E${i}`)].join(',');
+  const row = (time: string, last: string) => [time, '1', '2', '0.5', '1.5', '10', ...Array.from({ length: extras - 1 }, () => '3'), last].join(',');
+  // The quoted time sends line 3 down the general path, which holds every field's bounds.
+  const loaded = readCandlesCsv(`${header}\n${row('2024-01-01 00:00:00+00:00', '7')}\n${row('"2024-01-01 01:00:00+00:00"', '8')}\n`);
+  assert.deepEqual(Array.from(loaded.candles.extra[`E${extras - 1}`]), [7, 8]);
+  const bad = refusal(`${header}\n${row('2024-01-01 00:00:00+00:00', '7')}\n${row('2024-01-01 01:00:00+00:00', 'abc')}\n`);
+  assert.ok(bad instanceof CandleFileError);
+  assert.deepEqual(bad.problems.map((p) => [p.code, p.line, p.column, p.value]), [['non_numeric', 3, `E${extras - 1}`, 'abc']]);
+});

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { useTestApp } from './support/app.js';
+import { balance, funded } from './support/work.js';
+
+const H = 'Datetime,Open,High,Low,Close,Volume';
+
+function uploadForm(csv: string, name = 'data.csv'): FormData {
+  const form = new FormData();
+  form.set('strategy', 'fvg_pullback_multi');
+  form.set('symbol', 'EURUSD');
+  form.set('sl_pips', '10');
+  form.set('tp1_pips', '10');
+  form.set('csv_file', new Blob([csv]), name);
+  return form;
+}
+
+describe('hostile candle CSV uploads are refused with a 400 naming the place', () => {
+  const t = useTestApp();
+
+  it('a header of a million columns is a 400 naming line 1 and the count, not a 500', async () => {
+    const user = await funded(t, 10);
+    for (const header of [H + ',X'.repeat(1_000_000), H + ','.repeat(1_000_000)]) {
+      const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: uploadForm(`${header}\n2024-01-02 00:00:00+00:00,1,2,0.5,1.5,10\n`) });
+      assert.equal(res.status, 400, res.text.slice(0, 300));
+      assert.equal(res.body.detail, "Fichier invalide : ligne 1 : l'en-tête a 1000006 colonnes : 256 au plus (garde Datetime, Open, High, Low, Close, Volume et les indicateurs utiles ; vérifie le séparateur).");
+      assert.deepEqual(res.body.problems.map((p: { code: string; line: number }) => [p.code, p.line]), [['too_many_columns', 1]]);
+    }
+    assert.equal(await balance(t, user.id), 10, 'a refused file costs nothing');
+  });
+});
