@@ -5,7 +5,7 @@ import { createLogger, logFunction, redactUrl } from '../src/logging/logger.js';
 import { Metrics } from '../src/metrics/index.js';
 import { openRedis } from '../src/redis/client.js';
 import { register, startTestApp, useTestApp } from './support/app.js';
-import { TEST_DIALECT } from './support/db.js';
+import { TEST_DIALECT, openTestDatabase } from './support/db.js';
 import { freePort } from './support/redis-private.js';
 import { balance, funded, runBacktest } from './support/work.js';
 
@@ -86,6 +86,26 @@ describe(`logs (${TEST_DIALECT})`, () => {
     assert.ok(!lines.join('').includes(secret));
     assert.equal(redactUrl('/reset-password/abc?token=x&b=2'), '/reset-password/[REDACTED]?token=[REDACTED]&b=2');
     assert.equal(redactUrl('/api/things/s3cr%65t/x', { apiKey: 's3cret' }), '/api/things/[REDACTED]/x');
+  });
+  it('a link token in the path of a request that fails (5xx) is not in the failure line either', async () => {
+    // A database of its own whose tokens table is gone: the reset and verification routes answer 500.
+    const database = await openTestDatabase();
+    const broken = await startTestApp(database.db);
+    try {
+      await database.db.sequelize.getQueryInterface().dropTable('user_tokens');
+      const secret = 'f00dfeedc0ffee0123456789abcdef42';
+      const reset = await broken.request('POST', `/api/auth/reset-password/${secret}`, { json: { new_password: 'nouveau-mdp-123' } });
+      const verify = await broken.request('GET', `/api/auth/verify-email/${secret}`);
+      assert.deepEqual([reset.status, verify.status], [500, 500]);
+      const failures = broken.logs.filter((l) => / failed: /.test(l));
+      assert.equal(failures.length, 2, broken.logs.join('\n'));
+      assert.ok(failures[0].startsWith('POST /api/auth/reset-password/[REDACTED] failed: '), failures[0]);
+      assert.ok(failures[1].startsWith('GET /api/auth/verify-email/[REDACTED] failed: '), failures[1]);
+      assert.ok(!broken.logs.join('\n').includes(secret), 'the token is in no log line');
+    } finally {
+      await broken.close();
+      await database.drop();
+    }
   });
 });
 

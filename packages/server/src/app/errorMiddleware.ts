@@ -8,6 +8,7 @@ import { HttpError } from './errors.js';
 import { MSG } from './messages.js';
 import { OptionalModuleError } from './optional-module.js';
 import { isApiPath } from './paths.js';
+import { redactUrl } from '../logging/logger.js';
 import { frenchParamMessage } from './param-messages.js';
 
 const GENERIC: Record<number, string> = {
@@ -75,7 +76,10 @@ export function errorMiddleware(log: (message: string) => void) {
         }
       }
       if (status >= 500) {
-        log(`${ctx.method} ${ctx.path} failed: ${describe(err)}`);
+        // The path as the access line logs it: a reset or verification link's token, or a route
+        // parameter named like a key, never reaches the log (docs/deployment.md, "Logs").
+        const params = (ctx as unknown as { params?: Record<string, string> }).params;
+        log(`${ctx.method} ${redactUrl(ctx.path, params)} failed: ${describe(err)}`);
       }
       ctx.status = status;
       ctx.type = 'application/json';
