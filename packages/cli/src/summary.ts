@@ -4,13 +4,14 @@ import { pipSize } from '@bt/core/catalogue';
 import { formatPercentCell, LABELS } from '@bt/core/format';
 import { globalSheet, hoursSheet, sessionsSheet, weekdaysSheet, type SheetSpec } from '@bt/core/report';
 import { UsageError } from './errors.js';
-import { decimalNumber } from './options.js';
 import { count, ms, print, renderTable, styles } from './output.js';
 import { sheetText } from './sheet-text.js';
 
-/** The catalogue's pip size, or the flag's; an unknown symbol without --pip-size is a usage error. */
+/**
+ * The catalogue's pip size, or the flag's (checked by core's pipSize: a decimal number in its
+ * range); an unknown symbol without --pip-size is a usage error.
+ */
 export function checkPipSize(symbol: string, override: string | undefined): number {
-  if (override !== undefined && !(decimalNumber(override) > 0)) throw new UsageError(`invalid --pip-size: ${JSON.stringify(override)} (expected a positive number)`);
   try {
     return pipSize(symbol, override);
   } catch (error) {

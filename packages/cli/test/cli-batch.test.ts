@@ -152,7 +152,7 @@ test('bad plans name the place in the plan (exit 2); missing files exit 1; bad f
       [write('key.yaml', `stratgies: all\n${data}`), 2, 'stratgies: unknown field (did you mean strategies?); expected version, name, strategies, data, params, sl, tp1, tp2, sl_mode, from, to, out'],
       [write('exits.yaml', `strategies: all\ndata: [${EURUSD_H1}]\n`), 2, 'sl/tp1/tp2: missing sl (required with --sl-mode external)'],
       [write('offset.yaml', `strategies: all\ndata:\n  - path: ${EURUSD_H1}\n    utc_offset: Paris\n${'sl: 10\ntp1: 10\n'}`), 2, 'data[0]: "Paris" (expected an offset such as +02:00, -05:00, +0530, Z or UTC, or minutes east of UTC)'],
-      [write('pip.yaml', `strategies: all\ndata:\n  - path: ${EURUSD_H1}\n    pip_size: -1\nsl: 10\ntp1: 10\n`), 2, 'data[0].pip_size: invalid pip size: "-1" (expected a positive number)'],
+      [write('pip.yaml', `strategies: all\ndata:\n  - path: ${EURUSD_H1}\n    pip_size: -1\nsl: 10\ntp1: 10\n`), 2, 'data[0].pip_size: invalid pip size: "-1" (expected a number from 0.000000001 to 10000)'],
       [write('nodata.yaml', 'strategies: all\nsl: 10\ntp1: 10\n'), 2, 'data: missing (a list of candle files)'],
       [write('empty.yaml', ''), 2, 'the file is empty'],
       // "Billion laughs": nine anchors, each nine times the one before (387 million strings once expanded).

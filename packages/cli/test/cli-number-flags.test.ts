@@ -22,7 +22,10 @@ test('hexadecimal, binary and out-of-range numbers are usage errors naming the f
     [[...BACKTEST, '--sl', '0.00004', '--tp1', '10'], `invalid --sl: "0.00004" (expected ${PIPS})`],
     [[...BACKTEST, '--sl', '99999999', '--tp1', '10'], `invalid --sl: "99999999" (expected ${PIPS})`],
     [[...BACKTEST, '--sl', '10', '--tp1', '10', '--tp2', '1e300'], `invalid --tp2: "1e300" (expected ${PIPS})`],
-    [[...BACKTEST, '--sl', '10', '--tp1', '10', '--symbol', 'FOOBAR', '--pip-size', '0x10'], 'invalid --pip-size: "0x10" (expected a positive number)'],
+    [[...BACKTEST, '--sl', '10', '--tp1', '10', '--symbol', 'FOOBAR', '--pip-size', '0x10'], 'invalid --pip-size: "0x10" (expected a number from 0.000000001 to 10000)'],
+    // Out of the range levels can be rounded to: 1e5 left every trade open, 1e-300 made every trade a loss.
+    [[...BACKTEST, '--sl', '10', '--tp1', '10', '--symbol', 'FOOBAR', '--pip-size', '1e5'], 'invalid --pip-size: "1e5" (expected a number from 0.000000001 to 10000)'],
+    [[...BACKTEST, '--sl', '10', '--tp1', '10', '--symbol', 'FOOBAR', '--pip-size', '1e-300'], 'invalid --pip-size: "1e-300" (expected a number from 0.000000001 to 10000)'],
     [[...BACKTEST, '--sl', '10', '--tp1', '10', '--spread', '0x1'], 'invalid --spread: "0x1" (expected a number ≥ 0)'],
     [[...BACKTEST, '--sl', '10', '--tp1', '10', '--monte-carlo', '10', '--mc-risk', '0x1'], 'invalid --mc-risk: "0x1" (expected a percent > 0 and at most 99)'],
     [[...OPTIMIZE, '--sl', '10,0x10', '--tp1', '10'], 'invalid --sl: "0x10" (expected a number; decimals take a dot)'],
@@ -54,7 +57,7 @@ test('a plan holds the same rules: a hexadecimal pip size, a stop out of range',
     const pip = write('pip.yaml', `strategies: [englobante_entry]\ndata:\n  - path: ${EURUSD_H1}\n    pip_size: "0x10"\nsl: 10\ntp1: 10\n`);
     const sl = write('sl.yaml', `strategies: [englobante_entry]\ndata: ${EURUSD_H1}\nsl: 1e-320\ntp1: 10\n`);
     const [a, b] = await Promise.all([bt(['batch', pip]), bt(['batch', sl])]);
-    assert.deepEqual(a, { code: 2, stdout: '', stderr: `bt: invalid plan ${pip}: data[0].pip_size: invalid pip size: "0x10" (expected a positive number)\n` });
+    assert.deepEqual(a, { code: 2, stdout: '', stderr: `bt: invalid plan ${pip}: data[0].pip_size: invalid pip size: "0x10" (expected a number from 0.000000001 to 10000)\n` });
     assert.equal(b.code, 2);
     assert.match(b.stderr, /^bt: invalid plan .*sl\.yaml: .*"1e-320" \(expected a number of pips from 0\.0001 to 999,999\)\n$/);
   } finally {

@@ -55,8 +55,8 @@ test('an unknown symbol needs an explicit pip size, or the error names it', () =
   assert.equal(pipSize('ABCXYZ', 0.5), 0.5);
   assert.equal(pipSize('ABCXYZ', '0,001'), 0.001);
   assert.equal(pipSize('EURUSD', 0.001), 0.001, 'an explicit pip size wins');
-  assert.throws(() => pipSize('ABCXYZ', -1), { message: 'invalid pip size: -1 (expected a positive number)' });
-  assert.throws(() => pipSize('ABCXYZ', 'abc'), { message: 'invalid pip size: "abc" (expected a positive number)' });
+  assert.throws(() => pipSize('ABCXYZ', -1), { message: 'invalid pip size: -1 (expected a number from 0.000000001 to 10000)' });
+  assert.throws(() => pipSize('ABCXYZ', 'abc'), { message: 'invalid pip size: "abc" (expected a number from 0.000000001 to 10000)' });
 });
 
 test("the filter list is 'ALL' labelled 'Toutes', then every symbol sorted", () => {

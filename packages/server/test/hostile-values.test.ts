@@ -85,7 +85,12 @@ describe(`hostile values on the working-area routes (${TEST_DIALECT})`, () => {
     const hours = await runBacktest(t, user.key, { spread_by_hour: [...Array(23).fill('1'), '0x2'] });
     assert.deepEqual([hours.status, hours.body.detail], [400, 'Valeur invalide pour spread_by_hour (heure 23) : « 0x2 » (un nombre de pips entre 0 et 1 000).']);
     const pip = await upload(user.key, goodCsv(), 'x.csv', { symbol: 'MYSTOCK', pip_size: '0x10' });
-    assert.deepEqual([pip.status, pip.body.detail], [400, 'Taille de pip invalide : « 0x10 » (un nombre > 0).']);
+    assert.deepEqual([pip.status, pip.body.detail], [400, 'Taille de pip invalide : « 0x10 » (un nombre de 0,000000001 à 10 000).']);
+    // Out of the range levels can be rounded to (core's PIP_SIZE_MIN..MAX): 1e5 ran with every trade open, 1e-300 with every trade lost.
+    for (const value of ['1e5', '1e-300', '10000.5']) {
+      const res = await upload(user.key, goodCsv(), 'x.csv', { symbol: 'MYSTOCK', pip_size: value });
+      assert.deepEqual([res.status, res.body.detail], [400, `Taille de pip invalide : « ${value} » (un nombre de 0,000000001 à 10 000).`], value);
+    }
     // Decimal notation, a decimal comma and spaces around still read as before.
     const comma = await runBacktest(t, user.key, { sl_pips: ' 10,5 ', tp1_pips: '1e1', tp2_pips: '20' });
     assert.equal(comma.status, 200, comma.text);

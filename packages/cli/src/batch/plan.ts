@@ -5,7 +5,7 @@ import { isAbsolute, resolve, dirname, basename, extname } from 'node:path';
 import { closest, getStrategy, PARAM_NAMES, pipSize, STRATEGY_KEYS } from '@bt/core/catalogue';
 import { canonicalParamName, normalizeParams } from '@bt/core/params';
 import { UsageError } from '../errors.js';
-import { checkFormatFor, decimalNumber, parseDate, readOptions } from '../options.js';
+import { checkFormatFor, parseDate, readOptions } from '../options.js';
 import { exitValues } from '../request.js';
 import type { ReadCandlesOptions } from '@bt/core/candles';
 
@@ -109,10 +109,8 @@ function dataSpec(path: string, planDir: string, entry: unknown, i: number, defa
   const file = spec.path.trim();
   if (spec.pip_size !== undefined) {
     inPlan(path, `${where}.pip_size`, () => {
-      const value = text(path, `${where}.pip_size`, spec.pip_size);
-      // Number() would read "0x10" as 16.
-      if (!(decimalNumber(value) > 0)) throw new Error(`invalid pip size: ${JSON.stringify(value)} (expected a positive number)`);
-      return pipSize('', value);
+      // Core's rule: a decimal number in its range ("0x10" is not 16).
+      return pipSize('', text(path, `${where}.pip_size`, spec.pip_size));
     });
   }
   return {

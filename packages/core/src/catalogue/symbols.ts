@@ -1,3 +1,5 @@
+import { parseNumberText } from '../params/numbers.js';
+import { PIP_SIZE_MAX, PIP_SIZE_MIN } from '../simulate/levels.js';
 import type { AssetClass, SymbolDefinition } from './types.js';
 
 /**
@@ -126,15 +128,35 @@ export function normalizeSymbol(value: string): string {
   return findSymbol(value)?.symbol ?? String(value).trim().toUpperCase();
 }
 
+/** The pip sizes bt runs (simulate/levels.ts says why). */
+export { PIP_SIZE_MAX, PIP_SIZE_MIN };
+
+/** The range in words, for messages (1e-9 written out). */
+export const PIP_SIZE_EXPECTED = 'a number from 0.000000001 to 10000';
+
+/** Whether `value` is a pip size bt runs (PIP_SIZE_MIN to PIP_SIZE_MAX). */
+export const pipSizeInRange = (value: number) => Number.isFinite(value) && value >= PIP_SIZE_MIN && value <= PIP_SIZE_MAX;
+
 /**
- * The price distance of one pip. An explicit `override` wins (custom data, unknown symbols);
- * without it an instrument missing from the catalogue is an error that names it.
+ * A pip size as given by a person or a file: a number, or a decimal text (core's parseNumberText:
+ * spaces around, a decimal comma, an exponent; not `0x10`, `Infinity` or empty, which `Number()`
+ * reads as 16, Infinity and 0). Undefined when it is not one, or out of range.
+ */
+export function parsePipSize(value: number | string): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? parseNumberText(value) : undefined;
+  return n !== undefined && pipSizeInRange(n) ? n : undefined;
+}
+
+/**
+ * The price distance of one pip. An explicit `override` wins (custom data, unknown symbols) and is
+ * checked by parsePipSize, so the CLI, the server and the web app share one rule; without it an
+ * instrument missing from the catalogue is an error that names it.
  */
 export function pipSize(symbol: string, override?: number | string | null): number {
-  if (override !== undefined && override !== null && override !== '') {
-    const value = typeof override === 'number' ? override : Number(String(override).trim().replace(',', '.'));
-    if (!(Number.isFinite(value) && value > 0)) {
-      throw new Error(`invalid pip size: ${JSON.stringify(override)} (expected a positive number)`);
+  if (override !== undefined && override !== null) {
+    const value = parsePipSize(override);
+    if (value === undefined) {
+      throw new Error(`invalid pip size: ${JSON.stringify(override)} (expected ${PIP_SIZE_EXPECTED})`);
     }
     return value;
   }

@@ -16,6 +16,14 @@ export interface Levels {
 }
 
 /**
+ * The pip sizes bt runs: levels are rounded to 1/10,000 of a pip (priceRounding), so a pip above
+ * 10,000 rounds that scale to 0 (every level NaN, every trade open) and one far below a billionth
+ * makes it Infinity (every trade a loss); prices show at most 10 decimals (format/french.ts).
+ */
+export const PIP_SIZE_MIN = 1e-9;
+export const PIP_SIZE_MAX = 10_000;
+
+/**
  * Levels and resting prices are rounded to 1/10,000 of a pip, so `1.1 - 10 pips` is 1.099 and not
  * 1.0990000000000002 and levels are judged exactly as shown. Returns the scale to multiply by.
  */
@@ -45,7 +53,7 @@ export function validateExitRules(rules: ExitRules): void {
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new Error(`invalid ${name}: ${String(v)}`);
   };
   if (rules.slMode !== 'external' && rules.slMode !== 'internal') throw new Error(`invalid sl_mode: ${String(rules.slMode)}`);
-  if (!(rules.pipSize > 0) || !Number.isFinite(rules.pipSize)) throw new Error(`invalid pip_size: ${String(rules.pipSize)}`);
+  if (!(rules.pipSize >= PIP_SIZE_MIN && rules.pipSize <= PIP_SIZE_MAX)) throw new Error(`invalid pip_size: ${String(rules.pipSize)}`);
   positive('sl_pips', rules.slPips, rules.slMode === 'external');
   positive('tp1_pips', rules.tp1Pips, rules.slMode === 'external');
   positive('tp2_pips', rules.tp2Pips, false);

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { apiRouter } from '../app/router.js';
-import { MIN_CREDITS_FOR_BACKTEST, findStrategy, findSymbol, normalizeSymbol, pipSize } from '@bt/core/catalogue';
+import { MIN_CREDITS_FOR_BACKTEST, findStrategy, findSymbol, normalizeSymbol, parsePipSize, pipSize } from '@bt/core/catalogue';
 import { UPLOAD_PATH } from '../app/config.js';
 import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
@@ -25,7 +25,7 @@ export const UPLOAD_MESSAGES = {
   badFormat: 'Format non pris en charge : choisis un fichier .csv ou .xlsx.',
   badSymbol: (s: string) => `Symbole invalide : « ${s} » (lettres, chiffres, - ou . ; 32 caractères au plus).`,
   needPip: (s: string) => `Symbole hors catalogue (${s}) : indique la taille du pip (pip_size), par exemple 0.0001.`,
-  badPip: (v: string) => `Taille de pip invalide : « ${v} » (un nombre > 0).`,
+  badPip: (v: string) => `Taille de pip invalide : « ${v} » (un nombre de 0,000000001 à 10 000).`,
   noTimeframe: "L'unité de temps du fichier n'a pas pu être déterminée : indique-la (timeframe).",
   noCandleInPeriod: (start: string, end: string) => `Aucune bougie du fichier entre le ${start} et le ${end}.`,
 } as const;
@@ -169,8 +169,9 @@ function customSymbol(value: string): string {
 
 function customPip(symbol: string, override: string): number {
   if (override) {
-    const value = decimalOf(override);
-    if (!Number.isFinite(value) || value <= 0) throw badRequest(UPLOAD_MESSAGES.badPip(override.slice(0, 20)));
+    // Core's rule (a decimal number in the range levels can be rounded to), with the form's message.
+    const value = override.length <= 64 ? parsePipSize(override) : undefined;
+    if (value === undefined) throw badRequest(UPLOAD_MESSAGES.badPip(override.slice(0, 20)));
     return value;
   }
   if (!findSymbol(symbol)) throw badRequest(UPLOAD_MESSAGES.needPip(symbol));
