@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { HOURLY_TIME_ZONES, SHEET_TAB_LABELS, formatPercentFr } from '@bt/core/format';
+import { HOURLY_TIME_ZONES, SHEET_TAB_LABELS, dayToMs, formatIntegerFr, formatPercentFr, formatPeriodFr } from '@bt/core/format';
 import { newAccount, registerVerified, runOfficialBacktest, topStrategies, type OfficialRun } from '../support/api.js';
 import type { Flow } from '../support/flow.js';
 
@@ -50,9 +50,10 @@ export function visitorFlow(flow: Flow): void {
         assert.equal(await card.locator('.pair').innerText(), item.pair);
         assert.equal(await card.locator('.tf-badge').innerText(), item.timeframe);
         assert.equal(await card.locator('.strategy-name').innerText(), item.strategy_label);
-        assert.equal(await card.locator('.period').innerText(), item.period);
+        // The API's `2023-01-02 → 2023-01-31` reads '2–31 janvier 2023' on the card, as on the dashboard.
+        assert.equal(await card.locator('.period').innerText(), formatPeriodFr(dayToMs(item.from_date)!, dayToMs(item.to_date)!));
         assert.equal(await card.locator('.winrate').innerText(), formatPercentFr(item.winrate_tp1));
-        assert.equal(await card.locator('.trades').innerText(), String(item.trades));
+        assert.equal(await card.locator('.trades').innerText(), formatIntegerFr(item.trades));
       }
       await flow.h.shot(page, '01-home-top-strategies');
       await close();

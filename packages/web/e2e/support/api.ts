@@ -80,6 +80,8 @@ export interface TopEntry {
   timeframe: string;
   strategy: string;
   strategy_label: string;
+  from_date: string;
+  to_date: string;
   period: string;
   winrate_tp1: number;
   trades: number;

@@ -39,3 +39,11 @@ export function periodLabel(text: string): string {
   const to = m ? toMs(m[2]) : null;
   return from !== null && to !== null ? period(from, to) : text;
 }
+
+/**
+ * Every `YYYY-MM-DD → YYYY-MM-DD` period inside a text written the French way: the server's
+ * labels ('EURUSD M15 · FVG pullback multi · 2023-01-01 → 2023-01-31') end with one.
+ */
+export function withFrenchPeriods(text: string): string {
+  return text.replace(/\d{4}-\d{2}-\d{2}\s*→\s*\d{4}-\d{2}-\d{2}/g, (range) => periodLabel(range));
+}

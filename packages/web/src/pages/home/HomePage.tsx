@@ -53,7 +53,7 @@ function StrategyCard({ card, onOpen }: { card: TopStrategyCard; onOpen: () => v
         </div>
         <div>
           <span className="label">Trades</span>
-          <span className="trades">{card.trades ?? '—'}</span>
+          <span className="trades">{card.tradesText}</span>
         </div>
       </div>
     </button>

@@ -4,7 +4,7 @@
  * great at 70, good at 55, fractions read as percentages) come from @bt/core/format.
  */
 import { HttpError } from '../../api/errors.js';
-import { formatPercentFr, homeWinrateClass as coreHomeClass, isHotWinrate, parseWinrate } from '../../lib/format.js';
+import { formatIntegerFr, formatPercentFr, homeWinrateClass as coreHomeClass, isHotWinrate, parseWinrate, periodLabel } from '../../lib/format.js';
 import { fieldText as str } from '../../api/fields.js';
 
 export const TOP_STRATEGIES = { maxCards: 6, skeletons: 3, timeoutMs: 6000, loaderMs: 450 } as const;
@@ -34,6 +34,8 @@ export interface TopStrategyCard {
   winrateClass: 'great' | 'good' | '';
   hot: boolean;
   trades: number | null;
+  /** The trade count as shown: French grouping ('1 004'), an em dash when absent. */
+  tradesText: string;
   /** Result folder for the statistics modal; null when the item names none. */
   folder: string | null;
 }
@@ -67,16 +69,19 @@ export function toCard(item: Record<string, unknown>, strategyLabel: (key: strin
   const from = str(item.from_date);
   const to = str(item.to_date);
   const strategyKey = str(item.strategy_name) || str(item.strategy);
+  const count = Number.isFinite(trades) && item.trades !== null && item.trades !== '' ? trades : null;
   return {
     pair: str(item.pair) || str(item.symbol),
     timeframe: str(item.timeframe) || str(item.tf),
     strategy: strategyKey ? strategyLabel(strategyKey) : '',
-    period: str(item.period) || (from || to ? `${from} → ${to}` : ''),
+    // The API writes periods `2023-01-01 → 2023-01-31`; the card reads them in French, as the dashboard does.
+    period: periodLabel(str(item.period) || (from || to ? `${from} → ${to}` : '')),
     winrate,
     winrateText: winrate === null ? '—' : formatPercentFr(winrate / 100),
     winrateClass: coreHomeClass(item.winrate_tp1) ?? '',
     hot: isHotWinrate(item.winrate_tp1),
-    trades: Number.isFinite(trades) && item.trades !== null && item.trades !== '' ? trades : null,
+    trades: count,
+    tradesText: count === null ? '—' : formatIntegerFr(count),
     folder: itemFolder(item),
   };
 }
