@@ -64,6 +64,8 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
           return `${signal()} : stop ${String(err.extra.detail)} n'est pas un prix.`;
         case 'zone':
           return `${signal()} : zone ${String(err.extra.detail)} invalide (top > bottom attendus).`;
+        case 'zone_missing':
+          return `${signal()} : zone manquante (avec ENTRY_MODE = "pullback", chaque signal porte "zone": {"top": …, "bottom": …}).`;
         default:
           return `${signal()} invalide : attendu {"index": i, "side": "buy" ou "sell"} ou (index, side).`;
       }

@@ -70,7 +70,7 @@ export class UserStrategies {
     const probe = await this.deps.sandbox.run({ source, mode: 'check' });
     const shape = shapeFromInfo(probe.info);
     const { params } = normalizeUserParams(shape, {});
-    const dryRun = await this.deps.sandbox.run({ source, mode: 'dry_run', candles: this.sample, meta: { ...SAMPLE_META }, params, lookaheadCuts: LOOKAHEAD_CUTS });
+    const dryRun = await this.deps.sandbox.run({ source, mode: 'dry_run', candles: this.sample, meta: { ...SAMPLE_META }, params, lookaheadCuts: LOOKAHEAD_CUTS, zoneRequired: shape.entryMode === 'pullback' });
     return { shape, dryRun };
   }
 
@@ -240,7 +240,7 @@ export class UserStrategies {
 
   /** Signals of the stored file on real candles, through the sandbox (static check again, then the call). */
   async signals(row: UserStrategy, candles: Candles, params: StrategyParams, meta: Record<string, string | number>): Promise<SandboxResult> {
-    return this.deps.sandbox.run({ source: await this.source(row), mode: 'run', candles, params, meta });
+    return this.deps.sandbox.run({ source: await this.source(row), mode: 'run', candles, params, meta, zoneRequired: row.entryMode === 'pullback' });
   }
 }
 

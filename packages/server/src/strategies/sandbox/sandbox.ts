@@ -79,6 +79,8 @@ export interface SandboxRequest {
   params?: Record<string, unknown>;
   /** dry_run: also run on the first `cut` candles for each cut and compare (the look-ahead check). */
   lookaheadCuts?: number[];
+  /** ENTRY_MODE = "pullback": every signal must carry a zone (docs/strategies-python.md). */
+  zoneRequired?: boolean;
   /**
    * Tests only, to show each layer holds alone (docs/security.md): 'runtime' skips the static
    * check; 'none' skips every Python-level check (reduced builtins, rewritten imports, audit hook),
@@ -179,13 +181,14 @@ export class PythonSandbox implements StrategySandbox {
       candles: request.candles ? columnsOf(request.candles, request.meta ?? {}) : undefined,
       params: request.params ?? {},
       lookahead_cuts: request.lookaheadCuts,
+      zone_required: request.zoneRequired === true,
     });
-    const candleCount = request.candles?.close.length ?? 0;
+    const expected = { candleCount: request.candles?.close.length ?? 0, zoneRequired: request.zoneRequired === true };
     const command = this.launcher.command();
-    return this.gate.use(() => this.spawnRunner(command, input, limits, candleCount));
+    return this.gate.use(() => this.spawnRunner(command, input, limits, expected));
   }
 
-  private async spawnRunner(command: SandboxCommand, input: string, limits: SandboxLimits, candleCount: number): Promise<SandboxResult> {
+  private async spawnRunner(command: SandboxCommand, input: string, limits: SandboxLimits, expected: ExpectedSignals): Promise<SandboxResult> {
     const started = performance.now();
     const outcome = await new Promise<ChildOutcome>((resolve, reject) => {
       // Empty environment; its own process group, killed whole past the wall-clock limit (inside
@@ -260,8 +263,14 @@ export class PythonSandbox implements StrategySandbox {
       const { code, message, line, ...extra } = response.error ?? { code: 'protocol' as const, message: '', line: null };
       throw new SandboxError(SANDBOX_ERROR_CODES.has(code) ? code : 'protocol', String(message ?? ''), typeof line === 'number' ? line : null, extra);
     }
-    return { info: response.info!, signals: checkedSignals(response.signals, candleCount), logs, elapsedMs: Number(response.elapsed_ms) || 0, wallMs };
+    return { info: response.info!, signals: checkedSignals(response.signals, expected), logs, elapsedMs: Number(response.elapsed_ms) || 0, wallMs };
   }
+}
+
+/** What the server checks the answer's signals against. */
+interface ExpectedSignals {
+  candleCount: number;
+  zoneRequired: boolean;
 }
 
 interface ChildOutcome {
@@ -313,7 +322,7 @@ function signalOfExitCode(code: number | null): string | null {
  * The runner checks the signals, but its answer comes through a pipe the strategy could write to
  * if every Python-level check failed: checked again here, so the engine only ever gets valid ones.
  */
-function checkedSignals(raw: unknown, candleCount: number): StrategySignal[] {
+function checkedSignals(raw: unknown, { candleCount, zoneRequired }: ExpectedSignals): StrategySignal[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new SandboxError('protocol', 'signals');
   const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -322,6 +331,7 @@ function checkedSignals(raw: unknown, candleCount: number): StrategySignal[] {
       && Number.isInteger(s.index) && (s.index as number) >= 0 && (s.index as number) < candleCount
       && (s.side === 'buy' || s.side === 'sell')
       && (s.stop === undefined || finite(s.stop))
+      && (s.zone !== undefined || !zoneRequired)
       && (s.zone === undefined || (typeof s.zone === 'object' && s.zone !== null && finite((s.zone as { top: unknown }).top) && finite((s.zone as { bottom: unknown }).bottom)
         && (s.zone as { top: number }).top > (s.zone as { bottom: number }).bottom));
     if (!ok) throw new SandboxError('protocol', 'signals');

@@ -38,11 +38,14 @@ def run(program, info, request, limits):
     data = request['candles']
     params = request.get('params') or {}
     cuts = (request.get('lookahead_cuts') or []) if request['mode'] == 'dry_run' else []
+    # ENTRY_MODE = "pullback": the engine rests an order in each signal's zone, so one without a
+    # zone is refused here, at import, not first found by a paid backtest.
+    zone_required = request.get('zone_required') is True
 
     def call(length=None):
         candles = signals.columns(data, length)
         n = len(candles['close'])
-        return program.call(info['function'], candles, dict(params), lambda raw: signals.normalize(raw, n, limits['max_signals']))
+        return program.call(info['function'], candles, dict(params), lambda raw: signals.normalize(raw, n, limits['max_signals'], zone_required))
 
     program.arm(1 + len(cuts))
     found = call()

@@ -14,7 +14,7 @@ def number(value):
     return type(value) in (int, float) and math.isfinite(value)
 
 
-def normalize(result, n, max_signals):
+def normalize(result, n, max_signals, zone_required=False):
     if result is None:
         return []
     if type(result) is dict and 'signals' in result:
@@ -53,6 +53,8 @@ def normalize(result, n, max_signals):
             if not number(top) or not number(bottom) or not top > bottom:
                 fail('bad_output', 'zone', None, position=position, detail=safe_repr(zone, 80))
             signal['zone'] = {'top': float(top), 'bottom': float(bottom)}
+        elif zone_required:
+            fail('bad_output', 'zone_missing', None, position=position)
         out.append(signal)
     return out
 
