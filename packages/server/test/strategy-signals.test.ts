@@ -24,6 +24,26 @@ describe(`the signals a strategy returns (${TEST_DIALECT})`, () => {
     assert.equal(zoned.body.strategy.entry_mode, 'pullback');
   });
 
+  it('an integer past the floats as a stop, a zone edge or an index is refused naming the signal, not as an OverflowError', async () => {
+    const user = await funded(t, 0);
+    const fn = (signal: string) => `def detect_big(candles, params):\n    return [(5, "buy"), ${signal}]\n`;
+    const cases: [string, string][] = [
+      ['(6, "sell", 10 ** 400)', "Signal n°2 : stop ~1e+400 n'est pas un prix."],
+      ['(6, "sell", -(10 ** 5000))', "Signal n°2 : stop ~-1e+5000 n'est pas un prix."],
+      ['{"index": 6, "side": "buy", "zone": {"top": 10 ** 400, "bottom": 1}}', 'Signal n°2 : zone <dict> invalide (top > bottom attendus).'],
+      ['(10 ** 5000, "buy")', 'Signal n°2 : index ~1e+5000 hors des bougies (0 à 599).'],
+      ['(12345678901234567890123, "buy")', 'Signal n°2 : index 1.23457e+22 hors des bougies (0 à 599).'],
+      ['(6, 10 ** 5000)', 'Signal n°2 : side ~1e+5000 invalide (buy ou sell).'],
+    ];
+    for (const [signal, detail] of cases) {
+      const res = await importStrategy(t, user.key, fn(signal), 'big.py');
+      assert.deepEqual([res.status, res.body.detail], [400, detail], signal);
+    }
+    // Within the floats, a stop is a number like any other (the engine judges where it lies).
+    const huge = await importStrategy(t, user.key, fn('(6, "sell", 10 ** 300)'), 'big.py');
+    assert.equal(huge.status, 201, huge.text);
+  });
+
   it('a pullback strategy that drops its zones on real data gets the same sentence from the backtest, uncharged', async () => {
     const user = await funded(t, 4);
     // Zones on the 600 sample candles of the dry run and its look-ahead cuts, none on the month of the backtest.

@@ -4,14 +4,23 @@ Only exact built-in types are read, through their own C methods (`dict.get(item,
 `item.get`), so no method of an object the user made runs here.
 """
 import math
+import sys
 
 from refusal import fail
 
 SIDES = {'buy': 'buy', 'sell': 'sell', 'long': 'buy', 'short': 'sell', 'achat': 'buy', 'vente': 'sell', 1: 'buy', -1: 'sell'}
 
 
+# The largest float: an int past it (`10 ** 400`) is no price; math.isfinite() or float() of it
+# would raise OverflowError, and repr() of one past 4,300 digits ValueError, instead of the refusal
+# that names the signal.
+FLOAT_MAX = sys.float_info.max
+
+
 def number(value):
-    return type(value) in (int, float) and math.isfinite(value)
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) is int and -FLOAT_MAX <= value <= FLOAT_MAX
 
 
 def normalize(result, n, max_signals, zone_required=False):
@@ -59,11 +68,23 @@ def normalize(result, n, max_signals, zone_required=False):
     return out
 
 
+def plain(value):
+    """A value whose repr() is Python's own and cannot fail (no int past the floats)."""
+    if type(value) is int:
+        return -FLOAT_MAX <= value <= FLOAT_MAX
+    return type(value) in (float, str, bool, type(None))
+
+
 def safe_repr(value, size=40):
     """repr() of plain values only: an object of the user's class would run its own __repr__."""
-    if type(value) in (int, float, str, bool, type(None)):
+    if type(value) is int and plain(value) and len(repr(value)) > 20:
+        return '%.6g' % value
+    if plain(value):
         return repr(value)[:size]
-    if type(value) is dict and all(type(v) in (int, float, str, bool, type(None)) for v in dict.values(value)):
+    if type(value) is int:
+        # Its order of magnitude, from its size in bits: no conversion to text.
+        return '~%s1e+%d' % ('-' if value < 0 else '', int(value.bit_length() * 0.30103))
+    if type(value) is dict and all(plain(k) and plain(v) for k, v in dict.items(value)):
         return repr(value)[:size]
     return '<' + type(value).__name__[:size] + '>'
 
