@@ -13,7 +13,9 @@ export function healthRoutes(deps: AppDeps): Router<AppState> {
   router.get('/api/health', async (ctx) => {
     let database = 'ok';
     try {
-      await deps.db.sequelize.query('SELECT 1');
+      // Bounded as readiness's checks are: a database that hangs (a partition, a frozen server)
+      // never ends a query already sent, and a liveness probe gives up after a second or so.
+      await withTimeout(deps.db.sequelize.query('SELECT 1'), READY_TIMEOUT_MS);
     } catch (err) {
       deps.log(`health check: database unreachable: ${(err as Error).message}`);
       database = 'error';
