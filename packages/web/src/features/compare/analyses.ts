@@ -3,6 +3,7 @@
  * read whatever their field names, the search, the 1-to-4 selection and the `ids` preselection.
  */
 import { strategyLabel } from '../../lib/catalogue.js';
+import { formatIntegerFr, periodLabel, withFrenchPeriods } from '../../lib/format.js';
 import { fieldText as str } from '../../api/fields.js';
 
 /** Comparison: 1 to 4 analyses (docs/product.md §2.5, §2.9). */
@@ -50,7 +51,8 @@ export function readAnalysis(item: Item): Analysis | null {
   const period = str(item.period);
   return {
     id,
-    label: str(item.label) || [pair, timeframe, strategy, period].filter(Boolean).join(' · '),
+    // The server's label ends with its ISO period; the page reads periods in French (docs/web.md "Numbers and labels").
+    label: withFrenchPeriods(str(item.label) || [pair, timeframe, strategy, period].filter(Boolean).join(' · ')),
     pair,
     timeframe,
     strategy,
@@ -68,12 +70,21 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** The search box filters on label, pair and period (docs/product.md §2.2); every word must match. */
+/** The row's last line: the period in French and the trade count ('1–31 janvier 2023 · 1 004 trades'). */
+export function analysisDetails(analysis: Pick<Analysis, 'period' | 'trades'>): string {
+  const trades = analysis.trades === null ? '— trades' : `${formatIntegerFr(analysis.trades)} trade${Math.abs(analysis.trades) > 1 ? 's' : ''}`;
+  return analysis.period ? `${periodLabel(analysis.period)} · ${trades}` : trades;
+}
+
+/**
+ * The search box filters on label, pair and period (docs/product.md §2.2); every word must match.
+ * The period is searched as the API writes it ('2023-01') and as the row shows it ('janvier').
+ */
 export function searchAnalyses(list: readonly Analysis[], query: string): Analysis[] {
   const words = fold(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...list];
   return list.filter((a) => {
-    const haystack = fold(`${a.label} ${a.pair} ${a.period}`);
+    const haystack = fold(`${a.label} ${a.pair} ${a.period} ${periodLabel(a.period)}`);
     return words.every((word) => haystack.includes(word));
   });
 }

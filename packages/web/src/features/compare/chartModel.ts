@@ -5,6 +5,7 @@
  */
 import { formatNumberFr } from '@bt/core/format';
 import { fieldNumber as numberOrNull } from '../../api/fields.js';
+import { withFrenchPeriods } from '../../lib/format.js';
 
 export const METRICS = [
   { value: 'session', label: 'Win rate TP1 par session' },
@@ -110,7 +111,7 @@ export function readCompareAnswer(answer: unknown, selection: readonly string[],
         const v = numberOrNull(Array.isArray(s.values) ? s.values[i] : null);
         return v === null ? null : valueType === 'percentage' ? v * 100 : v;
       });
-      return { index, series: { id, label: String(s.label ?? labels.get(id) ?? id), color: seriesColor(index), values } };
+      return { index, series: { id, label: withFrenchPeriods(String(s.label ?? labels.get(id) ?? id)), color: seriesColor(index), values } };
     })
     .sort((a, b) => a.index - b.index)
     .map((s) => s.series);

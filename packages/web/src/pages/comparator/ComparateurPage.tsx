@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { PageMeta } from '../../components/PageMeta.js';
 import {
   MAX_COMPARED,
+  analysisDetails,
   isSelectionDisabled,
   preselectedIds,
   readAnalyses,
@@ -50,10 +51,7 @@ function AnalysisRow({ analysis, checked, disabled, onToggle }: { analysis: Anal
             <strong>{analysis.pair || '—'}</strong> <span className="tf-badge">{analysis.timeframe || '—'}</span>
           </span>
           <span className="analysis-strategy user-text">{analysis.strategy || '—'}</span>
-          <span className="muted small">
-            {analysis.period ? `${analysis.period} · ` : ''}
-            {analysis.trades === null ? '— trades' : `${analysis.trades} trades`}
-          </span>
+          <span className="muted small">{analysisDetails(analysis)}</span>
         </span>
       </label>
     </li>
