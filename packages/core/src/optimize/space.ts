@@ -127,6 +127,9 @@ export class ParameterSpace {
     const seed = search.seed ?? 1;
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`invalid search: seed ${seed} (expected an unsigned 32-bit integer)`);
     if (count >= this.size) return Array.from({ length: this.size }, (_, i) => i);
+    // Past 2^53 an index is no longer a whole number a double holds: Floyd's `j++` below stopped
+    // moving (a hang) or the loop was skipped (no combination), and combination() was inexact.
+    if (this.size > Number.MAX_SAFE_INTEGER) throw new Error(`invalid space: ${this.size.toLocaleString('en-US')} combinations (at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} for a random search: give fewer values)`);
     // Floyd's sampling: `count` distinct indices, each subset equally likely, in O(count).
     const rand = seededRandom(seed);
     const chosen = new Set<number>();
