@@ -24,7 +24,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly model: string;
   private readonly url: string;
 
-  constructor(private readonly options: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number; temperature?: number }) {
+  constructor(private readonly options: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number; temperature?: number; maxAnswerBytes?: number }) {
     this.model = options.model;
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   }
@@ -41,7 +41,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     } catch (err) {
       throw new LlmError(`request failed: ${(err as Error).message}`);
     }
-    const text = await response.text();
+    const text = await boundedText(response, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES);
     if (!response.ok) throw new LlmError(`HTTP ${response.status}: ${text.slice(0, 300)}`);
     let body: { choices?: { message?: { content?: unknown } }[] };
     try {
@@ -53,6 +53,36 @@ export class OpenAiCompatibleClient implements LlmClient {
     if (typeof content !== 'string' || content.trim() === '') throw new LlmError('answer without message content');
     return content;
   }
+}
+
+/**
+ * What is read of an endpoint's answer: a strategy file is at most 256 KB (the import's limit), so
+ * an answer many times that is refused without holding it whole in memory (a hostile or broken
+ * endpoint could send gigabytes).
+ */
+export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+
+async function boundedText(response: Response, max: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => undefined);
+        throw new LlmError(`answer larger than ${max} bytes`);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof LlmError) throw err;
+    throw new LlmError(`reading the answer failed: ${(err as Error).message}`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The Python code of an answer: the first ```python block, else any fenced block, else the text itself. */

@@ -65,8 +65,13 @@ export class UserStrategies {
     return refusal ? sandboxHttpError(refusal, this.deps.limits) : null;
   }
 
-  /** Static check, dry run on the sample candles, look-ahead check, declared shape. */
+  /**
+   * Size, static check, dry run on the sample candles, look-ahead check, declared shape. The size
+   * is checked here too for a generated file (an import's bytes were checked on arrival, 413): a
+   * chat model's file obeys the import's limit, refused as a file the model must fix (400).
+   */
   async validate(source: string): Promise<Validated> {
+    if (Buffer.byteLength(source, 'utf8') > this.deps.maxBytes) throw badRequest(STRATEGY_MESSAGES.tooLarge(this.deps.maxBytes));
     const probe = await this.deps.sandbox.run({ source, mode: 'check' });
     const shape = shapeFromInfo(probe.info);
     const { params } = normalizeUserParams(shape, {});
