@@ -106,6 +106,24 @@ describe(`rate limits behind a reverse proxy (${TEST_DIALECT})`, () => {
     }
   });
 
+  it('an IPv6 client is one /64: a fresh address of its block for every request does not buy a fresh count', async () => {
+    // A subscriber gets a /64 at least (docs/security.md, "Connections"): counted address by
+    // address, registrations, resets and support messages had no limit for any IPv6 client.
+    const behind = await startTestApp(t.db, { config: { trustProxy: true, rateLimits: { ...NO_LIMITS, register: rule(2), support: rule(2) } } });
+    try {
+      const from = (i: number, block = '2001:db8:7:1') => ({ 'x-forwarded-for': `${block}:${i.toString(16)}:0:0:${(i * 7919).toString(16)}` });
+      for (let i = 0; i < 2; i++) assert.equal((await behind.request('POST', '/api/register', { json: newPerson(), headers: from(i + 1) })).status, 201);
+      assertLimited(await behind.request('POST', '/api/register', { json: newPerson(), headers: from(3) }));
+      assertLimited(await behind.request('POST', '/api/register', { json: newPerson(), headers: { 'x-forwarded-for': '2001:DB8:7:1::abcd' } }));
+      assert.equal((await behind.request('POST', '/api/register', { json: newPerson(), headers: from(4, '2001:db8:7:2') })).status, 201, 'the next /64 has its own count');
+      const msg = { type: 'contact', firstName: 'A', lastName: 'B', email: 'a@b.fr', message: 'Bonjour' };
+      for (let i = 0; i < 2; i++) assert.equal((await behind.request('POST', '/api/support', { json: msg, headers: from(10 + i) })).status, 201);
+      assertLimited(await behind.request('POST', '/api/support', { json: msg, headers: from(12) }));
+    } finally {
+      await behind.close();
+    }
+  });
+
   it('two proxies in a row (TRUST_PROXY=2): the address the first one saw', async () => {
     const behind = await startTestApp(t.db, { config: { trustProxy: true, proxyHops: 2, rateLimits: { ...NO_LIMITS, login: rule(2) } } });
     try {
