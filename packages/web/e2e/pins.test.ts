@@ -139,7 +139,7 @@ describe('pins against the bt server', () => {
     assert.equal(await count(), 1);
     await wall.getByTestId('pins-type').selectOption({ label: 'Tous' });
     assert.equal(await count(), 5);
-    await wall.getByTestId('pins-period').selectOption({ label: '2023-01-02 → 2023-01-31' });
+    await wall.getByTestId('pins-period').selectOption({ label: '2–31 janvier 2023' });
     assert.equal(await count(), 5);
     await wall.getByTestId('pins-metric').selectOption({ label: 'Winrate TP1' });
     assert.equal(await count(), 3);
@@ -147,7 +147,7 @@ describe('pins against the bt server', () => {
 
     await wall.getByRole('button', { name: 'Filtres avancés' }).click();
     assert.deepEqual(await wall.getByTestId('pins-pair').locator('option').allInnerTexts(), ['Toutes', 'EURUSD']);
-    assert.deepEqual(await wall.getByTestId('pins-strategy').locator('option').allInnerTexts(), ['Toutes', 'ob_pullback_pure']);
+    assert.deepEqual(await wall.getByTestId('pins-strategy').locator('option').allInnerTexts(), ['Toutes', 'OB pullback pur']);
     await wall.getByTestId('pins-sort').selectOption({ label: 'Valeur ↓' });
     const down = await wall.getByTestId('pin-value').allInnerTexts();
     await wall.getByTestId('pins-sort').selectOption({ label: 'Valeur ↑' });

@@ -5,7 +5,7 @@ import { PinStore } from '../src/features/pins/store.js';
 import { PINNABLE_SHEETS, rowPins } from '../src/features/pins/rowPins.js';
 import { NO_PIN_FILTERS, bucketFilterOf, filterPins, pinFilterOptions, pinHour, sortPins, visiblePins, type PinFilters } from '../src/features/pins/filters.js';
 import { realResult, type RealResult } from './support/real-result.js';
-import { folderFacts, isWinrateMetric, type Pin } from '../src/features/pins/pin.js';
+import { folderFacts, folderView, isWinrateMetric, type Pin } from '../src/features/pins/pin.js';
 
 let eurusd: RealResult;
 let eu50: RealResult;
@@ -121,6 +121,18 @@ describe('pins wall filters (docs/product.md §2.2)', () => {
     assert.ok(found.every((p) => p.folder === eu50.folder && p.bucket?.startsWith('Londres')));
     assert.equal(filterPins(pins, filters({ search: 'resume global eurusd winrate tp1' })).length, 1);
     assert.equal(filterPins(pins, filters({ search: 'nothing-like-this' })).length, 0);
+  });
+
+  it('cards show the strategy by its label and the period in French; the search finds them as shown', () => {
+    const view = folderView(eurusd.folder);
+    assert.deepEqual([view.pair, view.timeframe, view.strategy, view.period], ['EURUSD', 'M15', 'OB pullback pur + RSI', '1 janvier\u2009–\u200931 mars 2023']);
+    // The filters keep the raw values: the ids of their options, and what a pin is compared with.
+    assert.equal(folderFacts(eurusd.folder).strategy, 'ob_pullback_pure_rsi');
+    // A personal strategy (no catalogue label) and a folder that does not parse show what they hold.
+    assert.equal(folderView('EURUSD_M15_gpt-42_20230101-20230131_sl20').strategy, 'gpt-42');
+    assert.equal(folderView('not-a-result').period, '');
+    const eurusdPins = pins.filter((p) => p.folder === eurusd.folder).length;
+    assert.equal(filterPins(pins, filters({ search: 'janvier mars pullback pur' })).length, eurusdPins);
   });
 });
 

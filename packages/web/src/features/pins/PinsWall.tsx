@@ -5,10 +5,11 @@
  */
 import { useMemo, useState } from 'react';
 import { formatCellFr } from '@bt/core/format';
-import { winrateClass } from '../../lib/format.js';
+import { periodLabel, winrateClass } from '../../lib/format.js';
+import { strategyLabel } from '../../lib/catalogue.js';
 import { pinStore, usePins } from './browserPins.js';
 import { NO_PIN_FILTERS, PIN_SORTS, bucketFilterOf, pinFilterOptions, visiblePins, type PinFilters, type PinSort } from './filters.js';
-import { bucketLabel, folderFacts, isWinrateMetric, metricLabel, PIN_TYPE_LABELS, SHEET_OF_TYPE, type Pin } from './pin.js';
+import { bucketLabel, folderView, isWinrateMetric, metricLabel, PIN_TYPE_LABELS, SHEET_OF_TYPE, type Pin } from './pin.js';
 import { ResultsOverlay } from './ResultsOverlay.js';
 
 export const PINS_EMPTY_MESSAGE = 'Aucune épingle pour le moment.';
@@ -31,9 +32,11 @@ function Select({ label, value, options, onChange, all, testId }: { label: strin
 }
 
 const same = (values: string[]) => values.map((v) => ({ id: v, label: v }));
+/** Raw values as ids (what the filters compare), shown as the cards write them. */
+const shownAs = (values: string[], label: (value: string) => string) => values.map((v) => ({ id: v, label: label(v) }));
 
 function PinCard({ pin, onDetails }: { pin: Pin; onDetails: () => void }) {
-  const facts = folderFacts(pin.folder);
+  const facts = folderView(pin.folder);
   const tone = isWinrateMetric(pin.key) ? winrateClass(pin.value) : null;
   const bucket = bucketLabel(pin);
   return (
@@ -83,7 +86,7 @@ export function PinsWall({ standalone = false }: { standalone?: boolean }) {
           <div className="pins-filters">
             <Select label="Métrique" value={filters.metric} options={same(options.metrics)} onChange={(metric) => set({ metric })} all="Toutes" testId="pins-metric" />
             <Select label="Type" value={filters.type} options={options.types} onChange={(type) => set({ type, hour: '', session: '', day: '' })} all="Tous" testId="pins-type" />
-            <Select label="Période" value={filters.period} options={same(options.periods)} onChange={(period) => set({ period })} all="Toutes" testId="pins-period" />
+            <Select label="Période" value={filters.period} options={shownAs(options.periods, periodLabel)} onChange={(period) => set({ period })} all="Toutes" testId="pins-period" />
             {bucket?.field === 'hour' ? <Select label="Heure" value={filters.hour} options={same(options.hours)} onChange={(hour) => set({ hour })} all="Toutes" testId="pins-hour" /> : null}
             {bucket?.field === 'session' ? <Select label="Session" value={filters.session} options={same(options.sessions)} onChange={(session) => set({ session })} all="Toutes" testId="pins-session" /> : null}
             {bucket?.field === 'day' ? <Select label="Jour" value={filters.day} options={same(options.days)} onChange={(day) => set({ day })} all="Tous" testId="pins-day" /> : null}
@@ -94,7 +97,7 @@ export function PinsWall({ standalone = false }: { standalone?: boolean }) {
           {advanced ? (
             <div className="pins-filters advanced">
               <Select label="Paire" value={filters.pair} options={same(options.pairs)} onChange={(pair) => set({ pair })} all="Toutes" testId="pins-pair" />
-              <Select label="Stratégie" value={filters.strategy} options={same(options.strategies)} onChange={(strategy) => set({ strategy })} all="Toutes" testId="pins-strategy" />
+              <Select label="Stratégie" value={filters.strategy} options={shownAs(options.strategies, strategyLabel)} onChange={(strategy) => set({ strategy })} all="Toutes" testId="pins-strategy" />
               <label className="pins-filter">
                 <span>Tri</span>
                 <select value={filters.sort} onChange={(event) => set({ sort: event.target.value as PinSort })} data-testid="pins-sort">

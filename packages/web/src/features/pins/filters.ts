@@ -4,7 +4,7 @@
  * Tri and a free-text search. ALL ('') means no filter on that field.
  */
 import { hourLabel, shiftHour } from '@bt/core/format';
-import { bucketLabel, folderFacts, isWinrateMetric, metricLabel, PIN_TYPE_LABELS, type Pin } from './pin.js';
+import { bucketLabel, folderFacts, folderView, isWinrateMetric, metricLabel, PIN_TYPE_LABELS, type Pin } from './pin.js';
 
 export const PIN_SORTS = [
   { id: 'winrate', label: 'Winrate' },
@@ -93,7 +93,8 @@ function fold(value: string): string {
 /** Everything the free-text search looks in. */
 export function pinSearchText(pin: Pin): string {
   const facts = folderFacts(pin.folder);
-  return fold([pin.folder, facts.pair, facts.timeframe, facts.strategy, facts.period, pin.key, pin.keyDisplay ?? '', bucketLabel(pin), PIN_TYPE_LABELS[pin.type] ?? pin.type].join(' '));
+  const view = folderView(pin.folder);
+  return fold([pin.folder, facts.pair, facts.timeframe, facts.strategy, facts.period, view.strategy, view.period, pin.key, pin.keyDisplay ?? '', bucketLabel(pin), PIN_TYPE_LABELS[pin.type] ?? pin.type].join(' '));
 }
 
 export function filterPins(pins: readonly Pin[], filters: PinFilters): Pin[] {

@@ -5,6 +5,8 @@
  * written by older versions or by hand.
  */
 import { hourLabel, parseResultFolderName, shiftHour, utcOffsetLabel } from '@bt/core/format';
+import { strategyLabel } from '../../lib/catalogue.js';
+import { periodLabel } from '../../lib/format.js';
 
 export const PIN_TYPES = ['global', 'tp2-global', 'sessions', 'per-hour', 'day-of-week'] as const;
 export type PinType = (typeof PIN_TYPES)[number] | (string & {});
@@ -103,6 +105,16 @@ export function folderFacts(folder: string): FolderFacts {
     const words = folder.split('_');
     return { pair: (words[0] ?? '').toUpperCase(), timeframe: (words[1] ?? '').toUpperCase(), strategy: words.slice(2).join('_'), period: '' };
   }
+}
+
+/**
+ * The folder's facts as the wall shows them: the strategy's catalogue label ('OB pullback pur', a
+ * personal strategy's id as it is) and the period in French ('2–31 janvier 2023'), as the
+ * dashboard's cards write them. The filters keep the raw values as their ids.
+ */
+export function folderView(folder: string): FolderFacts {
+  const facts = folderFacts(folder);
+  return { ...facts, strategy: facts.strategy ? strategyLabel(facts.strategy) : '', period: facts.period ? periodLabel(facts.period) : '' };
 }
 
 /** The bucket as the wall shows it: a per-hour pin in the zone it was pinned in ('15h (UTC+1)'). */
