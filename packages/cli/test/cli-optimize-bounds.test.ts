@@ -2,7 +2,8 @@
 // sentence (exit 2), never a hang or an empty result (docs/cli.md "bt optimize").
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bt, EURUSD_H1 } from './helpers.js';
+import { join } from 'node:path';
+import { bt, EURUSD_H1, tempDir } from './helpers.js';
 
 const BASE = ['optimize', '--data', EURUSD_H1, '--strategy', 'fvg_pullback_multi', '--no-progress', '--concurrency', '1'];
 
@@ -10,4 +11,28 @@ test('a random search of more than 2^53 combinations is a usage error at once, n
   const huge = ['--param', 'min_wait_candles=0..19', '--param', 'max_wait_candles=1..1000', '--param', 'max_touch=1..1000', '--sl', '1..1000', '--tp1', '1..1000', '--tp2', '1..1000'];
   const run = await bt([...BASE, ...huge, '--random', '10']);
   assert.deepEqual(run, { code: 2, stdout: '', stderr: 'bt: 20,000,000,000,000,000 combinations (at most 9,007,199,254,740,991 for a random search: give fewer values)\n' });
+});
+
+const WALK = ['walk-forward', '--data', EURUSD_H1, '--strategy', 'englobante_entry', '--sl', '10,20', '--tp1', '20', '--no-progress', '--concurrency', '1'];
+
+test('walk-forward windows: a step shorter than the out-of-sample window, a window under a minute or past 100 years, named by flag before any work', { timeout: 60_000 }, async () => {
+  const nines = '9'.repeat(400);
+  const cases: [string[], string][] = [
+    // Overlapping out-of-sample windows pooled each trade up to three times (646 trades for 221).
+    [['--in-sample', '60d', '--out-of-sample', '30d', '--step', '10d'], 'invalid --step: "10d" (expected at least --out-of-sample 30d: overlapping out-of-sample windows would count their trades more than once)'],
+    [['--in-sample', '0.0001d', '--out-of-sample', '30d'], 'invalid --in-sample: "0.0001d" (expected a duration from 1min to 36500d, such as 180d, 12w, 36h or 30min)'],
+    [['--in-sample', '60d', '--out-of-sample', `${nines}d`], `invalid --out-of-sample: "${nines}d" (expected a duration from 1min to 36500d, such as 180d, 12w, 36h or 30min)`],
+    [['--in-sample', '60d', '--out-of-sample', '30d', '--step', '0min'], 'invalid --step: "0min" (expected a duration from 1min to 36500d, such as 180d, 12w, 36h or 30min)'],
+  ];
+  // A missing data file: the refusal must come before it is read.
+  const runs = await Promise.all(cases.map(([args]) => bt([...WALK.map((a) => (a === EURUSD_H1 ? '/nonexistent/x.csv' : a)), ...args])));
+  cases.forEach(([args, message], i) => assert.deepEqual(runs[i], { code: 2, stdout: '', stderr: `bt: ${message}\n` }, args.join(' ')));
+  const tmp = tempDir();
+  try {
+    const ok = await bt([...WALK, '--in-sample', '60d', '--out-of-sample', '30d', '--step', '30d', '--json', '--csv', join(tmp.dir, 'folds.csv')]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).folds.length, 8, 'a step of the window itself: side by side');
+  } finally {
+    tmp.remove();
+  }
 });

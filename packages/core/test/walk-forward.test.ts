@@ -28,6 +28,11 @@ test('folds: rolling and anchored windows, the step, empty windows skipped, too 
   assert.throws(() => walkForwardFolds(time, { mode: 'rolling', inSampleMs: 200 * DAY, outOfSampleMs: 10 * DAY }), /is not longer than one in-sample window of 200 days/);
   assert.throws(() => walkForwardFolds(time, { mode: 'sliding' as 'rolling', inSampleMs: DAY, outOfSampleMs: DAY }), /invalid folds.mode: "sliding"/);
   assert.throws(() => walkForwardFolds(time, { mode: 'rolling', inSampleMs: 0, outOfSampleMs: DAY }), /invalid folds.inSampleMs: 0/);
+  // A step shorter than the out-of-sample window: its trades pooled two or three times over.
+  assert.throws(() => walkForwardFolds(time, { mode: 'rolling', inSampleMs: 30 * DAY, outOfSampleMs: 10 * DAY, stepMs: 5 * DAY }), {
+    message: 'invalid folds.stepMs: 432000000 (expected at least outOfSampleMs, 864000000: overlapping out-of-sample windows would count their trades more than once)',
+  });
+  assert.equal(walkForwardFolds(time, { mode: 'rolling', inSampleMs: 30 * DAY, outOfSampleMs: 10 * DAY, stepMs: 10 * DAY }).length, rolling.length, 'a step of the window itself');
   const hourly = Float64Array.from({ length: 1000 }, (_, i) => t0 + i * 3_600_000);
   assert.throws(() => walkForwardFolds(hourly, { mode: 'rolling', inSampleMs: DAY, outOfSampleMs: 3_600_000 }), /invalid folds: more than 500 \(out-of-sample windows of 1 hour over/);
   assert.throws(() => walkForwardFolds(time, { mode: 'rolling', inSampleMs: DAY, outOfSampleMs: 60_000 }), /invalid folds: more than 500 \(steps of 1 minute over/);

@@ -30,6 +30,10 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
     outOfSampleMs: parseDuration('--out-of-sample', flags.outOfSample),
     ...(flags.step !== undefined ? { stepMs: parseDuration('--step', flags.step) } : {}),
   };
+  // Core refuses it too (walkForwardFolds), but only once the data is read, under its field's name.
+  if (spec.stepMs !== undefined && spec.stepMs < spec.outOfSampleMs) {
+    throw new UsageError(`invalid --step: ${JSON.stringify(flags.step)} (expected at least --out-of-sample ${flags.outOfSample}: overlapping out-of-sample windows would count their trades more than once)`);
+  }
   if (flags.csv === '-' && flags.json) throw new UsageError('--csv - and --json both write to stdout: choose one');
   const setup = await searchSetup(flags);
   const csvPath = flags.csv ?? `${defaultName(setup, 'walk-forward')}.csv`;

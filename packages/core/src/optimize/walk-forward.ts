@@ -93,6 +93,11 @@ export function walkForwardFolds(time: Float64Array, spec: FoldSpec, from?: numb
   positive('inSampleMs', spec.inSampleMs);
   positive('outOfSampleMs', spec.outOfSampleMs);
   positive('stepMs', spec.stepMs);
+  // A shorter step makes out-of-sample windows overlap: a trade in two of them was pooled twice,
+  // inflating the out-of-sample counts and narrowing their intervals (docs/engine.md §14).
+  if (spec.stepMs !== undefined && spec.stepMs < spec.outOfSampleMs) {
+    throw new Error(`invalid folds.stepMs: ${spec.stepMs} (expected at least outOfSampleMs, ${spec.outOfSampleMs}: overlapping out-of-sample windows would count their trades more than once)`);
+  }
   if (time.length === 0) throw new Error('invalid candles: none to walk');
   // Without a start, folds start at the first candle's UTC midnight: windows of whole days stay whole days.
   const first = from ?? Math.floor(time[0] / DAY) * DAY;
