@@ -183,7 +183,7 @@ export class PythonSandbox implements StrategySandbox {
       lookahead_cuts: request.lookaheadCuts,
       zone_required: request.zoneRequired === true,
     });
-    const expected = { candleCount: request.candles?.close.length ?? 0, zoneRequired: request.zoneRequired === true };
+    const expected = { candleCount: request.candles?.close.length ?? 0, zoneRequired: request.zoneRequired === true, maxSignals: limits.maxSignals };
     const command = this.launcher.command();
     return this.gate.use(() => this.spawnRunner(command, input, limits, expected));
   }
@@ -271,6 +271,7 @@ export class PythonSandbox implements StrategySandbox {
 interface ExpectedSignals {
   candleCount: number;
   zoneRequired: boolean;
+  maxSignals: number;
 }
 
 interface ChildOutcome {
@@ -320,23 +321,29 @@ function signalOfExitCode(code: number | null): string | null {
 
 /**
  * The runner checks the signals, but its answer comes through a pipe the strategy could write to
- * if every Python-level check failed: checked again here, so the engine only ever gets valid ones.
+ * if every Python-level check failed: checked again here, and copied field by field (nothing but
+ * the contract's fields, as plain numbers and strings, at most `maxSignals`), so the engine only
+ * ever gets valid ones.
  */
-function checkedSignals(raw: unknown, { candleCount, zoneRequired }: ExpectedSignals): StrategySignal[] {
+function checkedSignals(raw: unknown, { candleCount, zoneRequired, maxSignals }: ExpectedSignals): StrategySignal[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new SandboxError('protocol', 'signals');
+  if (raw.length > maxSignals) throw new SandboxError('bad_output', 'too_many', null, { detail: String(maxSignals) });
   const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  for (const s of raw as Record<string, unknown>[]) {
-    const ok = s && typeof s === 'object'
-      && Number.isInteger(s.index) && (s.index as number) >= 0 && (s.index as number) < candleCount
-      && (s.side === 'buy' || s.side === 'sell')
-      && (s.stop === undefined || finite(s.stop))
-      && (s.zone !== undefined || !zoneRequired)
-      && (s.zone === undefined || (typeof s.zone === 'object' && s.zone !== null && finite((s.zone as { top: unknown }).top) && finite((s.zone as { bottom: unknown }).bottom)
-        && (s.zone as { top: number }).top > (s.zone as { bottom: number }).bottom));
-    if (!ok) throw new SandboxError('protocol', 'signals');
-  }
-  return raw as StrategySignal[];
+  return raw.map((s: unknown): StrategySignal => {
+    if (!s || typeof s !== 'object') throw new SandboxError('protocol', 'signals');
+    const { index, side, stop, zone } = s as Record<string, unknown>;
+    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= candleCount) throw new SandboxError('protocol', 'signals');
+    if (side !== 'buy' && side !== 'sell') throw new SandboxError('protocol', 'signals');
+    if (stop !== undefined && !finite(stop)) throw new SandboxError('protocol', 'signals');
+    if (zone === undefined) {
+      if (zoneRequired) throw new SandboxError('protocol', 'signals');
+      return stop === undefined ? { index: index as number, side } : { index: index as number, side, stop };
+    }
+    const { top, bottom } = (zone && typeof zone === 'object' ? zone : {}) as Record<string, unknown>;
+    if (!finite(top) || !finite(bottom) || !(top > bottom)) throw new SandboxError('protocol', 'signals');
+    return stop === undefined ? { index: index as number, side, zone: { top, bottom } } : { index: index as number, side, stop, zone: { top, bottom } };
+  });
 }
 
 const SELF_TEST_SOURCE = 'import math\n\ndef detect_self_test(candles, params):\n    return [(0, "buy", math.floor(candles["low"][0]))]\n';
