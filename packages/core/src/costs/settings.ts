@@ -17,7 +17,8 @@ function amount(field: string, value: unknown, max: number, unit: string): numbe
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
     throw new CostError(field, value, `expected a number of ${unit} from 0 to ${max.toLocaleString('en-US')}`);
   }
-  return value;
+  // -0 would be written "-0" in the Config rows and the JSON.
+  return value === 0 ? 0 : value;
 }
 
 /** The account currency a per-lot commission can be converted from exactly, or the reason it cannot. */
@@ -46,7 +47,12 @@ export function normalizeCosts(input: TradingCostsInput | undefined | null, symb
     if (!Array.isArray(hours) || hours.length !== 24) {
       throw new CostError('spread_by_hour', Array.isArray(hours) ? `${hours.length} values` : JSON.stringify(hours), 'expected 24 spreads in pips, one per UTC hour 0 to 23');
     }
-    spreadByHour = hours.map((v, h) => amount(`spread_by_hour[${h}]`, v, COST_LIMITS.pips, 'pips'));
+    // Array.from visits holes (map skipped them: `new Array(24)` left 24 holes, read as no spread at
+    // all), and an hour must say its spread: a null or missing one is not a silent 0.
+    spreadByHour = Array.from(hours, (v: unknown, h) => {
+      if (v === undefined || v === null) throw new CostError(`spread_by_hour[${h}]`, v, `expected a number of pips from 0 to ${COST_LIMITS.pips.toLocaleString('en-US')}`);
+      return amount(`spread_by_hour[${h}]`, v, COST_LIMITS.pips, 'pips');
+    });
   }
   const fromData = input.spreadFromData ?? false;
   if (typeof fromData !== 'boolean') throw new CostError('spread_from_data', JSON.stringify(fromData), 'expected true or false');
