@@ -72,6 +72,19 @@ describe('dashboard against the bt server', () => {
     const file = await (await download).path();
     assert.match(readFileSync(file!, 'utf8'), /^Datetime,Open,High,Low,Close,Volume/);
     assert.equal((await calls.get('/api/me')).credits, credits, 'the re-download is free');
+    // The month reads in French beside the pair ('janvier 2023'), not as the API's '2023-01'.
+    assert.match(await item.innerText(), new RegExp(`EURUSD · H1 · \\p{L}+ \\d{4}`, 'u'));
+    assert.doesNotMatch(await item.innerText(), / · \d{4}-\d{2}\b/);
+
+    // A file the server no longer has (404 with its detail): a French toast, nothing saved.
+    await page.route('**/api/download_owned_csv_by_path/**', (route) => route.fulfill({ status: 404, json: { detail: 'Fichier introuvable.' } }));
+    let saved = false;
+    page.on('download', () => (saved = true));
+    await item.getByTestId('csv-download').click();
+    await page.getByTestId('toast').getByText('Téléchargement impossible. Fichier introuvable.').waitFor();
+    await page.waitForTimeout(300);
+    assert.equal(saved, false, 'no error body saved as a .csv');
+    await page.unroute('**/api/download_owned_csv_by_path/**');
     await context.close();
   });
 

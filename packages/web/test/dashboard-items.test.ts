@@ -6,6 +6,7 @@ import {
   CSVS_PAGE,
   backtestDeleteFailureMessage,
   backtestDeleteMessage,
+  csvPeriodLabel,
   csvsFromPurchaseHistory,
   pageCount,
   parseBacktestItem,
@@ -131,6 +132,13 @@ describe('dashboard CSV list', () => {
     assert.equal(items[0].period, '2025-01-01 → 2025-01-05');
     assert.equal(items[1].path, 'EURUSD/H1/EURUSD_H1_2023-01.csv');
     assert.equal(items[1].timeframe, 'H1');
+  });
+
+  it('shows a period in French: a library month and an extraction range', () => {
+    assert.equal(csvPeriodLabel('2023-01'), 'janvier 2023');
+    assert.equal(csvPeriodLabel('2025-01-01 → 2025-01-05'), '1–5 janvier 2025');
+    assert.equal(csvPeriodLabel(''), '');
+    assert.equal(csvPeriodLabel('T1 2023'), 'T1 2023', 'anything else as it is');
   });
 
   it('falls back to the download entries of the purchase history', () => {

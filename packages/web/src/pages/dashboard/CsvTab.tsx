@@ -5,9 +5,10 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { DownloadLink } from '../../components/DownloadLink.js';
 import { calls } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
-import { CSVS_PAGE, DASHBOARD_MESSAGES, csvsFromPurchaseHistory, frenchDate, pageCount, parseCsvs, type CsvItem } from './items.js';
+import { CSVS_PAGE, DASHBOARD_MESSAGES, csvPeriodLabel, csvsFromPurchaseHistory, frenchDate, pageCount, parseCsvs, type CsvItem } from './items.js';
 
 type Load = { status: 'loading' } | { status: 'error' } | { status: 'ready'; items: CsvItem[] };
 
@@ -62,15 +63,17 @@ export function CsvTab() {
               <div>
                 <strong className="mono">{item.filename}</strong>
                 <div className="muted small">
-                  {[item.pair, item.timeframe, item.period].filter(Boolean).join(' · ')}
+                  {[item.pair, item.timeframe, csvPeriodLabel(item.period)].filter(Boolean).join(' · ')}
                   {item.date ? ` · ${frenchDate(item.date)}` : ''}
                 </div>
               </div>
               {item.kind === 'extraction' ? <span className="badge">{item.label || 'LIVE (privé)'}</span> : null}
               {item.path ? (
-                <a className="btn btn-small" href={calls.ownedCsvUrl(item.path, key)} download={item.filename} data-testid="csv-download">
+                // Fetched on click and saved only when it is a file: as a plain link, a refused or
+                // missing file gave the browser's bare failed download, with no word of why.
+                <DownloadLink className="btn btn-small" href={calls.ownedCsvUrl(item.path, key)} file={item.filename} data-testid="csv-download">
                   Télécharger
-                </a>
+                </DownloadLink>
               ) : (
                 <button type="button" className="btn btn-small" disabled>
                   Indisponible

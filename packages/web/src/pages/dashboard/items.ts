@@ -3,7 +3,8 @@
  * every alias the spec gives, the sorts, and the "Afficher plus" paging.
  */
 import { HttpError, NetworkError } from '../../api/errors.js';
-import { parseWinrate } from '../../lib/format.js';
+import { monthLabel } from '../../features/csv/library.js';
+import { parseWinrate, periodLabel } from '../../lib/format.js';
 import type { UserStrategy } from '../backtest/userStrategies.js';
 
 /** Page sizes (docs/product.md §2.9): backtests 9 then +9, CSVs 10 then +10. */
@@ -222,6 +223,11 @@ export function csvsFromPurchaseHistory(profile: unknown): CsvItem[] {
     });
   });
   return items;
+}
+
+/** A CSV's period as the tab shows it: a month `2023-01` as 'janvier 2023', a range `… → …` in French. */
+export function csvPeriodLabel(period: string): string {
+  return /^\d{4}-\d{2}$/.test(period.trim()) ? monthLabel(period.trim()) : periodLabel(period);
 }
 
 /** '2026-01-15T10:00:00.000Z' or seconds -> '15/01/2026'; '' when unreadable. */
