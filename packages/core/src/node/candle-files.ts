@@ -3,10 +3,10 @@
 import { extname } from 'node:path';
 import {
   candlesCsvChunks, candlesToIpc, detectCandleContainer, candlesToJson, candlesToXlsx, readCandles, readCandlesIpc,
-  readCandlesJson, readCandlesXlsx, type CandleFile, type Candles, type ReadCandlesOptions, type WriteCsvOptions,
+  readCandlesJson, readCandlesXlsx, type CandleContainer, type CandleFile, type Candles, type ReadCandlesOptions, type WriteCsvOptions,
 } from '../candles/index.js';
 import { CsvCandleReader } from '../candles/csv-read.js';
-import { openUserFile, readUserFile, UnreadableFileError } from './user-file.js';
+import { openUserFile, readOpenedFile, readUserFile, UnreadableFileError, type OpenedFile } from './user-file.js';
 import { checkXlsx, XlsxTooManyRows } from './xlsx-guard.js';
 import { ZipRefusal } from './zip-guard.js';
 import { writeFileWhole } from './write-file.js';
@@ -21,36 +21,41 @@ export const MAX_CSV_LINE_BYTES = 1 << 20;
 
 /** Streams a CSV file (or a pipe) through the incremental reader, one reused buffer, pieces cut at newlines. */
 async function readCsvFile(path: string, options: ReadCandlesOptions): Promise<CandleFile> {
-  const { file, size } = await openUserFile(path);
+  const opened = await openUserFile(path);
   try {
-    const reader = new CsvCandleReader(options, size ?? undefined);
-    let buffer = new Uint8Array(size === null ? CHUNK_BYTES : Math.min(CHUNK_BYTES, size + 1));
-    let carry = 0;
-    for (;;) {
-      if (carry >= MAX_CSV_LINE_BYTES) reader.lineTooLong(MAX_CSV_LINE_BYTES, buffer.subarray(0, carry));
-      if (carry === buffer.length) {
-        // A line longer than the buffer: grow it.
-        const bigger = new Uint8Array(buffer.length * 2);
-        bigger.set(buffer);
-        buffer = bigger;
-      }
-      const { bytesRead } = await file.read(buffer, carry, buffer.length - carry, null);
-      const filled = carry + bytesRead;
-      if (bytesRead === 0) {
-        reader.push(buffer.subarray(0, filled), true);
-        return reader.finish();
-      }
-      const cut = buffer.lastIndexOf(10, filled - 1) + 1;
-      if (cut === 0) {
-        carry = filled;
-        continue;
-      }
-      reader.push(buffer.subarray(0, cut));
-      buffer.copyWithin(0, cut, filled);
-      carry = filled - cut;
-    }
+    return await readCsvFrom(opened, options);
   } finally {
-    await file.close();
+    await opened.file.close();
+  }
+}
+
+/** readCsvFile on an opened file, from its current position (the caller closes it). */
+async function readCsvFrom({ file, size }: OpenedFile, options: ReadCandlesOptions): Promise<CandleFile> {
+  const reader = new CsvCandleReader(options, size ?? undefined);
+  let buffer = new Uint8Array(size === null ? CHUNK_BYTES : Math.min(CHUNK_BYTES, size + 1));
+  let carry = 0;
+  for (;;) {
+    if (carry >= MAX_CSV_LINE_BYTES) reader.lineTooLong(MAX_CSV_LINE_BYTES, buffer.subarray(0, carry));
+    if (carry === buffer.length) {
+      // A line longer than the buffer: grow it.
+      const bigger = new Uint8Array(buffer.length * 2);
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const { bytesRead } = await file.read(buffer, carry, buffer.length - carry, null);
+    const filled = carry + bytesRead;
+    if (bytesRead === 0) {
+      reader.push(buffer.subarray(0, filled), true);
+      return reader.finish();
+    }
+    const cut = buffer.lastIndexOf(10, filled - 1) + 1;
+    if (cut === 0) {
+      carry = filled;
+      continue;
+    }
+    reader.push(buffer.subarray(0, cut));
+    buffer.copyWithin(0, cut, filled);
+    carry = filled - cut;
   }
 }
 
@@ -115,22 +120,64 @@ export async function readCandlesFile(path: string, options: ReadCandlesOptions 
   const opts = { file: path, ...readOptions };
   const kind = candleFileKind(path);
   if (kind === 'csv') return readCsvFile(path, opts);
-  const bytes = kind === 'json' ? await readUserFile(path, MAX_JSON_CANDLE_BYTES, JSON_LIMIT) : await readUserFile(path);
-  switch (kind) {
+  if (kind !== undefined) {
+    const container = kind === 'arrow-stream' ? 'arrow' : kind;
+    return candlesOfBytes(path, container, await readUserFile(path, ...wholeLimit(container)), opts, validate);
+  }
+  return readSniffedFile(path, opts, validate);
+}
+
+/** The largest whole read of a container, and what the refusal says. */
+const wholeLimit = (container: CandleContainer): [number | undefined, { what?: string; advice?: string }] => (container === 'json' ? [MAX_JSON_CANDLE_BYTES, JSON_LIMIT] : [undefined, {}]);
+
+/** Bytes read whole as the container they hold, each with its guard (a workbook's before exceljs inflates it). */
+async function candlesOfBytes(path: string, container: CandleContainer, bytes: Uint8Array, opts: ReadCandlesOptions, validate: boolean | undefined): Promise<CandleFile> {
+  switch (container) {
     case 'xlsx':
       await checkWorkbookFile(path, bytes);
       return readCandlesXlsx(bytes, opts);
     case 'arrow':
-    case 'arrow-stream':
       return readCandlesIpc(bytes, { ...opts, validate });
     case 'json':
+      if (bytes.length > MAX_JSON_CANDLE_BYTES) throw new UnreadableFileError(path, `larger than ${MAX_JSON_CANDLE_BYTES >> 20} MiB, the most ${JSON_LIMIT.what} is read as: ${JSON_LIMIT.advice}`);
       return readCandlesJson(bytes, opts);
     default:
-      // An unknown extension sniffed as JSON is parsed whole too: the same bound.
-      if (bytes.length > MAX_JSON_CANDLE_BYTES && detectCandleContainer(bytes) === 'json') throw new UnreadableFileError(path, `larger than ${MAX_JSON_CANDLE_BYTES >> 20} MiB, the most ${JSON_LIMIT.what} is read as: ${JSON_LIMIT.advice}`);
       return readCandles(bytes, opts);
   }
 }
+
+/**
+ * A file of unknown extension: its first bytes (up to 1 MiB, for JSON after leading blanks) tell
+ * the container, then it is read as the known extensions are: CSV in pieces, the others whole
+ * with their bounds. It used to be read whole first (up to 2 GiB for a CSV that streams), and a
+ * zip sniffed from those bytes went to exceljs without the workbook guard. A pipe cannot be read
+ * twice: it is read whole, as before, then through the same guards.
+ */
+async function readSniffedFile(path: string, opts: ReadCandlesOptions, validate: boolean | undefined): Promise<CandleFile> {
+  const opened = await openUserFile(path);
+  try {
+    if (opened.size === null) {
+      const bytes = await readOpenedFile(opened, path);
+      return await candlesOfBytes(path, detectCandleContainer(bytes), bytes, opts, validate);
+    }
+    // Positional reads: the file's own position stays at 0 for the reader that follows.
+    const head = new Uint8Array(Math.min(opened.size, SNIFF_BYTES));
+    let filled = 0;
+    while (filled < head.length) {
+      const { bytesRead } = await opened.file.read(head, filled, head.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    const container = detectCandleContainer(head.subarray(0, filled));
+    if (container === 'csv') return await readCsvFrom(opened, opts);
+    return await candlesOfBytes(path, container, await readOpenedFile(opened, path, ...wholeLimit(container)), opts, validate);
+  } finally {
+    await opened.file.close();
+  }
+}
+
+/** The most of a file's start read to tell its container. */
+const SNIFF_BYTES = MAX_CSV_LINE_BYTES;
 
 export interface WriteCandlesFileOptions extends WriteCsvOptions {
   /** For .xlsx: `text` (default) or `excel` date cells. */

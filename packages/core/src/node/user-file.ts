@@ -63,27 +63,36 @@ const size = (bytes: number) => (bytes >= 1 << 30 ? `${Math.round(bytes / (1 << 
  * with `cannot read PATH: larger than N MiB, the most <what> is read as`, then `advice` if given.
  */
 export async function readUserFile(path: string, maxBytes = MAX_WHOLE_FILE_BYTES, limit: { what?: string; advice?: string } = {}): Promise<Buffer> {
-  const { file, size: known } = await openUserFile(path);
+  const opened = await openUserFile(path);
   try {
-    const tooBig = () => new UnreadableFileError(path, `larger than ${size(maxBytes)}, the most ${limit.what ?? 'this file'} is read as${limit.advice ? `: ${limit.advice}` : ''}`);
-    if (known !== null) {
-      if (known > maxBytes) throw tooBig();
-      return await file.readFile();
-    }
-    const pieces: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const piece = Buffer.allocUnsafe(Math.min(4 * MiB, maxBytes + 1 - total));
-      const { bytesRead } = await file.read(piece, 0, piece.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > maxBytes) throw tooBig();
-      pieces.push(piece.subarray(0, bytesRead));
-    }
-    return Buffer.concat(pieces, total);
+    return await readOpenedFile(opened, path, maxBytes, limit);
   } finally {
-    await file.close();
+    await opened.file.close();
   }
+}
+
+/**
+ * readUserFile on a file openUserFile opened (from its current position), which the caller
+ * closes: for a reader that looked at the first bytes before choosing to read the rest whole.
+ */
+export async function readOpenedFile(opened: OpenedFile, path: string, maxBytes = MAX_WHOLE_FILE_BYTES, limit: { what?: string; advice?: string } = {}): Promise<Buffer> {
+  const { file, size: known } = opened;
+  const tooBig = () => new UnreadableFileError(path, `larger than ${size(maxBytes)}, the most ${limit.what ?? 'this file'} is read as${limit.advice ? `: ${limit.advice}` : ''}`);
+  if (known !== null) {
+    if (known > maxBytes) throw tooBig();
+    return await file.readFile();
+  }
+  const pieces: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const piece = Buffer.allocUnsafe(Math.min(4 * MiB, maxBytes + 1 - total));
+    const { bytesRead } = await file.read(piece, 0, piece.length, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total > maxBytes) throw tooBig();
+    pieces.push(piece.subarray(0, bytesRead));
+  }
+  return Buffer.concat(pieces, total);
 }
 
 /** readUserFile as UTF-8 text. */
