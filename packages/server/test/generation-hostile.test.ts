@@ -52,6 +52,15 @@ describe(`generation from a hostile chat endpoint (${TEST_DIALECT})`, () => {
     assert.equal((await app.request('GET', '/api/user/strategies', { key: user.key })).body.total, 0);
   });
 
+  it('a file whose PARAMS default is out of an engine parameter’s bounds is sent back to the model, like any refusal', async () => {
+    const user = await funded(app, 0);
+    answers.length = 0;
+    const bad = `\`\`\`python\nPARAMS = {"rsi_threshold": 200}\n\ndef detect_x(candles, params):\n    return []\n\`\`\``;
+    answers.push(completion(bad), completion(bad));
+    const res = await generate(app, user.key, 'RSI');
+    assert.deepEqual([res.status, res.body.detail, res.body.reason], [400, 'Stratégie impossible à générer. Reformule plus clairement la logique.', 'Paramètre « rsi_threshold » invalide : 200 (attendu : un nombre de 0 à 100).']);
+  });
+
   it('an answer of several megabytes is refused unread past its bound (502)', async () => {
     const user = await funded(app, 0);
     answers.length = 0;

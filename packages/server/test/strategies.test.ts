@@ -144,6 +144,15 @@ describe(`personal strategies (${TEST_DIALECT})`, () => {
     assert.equal(failed.status, 'failed');
     assert.match(JSON.parse(failed.meta!).error, /^Import interdit ligne 1 : « os »/);
   });
+
+  it('a file whose PARAMS give an engine parameter a default out of its bounds is refused and archived like any refusal', async () => {
+    const user = await funded(t, 0);
+    const res = await importStrategy(t, user.key, 'PARAMS = {"rsi_threshold": 200}\n\ndef detect_x(candles, params):\n    return []\n', 'seuil.py');
+    const detail = 'Paramètre « rsi_threshold » invalide : 200 (attendu : un nombre de 0 à 100).';
+    assert.deepEqual([res.status, res.body.detail], [400, detail]);
+    const rows = await t.db.models.ArchivedStrategy.findAll({ where: { userId: user.id } });
+    assert.deepEqual(rows.map((r) => [r.status, JSON.parse(r.meta!).error]), [['failed', detail]]);
+  });
 });
 
 /** Every file under the storage's archive/ folder. */

@@ -14,6 +14,8 @@ import { LOOKAHEAD_CUTS, SAMPLE_META, normalizeUserParams, sampleCandles, shapeF
 import { sandboxHttpError } from './messages.js';
 import { SandboxError, type SandboxResult, type StrategySandbox } from './sandbox/sandbox.js';
 import { parseStoredJson } from '../db/json.js';
+import { ParamError } from '@bt/core/params';
+import { frenchParamMessage } from '../app/param-messages.js';
 
 export const STRATEGY_MESSAGES = {
   notFound: 'Stratégie introuvable.',
@@ -83,6 +85,9 @@ export class UserStrategies {
   validationError(err: unknown, prefix = ''): HttpError | null {
     if (err instanceof SandboxError) return sandboxHttpError(err, this.deps.limits, prefix);
     if (err instanceof HttpError) return prefix ? new HttpError(err.status, `${prefix}${err.message}`) : err;
+    // A PARAMS default an engine parameter refuses (core's normaliser): the file's fault like any
+    // refusal, so it is archived, and a chat model gets it back to fix.
+    if (err instanceof ParamError) return badRequest(`${prefix}${frenchParamMessage(err)}`);
     return null;
   }
 
