@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AUTH_MESSAGES, isEmail, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
-import { SUPPORT_MESSAGES, SUPPORT_TABS, supportPayload, validateSupport } from '../src/pages/support/support.js';
+import { SUPPORT_MESSAGES, SUPPORT_TABS, supportFailureMessage, supportPayload, validateSupport } from '../src/pages/support/support.js';
+import { HttpError, NetworkError } from '../src/api/errors.js';
 
 describe('login and registration (docs/product.md §1.5, §1.8)', () => {
   it('trims the identifier and requires both fields', () => {
@@ -47,5 +48,13 @@ describe('support form (docs/product.md §1.3, §1.5)', () => {
       message: 'Idée',
       meta: { path: '/support', ts: 1700000000000 },
     });
+  });
+
+  it('a failed send shows the server’s sentence without the HTTP prefix, else the product’s words', () => {
+    const limited = new HttpError(429, 'Trop de requêtes. Réessaie dans 60 s.', { detail: 'Trop de requêtes. Réessaie dans 60 s.' });
+    assert.equal(supportFailureMessage(limited), 'Trop de requêtes. Réessaie dans 60 s.');
+    assert.equal(supportFailureMessage(new HttpError(500, undefined, undefined)), 'Désolé, l’envoi a échoué. Réessayez.');
+    assert.equal(supportFailureMessage(new NetworkError(new TypeError('Failed to fetch'))), 'Erreur réseau.');
+    assert.equal(supportFailureMessage(new Error('boom')), 'Désolé, l’envoi a échoué. Réessayez.');
   });
 });

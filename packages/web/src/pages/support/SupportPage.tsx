@@ -1,9 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { HttpError } from '../../api/errors.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { calls } from '../../runtime.js';
-import { SUPPORT_MESSAGES, SUPPORT_SENT_RESET_MS, SUPPORT_TABS, supportPayload, validateSupport, type SupportFields, type SupportType } from './support.js';
+import { SUPPORT_SENT_RESET_MS, SUPPORT_TABS, supportFailureMessage, supportPayload, validateSupport, type SupportFields, type SupportType } from './support.js';
 import { Hexagon } from 'lucide-react';
 
 const EMPTY: SupportFields = { firstName: '', lastName: '', email: '', message: '' };
@@ -39,7 +38,7 @@ export default function SupportPage() {
       setFields(EMPTY);
       setState('sent');
     } catch (failure) {
-      setError(failure instanceof HttpError ? failure.message : failure instanceof Error && failure.message ? failure.message : SUPPORT_MESSAGES.failed);
+      setError(supportFailureMessage(failure));
       setState('idle');
     }
   }

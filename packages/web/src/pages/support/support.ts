@@ -1,5 +1,6 @@
 /** The support form's rules (docs/product.md §1.3, §1.4, §1.5, §1.8). */
 import type { SupportPayload } from '../../api/calls.js';
+import { HttpError, NetworkError } from '../../api/errors.js';
 
 export type SupportType = SupportPayload['type'];
 
@@ -40,4 +41,15 @@ export function supportPayload(type: SupportType, fields: SupportFields, path: s
     message: fields.message.trim(),
     meta: { path, ts: now },
   };
+}
+
+/**
+ * The alert of a failed send: the server's own sentence ('Merci d’entrer une adresse e-mail
+ * valide…', the rate limit's), without the client's 'HTTP 400 — ' prefix, which no other form
+ * shows; 'Erreur réseau.' without an answer; else the product's default.
+ */
+export function supportFailureMessage(error: unknown): string {
+  if (error instanceof HttpError) return error.detail || SUPPORT_MESSAGES.failed;
+  if (error instanceof NetworkError) return error.message;
+  return SUPPORT_MESSAGES.failed;
 }
