@@ -23,6 +23,8 @@ export const JOB_NAMES = { backtest: 'backtest', extraction: 'extraction' } as c
 export const PRIORITY = { pro: 1, standard: 2 } as const;
 /** Longest wait for Redis to take a job before the run is given up (503). */
 const ENQUEUE_TIMEOUT_MS = 5000;
+/** Longest wait for any other command of the API's queue connection (a job's removal, a finished job's read). */
+const COMMAND_TIMEOUT_MS = 2000;
 
 /**
  * Finished jobs Redis keeps (docs/queue.md, "Redis memory"). A completed backtest's job holds its
@@ -138,8 +140,11 @@ export class QueueRunner {
     const feature = 'the Redis job queue (REDIS_URL)';
     const [{ Queue, QueueEvents }, { Redis }] = await Promise.all([importFor(feature, 'bullmq', () => import('bullmq')), importFor(feature, 'ioredis', () => import('ioredis'))]);
     // Commands fail at once while Redis is away (no offline queue): the request gets a clear 503
-    // instead of hanging on a reconnecting client.
-    const connection = new Redis(this.options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // instead of hanging on a reconnecting client. A Redis that keeps the connection but answers
+    // nothing (a partition dropping packets, a frozen server) fails them after COMMAND_TIMEOUT_MS:
+    // without it, the removal of a timed-out job waited for Redis to come back, and the request
+    // with it. This connection carries no blocking command (QueueEvents has its own).
+    const connection = new Redis(this.options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: COMMAND_TIMEOUT_MS });
     const eventsConnection = new Redis(this.options.url, { maxRetriesPerRequest: null });
     for (const c of [connection, eventsConnection]) c.on('error', (err) => this.logError('redis', err));
     const queue = new Queue(BACKTEST_QUEUE, { connection, prefix: this.options.prefix });

@@ -48,6 +48,9 @@ export interface PrivateRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>;
+  /** SIGSTOP: it keeps its connections and answers nothing (a partition, a server frozen) until `resume`. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -83,7 +86,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url: `redis://127.0.0.1:${port}`,
     kill,
     restart: start,
+    pause: () => void (child as ChildProcess | null)?.kill('SIGSTOP'),
+    resume: () => void (child as ChildProcess | null)?.kill('SIGCONT'),
     async stop() {
+      (child as ChildProcess | null)?.kill('SIGCONT');
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },

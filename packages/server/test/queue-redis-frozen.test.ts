@@ -1,0 +1,69 @@
+// Redis that stops answering without closing its connections (a partition that drops packets, a
+// server frozen by a fork or a long command): docs/queue.md, "Failures", promises a 503 when no
+// answer comes within JOB_TIMEOUT_MS, and the run refunded. A private redis-server is paused
+// (SIGSTOP) while a request waits for its job (no worker listens): the request must end, clean,
+// soon after its bound — not wait for Redis to come back.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EXTRACTION_MESSAGES, JOB_MESSAGES } from '../src/jobs/messages.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { openTestDatabase, type TestDatabase } from './support/db.js';
+import { startPrivateRedis, waitFor, type PrivateRedis } from './support/redis.js';
+import { balance, funded, ledgerRows, runBacktest } from './support/work.js';
+
+const TIMEOUT_MS = 1500;
+
+describe('a request waiting for its job while Redis stops answering', () => {
+  let database: TestDatabase;
+  let redis: PrivateRedis;
+  let t: TestApp;
+
+  before(async () => {
+    database = await openTestDatabase();
+    redis = await startPrivateRedis();
+    t = await startTestApp(database.db, { library: true, queue: { url: redis.url, prefix: 'bt', timeoutMs: TIMEOUT_MS } });
+  });
+
+  after(async () => {
+    redis?.resume();
+    await t?.close();
+    await redis?.stop();
+    await database?.drop();
+  });
+
+  const depth = () => t.app.services.backtests.runner.queueDepth();
+
+  it('a backtest: 503 with its detail a few seconds after JOB_TIMEOUT_MS, refunded once, the run gone', { timeout: 60_000 }, async () => {
+    const user = await funded(t, 10);
+    const started = Date.now();
+    const call = runBacktest(t, user.key);
+    await waitFor(async () => (await depth()) === 1, 'the job waiting in Redis');
+    redis.pause();
+    const res = await Promise.race([call, new Promise<null>((r) => setTimeout(() => r(null), TIMEOUT_MS + 8000))]);
+    const elapsed = Date.now() - started;
+    redis.resume();
+    assert.ok(res, `no answer ${elapsed} ms after the request while Redis was frozen`);
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.body.detail, JOB_MESSAGES.timeout);
+    assert.equal(await balance(t, user.id), 10);
+    const kinds = (await ledgerRows(t, user.id)).filter((r) => r.reason === 'backtest').map((r) => r.kind).sort();
+    assert.deepEqual(kinds, ['refund', 'spend']);
+    assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
+  });
+
+  it('an extraction: 503 with its detail, nothing charged', { timeout: 60_000 }, async () => {
+    await waitFor(async () => (await depth()) === 0, 'Redis answering again, the first job out of the queue');
+    const user = await funded(t, 1);
+    const started = Date.now();
+    const call = t.request('GET', '/api/extract_to_output_live?symbol=EURUSD&timeframe=M15&start_date=2023-01-02&end_date=2023-01-31', { key: user.key });
+    await waitFor(async () => (await depth()) === 1, 'the job waiting in Redis');
+    redis.pause();
+    const res = await Promise.race([call, new Promise<null>((r) => setTimeout(() => r(null), TIMEOUT_MS + 8000))]);
+    const elapsed = Date.now() - started;
+    redis.resume();
+    assert.ok(res, `no answer ${elapsed} ms after the request while Redis was frozen`);
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.body.detail, EXTRACTION_MESSAGES.timeout);
+    assert.equal(await balance(t, user.id), 1);
+  });
+});
