@@ -66,3 +66,21 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     assert.equal(readFileSync(out, 'utf8'), 'the previous output\n');
   });
 }
+
+test('SIGKILL cannot be caught: its temporary file stays, and the next bt writing into that folder removes it', async () => {
+  const out = join(tmp.dir, 'out-SIGKILL.csv');
+  writeFileSync(out, 'the previous output\n');
+  const run = await interrupted(out, 'SIGKILL');
+  assert.ok(run.sawTemp, `the write was never seen under way: ${run.stderr}`);
+  assert.equal(run.signal, 'SIGKILL');
+  const left = readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp'));
+  assert.equal(left.length, 1, 'the killed process could not remove it');
+  assert.equal(readFileSync(out, 'utf8'), 'the previous output\n');
+  const next = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'convert', input, join(tmp.dir, 'next.arrow')], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  assert.equal(next, 0);
+  assert.deepEqual(readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp')), [], 'the dead writer’s file swept');
+});

@@ -105,7 +105,7 @@ test('the temporary files being written are known, and removed at once by remove
   const done = writeFileWhole(path, slow());
   await writing;
   const [temp] = unfinishedTempFiles();
-  assert.match(temp, /[/]\.slow\.csv\.[0-9a-f]{12}\.tmp$/);
+  assert.match(temp, /[/]\.slow\.csv\.[0-9a-f]{12}\.[0-9a-f]{4}-\d+\.tmp$/);
   assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.slow')), [temp.slice(dir.length + 1)]);
   // As a SIGINT handler would: synchronous, the temporary file gone before the process ends.
   assert.deepEqual(removeUnfinishedTempFiles(), [temp]);

@@ -3,8 +3,9 @@
 // over it once complete. A full disk, an I/O error or a killed process leaves the previous file
 // (or none), never a cut one; a golden file cut in half would have broken every later regression
 // run (docs/cli.md, "Candle files").
-import { randomBytes } from 'node:crypto';
-import { chmod, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, open, opendir, realpath, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { tracking } from './temp-files/index.js';
 
@@ -47,7 +48,8 @@ export async function writeFileWhole(path: string, content: FileContent): Promis
     }
     return;
   }
-  const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`);
+  await sweepStaleTempFiles(dirname(target.path));
+  const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.${TEMP_HOST_TAG}-${process.pid}.tmp`);
   let file;
   try {
     file = await open(temp, 'wx', target.mode ?? 0o666);
@@ -70,6 +72,49 @@ export async function writeFileWhole(path: string, content: FileContent): Promis
     throw namingTarget(error, temp, path);
   } finally {
     tracking(temp, false);
+  }
+}
+
+/**
+ * The temporary file's owner is in its name, `.NAME.<12 hex>.<host>-<pid>.tmp` (host: 4 hex of a
+ * hash of the host name), so that a file left by a process that could not clean up (a SIGKILL, an
+ * out-of-memory kill, a power cut) can be told from one still being written: docs/cli.md "Files bt
+ * writes".
+ */
+export const TEMP_HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 4);
+const OWNED_TEMP = /^\..+\.[0-9a-f]{12}\.([0-9a-f]{4})-(\d{1,10})\.tmp$/;
+
+/** Folders already swept by this thread: once each, so writing many files into one stays linear. */
+const swept = new Set<string>();
+
+/** Whether process `pid` of this host has ended (a process of another user is alive: EPERM). */
+function ended(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes, once per folder and thread, the temporary files a writer of this host left there when
+ * it died: named by this host, by a process that has ended (never this one, whose other threads
+ * may be writing). Another host's files (a shared folder) and names of any other form are left
+ * alone; a folder that cannot be read or a file already gone is passed over.
+ */
+async function sweepStaleTempFiles(folder: string): Promise<void> {
+  if (swept.has(folder)) return;
+  swept.add(folder);
+  try {
+    for await (const entry of await opendir(folder)) {
+      const m = OWNED_TEMP.exec(entry.name);
+      if (!m || m[1] !== TEMP_HOST_TAG || !entry.isFile()) continue;
+      const pid = Number(m[2]);
+      if (pid !== process.pid && pid > 0 && ended(pid)) await rm(join(folder, entry.name), { force: true });
+    }
+  } catch {
+    // Cleaning up after another process never stops this write.
   }
 }
 
