@@ -190,6 +190,24 @@ describe(`without isolation, strategies are refused, never run unisolated (${TES
     }
   });
 
+  it('bubblewrap failing after the start (its runner gone) answers 503, not a 400 blamed and archived on the file', async () => {
+    const owner = await funded(t, 0);
+    const copy = mkdtempSync(join(tmpdir(), 'bt-runner-gone-'));
+    cpSync(RUNNER_DIR, copy, { recursive: true });
+    chmodSync(copy, 0o755);
+    const setup = await prepareSandbox({ python: TEST_PYTHON, runnerDir: copy, selfTest: sandboxSelfTest });
+    assert.ok(setup.ready, setup.ready ? '' : setup.reason);
+    rmSync(copy, { recursive: true, force: true });
+    const broken = await startTestApp(tdb.db, { sandboxSetup: setup });
+    try {
+      const refused = await importStrategy(broken, owner.key, fn('return []'), 'x.py');
+      assert.deepEqual([refused.status, refused.body], [503, { detail: ISOLATION }]);
+      assert.equal(await tdb.db.models.ArchivedStrategy.count({ where: { userId: owner.id } }), 0, 'not archived as the file’s failure');
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('the start-up check refuses a missing bubblewrap, one that fails its self-test, and a missing Python', async () => {
     const missing = await prepareSandbox({ python: TEST_PYTHON, bwrap: '/nowhere/bwrap', selfTest: sandboxSelfTest });
     assert.deepEqual(missing, { ready: false, missing: 'isolation', reason: 'bubblewrap not found at /nowhere/bwrap (apt-get install bubblewrap)' });

@@ -254,7 +254,10 @@ export class PythonSandbox implements StrategySandbox {
     } catch {
       // Python died before answering (a MemoryError while starting, an interpreter abort), or
       // bubblewrap could not start it (its reason is on stderr).
-      if (outcome.code !== 0 && /^bwrap: /m.test(logs)) throw new SandboxError('protocol', logs.trim().split('\n').at(-1)!.slice(0, 300));
+      // bubblewrap's own failure (a runner or library gone since the start-up check, no user
+      // namespace left): the server's fault, refused like a missing sandbox (503), never blamed on
+      // the user's file (a 400 archived as its failure); the reason goes in `extra` for the logs.
+      if (outcome.code !== 0 && /^bwrap: /m.test(logs)) throw new SandboxError('unavailable', 'isolation', null, { reason: logs.trim().split('\n').at(-1)!.slice(0, 300) });
       if (outcome.code !== 0) throw new SandboxError('memory', `exit ${outcome.code}`);
       throw new SandboxError('protocol', 'no JSON answer');
     }
@@ -358,7 +361,7 @@ export async function sandboxSelfTest(launcher: SandboxLauncher): Promise<string
     const result = await sandbox.run({ source: SELF_TEST_SOURCE, mode: 'dry_run', candles, lookaheadCuts: [2], limits: { wallMs: 20_000 } });
     return result.signals.length === 1 && result.signals[0].stop === 1 ? null : `unexpected answer ${JSON.stringify(result.signals)}`;
   } catch (err) {
-    return err instanceof SandboxError ? `${err.code}: ${err.detail}` : (err as Error).message;
+    return err instanceof SandboxError ? `${err.code}: ${typeof err.extra.reason === 'string' ? err.extra.reason : err.detail}` : (err as Error).message;
   }
 }
 
