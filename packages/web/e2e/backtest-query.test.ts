@@ -42,6 +42,45 @@ describe('backtest screen: address and failures', () => {
     await page.context().close();
   });
 
+  it('tabbing through the pickers keeps the strategy chosen: focus alone never switches the source', async () => {
+    const user = await newUser(running.server, { verified: true });
+    const imported = await userApi(running.server.url, user).importStrategy('breakout.py', BREAKOUT_PY, 'note');
+    const id = String((imported.strategy as Record<string, unknown>).id);
+    const page = await signedInPage(running.browser, running.server, user.key, '/home');
+    await page.goto(`${running.server.url}/backtest?symbol=EURUSD&strategy=${encodeURIComponent(id)}`);
+    await page.waitForURL((url) => !url.searchParams.has('strategy'));
+    const active = () => page.locator('.picker.active select').getAttribute('id');
+    assert.equal(await active(), 'user-strategy', 'the personal strategy of the address is active');
+
+    // The official strategy chosen, then Tab past the personal picker to the next fields.
+    await page.getByTestId('official-strategy').selectOption('ob_pullback_pure');
+    assert.equal(await active(), 'official-strategy');
+    await page.getByTestId('official-strategy').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'user-strategy');
+    await page.keyboard.press('Tab');
+    assert.equal(await active(), 'official-strategy', 'passing through the personal picker leaves the official one active');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await active(), 'official-strategy', 'and so does coming back through it');
+
+    // The run sends the official strategy, not the personal one the picker still shows.
+    await page.getByTestId('timeframe').selectOption('M15');
+    await page.getByTestId('start-date').fill('2023-01-02');
+    await page.getByTestId('end-date').fill('2023-01-31');
+    const sent = page.waitForRequest('**/api/run_backtest');
+    await page.getByTestId('run-backtest').click();
+    assert.equal(JSON.parse((await sent).postData() ?? '{}').strategy, 'ob_pullback_pure');
+    await page.getByTestId('result-card').or(page.getByTestId('form-error')).first().waitFor({ timeout: 60_000 });
+
+    // A key on the personal picker (choosing with the keyboard) does make it the active source.
+    await page.getByTestId('user-strategy').focus();
+    assert.equal(await active(), 'official-strategy');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await active(), 'user-strategy');
+    await page.context().close();
+  });
+
   it('?symbol= chooses the pair and, once the library is known, a timeframe it has; an unknown pair chooses nothing', async () => {
     // XAUUSD: H4 only in the seeded library (the default timeframe is M15); the pair sheets of /a-savoir link so.
     const page = await signedInPage(running.browser, running.server, null, '/backtest?symbol=xauusd');

@@ -18,7 +18,15 @@ function Badge({ active }: { active: boolean }) {
   return <span className={`badge ${active ? 'badge-active' : 'badge-inactive'}`}>{active ? 'Actif' : 'Inactif'}</span>;
 }
 
-/** Official and personal pickers (docs/product.md §2.2): touching one makes it the active source. */
+/** Keys that only move the focus or close something: passing through a picker is not choosing it. */
+const PASSING_KEYS: ReadonlySet<string> = new Set(['Tab', 'Shift', 'Escape', 'Control', 'Alt', 'Meta']);
+
+/**
+ * Official and personal pickers (docs/product.md §2.2): touching one (a click, a key on it, a
+ * choice) makes it the active source. Focus alone does not: tabbing from the official picker to
+ * the pair field went through the personal one, made it active, and the run sent the personal
+ * strategy still shown there instead of the official one just chosen.
+ */
 export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Props) {
   const officialActive = form.source === 'official';
   const provider = useGeneratorProvider();
@@ -36,7 +44,7 @@ export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Pr
         <select
           id="official-strategy"
           value={form.officialStrategy}
-          onFocus={() => onChange({ source: 'official' })}
+          onKeyDown={(e) => !PASSING_KEYS.has(e.key) && !officialActive && onChange({ source: 'official' })}
           onChange={(e) => onChange({ source: 'official', officialStrategy: e.target.value, params: {} })}
           data-testid="official-strategy"
         >
@@ -56,7 +64,7 @@ export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Pr
         <select
           id="user-strategy"
           value={form.userStrategyId}
-          onFocus={() => onChange({ source: 'gpt' })}
+          onKeyDown={(e) => !PASSING_KEYS.has(e.key) && officialActive && onChange({ source: 'gpt' })}
           onChange={(e) => onChange({ source: 'gpt', userStrategyId: e.target.value, params: {} })}
           data-testid="user-strategy"
         >
