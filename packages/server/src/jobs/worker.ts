@@ -175,6 +175,12 @@ export class BacktestWorker {
       await finishRun(this.deps, run, result, workbook, data.source === 'custom' ? candles : null, performance.now() - started);
     } catch (err) {
       if (!(err instanceof RunNotRunning)) throw err;
+      // Done meanwhile by another attempt of this job: its lock expired while a worker that was
+      // alive (frozen, paused) held it, the stalled-job check handed it here, and that worker woke
+      // and finished first. Same request, same result: this answer is the one the API waits for
+      // (its own completion is refused, the lock being this worker's now).
+      const now = await this.deps.db.models.BacktestRun.findOne({ where: { id: run.id, runId: run.runId }, attributes: ['status'] });
+      if (now?.status === 'done') return { result, storeMs: performance.now() - storing };
       // Given up (and refunded) while it ran: its files go, unless a new run took the folder.
       const taken = await this.deps.db.models.BacktestRun.count({ where: { userId: run.userId, folder: run.folder } });
       if (!taken) {
