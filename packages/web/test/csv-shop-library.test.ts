@@ -13,6 +13,7 @@ import {
   extractionAnswerError,
   extractionErrorMessage,
   filterLibrary,
+  formatBytes,
   monthLabel,
   monthOptions,
   pageStep,
@@ -101,6 +102,15 @@ describe('CSV shop library (docs/product.md §2.2, §2.3, §2.9)', () => {
     assert.deepEqual([visibleFiles(items, 3, 16).shown.length, visibleFiles(items, 3, 16).more], [37, false]);
     assert.deepEqual([visibleFiles(items, 4, 10).shown.length, visibleFiles(items, 4, 10).more], [37, false]);
     assert.deepEqual([visibleFiles(items, 3, 10).shown.length, visibleFiles(items, 3, 10).more], [30, true]);
+  });
+
+  it('sizes read as elsewhere in the app: o, ko, Mo with a decimal comma, never 1024 ko', () => {
+    const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+    assert.equal(plain(formatBytes(812)), '812 o');
+    assert.equal(plain(formatBytes(1536)), '1,5 ko');
+    assert.equal(plain(formatBytes(1024 * 1024 - 30)), '1 Mo');
+    assert.equal(plain(formatBytes(2.25 * 1024 * 1024)), '2,3 Mo');
+    assert.equal(formatBytes(null), '');
   });
 
   it('library paths go in the URL segment by segment', () => {

@@ -6,6 +6,7 @@
 import { LIBRARY_TIMEFRAMES, symbolFilterOptions, type SymbolOption } from '@bt/core/catalogue';
 import { isNonJsonAnswer } from '../../api/client.js';
 import { HttpError } from '../../api/errors.js';
+import { formatSize } from '../admin/format.js';
 import { fieldNumber as num, fieldText as str } from '../../api/fields.js';
 
 export const ALL = 'ALL';
@@ -264,11 +265,12 @@ export function downloadErrorMessage(error: unknown): string {
   return SHOP_MESSAGES.downloadError;
 }
 
+/**
+ * A file's size as the rest of the app writes sizes (o, ko, Mo, Go: '812 ko', '1,5 Mo'); its own
+ * rule wrote 'Ko' and could read '1024 Ko' just under a mebibyte.
+ */
 export function formatBytes(bytes: number | null): string {
-  if (bytes === null) return '';
-  if (bytes < 1024) return `${bytes} o`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} Ko`;
-  return `${(bytes / 1024 / 1024).toFixed(1).replace('.', ',')} Mo`;
+  return bytes === null ? '' : formatSize(bytes);
 }
 
 /** The columns of the official files (docs/product.md §2.9), for the info strip's popover. */
