@@ -151,6 +151,12 @@ describe('python sandbox: the runtime layers without the static check', { skip: 
     assert.deepEqual(await refusal(`import statistics\n${fn('return statistics.sys.modules')}`), ['runtime_error', "AttributeError: module 'statistics' has no attribute 'sys'"]);
   });
 
+  it('the import table withholds a withheld function under every module that re-exports it (functools.namedtuple)', async () => {
+    assert.deepEqual(await refusal(`from functools import namedtuple\n${fn('return []')}`), ['forbidden_name', 'namedtuple']);
+    assert.deepEqual(await refusal(`from statistics import namedtuple\n${fn('return []')}`), ['forbidden_name', 'namedtuple']);
+    assert.deepEqual(await refusal(`import functools\n${fn('return [(0, "buy", float(len(functools.namedtuple("P", "a")._fields)))]')}`), ['runtime_error', "AttributeError: module 'functools' has no attribute 'namedtuple'"]);
+  });
+
   it('runs with an empty environment (bubblewrap sets PWD, Python may add LC_CTYPE for PEP 538 locale coercion)', async () => {
     const source = fn('b = [k for k in ().__class__.__bases__[0].__subclasses__() if k.__name__ == "_wrap_close"][0].__init__.__globals__\nraise ValueError(repr(sorted(b["environ"].keys())))');
     const [code, detail] = await refusal(source);

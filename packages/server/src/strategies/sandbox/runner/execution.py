@@ -60,6 +60,12 @@ def safe_builtins(log):
 def proxy_modules():
     """'math' -> a module holding math's public names; submodules of allowed modules as proxies too."""
     proxies = {}
+    # Withheld by identity, not by name under its own module: functools and statistics re-export
+    # collections.namedtuple under the same name.
+    withheld_objects = [getattr(sys.modules[module], key) for module, keys in static_check.WITHHELD.items() for key in keys]
+
+    def withheld(value):
+        return any(value is w for w in withheld_objects)
 
     def proxy_of(name):
         if name in proxies:
@@ -67,9 +73,8 @@ def proxy_modules():
         real = sys.modules[name]
         proxy = types.ModuleType(name)
         proxies[name] = proxy
-        withheld = static_check.WITHHELD.get(name, ())
         for key, value in list(vars(real).items()):
-            if key.startswith('_') or key in withheld:
+            if key.startswith('_') or key in static_check.WITHHELD_NAMES or withheld(value):
                 continue
             if isinstance(value, types.ModuleType):
                 if value.__name__.split('.')[0] in static_check.ALLOWED_MODULES and value.__name__ in sys.modules:
@@ -123,7 +128,7 @@ class ImportRewriter(ast.NodeTransformer):
                     if not key.startswith('_'):
                         out.append(self.assign(key, self.lookup(name + ':' + key, getattr(proxy, key), node), node))
                 continue
-            if alias.name.startswith('_') or alias.name in static_check.WITHHELD.get(name, ()):
+            if alias.name.startswith('_') or alias.name in static_check.WITHHELD_NAMES:
                 fail('forbidden_name', alias.name, node.lineno)
             if hasattr(proxy, alias.name):
                 value = getattr(proxy, alias.name)
