@@ -69,3 +69,24 @@ test('parseDecimal ignores spaces around the number, not inside it', () => {
   assert.equal(parse('\t42'), 42);
   assert.ok(Number.isNaN(parse('1 5')));
 });
+
+test('a cell of 200,000 digits is refused in linear time as a number too large, not after minutes', async () => {
+  const { CandleFileError, readCandlesCsv } = await import('@bt/core/candles');
+  const H = 'Datetime,Open,High,Low,Close,Volume\n';
+  for (const cell of ['1'.repeat(200_000), `1.${'2'.repeat(200_000)}e99999`, `${'9'.repeat(200_000)}x`]) {
+    const started = performance.now();
+    const error = (() => {
+      try {
+        readCandlesCsv(`${H}2024-01-01 00:00:00+00:00,1,2,0.5,1.5,${cell}\n`);
+      } catch (e) {
+        return e;
+      }
+      return assert.fail('loaded');
+    })();
+    assert.ok(error instanceof CandleFileError);
+    assert.deepEqual(error.problems.map((p) => [p.code, p.line, p.column]), [['non_numeric', 2, 'Volume']]);
+    assert.match(error.problems[0].message, cell.endsWith('x') ? /is not a number$/ : /is not a price$/);
+    // The classification regex backtracked over every split of the digits: 200,000 took 80 s.
+    assert.ok(performance.now() - started < 2000, `${Math.round(performance.now() - started)} ms`);
+  }
+});

@@ -167,7 +167,11 @@ export function classifyNonNumber(text: string): 'empty' | 'nan' | 'infinity' | 
   const t = text.trim();
   if (t === '') return 'empty';
   if (/^[+-]?nan$/i.test(t)) return 'nan';
-  if (/^[+-]?(inf|infinity)$/i.test(t) || /^[+-]?\d*\.?\d+e[+-]?\d+$/i.test(t)) return 'infinity';
+  // A well-formed number that parseDecimal refused overflowed (1e400, or 400 digits). Each digit
+  // run is followed by something that must differ from a digit, so a long cell is matched in
+  // linear time: `\d*\.?\d+e` backtracked over every split of a run of digits with no `e`, and a
+  // cell of 100,000 digits took 20 s (a 20 MB one would never end).
+  if (/^[+-]?(inf|infinity)$/i.test(t) || /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(t)) return 'infinity';
   if (/^[+-]?\d+,\d+$/.test(t) || /^[+-]?\d{1,3}(\.\d{3})+,\d+$/.test(t)) return 'decimal_comma';
   return 'text';
 }
