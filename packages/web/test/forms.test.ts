@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AUTH_MESSAGES, isEmail, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
+import { AUTH_MESSAGES, googleSignIn, isEmail, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
 import { SUPPORT_MESSAGES, SUPPORT_TABS, supportFailureMessage, supportPayload, validateSupport } from '../src/pages/support/support.js';
 import { HttpError, NetworkError } from '../src/api/errors.js';
 
@@ -27,6 +27,17 @@ describe('login and registration (docs/product.md §1.5, §1.8)', () => {
     assert.equal(validateNewPassword('longenough', 'different'), 'Les mots de passe ne correspondent pas.');
     assert.equal(validateNewPassword('longenough', 'longenough'), null);
     assert.equal(AUTH_MESSAGES.recreateLimit, 'Tu as déjà recréé un compte 3 fois avec cette adresse. Connecte-toi avec ton compte existant ou utilise un autre e-mail.');
+  });
+});
+
+describe('Google sign-in button (docs/web.md "Public pages")', () => {
+  it('follows the sign_in list of GET /api/health; without a list nothing is known', () => {
+    assert.equal(googleSignIn({ status: 'ok', sign_in: ['google'] }), 'available');
+    assert.equal(googleSignIn({ status: 'ok', sign_in: [] }), 'unavailable');
+    assert.equal(googleSignIn({ status: 'ok' }), 'unknown', 'an older server: the button stays');
+    assert.equal(googleSignIn({ nonJson: true, text: '<html>' }), 'unknown');
+    assert.equal(googleSignIn(null), 'unknown');
+    assert.equal(AUTH_MESSAGES.googleUnavailable, 'La connexion avec Google n’est pas disponible sur ce serveur.');
   });
 });
 

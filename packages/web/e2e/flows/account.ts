@@ -14,7 +14,12 @@ export function accountFlow(flow: Flow): void {
 
     it('registers (bad address first), sees the success overlay, verifies and gets 2 credits', async () => {
       const { page, close } = await flow.h.newPage();
+      const health = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/health');
       await page.goto(`${flow.h.url}/login?tab=register&next=%2Fbacktest`);
+      // This server has no Google sign-in: the button says so instead of leading to a raw 503 answer.
+      assert.deepEqual((await (await health).json()).sign_in, []);
+      await page.getByTestId('google-unavailable').getByText('La connexion avec Google n’est pas disponible sur ce serveur.').waitFor();
+      assert.equal(await page.getByTestId('google-signin').isDisabled(), true);
       const form = page.getByTestId('register-form');
       await form.getByRole('button', { name: 'Créer mon compte' }).click();
       assert.equal(await form.getByRole('alert').innerText(), 'Tous les champs sont obligatoires.');

@@ -116,6 +116,8 @@ export function makeCalls(api: ApiClient) {
       api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
     /** The third-party sign-in start endpoint on the API host (a browser redirect, docs/product.md §1.7). */
     googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
+    /** The health answer, whose `sign_in` lists the third-party sign-ins this server has (docs/api.md). */
+    health: () => api.get<unknown>('/api/health', { auth: false }),
     /** What the official library holds, per symbol and timeframe (public). */
     datasets: () => api.get<unknown>('/api/datasets', { auth: false }).then(requireJson),
     /** The result view's candles and trades of one of the user's runs. */

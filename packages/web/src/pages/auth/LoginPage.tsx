@@ -7,7 +7,7 @@ import { PageMeta } from '../../components/PageMeta.js';
 import { analytics, calls, session } from '../../runtime.js';
 import { safeNext } from '../../session/next.js';
 import { useSession } from '../../session/react.js';
-import { AUTH_MESSAGES, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
+import { AUTH_MESSAGES, googleSignIn, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
 import { ResendVerification } from './ResendVerification.js';
 import { Hexagon, PartyPopper } from 'lucide-react';
 
@@ -20,11 +20,38 @@ function LegalLinks() {
   );
 }
 
+/** The Google button; disabled, with why, on a server that has no Google sign-in configured. */
 function GoogleButton({ next }: { next: string }) {
+  const [availability, setAvailability] = useState<'available' | 'unavailable' | 'unknown'>('unknown');
+  useEffect(() => {
+    let live = true;
+    calls.health().then(
+      (answer) => live && setAvailability(googleSignIn(answer)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const off = availability === 'unavailable';
   return (
-    <button type="button" className="btn btn-google" onClick={() => window.location.assign(calls.googleSignInUrl(next))} data-testid="google-signin">
-      <span aria-hidden="true" className="g-mark">G</span> Continuer avec Google
-    </button>
+    <>
+      <button
+        type="button"
+        className="btn btn-google"
+        disabled={off}
+        aria-describedby={off ? 'google-unavailable' : undefined}
+        onClick={() => window.location.assign(calls.googleSignInUrl(next))}
+        data-testid="google-signin"
+      >
+        <span aria-hidden="true" className="g-mark">G</span> Continuer avec Google
+      </button>
+      {off ? (
+        <p className="muted small" id="google-unavailable" data-testid="google-unavailable">
+          {AUTH_MESSAGES.googleUnavailable}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -24,7 +24,19 @@ export const AUTH_MESSAGES = {
   resetDone: 'Mot de passe mis à jour. Redirection…',
   resetInvalid: 'Lien invalide ou expiré.',
   providerFailed: 'Connexion avec Google impossible. Réessaie.',
+  googleUnavailable: 'La connexion avec Google n’est pas disponible sur ce serveur.',
 } as const;
+
+/**
+ * Whether this server offers Google sign-in, from `GET /api/health`'s `sign_in` list: 'unknown'
+ * when the answer says nothing (no answer, no list), so the button stays as it was. Without
+ * Google configured, the button led to the server's raw 503 JSON page.
+ */
+export function googleSignIn(health: unknown): 'available' | 'unavailable' | 'unknown' {
+  const list = health && typeof health === 'object' ? (health as { sign_in?: unknown }).sign_in : undefined;
+  if (!Array.isArray(list)) return 'unknown';
+  return list.includes('google') ? 'available' : 'unavailable';
+}
 
 /** An e-mail: something@domain.tld, no spaces anywhere. */
 export function isEmail(value: string): boolean {
