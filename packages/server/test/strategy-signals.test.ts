@@ -44,6 +44,22 @@ describe(`the signals a strategy returns (${TEST_DIALECT})`, () => {
     assert.equal(huge.status, 201, huge.text);
   });
 
+  it('a signal returned several times is one setup: the list returned three times gives the trades of once', async () => {
+    const user = await funded(t, 4);
+    const once = 'def detect_repeat(candles, params):\n    return [(i, "buy") for i in range(20, len(candles["close"]), 50)]\n';
+    const thrice = once.replace(']\n', '] * 3\n');
+    const trades: number[] = [];
+    for (const source of [once, thrice]) {
+      const imported = await importStrategy(t, user.key, source, 'repeat.py');
+      assert.equal(imported.status, 201, imported.text);
+      const run = await runBacktest(t, user.key, { strategy: imported.body.strategy.id });
+      assert.equal(run.status, 200, run.text);
+      trades.push(run.body.summary.trades);
+    }
+    assert.ok(trades[0] > 0);
+    assert.equal(trades[1], trades[0]);
+  });
+
   it('a pullback strategy that drops its zones on real data gets the same sentence from the backtest, uncharged', async () => {
     const user = await funded(t, 4);
     // Zones on the 600 sample candles of the dry run and its look-ahead cuts, none on the month of the backtest.

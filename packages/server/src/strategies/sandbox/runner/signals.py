@@ -35,6 +35,9 @@ def normalize(result, n, max_signals, zone_required=False):
     except TypeError:
         fail('bad_output', 'type', None, detail=type(result).__name__)
     out = []
+    # A signal repeated as such is one setup, not several trades on the same candle (returning the
+    # list three times must not triple a result's trades): the first of identical signals is kept.
+    seen = set()
     for position, item in enumerate(items):
         if position >= max_signals:
             fail('bad_output', 'too_many', None, detail=str(max_signals))
@@ -64,6 +67,11 @@ def normalize(result, n, max_signals, zone_required=False):
             signal['zone'] = {'top': float(top), 'bottom': float(bottom)}
         elif zone_required:
             fail('bad_output', 'zone_missing', None, position=position)
+        zoned = signal.get('zone')
+        identity = (index, signal['side'], signal.get('stop'), zoned and zoned['top'], zoned and zoned['bottom'])
+        if identity in seen:
+            continue
+        seen.add(identity)
         out.append(signal)
     return out
 
