@@ -1,4 +1,5 @@
 import { parseTimeframe, timeframeStepMs } from '@bt/core/catalogue';
+import { monthBounds } from '../datasets/series.js';
 
 const DAY = 86_400_000;
 
@@ -15,9 +16,7 @@ export const PARTIAL_EDGE_MS = 4 * DAY;
  * before the month ends, or when the month is not over yet. Gaps inside a month are not seen here.
  */
 export function isPartialMonth(month: string, timeframe: string, firstCandle: Date, lastCandle: Date, now: Date): boolean {
-  const [year, monthNumber] = month.split('-').map(Number);
-  const start = Date.UTC(year, monthNumber - 1, 1);
-  const end = Date.UTC(year, monthNumber, 1);
+  const { start, end } = monthBounds(month);
   let step = 0;
   try {
     step = timeframeStepMs(parseTimeframe(timeframe));

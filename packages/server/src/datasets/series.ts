@@ -84,10 +84,19 @@ export function monthOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 7);
 }
 
+/**
+ * 00:00 UTC of the first day of a month (`monthIndex` from 0; 12 is January of the next year).
+ * setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999, so an import
+ * for the target month 0050-03 took candles of 1950-03 as inside it and filed them under 0050-03.
+ */
+export function utcMonthStart(year: number, monthIndex: number): number {
+  return new Date(0).setUTCFullYear(year, monthIndex, 1);
+}
+
 /** [start, end) instants of a YYYY-MM month. */
 export function monthBounds(month: string): { start: number; end: number } {
   const [y, m] = month.split('-').map(Number);
-  return { start: Date.UTC(y, m - 1, 1), end: Date.UTC(y, m, 1) };
+  return { start: utcMonthStart(y, m - 1), end: utcMonthStart(y, m) };
 }
 
 /** The UTC calendar months a series has candles in, in order. */

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { useTestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
+import { importArchive, importForm, libraryCsv } from './support/import-archives.js';
+import { makeAdmin } from './support/work.js';
+
+const MB = 1024 * 1024;
+const t = useTestApp({
+  library: true,
+  config: { imports: { maxArchiveBytes: 4 * MB, maxEntryBytes: 2 * MB, maxInflatedBytes: 64 * MB, maxEntries: 100, urlTimeoutMs: 1500, maxRedirects: 3, urlAllow: [] } },
+});
+let admin: { key: string };
+
+const post = (fields: Record<string, string>, archive: Buffer) =>
+  t.request('POST', '/api/admin/maintenance/import-output', { key: admin.key, form: importForm(fields, { name: 'output.zip', bytes: archive }) });
+
+describe(`admin import of hostile archives (${TEST_DIALECT})`, () => {
+  before(async () => {
+    admin = await makeAdmin(t);
+  });
+
+  it('a target month of the years 0 to 99 is that month, not the same month of 1900 to 1999', async () => {
+    const march = libraryCsv(t.libraryDir, 'EURUSD', 'M15', '2023-03');
+    const res = await post({ target_month: '0050-03' }, importArchive([{ name: 'GBPUSD_M15.csv', data: march.replaceAll('2023-03-', '1950-03-') }]));
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.counts, { added: 0, skipped: 0, overwritten: 0, errors: 1 });
+    assert.match(res.body.errors[0].detail, /^Bougies hors du mois cible 0050-03 \(du 1950-03-01 00:00 au 1950-03-31 21:45\)\.$/);
+    assert.equal(await t.db.models.Dataset.count({ where: { month: '0050-03' } }), 0, 'no month filed under a year it does not hold');
+  });
+});
