@@ -11,6 +11,7 @@ export {
   WorkbookSheetNotFoundError,
   DEFAULT_SHEET_LIMIT,
   MAX_SHEET_LIMIT,
+  MAX_SHEET_CELLS,
   type WorkbookMeta,
   type SheetPage,
   type SheetPageOptions,

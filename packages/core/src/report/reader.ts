@@ -69,15 +69,29 @@ function plain(value: ExcelJS.CellValue): SheetCell {
   return String(value);
 }
 
+/**
+ * The most cells a sheet's rectangle (rows × its widest row) may hold when read: bt's own Trades
+ * sheets are about 40 columns, so this is 500,000 trades, more than exceljs itself can load. One
+ * value in column XFD on each of 20,000 rows (a 117 KB file) made a rectangle of 330 million
+ * cells, each an exceljs cell object: bt report ran out of memory after three minutes.
+ */
+export const MAX_SHEET_CELLS = 20_000_000;
+
 /** The sheet as a rectangle of plain cells, one array per row (empty rows kept), trailing empties trimmed. */
 function matrix(sheet: ExcelJS.Worksheet): SheetCell[][] {
   const width = sheet.columnCount;
   const rows: SheetCell[][] = [];
   const last = sheet.rowCount;
+  if (width * last > MAX_SHEET_CELLS) {
+    throw new Error(`invalid workbook: sheet ${JSON.stringify(sheet.name)} spans ${last.toLocaleString('en-US')} rows by ${width.toLocaleString('en-US')} columns, more than the ${MAX_SHEET_CELLS.toLocaleString('en-US')} cells bt reads`);
+  }
   for (let r = 1; r <= last; r++) {
-    const row = sheet.getRow(r);
-    const cells: SheetCell[] = new Array(width);
-    for (let c = 1; c <= width; c++) cells[c - 1] = plain(row.getCell(c).value);
+    const cells: SheetCell[] = new Array<SheetCell>(width).fill(null);
+    // The cells the row has, not getRow/getCell, which create a row and a cell object for every
+    // empty place they are asked about.
+    sheet.findRow(r)?.eachCell((cell, c) => {
+      if (c <= width) cells[c - 1] = plain(cell.value);
+    });
     rows.push(cells);
   }
   // rowCount counts formatted-but-empty rows too; they are not data.
