@@ -99,6 +99,17 @@ async function buyThrough(page: Page, method: 'stripe' | 'paypal' | 'crypto', of
   const file = await (await download).path();
   const invoice = pdfText(await readFile(file));
   for (const expected of ['bt SAS', offer.label, `Total TTC : ${offer.price.replace(/\s/g, ' ')}`, 'TVA (20 %)']) assert.ok(invoice.includes(expected), `${expected} in the invoice:\n${invoice}`);
+  // A refused invoice (here the server's 404) is a French toast, and nothing is saved as a .pdf.
+  await page.route('**/api/profile/invoices/**', (route) => route.fulfill({ status: 404, json: { detail: 'Facture introuvable.' } }));
+  let saved = false;
+  const onDownload = () => (saved = true);
+  page.on('download', onDownload);
+  await row.getByTestId('history-invoice').click();
+  await page.getByTestId('toast').getByText('Téléchargement impossible. Facture introuvable.').waitFor();
+  await page.waitForTimeout(300);
+  assert.equal(saved, false);
+  page.off('download', onDownload);
+  await page.unroute('**/api/profile/invoices/**');
   return invoice;
 }
 

@@ -1,6 +1,7 @@
 import { FileDown } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Modal } from '../../components/Modal.js';
+import { DownloadLink } from '../../components/DownloadLink.js';
 import { METHOD_NAMES, euros } from '../../features/payments/offers.js';
 import { successPath, type Purchase } from '../../features/payments/payments.js';
 import { OFFERS } from '../../lib/catalogue.js';
@@ -31,9 +32,9 @@ export function PaymentSuccessDialog({ purchase, invoiceUrl, onClose }: { purcha
           {purchase.credits} crédit{purchase.credits > 1 ? 's' : ''} ajouté{purchase.credits > 1 ? 's' : ''} à ton solde.
         </p>
         {invoiceUrl ? (
-          <a className="btn btn-small" href={invoiceUrl} data-testid="payment-invoice">
+          <DownloadLink className="btn btn-small" href={invoiceUrl} file="facture.pdf" data-testid="payment-invoice">
             <FileDown size={16} aria-hidden="true" /> Télécharger la facture
-          </a>
+          </DownloadLink>
         ) : null}
       </div>
     </Modal>

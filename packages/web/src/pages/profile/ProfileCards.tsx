@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { CircleCheck, FileDown } from 'lucide-react';
 import { calls, payments, storage } from '../../runtime.js';
 import { Modal } from '../../components/Modal.js';
+import { DownloadLink } from '../../components/DownloadLink.js';
 import {
   AVATAR_COLOR_STORAGE,
   AVATAR_PALETTE,
@@ -170,10 +171,11 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
                   <td className="mono small">{row.txid || '—'}</td>
                   <td>
                     {row.invoice ? (
-                      <a className="invoice-link" href={payments.invoiceUrl(row.invoice.path)} download data-testid="history-invoice">
+                      // Fetched on click, saved only when it is the PDF: a refusal is a French toast.
+                      <DownloadLink className="invoice-link" href={payments.invoiceUrl(row.invoice.path)} file={`facture-${row.invoice.label}.pdf`} data-testid="history-invoice">
                         <FileDown size={15} aria-hidden="true" />
                         {row.invoice.label}
-                      </a>
+                      </DownloadLink>
                     ) : (
                       '—'
                     )}
