@@ -28,4 +28,33 @@ describe(`admin import of hostile archives (${TEST_DIALECT})`, () => {
     assert.match(res.body.errors[0].detail, /^Bougies hors du mois cible 0050-03 \(du 1950-03-01 00:00 au 1950-03-31 21:45\)\.$/);
     assert.equal(await t.db.models.Dataset.count({ where: { month: '0050-03' } }), 0, 'no month filed under a year it does not hold');
   });
+
+  it('an encrypted entry and one compressed with another method are each said for what they are; the others land', async () => {
+    const march = libraryCsv(t.libraryDir, 'EURUSD', 'M15', '2023-03');
+    const archive = importArchive([
+      { name: 'GBPUSD_M15_2023-03.csv', data: march },
+      { name: 'AUDUSD_M15_2023-03.csv', data: march },
+      { name: 'NZDUSD_M15_2023-03.csv', data: march },
+    ]);
+    // Flags and method of the first two entries, in their local and central headers alike.
+    const set = (entry: number, at: { local: number; central: number }, value: number) => {
+      let local = -1;
+      let central = -1;
+      for (let k = 0; k <= entry; k++) {
+        local = archive.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), local + 1);
+        central = archive.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), central + 1);
+      }
+      archive.writeUInt16LE(value, local + at.local);
+      archive.writeUInt16LE(value, central + at.central);
+    };
+    set(0, { local: 6, central: 8 }, 1); // general purpose bit 0: encrypted
+    set(1, { local: 8, central: 10 }, 12); // bzip2
+    const res = await post({ target_month: '2023-03', dry_run: 'true' }, archive);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.errors, [
+      { file: 'GBPUSD_M15_2023-03.csv', detail: 'Entrée chiffrée (protégée par un mot de passe) : refaire l’archive sans mot de passe.' },
+      { file: 'AUDUSD_M15_2023-03.csv', detail: 'Méthode de compression non prise en charge (12) : seules « stockée » et « deflate » sont lues.' },
+    ]);
+    assert.deepEqual(res.body.added.map((f: { path: string }) => f.path), ['NZDUSD/M15/NZDUSD_M15_2023-03.csv']);
+  });
 });

@@ -103,13 +103,15 @@ export async function walkZip(
 }
 
 /** Why one entry of an archive is not read (docs/admin.md, "Import rules"). */
-export type EntryProblem = 'absolute' | 'traversal' | 'symlink' | 'bad_name' | 'too_large' | 'broken' | 'budget';
+export type EntryProblem = 'absolute' | 'traversal' | 'symlink' | 'bad_name' | 'encrypted' | 'compression' | 'too_large' | 'broken' | 'budget';
 
 export interface ZipEntryInfo {
   /** The name as written, with `\` read as `/` (archives made on Windows). */
   name: string;
   isDirectory: boolean;
   declaredBytes: number;
+  /** The entry's compression method (0 stored, 8 deflate; others are refused). */
+  compressionMethod: number;
   /** Set when the name or the entry's type refuses it before anything is inflated. */
   problem: EntryProblem | null;
 }
@@ -130,12 +132,17 @@ function entryProblem(name: string, entry: Entry): EntryProblem | null {
   if (/[\x00-\x1f\x7f]/.test(name)) return 'bad_name';
   if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return 'absolute';
   if (name.split('/').includes('..')) return 'traversal';
+  // Said for what they are, before inflating: yauzl refuses both when asked to read them, which
+  // read as a damaged entry ("broken") to whoever made the archive with a password or with bzip2.
+  if (entry.isEncrypted()) return 'encrypted';
+  if (!name.endsWith('/') && entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return 'compression';
   return null;
 }
 
 /**
  * Walks an untrusted archive entry by entry, unlike walkZip never refusing it whole for one bad
  * entry: each entry's name is checked first (absolute, `..`, link, control characters), then
+ * its encryption and compression method (only stored and deflate are read), then
  * `onEntry` decides whether to read it; a read entry is inflated under its own cap and the
  * archive's budget, and handed whole to `onRead` (awaited, so the caller can work on one entry
  * at a time). An entry refused on the way is handed to `onRefused` and the walk goes on; past the
@@ -167,7 +174,7 @@ export async function walkZipEntries(
     for await (const entry of zip.eachEntry()) {
       entries++;
       const name = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
-      const info: ZipEntryInfo = { name, isDirectory: name.endsWith('/'), declaredBytes: entry.uncompressedSize, problem: null };
+      const info: ZipEntryInfo = { name, isDirectory: name.endsWith('/'), declaredBytes: entry.uncompressedSize, compressionMethod: entry.compressionMethod, problem: null };
       info.problem = entryProblem(name, entry);
       if (info.problem) {
         await call(() => handlers.onRefused(info, info.problem!));

@@ -102,7 +102,7 @@ export class OutputImporter {
         request.archive,
         { maxEntries: limits.maxEntries, maxInflatedBytes: limits.maxInflatedBytes, maxEntryBytes: limits.maxEntryBytes },
         {
-          onRefused: (info, problem) => refuse(info.name, this.problemText(problem)),
+          onRefused: (info, problem) => refuse(info.name, this.problemText(problem, info)),
           onEntry: (info) => {
             const parsed = parseEntryName(info.name);
             if (!parsed.ok) {
@@ -175,7 +175,7 @@ export class OutputImporter {
     }
   }
 
-  private problemText(problem: EntryProblem): string {
+  private problemText(problem: EntryProblem, info: ZipEntryInfo): string {
     const { limits } = this.deps;
     switch (problem) {
       case 'absolute':
@@ -186,6 +186,10 @@ export class OutputImporter {
         return IMPORT_MSG.symlink;
       case 'bad_name':
         return IMPORT_MSG.badName;
+      case 'encrypted':
+        return IMPORT_MSG.encrypted;
+      case 'compression':
+        return IMPORT_MSG.compression(info.compressionMethod);
       case 'too_large':
         return IMPORT_MSG.tooLarge(Math.round(limits.maxEntryBytes / MB));
       case 'budget':

@@ -4,6 +4,8 @@ export const IMPORT_MSG = {
   traversal: 'Chemin avec « .. » refusé (sortie du dossier).',
   symlink: 'Lien symbolique refusé.',
   badName: 'Nom de fichier invalide (caractères de contrôle).',
+  encrypted: 'Entrée chiffrée (protégée par un mot de passe) : refaire l’archive sans mot de passe.',
+  compression: (method: number) => `Méthode de compression non prise en charge (${method}) : seules « stockée » et « deflate » sont lues.`,
   tooLarge: (mb: number) => `Fichier trop volumineux une fois décompressé (${mb} Mo maximum).`,
   budget: (mb: number) => `Archive trop volumineuse une fois décompressée (${mb} Mo maximum au total) : fichier non lu.`,
   broken: 'Entrée illisible (données compressées endommagées ou taille annoncée fausse).',
