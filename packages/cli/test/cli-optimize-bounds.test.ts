@@ -36,3 +36,16 @@ test('walk-forward windows: a step shorter than the out-of-sample window, a wind
     tmp.remove();
   }
 });
+
+test('no resolved trade in the period with --min-trades 0: the sentence does not advise lowering it', { timeout: 60_000 }, async () => {
+  const tmp = tempDir();
+  try {
+    const base = ['optimize', '--data', EURUSD_H1, '--strategy', 'englobante_entry', '--sl', '10,20', '--tp1', '20', '--no-progress', '--concurrency', '1', '--csv', join(tmp.dir, 'o.csv')];
+    const [none, few] = await Promise.all([bt([...base, '--min-trades', '0', '--from', '2030-01-01']), bt([...base, '--min-trades', '5', '--from', '2030-01-01'])]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stderr, /^bt: no combination has a resolved trade at TP1 \(widen the period, or try other values\)$/m);
+    assert.match(few.stderr, /^bt: no combination has 5 resolved trades at TP1 \(lower --min-trades, or widen the period\)$/m);
+  } finally {
+    tmp.remove();
+  }
+});

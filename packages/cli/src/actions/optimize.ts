@@ -109,7 +109,17 @@ export async function optimizeCommand(flags: OptimizeFlags): Promise<void> {
     print(`CSV of every combination: ${csvPath}`);
     if (heatmapPath) print(`Heatmap: ${heatmapPath}`);
   }
-  if (result.eligible === 0) process.stderr.write(`bt: no combination has ${result.minTrades} resolved trades at ${result.target.toUpperCase()} (lower --min-trades, or widen the period)\n`);
+  if (result.eligible === 0) process.stderr.write(`bt: ${noEligible(result.minTrades, result.target)}\n`);
+}
+
+/**
+ * Why nothing ranks. A combination without a resolved trade has no objective, so it never ranks,
+ * whatever --min-trades says: at 0 or 1 the advice to lower it was no advice.
+ */
+export function noEligible(minTrades: number, target: 'tp1' | 'tp2'): string {
+  const at = target.toUpperCase();
+  if (minTrades <= 1) return `no combination has a resolved trade at ${at} (widen the period, or try other values)`;
+  return `no combination has ${minTrades} resolved trades at ${at} (lower --min-trades, or widen the period)`;
 }
 
 export function optimizeJson(setup: SearchSetup, result: OptimizeResult, rows: readonly CombinationRow[], elapsedMs: number, workers: number) {
