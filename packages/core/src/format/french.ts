@@ -54,6 +54,9 @@ export function formatRFr(value: number | null | undefined, decimals = 2): strin
  * workbook's rule (its `0.00000` price format), at most 10.
  */
 export function priceDecimals(pipSize: number): number {
+  // A pip size that is no size (0, negative, NaN: a hand-edited Config row) shows every decimal
+  // bt writes, instead of NaN decimals, which Intl refuses with a RangeError.
+  if (!(pipSize > 0)) return 10;
   return Math.min(10, Math.max(0, Math.ceil(-Math.log10(pipSize) - 1e-9)) + 1);
 }
 
@@ -66,13 +69,17 @@ const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'lon
 const shortDayFormat = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 const timeFormat = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
 
+/** An instant a Date holds (Intl throws a RangeError on any other: NaN, Infinity, past ±8.64e15 ms). */
+const instant = (ms: number) => typeof ms === 'number' && Math.abs(ms) <= 8.64e15;
+
 /** A UTC calendar day: `1 mars 2023`. */
 export function formatDayFr(ms: number): string {
-  return dayFormat.format(ms);
+  return instant(ms) ? dayFormat.format(ms) : MISSING;
 }
 
 /** A period of UTC days, as short as it reads well: `1–31 mars 2023`, `28 février – 3 mars 2023`. */
 export function formatPeriodFr(fromMs: number, toMs: number): string {
+  if (!instant(fromMs) || !instant(toMs)) return `${formatDayFr(fromMs)} – ${formatDayFr(toMs)}`;
   return dayFormat.formatRange(Math.min(fromMs, toMs), Math.max(fromMs, toMs));
 }
 
@@ -83,7 +90,7 @@ export function rangesTextFr(ranges: readonly { readonly first: number; readonly
 
 /** A UTC instant to the minute: `01/03/2023 14:00`. */
 export function formatDateTimeFr(ms: number): string {
-  return `${shortDayFormat.format(ms)} ${timeFormat.format(ms)}`;
+  return instant(ms) ? `${shortDayFormat.format(ms)} ${timeFormat.format(ms)}` : MISSING;
 }
 
 /** `YYYY-MM-DD` (a UTC calendar day) to its instant, or null when it is not one. */
