@@ -2,6 +2,7 @@
 import type { DetailsAnswer } from '../../api/admin.js';
 import { formatCell } from './format.js';
 import { MSG } from './messages.js';
+import { shownOf } from './pages.js';
 import { Empty, TableBox } from './ui.js';
 
 const COLUMN_LABELS: Record<string, string> = {
@@ -56,7 +57,7 @@ export function DetailsTable({ answer, testId }: { answer: DetailsAnswer; testId
           ))}
         </tbody>
       </table>
-      {answer.total > answer.rows.length ? <p className="muted small">{`${answer.rows.length} ligne(s) sur ${answer.total}`}</p> : null}
+      {answer.total > answer.rows.length ? <p className="muted small">{shownOf(answer.rows.length, answer.total, 'ligne(s)')}</p> : null}
     </TableBox>
   );
 }
