@@ -73,7 +73,7 @@ export class StrategyGenerator {
     const emitted = emitPython(spec);
     let validated: Validated;
     try {
-      validated = await this.deps.strategies.validate(emitted.source);
+      validated = await this.deps.strategies.validate(emitted.source, user.id);
     } catch (err) {
       const http = this.deps.strategies.validationError(err);
       if (!http) throw err;
@@ -116,7 +116,7 @@ export class StrategyGenerator {
       } else {
         lastSource = source;
         try {
-          const validated = await this.deps.strategies.validate(source);
+          const validated = await this.deps.strategies.validate(source, user.id);
           const comment = validated.shape.description || `Stratégie générée à partir de : ${prompt.slice(0, 300)}`;
           const strategy = await this.deps.strategies.save(user, {
             source, shape: validated.shape, origin: 'gpt', filename: `${validated.shape.detectName}.py`, slMode, comment, userInput: prompt,

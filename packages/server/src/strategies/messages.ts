@@ -75,6 +75,8 @@ export function sandboxMessage(err: SandboxError, limits: Pick<SandboxLimits, 'm
         : "L'exécution des stratégies Python n'est pas disponible sur ce serveur.";
     case 'busy':
       return "Trop de stratégies en cours d'exécution : réessaie dans quelques secondes.";
+    case 'owner_busy':
+      return `Tu as déjà ${err.detail} exécution${Number(err.detail) > 1 ? 's' : ''} de stratégie Python en cours : attends qu'elle${Number(err.detail) > 1 ? 's' : ''} se termine${Number(err.detail) > 1 ? 'nt' : ''} avant d'en lancer une autre.`;
     default:
       return "Le script n'a pas rendu de réponse exploitable.";
   }
@@ -124,8 +126,11 @@ function syntaxMessage(err: SandboxError): string {
   return `Erreur de syntaxe Python${where} (Python : « ${python} »).`;
 }
 
-/** The HTTP error of a sandbox refusal: 503 when Python or its isolation is missing, or the sandbox saturated; else 400. */
+/**
+ * The HTTP error of a sandbox refusal: 503 when Python or its isolation is missing, or the sandbox
+ * saturated; 429 when the user already has as many runs in flight as the sandbox runs at once; else 400.
+ */
 export function sandboxHttpError(err: SandboxError, limits: Pick<SandboxLimits, 'memoryBytes' | 'cpuSeconds'>, prefix = ''): HttpError {
-  const status = err.code === 'unavailable' || err.code === 'busy' ? 503 : 400;
+  const status = err.code === 'unavailable' || err.code === 'busy' ? 503 : err.code === 'owner_busy' ? 429 : 400;
   return new HttpError(status, `${prefix}${sandboxMessage(err, limits)}`);
 }

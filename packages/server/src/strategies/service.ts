@@ -72,12 +72,12 @@ export class UserStrategies {
    * is checked here too for a generated file (an import's bytes were checked on arrival, 413): a
    * chat model's file obeys the import's limit, refused as a file the model must fix (400).
    */
-  async validate(source: string): Promise<Validated> {
+  async validate(source: string, owner?: number): Promise<Validated> {
     if (Buffer.byteLength(source, 'utf8') > this.deps.maxBytes) throw badRequest(STRATEGY_MESSAGES.tooLarge(this.deps.maxBytes));
-    const probe = await this.deps.sandbox.run({ source, mode: 'check' });
+    const probe = await this.deps.sandbox.run({ source, mode: 'check', owner });
     const shape = shapeFromInfo(probe.info);
     const { params } = normalizeUserParams(shape, {});
-    const dryRun = await this.deps.sandbox.run({ source, mode: 'dry_run', candles: this.sample, meta: { ...SAMPLE_META }, params, lookaheadCuts: LOOKAHEAD_CUTS, zoneRequired: shape.entryMode === 'pullback' });
+    const dryRun = await this.deps.sandbox.run({ source, mode: 'dry_run', candles: this.sample, meta: { ...SAMPLE_META }, params, lookaheadCuts: LOOKAHEAD_CUTS, zoneRequired: shape.entryMode === 'pullback', owner });
     return { shape, dryRun };
   }
 
@@ -109,7 +109,7 @@ export class UserStrategies {
     const started = performance.now();
     let validated: Validated;
     try {
-      validated = await this.validate(source);
+      validated = await this.validate(source, user.id);
     } catch (err) {
       const http = this.validationError(err);
       if (!http) throw err;
@@ -250,7 +250,7 @@ export class UserStrategies {
 
   /** Signals of the stored file on real candles, through the sandbox (static check again, then the call). */
   async signals(row: UserStrategy, candles: Candles, params: StrategyParams, meta: Record<string, string | number>): Promise<SandboxResult> {
-    return this.deps.sandbox.run({ source: await this.source(row), mode: 'run', candles, params, meta, zoneRequired: row.entryMode === 'pullback' });
+    return this.deps.sandbox.run({ source: await this.source(row), mode: 'run', candles, params, meta, zoneRequired: row.entryMode === 'pullback', owner: row.userId });
   }
 }
 

@@ -50,7 +50,7 @@ const CODES = [
   'syntax', 'too_complex', 'forbidden_import', 'forbidden_name', 'forbidden_attribute', 'forbidden_string', 'forbidden_pattern',
   'no_detect', 'several_detect', 'bad_signature', 'bad_detect_name', 'bad_meta',
   'runtime_error', 'refused_operation', 'memory', 'bad_output', 'lookahead',
-  'cpu_limit', 'wall_timeout', 'output_too_large', 'killed', 'protocol', 'unavailable', 'busy',
+  'cpu_limit', 'wall_timeout', 'output_too_large', 'killed', 'protocol', 'unavailable', 'busy', 'owner_busy',
 ] as const;
 export type SandboxErrorCode = (typeof CODES)[number];
 const SANDBOX_ERROR_CODES: ReadonlySet<string> = new Set(CODES);
@@ -87,6 +87,11 @@ export interface SandboxRequest {
    * leaving the OS layer (bubblewrap, rlimits). Never set by a route.
    */
   pythonChecks?: 'all' | 'runtime' | 'none';
+  /**
+   * Whose run it is (the user's id): one owner may have at most as many runs in flight, running or
+   * waiting, as run at once, so one account cannot fill the queue and leave every other one a 503.
+   */
+  owner?: number;
   limits?: Partial<SandboxLimits>;
 }
 
@@ -150,10 +155,13 @@ export class PythonSandbox implements StrategySandbox {
   private readonly gate: Semaphore;
   private readonly maxQueue: number;
   private readonly launcher: SandboxLauncher | null;
+  private readonly perOwner: number;
+  private readonly inFlight = new Map<number, number>();
 
   constructor(setup: SandboxSetup, options: { limits?: Partial<SandboxLimits>; concurrency?: number; maxQueue?: number } = {}) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
     this.gate = new Semaphore(options.concurrency ?? 2);
+    this.perOwner = options.concurrency ?? 2;
     this.maxQueue = options.maxQueue ?? 32;
     this.launcher = setup.ready ? setup.launcher : null;
     this.unavailable = setup.ready ? null : new SandboxError('unavailable', setup.missing);
@@ -166,6 +174,8 @@ export class PythonSandbox implements StrategySandbox {
   async run(request: SandboxRequest): Promise<SandboxResult> {
     if (!this.launcher) throw this.unavailable!;
     if (this.gate.queued >= this.maxQueue) throw new SandboxError('busy', String(this.maxQueue));
+    const owner = request.owner;
+    if (owner !== undefined && (this.inFlight.get(owner) ?? 0) >= this.perOwner) throw new SandboxError('owner_busy', String(this.perOwner));
     const limits = { ...this.limits, ...request.limits };
     const input = JSON.stringify({
       source: request.source,
@@ -185,7 +195,15 @@ export class PythonSandbox implements StrategySandbox {
     });
     const expected = { candleCount: request.candles?.close.length ?? 0, zoneRequired: request.zoneRequired === true, maxSignals: limits.maxSignals };
     const command = this.launcher.command();
-    return this.gate.use(() => this.spawnRunner(command, input, limits, expected));
+    if (owner === undefined) return this.gate.use(() => this.spawnRunner(command, input, limits, expected));
+    this.inFlight.set(owner, (this.inFlight.get(owner) ?? 0) + 1);
+    try {
+      return await this.gate.use(() => this.spawnRunner(command, input, limits, expected));
+    } finally {
+      const left = (this.inFlight.get(owner) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(owner, left);
+      else this.inFlight.delete(owner);
+    }
   }
 
   private async spawnRunner(command: SandboxCommand, input: string, limits: SandboxLimits, expected: ExpectedSignals): Promise<SandboxResult> {
