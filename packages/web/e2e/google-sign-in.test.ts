@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startOidcProvider, type TestProvider } from '../../server/test/support/oidc-provider.js';
-import { shot, useServerAndBrowser } from './work-area-support.js';
+import type { Browser } from 'playwright-core';
+import { newUser, shot, useServerAndBrowser, type TestUser } from './work-area-support.js';
 
 let provider: TestProvider | undefined;
 
@@ -40,6 +41,31 @@ describe('Google sign-in from the login page', () => {
     await page.getByRole('tab', { name: 'Mon dashboard' }).waitFor();
     assert.equal(await page.getByTestId('avatar').innerText(), 'GR');
     await shot(page, 'google-01-signed-in', false);
+    await context.close();
+  });
+
+  it('a return without a session says why: refused at the provider, or an address the provider did not verify', async () => {
+    const loginPage = async (browser: Browser) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'fr-FR', reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      await page.goto(`${running.server.url}/login?next=%2Fdashboard`);
+      return { page, context };
+    };
+    provider!.signIn({ deny: true });
+    let { page, context } = await loginPage(running.browser);
+    await page.getByTestId('google-signin').click();
+    await page.waitForURL((url) => url.searchParams.get('error') === 'access_denied');
+    assert.equal(await page.getByTestId('provider-error').innerText(), 'Connexion avec Google annulée.');
+    await context.close();
+
+    // An account with a password owns the address; the provider does not vouch for it.
+    const owner: TestUser = await newUser(running.server, { verified: true });
+    provider!.signIn({ sub: 'g-e2e-2', email: owner.email, email_verified: false });
+    ({ page, context } = await loginPage(running.browser));
+    await page.getByTestId('google-signin').click();
+    await page.waitForURL((url) => url.searchParams.get('error') === 'email_unverified');
+    assert.equal(await page.getByTestId('provider-error').innerText(), 'Un compte existe déjà avec cette adresse, mais Google ne l’a pas vérifiée : connecte-toi avec ton mot de passe.');
+    await shot(page, 'google-02-email-unverified', false);
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AUTH_MESSAGES, googleSignIn, isEmail, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
+import { AUTH_MESSAGES, googleSignIn, isEmail, providerFailureMessage, registrationSucceeded, tabFromQuery, validateLogin, validateNewPassword, validateRegister } from '../src/pages/auth/authForms.js';
 import { SUPPORT_MESSAGES, SUPPORT_TABS, supportFailureMessage, supportPayload, validateSupport } from '../src/pages/support/support.js';
 import { HttpError, NetworkError } from '../src/api/errors.js';
 
@@ -38,6 +38,16 @@ describe('Google sign-in button (docs/web.md "Public pages")', () => {
     assert.equal(googleSignIn({ nonJson: true, text: '<html>' }), 'unknown');
     assert.equal(googleSignIn(null), 'unknown');
     assert.equal(AUTH_MESSAGES.googleUnavailable, 'La connexion avec Google n’est pas disponible sur ce serveur.');
+  });
+});
+
+describe('return from Google without a session (docs/api.md, the callback\'s error codes)', () => {
+  it('says why for each code the server sends; anything else is the generic failure', () => {
+    assert.equal(providerFailureMessage('email_unverified'), 'Un compte existe déjà avec cette adresse, mais Google ne l’a pas vérifiée : connecte-toi avec ton mot de passe.');
+    assert.equal(providerFailureMessage('access_denied'), 'Connexion avec Google annulée.');
+    assert.match(providerFailureMessage('email_missing'), /^Google n’a pas transmis ton adresse e-mail/);
+    assert.match(providerFailureMessage('invalid_state'), /Réessaie\.$/);
+    for (const other of ['oidc_failed', null, '', 'constructor', '__proto__']) assert.equal(providerFailureMessage(other), 'Connexion avec Google impossible. Réessaie.');
   });
 });
 

@@ -7,7 +7,7 @@ import { PageMeta } from '../../components/PageMeta.js';
 import { analytics, calls, session } from '../../runtime.js';
 import { safeNext } from '../../session/next.js';
 import { useSession } from '../../session/react.js';
-import { AUTH_MESSAGES, googleSignIn, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
+import { AUTH_MESSAGES, googleSignIn, providerFailureMessage, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
 import { ResendVerification } from './ResendVerification.js';
 import { Hexagon, PartyPopper } from 'lucide-react';
 
@@ -246,7 +246,7 @@ export default function LoginPage() {
         <h1>{tab === 'register' ? 'Inscription' : 'Connexion'}</h1>
         {provider && (state.status === 'consuming' || state.status === 'loading') ? <p className="muted">Connexion en cours…</p> : null}
         {recreateLimit ? <p className="alert alert-error" role="alert">{AUTH_MESSAGES.recreateLimit}</p> : null}
-        {providerFailed ? <p className="alert alert-error" role="alert">{AUTH_MESSAGES.providerFailed}</p> : null}
+        {providerFailed ? <p className="alert alert-error" role="alert" data-testid="provider-error">{providerFailureMessage(params.get('error'))}</p> : null}
         {params.get('reset_link') === 'sent' ? <p className="alert alert-info">{AUTH_MESSAGES.forgotDone}</p> : null}
         {params.get('reset') === '1' ? <p className="alert alert-info">Mot de passe mis à jour : connecte-toi avec le nouveau.</p> : null}
         <GoogleButton next={next} />

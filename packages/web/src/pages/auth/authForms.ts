@@ -28,6 +28,22 @@ export const AUTH_MESSAGES = {
 } as const;
 
 /**
+ * Why a return from Google did not sign in, by the `error` code the server sends back
+ * (docs/api.md, GET /api/auth/google/callback); ours, since the spec names recreate_limit only.
+ * 'Réessaie' alone sent a trader whose address Google had not verified round in circles.
+ */
+export const PROVIDER_ERRORS: Readonly<Record<string, string>> = {
+  email_unverified: 'Un compte existe déjà avec cette adresse, mais Google ne l’a pas vérifiée : connecte-toi avec ton mot de passe.',
+  email_missing: 'Google n’a pas transmis ton adresse e-mail : autorise-la lors de la connexion, ou inscris-toi avec le formulaire.',
+  access_denied: 'Connexion avec Google annulée.',
+  invalid_state: 'La connexion avec Google a expiré ou a été commencée dans un autre navigateur. Réessaie.',
+};
+
+export function providerFailureMessage(code: string | null | undefined): string {
+  return (code && Object.hasOwn(PROVIDER_ERRORS, code) ? PROVIDER_ERRORS[code] : null) ?? AUTH_MESSAGES.providerFailed;
+}
+
+/**
  * Whether this server offers Google sign-in, from `GET /api/health`'s `sign_in` list: 'unknown'
  * when the answer says nothing (no answer, no list), so the button stays as it was. Without
  * Google configured, the button led to the server's raw 503 JSON page.
