@@ -50,14 +50,17 @@ export async function writeFileWhole(path: string, content: FileContent): Promis
   }
   await sweepStaleTempFiles(dirname(target.path));
   const temp = join(dirname(target.path), `.${basename(target.path)}.${randomBytes(6).toString('hex')}.${TEMP_HOST_TAG}-${process.pid}.tmp`);
+  // Recorded before it exists: recorded after the open, a signal in between found nothing to
+  // remove (and, as the CLI installs its handlers only while a file is recorded, none to run).
+  tracking(temp, true);
   let file;
   try {
     file = await open(temp, 'wx', target.mode ?? 0o666);
   } catch (error) {
+    tracking(temp, false);
     // A missing or read-only folder: said of the file asked for, not of the temporary name.
     throw namingTarget(error, temp, path);
   }
-  tracking(temp, true);
   try {
     try {
       await writeAll(file, content);

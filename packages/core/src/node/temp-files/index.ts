@@ -37,14 +37,30 @@ export function removeUnfinishedTempFiles(): string[] {
       // Nothing more can be done on the way out.
     }
   }
+  const had = unfinished.size;
   unfinished.clear();
+  if (had > 0) for (const listener of countListeners) listener(0);
   return removed;
 }
 
+const countListeners = new Set<(count: number) => void>();
+
 /** Records a temporary file another thread writes (a worker that reported it), or forgets it. */
 export function trackTempFile(path: string, writing: boolean): void {
+  const before = unfinished.size;
   if (writing) unfinished.add(path);
   else unfinished.delete(path);
+  if (unfinished.size !== before) for (const listener of countListeners) listener(unfinished.size);
+}
+
+/**
+ * Calls `listener` with the number of unfinished temporary files of this thread (its own and those
+ * recorded for its workers) each time it changes; returns the unsubscribe. The CLI keeps its signal
+ * handlers only while it is not 0 (cli/src/interrupt.ts).
+ */
+export function onUnfinishedCount(listener: (count: number) => void): () => void {
+  countListeners.add(listener);
+  return () => countListeners.delete(listener);
 }
 
 /** Calls `listener` each time this thread starts (`true`) or ends (`false`) a temporary file; returns the unsubscribe. */
