@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ManualClock } from '../src/clock/index.js';
 import { parseRateRule, readEnv } from '../src/config/env.js';
+import { MemoryRateLimiter } from '../src/ratelimit/index.js';
 import { NO_LIMITS, newPerson, register, startTestApp, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 
@@ -134,6 +136,30 @@ describe(`rate limits behind a reverse proxy (${TEST_DIALECT})`, () => {
     } finally {
       await behind.close();
     }
+  });
+});
+
+describe('the in-process limiter under a flood of keys', () => {
+  it('holds at most its bound of keys, and each call stays cheap past it (no sweep of every key per call)', () => {
+    // Every sign-in with an unknown name leaves a count kept 24 hours: a few addresses at the login
+    // limit fill 100,000 keys in a day, and each call then swept them all (milliseconds per login,
+    // growing without end with the keys, and the memory with them).
+    const clock = new ManualClock(Date.parse('2026-01-15T10:00:00Z'));
+    const limiter = new MemoryRateLimiter(clock, 2_000);
+    const failure = { free: 5, maxDelaySeconds: 900 };
+    const started = performance.now();
+    for (let i = 0; i < 60_000; i++) {
+      limiter.attempt('signin', `inconnu-${i}`, failure);
+      limiter.hit('login', `198.51.${i >> 8}.${i & 255}`, rule(10));
+      limiter.remember('signin-client', `client-${i}`, 30 * 24 * 3600);
+    }
+    const ms = performance.now() - started;
+    assert.ok(limiter.keys() <= 3 * 2_000, `${limiter.keys()} keys held`);
+    assert.ok(ms < 5_000, `180,000 calls took ${Math.round(ms)} ms`);
+    // The newest keys are kept: their counts still hold.
+    for (let i = 0; i < 5; i++) limiter.attempt('signin', 'inconnu-59999', failure);
+    assert.equal(limiter.attempt('signin', 'inconnu-59999', failure).allowed, false);
+    assert.equal(limiter.remembers('signin-client', 'client-59999'), true);
   });
 });
 

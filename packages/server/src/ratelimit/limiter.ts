@@ -58,23 +58,40 @@ export interface RateLimiter {
   remembers(bucket: string, key: string): Maybe<boolean>;
 }
 
-/** Fixed windows, attempts and marks in Maps; expired entries are swept as the maps grow. */
+/** How often expired entries are swept at most: once a minute, once a second while a map is full. */
+const SWEEP_EVERY_MS = 60_000;
+const FULL_SWEEP_EVERY_MS = 1_000;
+
+/**
+ * Fixed windows, attempts and marks in Maps. Expired entries are swept once a minute; each map
+ * holds at most `maxKeys` entries: past it, expired ones are swept (at most once a second), then
+ * the oldest are dropped. Every sign-in with an unknown name leaves a count kept a day, so a few
+ * clients at the login limit fill the maps: a sweep on every call past the bound cost each login
+ * a walk over every key (milliseconds at 100,000, without end as they grew) and the memory grew
+ * with them. Dropping the oldest key forgets its count, which only a flood of that many new keys
+ * can force.
+ */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private readonly attempts = new Map<string, { failures: number; until: number; forgetAt: number }>();
   private readonly marks = new Map<string, number>();
   private nextSweep = 0;
+  private nextFullSweep = 0;
 
   constructor(private readonly clock: Clock, private readonly maxKeys = 100_000) {}
 
+  /** Entries held now, all maps together. */
+  keys(): number {
+    return this.windows.size + this.attempts.size + this.marks.size;
+  }
+
   hit(bucket: string, key: string, rule: RateRule): RateDecision {
-    const now = this.clock.now().getTime();
-    if (this.windows.size >= this.maxKeys || now >= this.nextSweep) this.sweep(now);
+    const now = this.tick();
     const id = `${bucket}\u0000${key}`;
     let w = this.windows.get(id);
     if (!w || w.resetAt <= now) {
       w = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
-      this.windows.set(id, w);
+      this.bounded(this.windows, id, w, now);
     }
     w.count += 1;
     const allowed = w.count <= rule.limit;
@@ -92,7 +109,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const failures = a && a.forgetAt > now ? a.failures : 0;
     if (a && a.forgetAt > now && now < a.until) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((a.until - now) / 1000)) };
     const delay = failureDelayMs(failures + 1, rule);
-    this.attempts.set(id, { failures: failures + 1, until: now + delay, forgetAt: now + delay + FAILURE_MEMORY_SECONDS * 1000 });
+    this.bounded(this.attempts, id, { failures: failures + 1, until: now + delay, forgetAt: now + delay + FAILURE_MEMORY_SECONDS * 1000 }, now);
     return { allowed: true, retryAfterSeconds: 0 };
   }
 
@@ -101,7 +118,8 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   remember(bucket: string, key: string, seconds: number): void {
-    this.marks.set(`${bucket}\u0000${key}`, this.tick() + seconds * 1000);
+    const now = this.tick();
+    this.bounded(this.marks, `${bucket}\u0000${key}`, now + seconds * 1000, now);
   }
 
   remembers(bucket: string, key: string): boolean {
@@ -110,14 +128,29 @@ export class MemoryRateLimiter implements RateLimiter {
 
   private tick(): number {
     const now = this.clock.now().getTime();
-    if (this.windows.size + this.attempts.size + this.marks.size >= this.maxKeys || now >= this.nextSweep) this.sweep(now);
+    if (now >= this.nextSweep) this.sweep(now);
     return now;
+  }
+
+  /** Sets `id` as the newest entry of `map`, within the bound (sweep first, then the oldest dropped). */
+  private bounded<V>(map: Map<string, V>, id: string, value: V, now: number): void {
+    map.delete(id);
+    map.set(id, value);
+    if (map.size <= this.maxKeys) return;
+    if (now >= this.nextFullSweep) {
+      this.nextFullSweep = now + FULL_SWEEP_EVERY_MS;
+      this.sweep(now);
+    }
+    for (const oldest of map.keys()) {
+      if (map.size <= this.maxKeys) break;
+      map.delete(oldest);
+    }
   }
 
   private sweep(now: number): void {
     for (const [id, w] of this.windows) if (w.resetAt <= now) this.windows.delete(id);
     for (const [id, a] of this.attempts) if (a.forgetAt <= now) this.attempts.delete(id);
     for (const [id, expiresAt] of this.marks) if (expiresAt <= now) this.marks.delete(id);
-    this.nextSweep = now + 60_000;
+    this.nextSweep = now + SWEEP_EVERY_MS;
   }
 }
