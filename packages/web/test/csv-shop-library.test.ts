@@ -22,6 +22,7 @@ import {
   readLibrary,
   readOwnedCsvs,
   recentExtractions,
+  showMoreLabel,
   symbolFromQuery,
   timeframeOptions,
   visibleFiles,
@@ -111,6 +112,11 @@ describe('CSV shop library (docs/product.md §2.2, §2.3, §2.9)', () => {
     assert.equal(plain(formatBytes(1024 * 1024 - 30)), '1 Mo');
     assert.equal(plain(formatBytes(2.25 * 1024 * 1024)), '2,3 Mo');
     assert.equal(formatBytes(null), '');
+  });
+
+  it("'show more' counts what is left the French way", () => {
+    assert.equal(showMoreLabel(1234), 'Afficher plus (1\u202f234 restants)');
+    assert.equal(showMoreLabel(1), 'Afficher plus (1 restant)');
   });
 
   it('library paths go in the URL segment by segment', () => {

@@ -4,6 +4,7 @@
  * extractions, the extraction form's checks and the messages of its failures.
  */
 import { LIBRARY_TIMEFRAMES, symbolFilterOptions, type SymbolOption } from '@bt/core/catalogue';
+import { formatIntegerFr } from '@bt/core/format';
 import { isNonJsonAnswer } from '../../api/client.js';
 import { HttpError } from '../../api/errors.js';
 import { formatSize } from '../admin/format.js';
@@ -167,6 +168,11 @@ export function pageStep(viewportWidth: number): number {
 export function visibleFiles<T>(files: readonly T[], pages: number, step: number): { shown: T[]; more: boolean } {
   const count = Math.max(1, pages) * step;
   return { shown: files.slice(0, count), more: files.length > count };
+}
+
+/** The 'show more' button: how many files are left, grouped the French way ('1 234 restants'). */
+export function showMoreLabel(remaining: number): string {
+  return `Afficher plus (${formatIntegerFr(remaining)} restant${remaining > 1 ? 's' : ''})`;
 }
 
 /** The pair given by the `symbol` query parameter, when the filter knows it. */

@@ -17,6 +17,7 @@ import {
   readLibrary,
   readOwnedCsvs,
   recentExtractions,
+  showMoreLabel,
   symbolFromQuery,
   timeframeOptions,
   visibleFiles,
@@ -230,7 +231,7 @@ export default function CsvShopPage() {
       {more ? (
         <div className="show-more">
           <button type="button" className="btn" onClick={() => setPages((p) => p + 1)} data-testid="csv-show-more">
-            Afficher plus ({filtered.length - shown.length} restants)
+            {showMoreLabel(filtered.length - shown.length)}
           </button>
         </div>
       ) : null}
