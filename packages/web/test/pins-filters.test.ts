@@ -5,7 +5,7 @@ import { PinStore } from '../src/features/pins/store.js';
 import { PINNABLE_SHEETS, rowPins } from '../src/features/pins/rowPins.js';
 import { NO_PIN_FILTERS, bucketFilterOf, filterPins, pinFilterOptions, pinHour, sortPins, visiblePins, type PinFilters } from '../src/features/pins/filters.js';
 import { realResult, type RealResult } from './support/real-result.js';
-import { folderFacts, folderView, isWinrateMetric, type Pin } from '../src/features/pins/pin.js';
+import { folderFacts, folderView, isWinrateMetric, pinResultsTitle, type Pin } from '../src/features/pins/pin.js';
 
 let eurusd: RealResult;
 let eu50: RealResult;
@@ -131,6 +131,9 @@ describe('pins wall filters (docs/product.md §2.2)', () => {
     // A personal strategy (no catalogue label) and a folder that does not parse show what they hold.
     assert.equal(folderView('EURUSD_M15_gpt-42_20230101-20230131_sl20').strategy, 'gpt-42');
     assert.equal(folderView('not-a-result').period, '');
+    // The results overlay is titled as the dashboard's cards are; a folder that does not parse as it is.
+    assert.equal(pinResultsTitle(eurusd.folder), 'Résultats · EURUSD · M15 · OB pullback pur + RSI');
+    assert.equal(pinResultsTitle('not-a-result'), 'Résultats · not-a-result');
     const eurusdPins = pins.filter((p) => p.folder === eurusd.folder).length;
     assert.equal(filterPins(pins, filters({ search: 'janvier mars pullback pur' })).length, eurusdPins);
   });

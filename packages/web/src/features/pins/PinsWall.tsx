@@ -9,7 +9,7 @@ import { periodLabel, winrateClass } from '../../lib/format.js';
 import { strategyLabel } from '../../lib/catalogue.js';
 import { pinStore, usePins } from './browserPins.js';
 import { NO_PIN_FILTERS, PIN_SORTS, bucketFilterOf, pinFilterOptions, visiblePins, type PinFilters, type PinSort } from './filters.js';
-import { bucketLabel, folderView, isWinrateMetric, metricLabel, PIN_TYPE_LABELS, SHEET_OF_TYPE, type Pin } from './pin.js';
+import { bucketLabel, folderView, isWinrateMetric, pinResultsTitle, metricLabel, PIN_TYPE_LABELS, SHEET_OF_TYPE, type Pin } from './pin.js';
 import { ResultsOverlay } from './ResultsOverlay.js';
 
 export const PINS_EMPTY_MESSAGE = 'Aucune épingle pour le moment.';
@@ -128,7 +128,7 @@ export function PinsWall({ standalone = false }: { standalone?: boolean }) {
           )}
         </>
       )}
-      {details ? <ResultsOverlay folder={details.folder} title={`Résultats · ${details.folder}`} initialSheet={SHEET_OF_TYPE[details.type]} onClose={() => setDetails(null)} withResultView /> : null}
+      {details ? <ResultsOverlay folder={details.folder} title={pinResultsTitle(details.folder)} initialSheet={SHEET_OF_TYPE[details.type]} onClose={() => setDetails(null)} withResultView /> : null}
     </div>
   );
 }

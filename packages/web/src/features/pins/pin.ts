@@ -117,6 +117,13 @@ export function folderView(folder: string): FolderFacts {
   return { ...facts, strategy: facts.strategy ? strategyLabel(facts.strategy) : '', period: facts.period ? periodLabel(facts.period) : '' };
 }
 
+/** The results overlay's title for a pin: 'Résultats · EURUSD · M15 · OB pullback pur', as the dashboard's cards title it. */
+export function pinResultsTitle(folder: string): string {
+  const view = folderView(folder);
+  const parts = [view.pair, view.timeframe, view.strategy].filter(Boolean);
+  return `Résultats · ${view.period ? parts.join(' · ') : folder}`;
+}
+
 /** The bucket as the wall shows it: a per-hour pin in the zone it was pinned in ('15h (UTC+1)'). */
 export function bucketLabel(pin: Pick<Pin, 'type' | 'bucket' | 'tz'>): string {
   if (pin.bucket === null) return '';
