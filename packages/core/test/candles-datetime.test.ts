@@ -68,3 +68,36 @@ test('formatCandleTime writes the official form and reads back to the same insta
   assert.equal(formatCandleTime(Date.UTC(2017, 3, 19, 9, 5, 7, 250)), '2017-04-19 09:05:07.250+00:00');
   for (let ms = Date.UTC(1990, 0, 1); ms < Date.UTC(2030, 0, 1); ms += 7_777_777_777) assert.equal(instant(formatCandleTime(ms)), ms);
 });
+
+test('a candle time outside the years 0000 to 9999 UTC is invalid_datetime, whatever the reader', async () => {
+  const { CandleFileError, candlesFromColumns, candlesToIpc, readCandles } = await import('@bt/core/candles');
+  const problems = async (input: string | Uint8Array) => {
+    try {
+      await readCandles(input);
+    } catch (error) {
+      assert.ok(error instanceof CandleFileError, String(error));
+      return error.problems.map((p) => [p.code, p.line, p.column, p.value]);
+    }
+    return assert.fail('loaded');
+  };
+  const H = 'Datetime,Open,High,Low,Close,Volume\n';
+  // In range as written, out of it once its offset is applied.
+  assert.deepEqual(await problems(`${H}9999-12-31 18:00:00-05:00,1,2,0.5,1.5,1\n9999-12-31 19:00:00-05:00,1,2,0.5,1.5,1\n`), [
+    ['invalid_datetime', 3, 'Datetime', '10000-01-01 00:00:00+00:00'],
+  ]);
+  // JSON epoch times are any number: the messages used to read "3.2e+289-undefined-01 00:00:00".
+  assert.deepEqual(await problems('[[1e300,1,2,0.5,1.5,1],[1e300,1,2,0.5,1.5,1]]'), [
+    ['invalid_datetime', 1, 'date', '1e+300 ms since 1970'],
+    ['invalid_datetime', 2, 'date', '1e+300 ms since 1970'],
+  ]);
+  const time = Float64Array.from([0, 3_600_000, 9e15, 9e15 + 3_600_000]);
+  const ones = () => Float64Array.from(time, () => 1);
+  const candles = candlesFromColumns({ time, open: ones(), high: ones(), low: ones(), close: ones(), volume: ones() });
+  assert.deepEqual(await problems(candlesToIpc(candles)), [
+    ['invalid_datetime', 3, 'Datetime', '9000000000000000 ms since 1970'],
+    ['invalid_datetime', 4, 'Datetime', '9000000003600000 ms since 1970'],
+  ]);
+  // The edges themselves load.
+  const edges = await readCandles(`${H}0000-01-01 00:00:00+00:00,1,2,0.5,1.5,1\n9999-12-31 23:00:00+00:00,1,2,0.5,1.5,1\n`);
+  assert.equal(edges.candles.length, 2);
+});

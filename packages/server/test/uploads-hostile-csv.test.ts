@@ -28,4 +28,14 @@ describe('hostile candle CSV uploads are refused with a 400 naming the place', (
     }
     assert.equal(await balance(t, user.id), 10, 'a refused file costs nothing');
   });
+
+  it('a time that its offset takes past the year 9999 is refused at its line, not as a date the user never wrote', async () => {
+    const user = await funded(t, 10);
+    const csv = `${H}\n9999-12-31 17:00:00-05:00,1,2,0.5,1.5,10\n9999-12-31 18:00:00-05:00,1,2,0.5,1.5,10\n9999-12-31 19:00:00-05:00,1,2,0.5,1.5,10\n`;
+    const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: uploadForm(csv) });
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.equal(res.body.detail, 'Fichier invalide : ligne 4, colonne Datetime : « 10000-01-01 00:00:00+00:00 » n\'est pas une date et heure lisible.');
+    assert.equal(await balance(t, user.id), 10);
+  });
 });
+

@@ -1,11 +1,20 @@
 import { timeframeStepMs } from '../catalogue/timeframes.js';
 import type { TimeframeKey } from '../catalogue/types.js';
 import { candlesFromColumns } from './columns.js';
-import { describeStep, formatCandleTime } from './datetime.js';
+import { DAY_MS, daysFromCivil, describeStep, formatCandleTime } from './datetime.js';
 import type { NormalizedReadOptions } from './options.js';
 import { at, CandleFileError, ProblemList, type CandleProblem } from './problems.js';
 import { inferTimeframe, type StepRuns } from './timeframe.js';
 import type { Candles } from './types.js';
+
+/**
+ * The instants a candle may open at: the years 0000 to 9999 in UTC, the years the official format
+ * writes with four digits. A CSV time inside them can leave them through its offset (9999-12-31
+ * 23:00-05:00), and JSON and Arrow times are any number: past them a candle's date was written
+ * `+010000-01-01` or `3.2e+289-undefined-01` in messages, file names and reports.
+ */
+export const MIN_CANDLE_TIME = daysFromCivil(0, 1, 1) * DAY_MS;
+export const MAX_CANDLE_TIME = daysFromCivil(10000, 1, 1) * DAY_MS - 1;
 
 /** Column names as the file writes them, for messages: [time, open, high, low, close, volume]. */
 export type ColumnNames = readonly [string, string, string, string, string, string];
@@ -89,6 +98,8 @@ export class CandleBuilder {
   commit(line: number): void {
     const n = this.n;
     const t = this.time[n];
+    // Finite but out of range (a time that is not finite is reported by its reader).
+    if ((t < MIN_CANDLE_TIME || t > MAX_CANDLE_TIME) && t - t === 0) return this.timeOutOfRange(line, t);
     if (n > 0) {
       const step = t - this.lastTime;
       if (step <= 0) {
@@ -139,6 +150,20 @@ export class CandleBuilder {
     this.lastTime = t;
     this.lastLine = line;
     this.n = n + 1;
+  }
+
+  /**
+   * A time outside MIN_CANDLE_TIME..MAX_CANDLE_TIME: reported, and the row counted as read (so
+   * validateCandles never compacts the caller's columns) but kept out of the order and step
+   * checks, which go on from the row before it.
+   */
+  private timeOutOfRange(line: number, t: number): void {
+    this.n++;
+    if (!this.problems.wants('invalid_datetime')) return this.problems.count('invalid_datetime');
+    // A date when it has one (a year of five digits or a negative one), else the raw number.
+    const value = Math.abs(t) < 1e15 ? formatCandleTime(t) : `${t} ms since 1970`;
+    this.problem('invalid_datetime', line, this.names[0], value, `${value} is outside the years 0000 to 9999 (UTC)`,
+      'write times between 0000-01-01 00:00:00+00:00 and 9999-12-31 23:59:59+00:00 (epoch times in milliseconds or seconds since 1970-01-01 UTC)');
   }
 
   private rowProblem(code: CandleProblem['code'], line: number, column: number, message: string, fix: string, value: number): void {

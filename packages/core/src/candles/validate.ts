@@ -1,4 +1,4 @@
-import { CandleBuilder, type ColumnNames, type LoadedCandles } from './builder.js';
+import { CandleBuilder, MAX_CANDLE_TIME, MIN_CANDLE_TIME, type ColumnNames, type LoadedCandles } from './builder.js';
 import type { StepRuns } from './timeframe.js';
 import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import type { Candles } from './types.js';
@@ -62,7 +62,7 @@ function notFinite(builder: CandleBuilder, k: number, row: number, columns: Floa
 }
 
 /**
- * One tight pass over the columns: true order, finite times, High and Volume (a finite High
+ * One tight pass over the columns: true order, times within the years 0000 to 9999, High and Volume (a finite High
  * bounds every price), Low <= Open, Close <= High, no negative Low or Volume (so no negative price
  * either). Returns the step runs when every row
  * passes, undefined at the first row that does not (the caller then takes the detailed path,
@@ -80,7 +80,7 @@ function quickScan(candles: Candles): StepRuns | undefined {
     const t = time[i];
     // Written so that NaN anywhere fails a comparison; x - x is NaN for an infinite x.
     const v = volume[i];
-    if (!(l <= o && l <= c && h >= o && h >= c && l >= 0 && v >= 0 && t - t === 0 && h - h === 0 && v - v === 0)) return undefined;
+    if (!(l <= o && l <= c && h >= o && h >= c && l >= 0 && v >= 0 && t >= MIN_CANDLE_TIME && t <= MAX_CANDLE_TIME && h - h === 0 && v - v === 0)) return undefined;
     if (i > 0) {
       const step = t - time[i - 1];
       if (!(step > 0)) return undefined;
