@@ -20,6 +20,7 @@ import {
   reauthReturnPath,
   renewDate,
   resendErrorMessage,
+  subscriberAdvantage,
   verifiedBanner,
   visibleHistory,
 } from '../src/features/profile/profile.js';
@@ -86,6 +87,12 @@ describe('profile summary and purchase history (docs/product.md §2.2, §2.3)', 
     assert.equal(displayName({ full_name: 'Ana Maria Lima', first_name: 'Ana' }), 'Ana Maria Lima');
     assert.equal(renewDate({ subscription: { renew_date: '2026-02-04T10:00:00.000Z' } }), '04/02/2026');
     assert.equal(renewDate({ subscription: { renew_date: null } }), null);
+  });
+
+  it("a subscriber's advantage reads as /pricing gives it, bonus credits on packs, not a price cut", () => {
+    assert.equal(subscriberAdvantage({ has_discount: true }), '+10\u00a0% de crédits sur les packs');
+    assert.equal(subscriberAdvantage({ has_discount: false }), null);
+    assert.equal(subscriberAdvantage(null), null);
   });
 
   it('lists the ledger entries with label, date, amount, signed credits and reference; 5 then all', () => {

@@ -5,6 +5,7 @@
  */
 import { HttpError } from '../../api/errors.js';
 import { fieldString as str } from '../../api/fields.js';
+import { SUBSCRIBER_PACK_BONUS_RATE } from '../../lib/catalogue.js';
 
 export const PROFILE_MESSAGES = {
   loadError: 'Erreur de chargement du profil',
@@ -43,6 +44,14 @@ export const PLAN_LABELS: Record<string, string> = { free: 'Gratuit', SUB_9: 'St
 export function planLabel(plan: unknown): string {
   const key = typeof plan === 'string' && plan ? plan : 'free';
   return PLAN_LABELS[key] ?? key;
+}
+
+/**
+ * The summary's badge for a subscriber's advantage (`has_discount`): bonus credits on packs, as
+ * /pricing says it, never a price cut, which bt does not make (docs/catalogue.md).
+ */
+export function subscriberAdvantage(user: { has_discount?: unknown } | null | undefined): string | null {
+  return user?.has_discount === true ? `+${Math.round(SUBSCRIBER_PACK_BONUS_RATE * 100)}\u00a0% de crédits sur les packs` : null;
 }
 
 export function isSubscriber(plan: unknown): boolean {

@@ -9,6 +9,7 @@ import {
   profileErrorMessage,
   reauthResume,
   renewDate,
+  subscriberAdvantage,
   verifiedBanner,
   type ReauthAction,
 } from '../../features/profile/profile.js';
@@ -49,7 +50,7 @@ function AccountSummary({ user, onAction }: { user: UserProfile; onAction: (acti
         <dt>Formule</dt>
         <dd data-testid="summary-plan">
           {planLabel(user.plan)}
-          {user.has_discount ? <span className="badge badge-active">-10 % sur les packs</span> : null}
+          {subscriberAdvantage(user) ? <span className="badge badge-active">{subscriberAdvantage(user)}</span> : null}
         </dd>
         {subscriber && renew ? (
           <>
