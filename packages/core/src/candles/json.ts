@@ -32,7 +32,8 @@ export function readCandlesJson(input: string | Uint8Array | ArrayBuffer, option
     const k = builder.n;
     if (!Array.isArray(row) || row.length < 6) {
       if (builder.problems.wants('wrong_field_count')) {
-        builder.problem('wrong_field_count', r + 1, undefined, JSON.stringify(row)?.slice(0, 40), `expected [epoch_ms, open, high, low, close, volume], got ${quote(JSON.stringify(row) ?? String(row))}`,
+        const got = jsonText(row);
+        builder.problem('wrong_field_count', r + 1, undefined, got.slice(0, 40), `expected [epoch_ms, open, high, low, close, volume], got ${quote(got)}`,
           'every row must be an array of 6 numbers: epoch milliseconds (UTC), open, high, low, close, volume');
       } else builder.problems.count('wrong_field_count');
       continue;
@@ -53,6 +54,18 @@ export function readCandlesJson(input: string | Uint8Array | ArrayBuffer, option
     if (ok) builder.commit(r + 1);
   }
   return { ...builder.finish(opts.symbol, 1), format: 'freqtrade' };
+}
+
+/**
+ * A row as JSON text for a message. JSON.stringify recurses: a row nested a million arrays deep
+ * (a few MB, which JSON.parse reads) overflowed the stack, a RangeError instead of the problem.
+ */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Array.isArray(value) ? `an array nested too deep to show` : String(value);
+  }
 }
 
 /** freqtrade JSON text of a series (times as epoch ms, UTC). */
