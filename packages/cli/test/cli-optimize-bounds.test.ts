@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
+import { spaceFromFlags } from '../src/optimize/space-flags.js';
 import { bt, EURUSD_H1, tempDir } from './helpers.js';
 
 const BASE = ['optimize', '--data', EURUSD_H1, '--strategy', 'fvg_pullback_multi', '--no-progress', '--concurrency', '1'];
@@ -48,4 +49,19 @@ test('no resolved trade in the period with --min-trades 0: the sentence does not
   } finally {
     tmp.remove();
   }
+});
+
+test('ranges: read as before, and a value full of dots is refused in linear time', { timeout: 30_000 }, () => {
+  const space = (sl: string) => spaceFromFlags('englobante_entry', { sl, tp1: '10' }, 'external').space.slPips;
+  assert.deepEqual(space('10..30:5'), [10, 15, 20, 25, 30]);
+  assert.deepEqual(space(' 1 .. 3 '), [1, 2, 3]);
+  assert.deepEqual(space('0.5..1.5:0.5'), [0.5, 1, 1.5]);
+  assert.deepEqual(space('1...3'), [1, 2, 3], '"1." then ".." then "3"');
+  assert.deepEqual(space('10,20'), [10, 20]);
+  assert.throws(() => space('5..1'), /expected from\.\.to\[:step\] with from ≤ to and a step > 0/);
+  assert.throws(() => space('1..5:0..1'), { message: 'invalid --sl: "0..1" (expected a number; decimals take a dot)' });
+  // 128 KB of dots, the most one argument holds: the old expression backtracked for half an hour.
+  const started = Date.now();
+  assert.throws(() => space(`1${'.'.repeat(131_000)}x`), /invalid --sl/);
+  assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
 });
