@@ -11,7 +11,7 @@ import { Op } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
-import type { Database } from '../db/database.js';
+import { isDatabaseUnavailable, type Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
 import type { DatasetStore, MonthRef } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
@@ -269,7 +269,13 @@ export class Backtests {
         throw answer instanceof HttpError || answer instanceof ParamError ? answer : new HttpError(503, JOB_MESSAGES.failed);
       }
       await this.undo(user.id, runId, run);
-      throw this.failure(err);
+      const answer = this.failure(err);
+      if (answer instanceof HttpError || answer instanceof ParamError || isDatabaseUnavailable(answer)) throw answer;
+      // Not the user's doing (the storage refusing the workbook, a thread lost): refunded above,
+      // so the answer says so, as the queue's does (docs/queue.md, "Failures"), never a bare 500.
+      // The cause goes to the log.
+      this.deps.log(`run ${runId}: failed after its charge (refunded): ${(answer as Error)?.stack ?? String(answer)}`);
+      throw new HttpError(503, JOB_MESSAGES.failed);
     }
   }
 
