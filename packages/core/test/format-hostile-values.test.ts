@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCellFr, formatDateTimeFr, formatDayFr, formatPeriodFr, formatPriceFr, MISSING, priceDecimals, TRADE_HEADERS } from '@bt/core/format';
+import { formatCellFr, formatDateTimeFr, formatDayFr, formatPeriodFr, formatPriceFr, MISSING, parseWinrate, priceDecimals, TRADE_HEADERS } from '@bt/core/format';
 
 const MARCH = Date.UTC(2023, 2, 1);
 
@@ -24,4 +24,14 @@ test('an instant no Date holds prints as missing, not a RangeError', () => {
   assert.equal(formatDayFr(MARCH), '1 mars 2023');
   assert.equal(formatDateTimeFr(MARCH + 14 * 3_600_000), '01/03/2023 14:00');
   assert.equal(formatPeriodFr(MARCH, Date.UTC(2023, 2, 31)), '1–31 mars 2023');
+});
+
+test('parseWinrate: a long run of spaces inside a text is refused in linear time; French spacing still reads', { timeout: 30_000 }, () => {
+  const started = Date.now();
+  assert.equal(parseWinrate(`5${' '.repeat(200_000)}5 %`), null);
+  assert.equal(parseWinrate(`5${'\u202f'.repeat(200_000)}5`), null);
+  assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+  assert.equal(parseWinrate('\u00a057,5\u202f%\u00a0'), 57.5);
+  assert.equal(parseWinrate(' 0.62 '), 62);
+  assert.equal(parseWinrate('0.5 %'), 0.5);
 });
