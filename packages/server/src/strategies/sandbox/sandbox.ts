@@ -274,7 +274,8 @@ export class PythonSandbox implements StrategySandbox {
       // bubblewrap could not start it (its reason is on stderr).
       // bubblewrap's own failure (a runner or library gone since the start-up check, no user
       // namespace left): the server's fault, refused like a missing sandbox (503), never blamed on
-      // the user's file (a 400 archived as its failure); the reason goes in `extra` for the logs.
+      // the user's file (a 400 archived as its failure); its reason is kept in `extra` for the
+      // start-up self-test, which reports it.
       if (outcome.code !== 0 && /^bwrap: /m.test(logs)) throw new SandboxError('unavailable', 'isolation', null, { reason: logs.trim().split('\n').at(-1)!.slice(0, 300) });
       if (outcome.code !== 0) throw new SandboxError('memory', `exit ${outcome.code}`);
       throw new SandboxError('protocol', 'no JSON answer');
