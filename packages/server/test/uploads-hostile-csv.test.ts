@@ -37,5 +37,17 @@ describe('hostile candle CSV uploads are refused with a 400 naming the place', (
     assert.equal(res.body.detail, 'Fichier invalide : ligne 4, colonne Datetime : « 10000-01-01 00:00:00+00:00 » n\'est pas une date et heure lisible.');
     assert.equal(await balance(t, user.id), 10);
   });
+
+  it('a 2 MB column name is answered in a few kilobytes, not repeated into a 40 MB answer', async () => {
+    const user = await funded(t, 10);
+    const name = 'N'.repeat(2_000_000);
+    const rows = Array.from({ length: 8 }, (_, i) => `2024-01-02 0${i}:00:00+00:00,1,2,0.5,1.5,10,${i === 0 ? 1 : 'abc'}`).join('\n');
+    for (const csv of [`${H},${name}\n${rows}\n`, `${H},${name},${name}\n`, `Datetime,O${'_'.repeat(2_000_000)},High,Low,Close,Volume\n`]) {
+      const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: uploadForm(csv) });
+      assert.equal(res.status, 400);
+      assert.ok(res.text.length < 20_000, `${res.text.length} characters answered`);
+      assert.match(res.body.detail, /^Fichier invalide : ligne \d/);
+    }
+  });
 });
 

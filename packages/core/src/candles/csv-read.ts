@@ -7,7 +7,7 @@ import { DatetimeReader } from './datetime.js';
 import { headerlessLayout, PLAIN as PLAIN_HEADER, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
 import { classifyNonNumber, parseDecimal } from './number.js';
 import { formatUtcOffset, normalizeCandleOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
-import { at, CandleFileError, ProblemList, quote, type CandleProblem } from './problems.js';
+import { at, CandleFileError, ProblemList, quote, shortText, type CandleProblem } from './problems.js';
 
 export { toBytes } from './csv-bytes.js';
 
@@ -214,7 +214,7 @@ export class CsvCandleReader {
     const symbol = opts.symbol ?? symbolRow?.symbol;
     if (opts.symbol && symbolRow?.symbol && symbolRow.symbol !== opts.symbol) {
       warnings.push({
-        code: 'symbol_mismatch', line: 2, value: symbolRow.symbol,
+        code: 'symbol_mismatch', line: 2, value: shortText(symbolRow.symbol),
         message: `line 2: the file names the symbol ${quote(symbolRow.symbol)} but ${quote(opts.symbol)} was given; ${opts.symbol} is used`,
         fix: 'check that the file holds the symbol you meant',
       });
@@ -308,8 +308,8 @@ function dropTextColumns(bytes: Uint8Array, pos: number, layout: Layout, roles: 
       if (Number.isNaN(parseDecimal(bytes, s, e)) && value !== '' && classifyNonNumber(value) !== 'nan') {
         roles[f] = ROLE_SKIP;
         warnings.push({
-          code: 'dropped_column', line, column: name, value,
-          message: `${at(line, name)}: the extra column ${name} holds text (${quote(value)}) and is not kept`,
+          code: 'dropped_column', line, column: shortText(name), value: shortText(value),
+          message: `${at(line, name)}: the extra column ${shortText(name)} holds text (${quote(value)}) and is not kept`,
           fix: 'nothing to do if you do not need it; only numeric extra columns are kept',
         });
         return;

@@ -2,7 +2,7 @@
 // the extra numeric columns; or the header problems, each with the official name to use.
 import type { ColumnNames } from './builder.js';
 import type { CandleFormat } from './options.js';
-import { at, type CandleProblem } from './problems.js';
+import { at, shortText, type CandleProblem } from './problems.js';
 
 export const ROLE_TIME = 0;
 // 1..5: Open, High, Low, Close, Volume (the index into ColumnNames)
@@ -147,8 +147,8 @@ function explain(headers: readonly string[], format: 'auto' | Exclude<CandleForm
       used.add(found);
       const h = headers[found];
       const caseOnly = h.toLowerCase() === name.toLowerCase();
-      problems.push(problem('wrong_column_name', h, `column ${JSON.stringify(h)} should be named ${name}`,
-        `rename the column ${h} to ${name}${caseOnly ? ' (headers are case-sensitive)' : ''}; the ${header}`, h));
+      problems.push(problem('wrong_column_name', h, `column ${JSON.stringify(shortText(h))} should be named ${name}`,
+        `rename the column ${shortText(h)} to ${name}${caseOnly ? ' (headers are case-sensitive)' : ''}; the ${header}`, h));
     } else {
       problems.push(problem('missing_column', name, `the required column ${name} is missing`,
         name === 'Volume' || name === 'volume'
@@ -195,7 +195,7 @@ export function resolveLayout(headers: readonly string[], format: 'auto' | Exclu
   headers.forEach((h, i) => {
     if (h === '' && i === 0) return;
     if (h !== '' && seen.has(h)) {
-      problems.push(problem('duplicate_column', h, `the column ${h} appears more than once`, `keep one ${h} column and delete or rename the others`, h));
+      problems.push(problem('duplicate_column', h, `the column ${shortText(h)} appears more than once`, `keep one ${shortText(h)} column and delete or rename the others`, h));
     }
     seen.add(h);
   });

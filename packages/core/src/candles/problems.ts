@@ -106,7 +106,7 @@ export class ProblemList {
       return;
     }
     this.perCode.set(code, (this.perCode.get(code) ?? 0) + 1);
-    this.listed.push(problem);
+    this.listed.push(bounded(problem));
   }
 
   /** Counts one more problem without describing it (the caller knows it would not be listed). */
@@ -158,6 +158,29 @@ export class CandleFileError extends Error {
   }
 }
 
+/**
+ * The most of a file's own text (a column name, a cell) a problem repeats. A problem used to
+ * carry a 2 MB column name whole, in its column, its message and its fix, and the server repeats
+ * each problem in French and in its sentence: a 2 MB upload was answered with 40 MB.
+ */
+export const MAX_QUOTED_CHARS = 80;
+
+/** A file's text cut to MAX_QUOTED_CHARS (with …) for a problem's column, value or sentence. */
+export function shortText(text: string): string {
+  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
+}
+
+/** The problem with its column and value cut to MAX_QUOTED_CHARS (the sentences cut them already). */
+function bounded(problem: CandleProblem): CandleProblem {
+  const long = (text: string | undefined) => text !== undefined && text.length > MAX_QUOTED_CHARS;
+  if (!long(problem.column) && !long(problem.value)) return problem;
+  return {
+    ...problem,
+    ...(problem.column !== undefined ? { column: shortText(problem.column) } : {}),
+    ...(problem.value !== undefined ? { value: shortText(problem.value) } : {}),
+  };
+}
+
 /** Quotes a raw value for a message: strings in double quotes, cut when long. */
 export function quote(text: string): string {
   const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
@@ -166,5 +189,5 @@ export function quote(text: string): string {
 
 /** Location prefix: `line 7` or `line 7, column High` (`row` for JSON arrays). */
 export function at(line: number, column?: string, unit: 'line' | 'row' = 'line'): string {
-  return column === undefined ? `${unit} ${line}` : `${unit} ${line}, column ${column}`;
+  return column === undefined ? `${unit} ${line}` : `${unit} ${line}, column ${shortText(column)}`;
 }
