@@ -65,3 +65,10 @@ test('ranges: read as before, and a value full of dots is refused in linear time
   assert.throws(() => space(`1${'.'.repeat(131_000)}x`), /invalid --sl/);
   assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
 });
+
+test('a walk-forward of more than 2,000,000 in-sample runs is refused before the first, exit 2', { timeout: 60_000 }, async () => {
+  const run = await bt(['walk-forward', '--data', EURUSD_H1, '--strategy', 'englobante_entry', '--sl', '1..200', '--tp1', '1..1000', '--in-sample', '30d', '--out-of-sample', '7d', '--no-progress', '--concurrency', '1', '--csv', '-']);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /^bt: invalid walk-forward: \d+ folds × 200,000 combinations are [\d,]+ in-sample runs, more than 2,000,000: use fewer folds \(a longer out-of-sample window or step\) or a smaller space \(fewer values, or a random search\)\n$/);
+  assert.equal(run.stdout, '');
+});

@@ -2,7 +2,7 @@
 // the winner judged on the out-of-sample window that follows; a table of folds, the pooled
 // out-of-sample figures and how much survives (docs/cli.md; rules: docs/engine.md §14).
 import { formatPercentCell } from '@bt/core/format';
-import { chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
+import { checkWalkForwardSize, chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
 import { UsageError } from '../errors.js';
 import { checkWritable, refuseInputAsOutput } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
@@ -42,6 +42,7 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
   let folds;
   try {
     folds = walkForwardFolds(setup.data.file.candles.time, spec, setup.period.from, setup.period.to);
+    checkWalkForwardSize(folds.length, setup.indices.length);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

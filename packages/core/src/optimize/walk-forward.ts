@@ -74,6 +74,21 @@ export interface Survival {
 /** Most folds a walk-forward makes. */
 export const MAX_FOLDS = 500;
 
+/**
+ * Most in-sample evaluations (folds × combinations) of one walk-forward: 500 folds of the 200,000
+ * combinations a grid may have were 100 million runs, a day of work at the 1,200 a second of
+ * docs/PERFORMANCE.md, started without a word; 2 million is about half an hour.
+ */
+export const MAX_WALK_EVALUATIONS = 2_000_000;
+
+/** Refuses a walk-forward of more than MAX_WALK_EVALUATIONS, before any work. */
+export function checkWalkForwardSize(folds: number, combinations: number): void {
+  if (folds * combinations > MAX_WALK_EVALUATIONS) {
+    const n = (x: number) => x.toLocaleString('en-US');
+    throw new Error(`invalid walk-forward: ${n(folds)} folds × ${n(combinations)} combinations are ${n(folds * combinations)} in-sample runs, more than ${n(MAX_WALK_EVALUATIONS)}: use fewer folds (a longer out-of-sample window or step) or a smaller space (fewer values, or a random search)`);
+  }
+}
+
 const DAY = 86_400_000;
 
 /** 90 days, 6 hours, 15 minutes: how long a window is, for messages. */
@@ -194,6 +209,7 @@ export function walkForward(candles: Candles, options: WalkForwardOptions): Walk
   const space = new ParameterSpace(options.strategy, options.space, options.slMode ?? 'external');
   const indices = space.indices(options.search);
   const folds = walkForwardFolds(candles.time, options.folds, options.from, options.to);
+  checkWalkForwardSize(folds.length, indices.length);
   const results: FoldResult[] = [];
   for (const fold of folds) {
     const evaluator = new CombinationEvaluator(candles, options, fold.inSample);
