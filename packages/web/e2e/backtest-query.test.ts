@@ -81,6 +81,24 @@ describe('backtest screen: address and failures', () => {
     await page.context().close();
   });
 
+  it("a personal list that fails to load says so, not that the user has no strategy", async () => {
+    const user = await newUser(running.server, { verified: true });
+    await userApi(running.server.url, user).importStrategy('breakout.py', BREAKOUT_PY, 'note');
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'fr-FR', reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.route('**/api/user/strategies', (route) => route.fulfill({ status: 500, json: { detail: 'Erreur serveur' } }));
+    await page.goto(`${running.server.url}/backtest?apiKey=${user.key}`);
+    const first = page.getByTestId('user-strategy').locator('option').first();
+    // Once the list has been asked, its first line reads the failure, never 'no strategy'.
+    await page.waitForFunction(() => !['Chargement…', undefined].includes((globalThis as any).document.querySelector('[data-testid=user-strategy] option')?.textContent));
+    assert.equal(await first.innerText(), 'Erreur de chargement');
+    await page.unroute('**/api/user/strategies');
+    await page.reload();
+    await page.getByTestId('user-strategy').locator('option', { hasText: 'Cassure simple' }).waitFor({ state: 'attached' });
+    assert.equal(await page.getByTestId('user-strategy').locator('option').first().innerText(), '— Choisir —');
+    await context.close();
+  });
+
   it('?symbol= chooses the pair and, once the library is known, a timeframe it has; an unknown pair chooses nothing', async () => {
     // XAUUSD: H4 only in the seeded library (the default timeframe is M15); the pair sheets of /a-savoir link so.
     const page = await signedInPage(running.browser, running.server, null, '/backtest?symbol=xauusd');

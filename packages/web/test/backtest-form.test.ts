@@ -1,13 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FORM_MESSAGES, buildParams, canSubmit, customRequestFields, formError, initialForm, officialRequest, paramLayout, symbolFromQuery, type BacktestFormState } from '../src/pages/backtest/form.js';
-import { parseUserStrategies, signatureFromAnswer } from '../src/pages/backtest/userStrategies.js';
+import { parseUserStrategies, personalPickerPlaceholder, signatureFromAnswer } from '../src/pages/backtest/userStrategies.js';
 
 const context = { isAdmin: false, credits: 10, loggedIn: true };
 
 function form(patch: Partial<BacktestFormState> = {}): BacktestFormState {
   return { ...initialForm(), officialStrategy: 'ob_pullback_pure_rsi', symbol: 'EURUSD', start: '2025-01-01', end: '2025-01-31', ...patch };
 }
+
+describe('backtest form: the personal picker says where its list stands', () => {
+  it('loading, failed, empty or to choose; a visitor is asked to sign in', () => {
+    assert.equal(personalPickerPlaceholder(false, 'ready', 0), 'Connecte-toi pour tes stratégies');
+    assert.equal(personalPickerPlaceholder(true, 'loading', 0), 'Chargement…');
+    assert.equal(personalPickerPlaceholder(true, 'error', 0), 'Erreur de chargement', 'a failed list is not an empty one');
+    assert.equal(personalPickerPlaceholder(true, 'ready', 0), 'Aucune stratégie pour le moment.');
+    assert.equal(personalPickerPlaceholder(true, 'error', 2), '— Choisir —', 'a failed refresh keeps the list already shown');
+  });
+});
 
 describe('backtest form: ?symbol= (docs/product.md §2.2)', () => {
   it('takes a catalogue pair in its own spelling, and nothing for a pair the catalogue does not know', () => {

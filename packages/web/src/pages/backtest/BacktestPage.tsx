@@ -33,7 +33,7 @@ import { backtestFailureMessage, parseBacktestAnswer, type BacktestOutcome, type
 import { StrategyPickers } from './StrategyPickers.js';
 import { TipsAside } from './TipsAside.js';
 import { useRun } from './useRun.js';
-import { parseUserStrategies, signatureFromAnswer, type UserStrategy } from './userStrategies.js';
+import { parseUserStrategies, signatureFromAnswer, type PersonalListStatus, type UserStrategy } from './userStrategies.js';
 
 type Panel = 'ai' | 'import' | null;
 
@@ -48,6 +48,7 @@ export default function BacktestPage() {
   const [userStrategies, setUserStrategies] = useState<UserStrategy[]>([]);
   // Whether the list above has been asked for this key (answered or failed): ?strategy= waits for it.
   const [strategiesLoaded, setStrategiesLoaded] = useState(false);
+  const [strategiesStatus, setStrategiesStatus] = useState<PersonalListStatus>('loading');
   const [serverSignature, setServerSignature] = useState<string[] | null>(null);
   const [panel, setPanel] = useState<Panel>(null);
   const [prompt, setPrompt] = useState(false);
@@ -88,8 +89,10 @@ export default function BacktestPage() {
     try {
       const list = parseUserStrategies(await calls.userStrategies());
       setUserStrategies(list);
+      setStrategiesStatus('ready');
       return list;
     } catch {
+      setStrategiesStatus('error');
       return [];
     } finally {
       setStrategiesLoaded(true);
@@ -100,6 +103,7 @@ export default function BacktestPage() {
     if (state.status === 'ready') void refreshStrategies();
     else {
       setStrategiesLoaded(false);
+      setStrategiesStatus('loading');
       if (!state.key) setUserStrategies([]);
     }
   }, [state.status, state.key, refreshStrategies]);
@@ -211,7 +215,7 @@ export default function BacktestPage() {
             </button>
           </div>
 
-          <StrategyPickers form={form} userStrategies={userStrategies} loggedIn={loggedIn} onChange={patch} />
+          <StrategyPickers form={form} userStrategies={userStrategies} listStatus={strategiesStatus} loggedIn={loggedIn} onChange={patch} />
 
           <div className="panel-toggles">
             <button type="button" className={`btn btn-small${panel === 'ai' ? ' active' : ''}`} aria-expanded={panel === 'ai'} onClick={() => setPanel(panel === 'ai' ? null : 'ai')}>

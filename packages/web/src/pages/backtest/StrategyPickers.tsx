@@ -5,11 +5,13 @@ import { useGeneratorProvider } from '../../features/generator/useGeneratorProvi
 import { OFFICIAL_STRATEGIES } from '../../lib/catalogue.js';
 import { strategyDocHref } from '../reference/strategyPage.js';
 import type { BacktestFormState } from './form.js';
-import type { UserStrategy } from './userStrategies.js';
+import { personalPickerPlaceholder, type PersonalListStatus, type UserStrategy } from './userStrategies.js';
 
 interface Props {
   form: BacktestFormState;
   userStrategies: UserStrategy[];
+  /** Where the signed-in user's list stands (its first line says so). */
+  listStatus: PersonalListStatus;
   loggedIn: boolean;
   onChange: (patch: Partial<BacktestFormState>) => void;
 }
@@ -27,7 +29,7 @@ const PASSING_KEYS: ReadonlySet<string> = new Set(['Tab', 'Shift', 'Escape', 'Co
  * the pair field went through the personal one, made it active, and the run sent the personal
  * strategy still shown there instead of the official one just chosen.
  */
-export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Props) {
+export function StrategyPickers({ form, userStrategies, listStatus, loggedIn, onChange }: Props) {
   const officialActive = form.source === 'official';
   const provider = useGeneratorProvider();
   return (
@@ -68,7 +70,7 @@ export function StrategyPickers({ form, userStrategies, loggedIn, onChange }: Pr
           onChange={(e) => onChange({ source: 'gpt', userStrategyId: e.target.value, params: {} })}
           data-testid="user-strategy"
         >
-          <option value="">{loggedIn ? (userStrategies.length ? '— Choisir —' : 'Aucune stratégie pour le moment.') : 'Connecte-toi pour tes stratégies'}</option>
+          <option value="">{personalPickerPlaceholder(loggedIn, listStatus, userStrategies.length)}</option>
           {userStrategies.map((s) => (
             <option key={s.id} value={s.id}>
               {s.name} · {strategyOriginLabel(s.source, provider)}

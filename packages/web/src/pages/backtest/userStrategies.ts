@@ -1,5 +1,22 @@
 /** Personal strategies (docs/product.md §2.3 "User strategy"): list parsing and the UI lists of their meta. */
 
+/** Where the signed-in user's list stands: asked, answered, or failed. */
+export type PersonalListStatus = 'loading' | 'ready' | 'error';
+
+/**
+ * The personal picker's first line: a visitor is asked to sign in; a signed-in user sees the list
+ * loading, failing ('Erreur de chargement', the dashboard's words), empty or to choose from. A
+ * failed or pending list read 'Aucune stratégie pour le moment.', which told a user with
+ * strategies that they had none.
+ */
+export function personalPickerPlaceholder(loggedIn: boolean, status: PersonalListStatus, count: number): string {
+  if (!loggedIn) return 'Connecte-toi pour tes stratégies';
+  if (count > 0) return '— Choisir —';
+  if (status === 'loading') return 'Chargement…';
+  if (status === 'error') return 'Erreur de chargement';
+  return 'Aucune stratégie pour le moment.';
+}
+
 export interface UserStrategy {
   id: string;
   name: string;
