@@ -22,8 +22,14 @@ export function checkOptions(options: MonteCarloOptions, observed: number) {
   const ruin = options.ruinLevel ?? MONTE_CARLO_DEFAULTS.ruinLevel;
   if (typeof ruin !== 'number' || !(ruin > 0 && ruin <= 1)) throw new Error(`invalid ruinLevel: ${String(ruin)} (expected a fraction of the starting equity, > 0 and at most 1, e.g. 0.5)`);
   const percentiles = options.percentiles ?? MONTE_CARLO_DEFAULTS.percentiles;
+  // Each is reported for three distributions; a million of them made a result of millions of
+  // objects and an error message holding them all.
+  if (Array.isArray(percentiles) && percentiles.length > MONTE_CARLO_LIMITS.percentiles) {
+    throw new Error(`invalid percentiles: ${percentiles.length.toLocaleString('en-US')} values (at most ${MONTE_CARLO_LIMITS.percentiles.toLocaleString('en-US')})`);
+  }
   if (!Array.isArray(percentiles) || percentiles.length === 0 || percentiles.some((p) => typeof p !== 'number' || !(p > 0 && p <= 100))) {
-    throw new Error(`invalid percentiles: ${JSON.stringify(percentiles)} (expected numbers in (0, 100], e.g. [5, 50, 95])`);
+    const shown = JSON.stringify(percentiles) ?? String(percentiles);
+    throw new Error(`invalid percentiles: ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} (expected numbers in (0, 100], e.g. [5, 50, 95])`);
   }
   const bins = int('bins', options.bins, MONTE_CARLO_DEFAULTS.bins, 1, MONTE_CARLO_LIMITS.bins);
   return { method, runs, seed, trades, risk, ruin, percentiles, bins };
