@@ -91,6 +91,23 @@ describe(`POST /api/gpt/generate-strategy, built-in generator (${TEST_DIALECT})`
     assert.equal((await t.request('POST', '/api/gpt/provider', { json: { provider: 'openai' } })).status, 405);
   });
 
+  it('a wait or a depth the engine would refuse as read is made valid, never a file the generator itself refuses', async () => {
+    const user = await funded(t, 0);
+    const cases: [string, Record<string, unknown>][] = [
+      ['FVG, zone valable 2 bougies', { min_wait_candles: 1, max_wait_candles: 2 }],
+      ['FVG, max 0 bougies', {}],
+      ['Order block, attendre au moins 30 bougies', { min_wait_candles: 30, max_wait_candles: 47 }],
+      ['FVG avec une profondeur de 0.01 %', {}],
+    ];
+    for (const [prompt, waits] of cases) {
+      const res = await generate(t, user.key, prompt);
+      assert.equal(res.status, 201, `${prompt}: ${res.text}`);
+      const params = res.body.strategy.params as Record<string, unknown>;
+      assert.deepEqual({ min_wait_candles: params.min_wait_candles, max_wait_candles: params.max_wait_candles, min_overlap_ratio: params.min_overlap_ratio }, { min_wait_candles: undefined, max_wait_candles: undefined, min_overlap_ratio: undefined, ...waits }, prompt);
+    }
+    assert.deepEqual(t.logs.filter((l) => /builtin generator: emitted file refused/.test(l)), []);
+  });
+
   it('answers the spec’s sentences for an empty or unreadable prompt', async () => {
     const user = await funded(t, 0);
     const empty = await generate(t, user.key, '   ');

@@ -1,4 +1,5 @@
 import { SESSION_BUCKETS } from '@bt/core/stats';
+import { findParam } from '@bt/core/catalogue';
 
 /**
  * The built-in generator's reading of a prompt (French or English) into a composition of the
@@ -143,7 +144,9 @@ function overlap(text: string): number | undefined {
     ?? new RegExp(`\\b(?:profondeur|depth|retracement|retour|penetration)(?: min(?:imum|imale)?)? (?:de |of )?${NUM} ?%`).exec(text);
   if (!match) return has(text, /\b(milieu de la zone|mid(?:dle)? of the zone|50 ?% de la zone|moitie de la zone)\b/) ? 0.5 : undefined;
   const percent = Number(match[1]);
-  return percent > 0 && percent <= 100 ? Math.round(percent * 10) / 1000 : undefined;
+  // Rounded to a tenth of a percent: under 0.05 % that is 0, which the engine refuses (it means no depth).
+  const ratio = Math.round(percent * 10) / 1000;
+  return ratio > 0 && percent <= 100 ? ratio : undefined;
 }
 
 function hours(text: string): StrategySpec['hours'] {
@@ -164,6 +167,22 @@ function hours(text: string): StrategySpec['hours'] {
   return undefined;
 }
 
+/** The engine's defaults of the waits, which a file that sets only one of them keeps for the other. */
+const DEFAULT_MIN_WAIT = findParam('min_wait_candles')!.default as number;
+const DEFAULT_MAX_WAIT = findParam('max_wait_candles')!.default as number;
+
+/**
+ * Waits the engine takes (max ≥ 1, min ≤ max), so a prompt never yields a file the generator's own
+ * validation refuses: "max 0 bougies" is dropped; a maximum under the default minimum ("valable 2
+ * bougies") enters from the next candle; a minimum past the default maximum ("attendre au moins 30
+ * bougies") keeps the default window's length after it.
+ */
+function validWaits(spec: StrategySpec): void {
+  if (spec.maxWait !== undefined && spec.maxWait < 1) delete spec.maxWait;
+  if (spec.maxWait !== undefined && spec.minWait === undefined && spec.maxWait < DEFAULT_MIN_WAIT) spec.minWait = 1;
+  if (spec.minWait !== undefined && spec.maxWait === undefined && spec.minWait > DEFAULT_MAX_WAIT) spec.maxWait = spec.minWait + DEFAULT_MAX_WAIT - DEFAULT_MIN_WAIT;
+}
+
 /** The composition a prompt asks for, or null when no pattern of the catalogue is recognised. */
 export function parsePrompt(prompt: string): StrategySpec | null {
   const text = normalizePrompt(prompt);
@@ -179,6 +198,7 @@ export function parsePrompt(prompt: string): StrategySpec | null {
     if (w.minWait !== undefined) spec.minWait = w.minWait;
     if (w.maxWait !== undefined) spec.maxWait = w.maxWait;
     if (spec.minWait !== undefined && spec.maxWait !== undefined && spec.minWait > spec.maxWait) [spec.minWait, spec.maxWait] = [spec.maxWait, spec.minWait];
+    validWaits(spec);
     const o = overlap(text);
     if (o !== undefined) spec.overlap = o;
     if (has(text, /\b(entrees? multiples?|plusieurs entrees|multiple entries|re ?entr\w*|several entries)\b/)) spec.multipleEntries = true;
