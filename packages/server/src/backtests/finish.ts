@@ -60,7 +60,23 @@ export async function finishRun(deps: FinishDeps, run: BacktestRun, result: Engi
   const marking = markDone(deps, run, values);
   const settled = await Promise.allSettled([...writes, marking]);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (!failed) return;
+  // Marked done, but a file was not stored (a full disk, the bucket refusing the write): back to
+  // 'running' with its event gone, so that whoever gives the run up (cancelRun: the queue's
+  // failure, the stale sweep) refunds it. Left done, a failed job's cancel found a result and
+  // refunded nothing, although its workbook never existed.
+  if (settled.at(-1)!.status === 'fulfilled') await unmarkDone(deps, run);
+  throw failed.reason;
+}
+
+/** A run marked done whose files failed: 'running' again, without the `backtest` event of a result. */
+async function unmarkDone(deps: FinishDeps, run: BacktestRun): Promise<void> {
+  const { BacktestRun, AppEvent } = deps.db.models;
+  await deps.db.transaction(async (t) => {
+    const [changed] = await BacktestRun.update({ status: 'running', updatedAt: deps.clock.now() }, { where: { id: run.id, status: 'done' }, transaction: t });
+    if (changed === 1) await AppEvent.destroy({ where: { kind: 'backtest', reference: run.runId }, transaction: t });
+  });
+  run.set({ status: 'running' });
 }
 
 /**
