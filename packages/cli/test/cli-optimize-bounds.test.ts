@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
+import { renderHeatmap } from '../src/optimize/heatmap.js';
 import { spaceFromFlags } from '../src/optimize/space-flags.js';
 import { bt, EURUSD_H1, tempDir } from './helpers.js';
 
@@ -71,4 +72,20 @@ test('a walk-forward of more than 2,000,000 in-sample runs is refused before the
   assert.equal(run.code, 2, run.stderr);
   assert.match(run.stderr, /^bt: invalid walk-forward: \d+ folds × 200,000 combinations are [\d,]+ in-sample runs, more than 2,000,000: use fewer folds \(a longer out-of-sample window or step\) or a smaller space \(fewer values, or a random search\)\n$/);
   assert.equal(run.stdout, '');
+});
+
+test('a heatmap past 40,000 cells is refused with the space, before the search; a no-loss cell takes the best colour', { timeout: 60_000 }, async () => {
+  const run = await bt([...BASE.map((a) => (a === 'fvg_pullback_multi' ? 'englobante_entry' : a)), '--sl', '1..1000', '--tp1', '1..1000', '--random', '50', '--heatmap', 'sl_pips,tp1_pips']);
+  assert.deepEqual(run, { code: 2, stdout: '', stderr: 'bt: invalid --heatmap: "sl_pips,tp1_pips" (1,000 × 1,000 values are 1,000,000 cells, at most 40,000: give these dimensions fewer values)\n' });
+  const cells = [
+    { x: '10', y: '10', value: 0.5, combinations: 1 },
+    { x: '10', y: '20', value: Infinity, combinations: 1 },
+    { x: '20', y: '10', value: null, combinations: 1 },
+    { x: '20', y: '20', value: -0.25, combinations: 1 },
+  ];
+  const svg = await renderHeatmap(cells, 'sl_pips', 'tp1_pips', { title: 't', objective: 'expectancy (TP1)', format: 'svg' });
+  assert.match(svg, />∞</);
+  const fills = [...svg.matchAll(/<rect[^>]*fill="([^"]+)"/g)].map((m) => m[1]);
+  assert.equal(fills.length, 3, 'the empty cell is not drawn');
+  assert.equal(fills[0], fills[1], 'the no-loss cell has the best finite cell’s colour');
 });

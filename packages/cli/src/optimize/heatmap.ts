@@ -14,12 +14,24 @@ export interface HeatmapCell {
   readonly combinations: number;
 }
 
-/** The two dimensions asked for, checked against the space (each must vary). */
+/**
+ * Most cells a heatmap draws (200 × 200). Two dimensions of 1,000 values each made a million
+ * cells to lay out, and the 200,000 a search can fill took 23 s and 1.7 GB in linkedom for an
+ * SVG of 43 MB no one can read; checked with the space, before the search runs.
+ */
+export const MAX_HEATMAP_CELLS = 40_000;
+
+/** The two dimensions asked for, checked against the space (each must vary; at most MAX_HEATMAP_CELLS together). */
 export function heatmapAxes(text: string, result: Pick<OptimizeResult, 'dimensions'>): [string, string] {
   const names = text.split(',').map((s) => s.trim()).filter(Boolean);
   const varying = result.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
   if (names.length !== 2 || names[0] === names[1]) throw new UsageError(`invalid --heatmap: ${JSON.stringify(text)} (expected two dimensions of the space, e.g. sl_pips,tp1_pips)`);
   for (const n of names) if (!varying.includes(n)) throw new UsageError(`invalid --heatmap: ${n} (the dimensions that vary are ${varying.join(', ') || 'none'})`);
+  const [xs, ys] = names.map((n) => result.dimensions.find((d) => d.name === n)!.values.length);
+  if (xs * ys > MAX_HEATMAP_CELLS) {
+    const n = (v: number) => v.toLocaleString('en-US');
+    throw new UsageError(`invalid --heatmap: ${JSON.stringify(text)} (${n(xs)} × ${n(ys)} values are ${n(xs * ys)} cells, at most ${n(MAX_HEATMAP_CELLS)}: give these dimensions fewer values)`);
+  }
   return [names[0], names[1]];
 }
 
@@ -45,8 +57,11 @@ const caption = (objective: string) => `best ${objective} per cell (other dimens
 export async function renderHeatmap(cells: readonly HeatmapCell[], x: string, y: string, meta: { title: string; objective: string; format: 'svg' | 'html' }): Promise<string> {
   const [{ parseHTML }, Plot] = await Promise.all([import('linkedom'), import('@observablehq/plot')]);
   const { document } = parseHTML('<!DOCTYPE html><html><head></head><body></body></html>');
-  const finite = cells.filter((c) => c.value !== null && Number.isFinite(c.value));
-  const shown = cells.map((c) => ({ ...c, fillValue: c.value === null ? null : Number.isFinite(c.value) ? c.value : Math.max(0, ...finite.map((f) => f.value!)) }));
+  // A no-loss cell (Infinity) takes the colour of the best finite one. Found once, in a loop:
+  // Math.max(...values) per such cell overflowed the stack past about 120,000 cells.
+  let bestFinite = 0;
+  for (const c of cells) if (c.value !== null && Number.isFinite(c.value) && c.value > bestFinite) bestFinite = c.value;
+  const shown = cells.map((c) => ({ ...c, fillValue: c.value === null ? null : Number.isFinite(c.value) ? c.value : bestFinite }));
   const text = (c: HeatmapCell) => (c.value === null ? '' : Number.isFinite(c.value) ? c.value.toFixed(Math.abs(c.value) >= 10 ? 1 : 3) : '∞');
   const xOrder = [...new Set(cells.map((c) => c.x))];
   const yOrder = [...new Set(cells.map((c) => c.y))];
