@@ -39,3 +39,23 @@ test('a file of exactly the cap reads every column, on the fast path and on the 
   assert.ok(bad instanceof CandleFileError);
   assert.deepEqual(bad.problems.map((p) => [p.code, p.line, p.column, p.value]), [['non_numeric', 3, `E${extras - 1}`, 'abc']]);
 });
+
+test('a workbook with one value in column XFD is too_many_columns at its row, not a reader out of memory', async () => {
+  const { candlesToXlsx, candlesFromColumns, readCandlesXlsx } = await import('@bt/core/candles');
+  const module = await import('exceljs');
+  const ExcelJS = (module as unknown as { default?: typeof module }).default ?? module;
+  const time = Float64Array.from({ length: 20_000 }, (_, i) => Date.UTC(2024, 0, 1) + i * 3_600_000);
+  const ones = () => Float64Array.from(time, () => 1);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await candlesToXlsx(candlesFromColumns({ time, open: ones(), high: ones(), low: ones(), close: ones(), volume: ones() }))) as unknown as ArrayBuffer);
+  workbook.worksheets[0].getRow(3).getCell(16_384).value = 'x';
+  const wide = new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+  // Every row used to get 16,384 cells made for it: 20,000 rows ran out of memory.
+  await assert.rejects(readCandlesXlsx(wide), (e: unknown) => {
+    assert.ok(e instanceof CandleFileError, String(e));
+    assert.deepEqual(e.problems.map((p) => [p.code, p.line, p.value, p.message]), [
+      ['too_many_columns', 3, '16384', 'row 3: the first worksheet has values in 16384 columns; bt reads at most 256'],
+    ]);
+    return true;
+  });
+});

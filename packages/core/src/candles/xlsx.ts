@@ -1,8 +1,9 @@
 // Workbooks through exceljs (loaded on first use so the CSV path stays light in the browser).
 // The first worksheet is turned into CSV text, row for row, and read by the CSV reader: the same
 // header rules and checks apply, and problems point at Excel row numbers.
-import type { Cell, CellValue, Workbook } from 'exceljs';
+import type { CellValue, Workbook } from 'exceljs';
 import { readCandlesCsv, type CandleFile } from './csv-read.js';
+import { MAX_COLUMNS, OFFICIAL_HEADER } from './headers.js';
 import { DAY_MS, formatClock, formatDate, civilFromDays, formatCandleTime } from './datetime.js';
 import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, type CandleProblem } from './problems.js';
@@ -66,14 +67,30 @@ export async function readCandlesXlsx(input: Uint8Array | ArrayBuffer, options: 
     // Without a stated offset, Excel's zone-less dates are taken as UTC (and the user is told).
     return opts.utcOffsetMinutes === undefined ? `${excelDateText(d)}+00:00` : excelDateText(d);
   };
-  const columns = sheet.columnCount;
-  const lines: string[] = [];
+  // Each row's values by column (a sparse array), and the widest row: the sheet's own column
+  // count also counts styled empty cells, and getCell makes every cell it is asked for, so one
+  // stray cell in column XFD of a 500 KB workbook made 16,384 cells per row and ran out of memory.
+  const values: CellValue[][] = [];
+  let columns = 0;
   for (let r = 1; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const cells: string[] = [];
-    for (let c = 1; c <= columns; c++) cells.push(csvField(cellText((row.getCell(c) as Cell).value, onDate(r)).trim()));
-    lines.push(cells.every((c) => c === '') ? '' : cells.join(','));
+    const row = sheet.getRow(r).values as CellValue[];
+    values.push(row);
+    columns = Math.max(columns, row.length - 1);
   }
+  if (columns > MAX_COLUMNS) {
+    const widest = values.findIndex((row) => row.length - 1 === columns) + 1;
+    throw new CandleFileError([{
+      code: 'too_many_columns', line: widest, value: String(columns),
+      message: `row ${widest}: the first worksheet has values in ${columns} columns; bt reads at most ${MAX_COLUMNS}`,
+      fix: `keep ${OFFICIAL_HEADER.join(',')} and the indicator columns you need (at most ${MAX_COLUMNS} in all), and clear the cells to their right`,
+    }], 0, opts.file);
+  }
+  const lines: string[] = [];
+  values.forEach((row, k) => {
+    const cells: string[] = [];
+    for (let c = 1; c <= columns; c++) cells.push(csvField(cellText(row[c] ?? null, onDate(k + 1)).trim()));
+    lines.push(cells.every((c) => c === '') ? '' : cells.join(','));
+  });
   let loaded: CandleFile;
   try {
     loaded = readCandlesCsv(lines.join('\n'), options);
