@@ -15,12 +15,16 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
 /**
  * The job queue's settings (docs/queue.md), read by the server and by bt-worker alike:
  * REDIS_URL (unset: no queue, worker threads in the server), QUEUE_PREFIX, JOB_TIMEOUT_MS,
- * WORKER_CONCURRENCY, WORKER_LOCK_MS, ENGINE_THREADS.
+ * WORKER_CONCURRENCY, WORKER_LOCK_MS, ENGINE_THREADS (and REDIS_PREFIX, the queue prefix's default).
  */
 export function readJobsEnv(env: Env = process.env) {
   const url = env.REDIS_URL?.trim() || null;
   if (url && !/^rediss?:\/\//.test(url)) throw new Error(`invalid REDIS_URL: ${url.replace(/\/\/[^@/]*@/, '//***@')} (expected redis://host:port[/db] or rediss://...)`);
-  const prefix = env.QUEUE_PREFIX?.trim() || 'bt';
+  // REDIS_PREFIX keeps two deployments on one Redis apart (docs/deployment.md): the queue's keys
+  // too, unless QUEUE_PREFIX names them. With the queue on 'bt' whatever REDIS_PREFIX said, one
+  // deployment's workers took the other's jobs (finding no run in their database, they threw the
+  // run away; an extraction went into the wrong storage while the other side charged for it).
+  const prefix = env.QUEUE_PREFIX?.trim() || env.REDIS_PREFIX?.trim().replace(/:+$/, '') || 'bt';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new Error(`invalid QUEUE_PREFIX: ${prefix} (letters, digits, _ . : -)`);
   const cores = availableParallelism();
   const engineThreads = int(env, 'ENGINE_THREADS', cores, 1, 256);
