@@ -59,6 +59,15 @@ export interface Evaluation {
 
 const DETECTION = ['min_pips', 'ob_side', 'confirm_candle'] as const;
 
+/**
+ * `out.push(...items)` without the spread: a batch is as large as the exit block (up to 200,000
+ * combinations sharing their entries), and a spread of more than about 120,000 arguments
+ * overflowed the stack (optimize() of a 200 × 1,000 exit grid ended with RangeError).
+ */
+function append<T>(out: T[], items: readonly T[]): void {
+  for (const item of items) out.push(item);
+}
+
 /** The request runBacktest would get for this combination on this period. */
 export function combinationRequest(base: OptimizationBase, c: Pick<Combination, 'params' | 'slPips' | 'tp1Pips' | 'tp2Pips'>, period: Period = {}): BacktestRequest {
   return {
@@ -203,7 +212,7 @@ export class CombinationEvaluator {
         const d = exitDistances(run);
         const levels = sl.size + tp.size + +!sl.has(d.sl) + +!tp.has(d.tp1) + +(!tp.has(d.tp2) && d.tp2 !== d.tp1);
         if (k > from && levels * m > CombinationEvaluator.gridCells) {
-          out.push(...this.judgeBatch(stages, group.slice(from, k)));
+          append(out, this.judgeBatch(stages, group.slice(from, k)));
           from = k;
           sl.clear();
           tp.clear();
@@ -212,7 +221,7 @@ export class CombinationEvaluator {
         tp.add(d.tp1).add(d.tp2);
       }
     }
-    out.push(...this.judgeBatch(stages, group.slice(from)));
+    append(out, this.judgeBatch(stages, group.slice(from)));
     return out;
   }
 
