@@ -140,6 +140,13 @@ describe('CSV shop against the bt server', () => {
     const page = await signedInPage(running.browser, running.server, user.key, '/csv-shop');
     await page.getByTestId('credits-badge').getByText('2').waitFor();
     await page.getByTestId('recent-extractions').getByText('Aucune extraction pour l’instant.').waitFor();
+    // A list that fails to load says so (its files are paid for), then reads again on the next visit.
+    await page.route('**/api/my_recent_extractions?*', (route) => route.fulfill({ status: 500, json: { detail: 'Erreur serveur' } }));
+    await page.reload();
+    await page.getByTestId('recent-extractions').getByRole('alert').getByText('Erreur de chargement').waitFor();
+    await page.unroute('**/api/my_recent_extractions?*');
+    await page.reload();
+    await page.getByTestId('recent-extractions').getByText('Aucune extraction pour l’instant.').waitFor();
     await page.getByTestId('extract-symbol').selectOption('EURUSD');
     await page.getByTestId('extract-timeframe').selectOption('M15');
     await page.getByTestId('extract-submit').click();

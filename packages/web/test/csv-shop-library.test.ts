@@ -22,6 +22,7 @@ import {
   readLibrary,
   readOwnedCsvs,
   recentExtractions,
+  recentPlaceholder,
   showMoreLabel,
   symbolFromQuery,
   timeframeOptions,
@@ -128,6 +129,13 @@ describe('CSV shop library (docs/product.md §2.2, §2.3, §2.9)', () => {
 describe('CSV shop extractions (docs/product.md §2.2, §2.5, §2.8)', () => {
   const extraction = (name: string, created: string) => ({
     filename: name, path: `live/${name}`, relative_path: `live/${name}`, symbol: 'EURUSD', timeframe: 'M15', start_date: '2023-01-02', end_date: '2023-01-05', kind: 'extraction', source: 'live', created_at: created,
+  });
+
+  it('the private list says when it is loading or failed, not that there is no extraction', () => {
+    assert.equal(recentPlaceholder('loading', 0), 'Chargement…');
+    assert.equal(recentPlaceholder('error', 0), 'Erreur de chargement');
+    assert.equal(recentPlaceholder('ready', 0), 'Aucune extraction pour l’instant.');
+    assert.equal(recentPlaceholder('error', 2), null, 'the files already shown stay');
   });
 
   it('keeps the 3 latest extractions, labelled LIVE (privé)', () => {

@@ -170,6 +170,18 @@ export function visibleFiles<T>(files: readonly T[], pages: number, step: number
   return { shown: files.slice(0, count), more: files.length > count };
 }
 
+/**
+ * The line of the private extractions section when it lists nothing: loading, failed ('Erreur de
+ * chargement'), or empty. A failed call read 'Aucune extraction pour l’instant.', hiding files
+ * the user paid for.
+ */
+export function recentPlaceholder(status: 'loading' | 'ready' | 'error', count: number): string | null {
+  if (count > 0) return null;
+  if (status === 'loading') return 'Chargement…';
+  if (status === 'error') return SHOP_MESSAGES.loadError;
+  return 'Aucune extraction pour l’instant.';
+}
+
 /** The 'show more' button: how many files are left, grouped the French way ('1 234 restants'). */
 export function showMoreLabel(remaining: number): string {
   return `Afficher plus (${formatIntegerFr(remaining)} restant${remaining > 1 ? 's' : ''})`;

@@ -17,6 +17,7 @@ import {
   readLibrary,
   readOwnedCsvs,
   recentExtractions,
+  recentPlaceholder,
   showMoreLabel,
   symbolFromQuery,
   timeframeOptions,
@@ -86,6 +87,7 @@ export default function CsvShopPage() {
   const [pages, setPages] = useState(1);
   const [library, setLibrary] = useState<Library>({ status: 'loading' });
   const [recent, setRecent] = useState<OwnedCsv[]>([]);
+  const [recentStatus, setRecentStatus] = useState<'loading' | 'ready' | 'error'>('loading');
   const [prompt, setPrompt] = useState<string | null>(null);
   // Every download in flight, not only the last one clicked: with one slot, the first to finish
   // gave the buttons of the others back while their (paid) request was still out.
@@ -111,8 +113,9 @@ export default function CsvShopPage() {
     if (!signedIn) return setRecent([]);
     try {
       setRecent(recentExtractions(readOwnedCsvs(await work.recentExtractions(), 'files')));
+      setRecentStatus('ready');
     } catch {
-      setRecent([]);
+      setRecentStatus('error');
     }
   }, [signedIn]);
 
@@ -251,7 +254,11 @@ export default function CsvShopPage() {
           <section className="card recent-extractions" data-testid="recent-extractions">
             <h2>Ton extraction (non listée)</h2>
             <p className="muted small">Tes 3 dernières extractions, visibles par toi seul. Re-téléchargement gratuit.</p>
-            {recent.length === 0 ? <p className="empty-state">Aucune extraction pour l’instant.</p> : null}
+            {recentPlaceholder(recentStatus, recent.length) ? (
+              <p className={recentStatus === 'error' ? 'alert alert-error' : 'empty-state'} role={recentStatus === 'error' ? 'alert' : undefined} data-testid="recent-placeholder">
+                {recentPlaceholder(recentStatus, recent.length)}
+              </p>
+            ) : null}
             <ul className="recent-list">
               {recent.map((file) => (
                 <li key={file.path} data-testid="recent-extraction">
