@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { TimeframeKey } from '@bt/core/catalogue';
+import { HttpError } from '../src/app/errors.js';
+import { CandleUploads } from '../src/uploads/candle-uploads.js';
+import { DEFAULT_UPLOAD_LIMITS } from '../src/uploads/limits.js';
 import { useTestApp } from './support/app.js';
+import { SQLITE_PASS_ONLY } from './support/db.js';
 import { balance, funded } from './support/work.js';
 
 const H = 'Datetime,Open,High,Low,Close,Volume';
@@ -47,6 +52,27 @@ describe('hostile candle CSV uploads are refused with a 400 naming the place', (
       assert.equal(res.status, 400);
       assert.ok(res.text.length < 20_000, `${res.text.length} characters answered`);
       assert.match(res.body.detail, /^Fichier invalide : ligne \d/);
+    }
+  });
+});
+
+describe('the upload reader alone', { skip: SQLITE_PASS_ONLY }, () => {
+  it('an error of the reader that is not a file problem is a 422 naming no internals, and is logged', async () => {
+    const logs: string[] = [];
+    const uploads = new CandleUploads({ ...DEFAULT_UPLOAD_LIMITS, concurrency: 1 }, (m) => logs.push(m));
+    try {
+      const file = { filename: 'data.csv', bytes: new TextEncoder().encode(`${H}\n2024-01-02 00:00:00+00:00,1,2,0.5,1.5,10\n`) };
+      // A timeframe core does not know makes its reader throw a plain Error, as a defect would.
+      await assert.rejects(uploads.readCandles(file, 'csv', 'EURUSD', 'W1' as TimeframeKey), (err: unknown) => {
+        assert.ok(err instanceof HttpError, String(err));
+        assert.equal(err.status, 422);
+        assert.match(err.message, /^Fichier illisible : sa lecture a échoué sur une erreur inattendue\./);
+        return true;
+      });
+      assert.equal(logs.length, 1);
+      assert.match(logs[0], /^upload: the candle reader failed on "data\.csv": invalid timeframe/);
+    } finally {
+      await uploads.close();
     }
   });
 });

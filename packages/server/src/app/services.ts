@@ -96,7 +96,7 @@ export function createServices(deps: AppDeps) {
   const topStrategies = new TopStrategies(db, results, publicListing, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner });
   const comparator = new Comparator(db);
-  const uploads = new CandleUploads(config.uploads);
+  const uploads = new CandleUploads(config.uploads, log);
   const generator = new StrategyGenerator({ strategies, archive, llm, log });
 
   // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.

@@ -17,7 +17,8 @@ export type CandleTaskResult =
   | { ok: true; ipc: Uint8Array; timeframe: TimeframeKey | undefined }
   | { ok: false; reason: 'problems'; problems: CandleProblem[]; omitted: number; file?: string }
   | { ok: false; reason: 'container'; found: string }
-  | { ok: false; reason: 'not_zip' | 'xlsx_too_large' | 'xlsx_too_many_rows' };
+  | { ok: false; reason: 'not_zip' | 'xlsx_too_large' | 'xlsx_too_many_rows' }
+  | { ok: false; reason: 'failed'; detail: string };
 
 /**
  * Reads an uploaded candle file; runs inside a parse worker (uploads/parse-pool.ts), so a slow or
@@ -26,6 +27,17 @@ export type CandleTaskResult =
  * a JSON file is refused before any reader sees it.
  */
 export async function readCandleTask(task: CandleTask): Promise<CandleTaskResult> {
+  try {
+    return await readTask(task);
+  } catch (err) {
+    // Anything else the readers throw is their defect, but the file caused it: the upload gets
+    // a 4xx saying the file could not be read (and the server log the reason), never a 500, and
+    // an import's other entries go on.
+    return { ok: false, reason: 'failed', detail: String((err as Error)?.message ?? err).slice(0, 300) };
+  }
+}
+
+async function readTask(task: CandleTask): Promise<CandleTaskResult> {
   const container = detectCandleContainer(task.bytes);
   if (container !== task.kind) return { ok: false, reason: 'container', found: container };
   if (task.kind === 'xlsx') {

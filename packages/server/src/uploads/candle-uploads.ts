@@ -21,7 +21,10 @@ export class CandleUploads {
   /** Files handed to a parse worker since start (tests check that refused requests parse nothing). */
   parsesStarted = 0;
 
-  constructor(readonly limits: UploadLimits) {
+  constructor(
+    readonly limits: UploadLimits,
+    private readonly log: (message: string) => void = () => {},
+  ) {
     this.gate = new Semaphore(limits.concurrency, limits.maxQueue);
     this.pool = new CandleParsePool(limits);
   }
@@ -70,6 +73,9 @@ export class CandleUploads {
         throw new HttpError(413, UPLOAD_LIMIT_MESSAGES.xlsxTooLarge(this.limits.xlsxMaxInflatedBytes));
       case 'xlsx_too_many_rows':
         throw new HttpError(413, UPLOAD_LIMIT_MESSAGES.xlsxTooManyRows(this.limits.xlsxMaxRows));
+      case 'failed':
+        this.log(`upload: the candle reader failed on ${JSON.stringify(file.filename.slice(0, 120))}: ${result.detail}`);
+        throw new HttpError(422, UPLOAD_LIMIT_MESSAGES.readerFailed(kind));
     }
   }
 

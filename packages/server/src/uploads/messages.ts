@@ -9,6 +9,8 @@ export const UPLOAD_LIMIT_MESSAGES = {
   xlsxBroken: 'Classeur .xlsx illisible : l’archive est endommagée. Enregistre-le de nouveau en .xlsx, ou envoie un CSV.',
   xlsxTooLarge: (bytes: number) => `Classeur trop volumineux une fois décompressé (${Math.round(bytes / 1024 / 1024)} Mo maximum) : envoie plutôt un CSV.`,
   xlsxTooManyRows: (rows: number) => `Classeur trop long : ${rows.toLocaleString('fr-FR')} lignes au plus. Envoie plutôt un CSV.`,
+  readerFailed: (kind: 'csv' | 'xlsx') =>
+    `Fichier illisible : sa lecture a échoué sur une erreur inattendue. Vérifie que c’est un fichier de bougies ${kind === 'xlsx' ? '.xlsx' : 'CSV'} ; si le problème persiste, écris au support.`,
   parseMemory: 'Fichier trop lourd à analyser (mémoire dépassée) : envoie une période plus courte, ou un CSV.',
   parseTimeout: (seconds: number) => `Analyse du fichier trop longue (plus de ${seconds} s) : envoie une période plus courte, ou un CSV.`,
 } as const;
