@@ -109,9 +109,17 @@ export function prepareRun(candles: Candles, request: BacktestRequest): Prepared
 }
 
 /** Candle indices of the period: `start` (first at or after `from`) and `end` (past the last at or before `to`). */
+/** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants a result folder name can write. */
+const FIRST_PERIOD_MS = -62_167_219_200_000;
+const LAST_PERIOD_MS = 253_402_300_799_999;
+
 export function periodWindow(time: Float64Array, from: number | undefined, to: number | undefined): { start: number; end: number } {
   for (const [name, v] of [['from', from], ['to', to]] as const) {
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new Error(`invalid ${name}: ${JSON.stringify(v)} (expected ms since epoch)`);
+    // The result folder writes the period's days with four-digit years: past them the run was
+    // refused after its work ("year out of range"), and past ±8.64e15 ms with a bare RangeError.
+    if (v !== undefined && (typeof v !== 'number' || !(v >= FIRST_PERIOD_MS && v <= LAST_PERIOD_MS))) {
+      throw new Error(`invalid ${name}: ${JSON.stringify(v)} (expected ms since epoch, from year 0000 to 9999)`);
+    }
   }
   if (from !== undefined && to !== undefined && from > to) throw new Error(`invalid period: from ${new Date(from).toISOString()} is after to ${new Date(to).toISOString()}`);
   const start = from === undefined ? 0 : lowerBound(time, from);
