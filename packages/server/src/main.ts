@@ -72,7 +72,7 @@ async function main(command: string): Promise<void> {
   const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis, systemClock, { prefix: ops.redisPrefix, log }) : new MemoryRateLimiter(systemClock);
   log(`bt: rate limits: ${redis ? `shared in Redis at ${describeRedisUrl(ops.redisUrl!)} (this process counts alone while Redis is down)` : 'in this process (REDIS_URL not set)'}`);
   const metrics = new Metrics();
-  log(`bt: metrics: /metrics ${ops.metricsToken ? 'with the METRICS_TOKEN bearer token' : 'for loopback clients only (METRICS_TOKEN not set)'}`);
+  log(`bt: metrics: /metrics ${ops.metricsToken ? 'with the METRICS_TOKEN bearer token' : env.trustProxy ? 'closed (behind a proxy, TRUST_PROXY, it needs METRICS_TOKEN)' : 'for loopback clients only (METRICS_TOKEN not set)'}`);
 
   const mailer = env.smtpUrl ? new SmtpMailer(env.smtpUrl, env.mailFrom) : new DisabledMailer();
   const identityProviders = env.google
@@ -131,6 +131,7 @@ async function main(command: string): Promise<void> {
       resetTokenTtlMs: env.resetTokenTtlMs,
       verifyTokenTtlMs: env.verifyTokenTtlMs,
       uploadLimitBytes: env.uploadLimitBytes,
+      strategyQuota: env.strategyQuota,
       topMinTrades: env.topMinTrades,
       topCacheMs: env.topCacheMs,
       webDist,

@@ -189,4 +189,21 @@ describe(`metrics (${TEST_DIALECT})`, () => {
       t.app.deps.config.metricsToken = null;
     }
   });
+
+  it('behind a declared proxy (TRUST_PROXY) loopback is no proof of a local client: the token is needed', async () => {
+    // nginx's plain `proxy_pass http://127.0.0.1:8080;` adds no forwarding header: every visitor
+    // then arrives from loopback as a direct client would.
+    assert.equal((await get('/metrics', {})).status, 200, 'without a proxy, a loopback client gets in');
+    t.app.deps.config.trustProxy = true;
+    try {
+      const refused = await get('/metrics', {});
+      assert.equal(refused.status, 403);
+      assert.match(refused.body, /METRICS_TOKEN/);
+      t.app.deps.config.metricsToken = 'a-long-metrics-token-123';
+      assert.equal((await get('/metrics', { authorization: 'Bearer a-long-metrics-token-123' })).status, 200);
+    } finally {
+      t.app.deps.config.trustProxy = false;
+      t.app.deps.config.metricsToken = null;
+    }
+  });
 });

@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps): App {
   app.use(requestLogging(deps.logger ?? null, metrics));
   const logger = deps.logger;
   app.use(errorMiddleware(logger ? (message) => logger.error(message) : deps.log));
-  app.use(metricsEndpoint(metrics, () => deps.config.metricsToken));
+  app.use(metricsEndpoint(metrics, () => deps.config.metricsToken, () => deps.config.trustProxy));
   app.use(securityHeaders({ connectSrc: deps.config.cspConnectSrc, hsts: deps.config.publicUrl.startsWith('https://') }));
   app.use(normalizePath);
   app.use(async (ctx, next) => {

@@ -11,7 +11,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
  * a proxy (a reverse proxy on the same host would otherwise make every visitor "local"), so a
  * public deployment never shows its metrics to the world by default (docs/deployment.md, "Metrics").
  */
-export function metricsEndpoint(metrics: Metrics, token: () => string | null) {
+export function metricsEndpoint(metrics: Metrics, token: () => string | null, behindProxy: () => boolean = () => false) {
   return async (ctx: Context, next: Next) => {
     if (ctx.path !== '/metrics') return next();
     const configured = token();
@@ -31,7 +31,10 @@ export function metricsEndpoint(metrics: Metrics, token: () => string | null) {
         return;
       }
     } else {
-      const direct = !ctx.get('x-forwarded-for') && !ctx.get('forwarded') && !ctx.get('x-real-ip');
+      // With TRUST_PROXY the operator says a proxy is in front: a loopback peer is most likely
+      // that proxy, whose plainest configuration (nginx's bare proxy_pass) adds none of the
+      // headers below, so only the token opens /metrics then.
+      const direct = !behindProxy() && !ctx.get('x-forwarded-for') && !ctx.get('forwarded') && !ctx.get('x-real-ip');
       if (!direct || !LOOPBACK.test(ctx.req.socket.remoteAddress ?? '')) {
         ctx.status = 403;
         ctx.body = { detail: 'Métriques réservées à la machine du serveur (définir METRICS_TOKEN pour y accéder à distance).' };
