@@ -84,6 +84,30 @@ describe(`admin disk explorer, read-only (${TEST_DIALECT})`, () => {
     assert.deepEqual([file.status, file.body.detail], [400, "Ce chemin n'est pas un dossier."]);
   });
 
+  it('a file replaced between its stat and its opening is sent whole with its own length', async () => {
+    const storage = t.app.deps.storage;
+    const path = join(t.storageDir, 'invoices/2026/F-2026-000002.pdf');
+    writeFileSync(path, 'old');
+    const stat = storage.stat.bind(storage);
+    // An import or a log writer lands between the explorer's look at the path and its read.
+    storage.stat = async (rel: string) => {
+      const entry = await stat(rel);
+      if (rel === 'invoices/2026/F-2026-000002.pdf') writeFileSync(path, 'the new, longer content');
+      return entry;
+    };
+    try {
+      for (const url of ['/api/admin/fs/download?root=files&path=invoices/2026/F-2026-000002.pdf', '/api/admin/factures_download?rel=2026/F-2026-000002.pdf']) {
+        writeFileSync(path, 'old');
+        const res = await fetch(`${t.url}${url}`, { headers: { 'x-api-key': admin.key } });
+        assert.equal(res.status, 200, url);
+        // The length was the stat's (3 bytes) while the stream sent 23: a cut or garbled download.
+        assert.deepEqual([res.headers.get('content-length'), await res.text()], ['23', 'the new, longer content'], url);
+      }
+    } finally {
+      storage.stat = stat;
+    }
+  });
+
   it('nothing outside a root: 33 traversal attempts, in several encodings, on tree and download', async () => {
     const attempts = [
       '..', '../', '../..', '../secret.txt', './../secret.txt', 'results/../../secret.txt', 'results/7/../../..', '/etc/passwd', '/',

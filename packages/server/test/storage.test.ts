@@ -117,7 +117,7 @@ describe('LocalStorage, entries and removal', () => {
     assert.equal(await storage.clearStaging(), 1);
     assert.equal(await storage.clearStaging(), 0);
     const chunks: Buffer[] = [];
-    for await (const chunk of await storage.readStream('atomic/file.txt')) chunks.push(chunk as Buffer);
+    for await (const chunk of (await storage.readStream('atomic/file.txt')).stream) chunks.push(chunk as Buffer);
     assert.equal(Buffer.concat(chunks).toString(), 'second');
     await assert.rejects(storage.readStream('atomic/none.txt'), /ENOENT/);
   });

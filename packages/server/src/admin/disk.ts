@@ -89,6 +89,7 @@ export class DiskExplorer {
     const entry = await root.storage.stat(rel);
     if (!entry) throw notFound(ADMIN_MSG.pathNotFound);
     if (entry.type !== 'file') throw badRequest(ADMIN_MSG.notAFile);
-    return { name: entry.name, bytes: entry.bytes, stream: await root.storage.readStream(rel) };
+    const { stream, bytes } = await root.storage.readStream(rel);
+    return { name: entry.name, bytes, stream };
   }
 }

@@ -78,9 +78,10 @@ export function registerMaintenanceRoutes(router: Router<AppState>, services: Se
 
   router.get('/factures_download', async (ctx) => {
     const file = await invoices.path(relOf(ctx));
+    const { stream, bytes } = await deps.storage.readStream(file.path);
     ctx.attachment(file.name);
-    ctx.length = file.bytes;
-    ctx.body = await deps.storage.readStream(file.path);
+    ctx.length = bytes;
+    ctx.body = stream;
   });
 
   router.post('/factures_delete', async (ctx) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, realpathSync } from 'node:fs';
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Storage, StorageEntry } from './types.js';
 
@@ -144,11 +144,22 @@ export class LocalStorage implements Storage {
     return readFile(await this.resolve(relativePath));
   }
 
-  async readStream(relativePath: string): Promise<Readable> {
+  async readStream(relativePath: string): Promise<{ stream: Readable; bytes: number }> {
     const path = await this.resolve(relativePath);
-    // Opened before the stream is handed out, so a missing file is an error here, not mid-answer.
+    // Opened before the stream is handed out, so a missing file is an error here, not mid-answer;
+    // sized from the opened file, and read up to that size only (a log appended to meanwhile).
     const handle = await open(path, 'r');
-    return handle.createReadStream();
+    try {
+      const { size } = await handle.stat();
+      if (size === 0) {
+        await handle.close();
+        return { stream: Readable.from([]), bytes: 0 };
+      }
+      return { stream: handle.createReadStream({ start: 0, end: size - 1 }), bytes: size };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
   }
 
   async exists(relativePath: string): Promise<boolean> {

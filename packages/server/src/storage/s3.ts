@@ -103,20 +103,26 @@ export class S3Storage implements Storage {
     return body.transformToByteArray();
   }
 
-  async readStream(relativePath: string): Promise<Readable> {
-    // The GET is answered before the stream is handed out: a missing object fails here.
-    const body = await this.get(relativePath);
+  async readStream(relativePath: string): Promise<{ stream: Readable; bytes: number }> {
+    // The GET is answered before the stream is handed out: a missing object fails here. Its
+    // length is the answer's own (an object replaced meanwhile is another GET).
+    const { body, bytes } = await this.getSized(relativePath);
     // In Node the SDK's body is already a Readable; elsewhere (Deno) it is wrapped.
-    if (body instanceof Readable) return body;
-    return Readable.fromWeb((body as { transformToWebStream(): ReadableStream }).transformToWebStream() as never);
+    if (body instanceof Readable) return { stream: body, bytes };
+    return { stream: Readable.fromWeb((body as { transformToWebStream(): ReadableStream }).transformToWebStream() as never), bytes };
   }
 
   private async get(relativePath: string) {
+    return (await this.getSized(relativePath)).body;
+  }
+
+  private async getSized(relativePath: string) {
     const key = this.key(relativePath);
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!out.Body) throw notFound(relativePath);
-      return out.Body as Readable & { transformToByteArray(): Promise<Uint8Array>; transformToWebStream(): ReadableStream };
+      const body = out.Body as Readable & { transformToByteArray(): Promise<Uint8Array>; transformToWebStream(): ReadableStream };
+      return { body, bytes: Number(out.ContentLength ?? 0) };
     } catch (err) {
       if (isMissing(err)) throw notFound(relativePath);
       throw err;

@@ -23,8 +23,12 @@ export interface Storage {
    */
   write(relativePath: string, data: Uint8Array | string): Promise<void>;
   read(relativePath: string): Promise<Uint8Array>;
-  /** The file as a stream (downloads of any size without holding them in memory). */
-  readStream(relativePath: string): Promise<Readable>;
+  /**
+   * The file as a stream (downloads of any size without holding them in memory), with the size of
+   * what the stream holds: the opened file's, not a stat of the path made before or after, which a
+   * file replaced or appended to in between would contradict (a wrong Content-Length).
+   */
+  readStream(relativePath: string): Promise<{ stream: Readable; bytes: number }>;
   exists(relativePath: string): Promise<boolean>;
   remove(relativePath: string): Promise<void>;
   /** Entries of a directory (names only), empty when it does not exist. */

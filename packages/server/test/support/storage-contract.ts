@@ -36,8 +36,10 @@ export function storageContract(name: string, storageOf: () => Storage, options:
       for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 0xff;
       await s.write('big/file.bin', big);
       const chunks: Buffer[] = [];
-      for await (const chunk of await s.readStream('big/file.bin')) chunks.push(Buffer.from(chunk as Uint8Array));
+      const { stream, bytes } = await s.readStream('big/file.bin');
+      for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
       assert.ok(Buffer.concat(chunks).equals(big));
+      assert.equal(bytes, big.length);
       assert.equal((await s.stat('big/file.bin'))?.bytes, big.length);
     });
 
