@@ -137,6 +137,16 @@ describe('dashboard against the bt server', () => {
     await card.getByTestId('strategy-name').getByText('Cassure H1 renommée').waitFor();
     assert.equal(await page.getByTestId('strategies-error').count(), 0);
 
+    // The menu by the keyboard: Escape closes it with the focus back on its button, not lost.
+    const focused = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent?.trim());
+    await card.getByRole('button', { name: 'Options' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'Renommer');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getByRole('menuitem').count(), 0);
+    assert.equal(await focused(), 'Options');
+
     // Note.
     await card.getByRole('button', { name: 'Options' }).click();
     await page.getByRole('menuitem', { name: 'Éditer la note' }).click();
@@ -146,6 +156,7 @@ describe('dashboard against the bt server', () => {
     await page.keyboard.type('Note modifiée : marche mieux le matin.');
     await page.getByTestId('save-note').click();
     await card.getByTestId('strategy-note').getByText('Note modifiée : marche mieux le matin.').waitFor();
+    assert.equal(await focused(), 'Options', 'the dialog opened from the menu gives the focus back to its button');
 
     // Download of the .py.
     await card.getByRole('button', { name: 'Options' }).click();

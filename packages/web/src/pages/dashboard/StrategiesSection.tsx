@@ -38,6 +38,15 @@ function StrategyCard({
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement | null>(null);
   const options = useRef<HTMLDivElement | null>(null);
+  const optionsButton = useRef<HTMLButtonElement | null>(null);
+  /**
+   * Closes the menu with the focus back on its button: the item that had it disappears with the
+   * menu, and a dialog opened from it gives the focus back to what had it when it opened.
+   */
+  const closeMenu = () => {
+    if (options.current?.contains(document.activeElement)) optionsButton.current?.focus();
+    setMenu(false);
+  };
 
   useEffect(() => {
     if (renaming) input.current?.focus();
@@ -49,7 +58,7 @@ function StrategyCard({
     const onDown = (event: MouseEvent) => {
       if (!options.current?.contains(event.target as Node)) setMenu(false);
     };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenu(false);
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && closeMenu();
     document.addEventListener('mousedown', onDown);
     document.addEventListener('keydown', onKey);
     return () => {
@@ -94,7 +103,7 @@ function StrategyCard({
   }
 
   async function download() {
-    setMenu(false);
+    closeMenu();
     try {
       saveBlob(await calls.downloadStrategy(strategy.id), strategy.fileName);
       onError(null);
@@ -153,7 +162,7 @@ function StrategyCard({
           </h3>
         )}
         <div className="options" ref={options}>
-          <button type="button" className="btn btn-small btn-ghost" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
+          <button type="button" ref={optionsButton} className="btn btn-small btn-ghost" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
             Options
           </button>
           {menu ? (
@@ -165,9 +174,9 @@ function StrategyCard({
                 type="button"
                 role="menuitem"
                 onClick={() => {
+                  closeMenu();
                   setNoteDraft(strategy.note);
                   setNoteOpen(true);
-                  setMenu(false);
                 }}
               >
                 Éditer la note
@@ -180,8 +189,8 @@ function StrategyCard({
                 role="menuitem"
                 className="danger"
                 onClick={() => {
+                  closeMenu();
                   setConfirm(true);
-                  setMenu(false);
                 }}
               >
                 Supprimer
