@@ -47,6 +47,24 @@ describe("waiting for a queued job's end (the real Redis)", () => {
     }
   });
 
+  it('as many waits at once as requests in flight (the load targets: 20 clients), without a listener-leak warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    await worker.pause();
+    try {
+      const jobs = await Promise.all(Array.from({ length: 30 }, (_, n) => queue.add('x', { n })));
+      const waits = jobs.map((job) => waitForJob(queue, events, job, 300).catch((err: Error) => err.message));
+      for (const outcome of await Promise.all(waits)) assert.match(String(outcome), /timed out before finishing/);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
+      await Promise.all(jobs.map((job) => job.remove()));
+    } finally {
+      process.off('warning', onWarning);
+      worker.resume();
+    }
+  });
+
   it('a queue connection that fails at the first look does not raise an unhandled rejection: the bound ends the wait', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);

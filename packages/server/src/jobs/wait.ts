@@ -18,6 +18,9 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
   // Per-job event names and 'closing' are outside the typed listener maps: the plain emitters.
   const emitter = events as unknown as EventEmitter;
   const closing = queue as unknown as EventEmitter;
+  // One 'closing' listener per request waiting on the queue: as many as requests in flight (20
+  // and more under load), not a leak; past Node's default of 10 it printed a leak warning.
+  if (closing.getMaxListeners() !== 0) closing.setMaxListeners(0);
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const stop = () => {
