@@ -34,6 +34,8 @@ describe(`admin maintenance (${TEST_DIALECT})`, () => {
     assert.equal(partial.status, 200);
     assert.deepEqual([partial.body.status, partial.body.detail, partial.body.result.ok], ['partial', 'Indexation partielle/échouée', false]);
     assert.deepEqual(partial.body.result.errors.map((e: { path: string }) => e.path), ['EURUSD/H4/EURUSD_H4_2017-06.csv']);
+    // In French with its line and column, as an upload's problems (it was core's English).
+    assert.match(partial.body.result.errors[0].detail, /^Fichier invalide : ligne 1, colonne High : la colonne obligatoire High est absente/);
     assert.equal(partial.body.result.datasets, indexed - 1);
     assert.ok(await t.db.models.Dataset.findOne({ where: { path: 'EURUSD/H1/EURUSD_H1_2017-05.csv' } }));
     assert.equal(await t.db.models.Dataset.findOne({ where: { path: 'EURUSD/H4/EURUSD_H4_2017-06.csv' } }), null);

@@ -9,6 +9,7 @@ import type { EnginePool } from '../jobs/pool.js';
 import { columnsOf } from '../jobs/task.js';
 import type { Storage } from '../storage/types.js';
 import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
+import { reindexFailure } from './reindex-failure.js';
 import { lowerBound } from '@bt/core/simulate';
 import { concatCandles, monthOf, monthsOf, sliceCandles } from './series.js';
 import { monthFilesOf, type MonthFile, type MonthFilesTask } from './month-files.js';
@@ -210,7 +211,7 @@ export class DatasetStore {
         else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsert(path, csv, candles, values.source ?? 'reindex');
         seen.add(path);
       } catch (err) {
-        errors.push({ path, detail: (err as Error).message.slice(0, 300) });
+        errors.push({ path, detail: reindexFailure(err) });
       }
       done++;
       options.onProgress?.(done, paths.length);

@@ -1,0 +1,13 @@
+import { CandleFileError } from '@bt/core/candles';
+import { candleFileHttpError } from '../backtests/candle-messages.js';
+
+/**
+ * Why a library file was left out of a reindex, in French for the console (docs/admin.md,
+ * "Reindex"): a candle problem with its line and column, as an upload's; it was core's English.
+ */
+export function reindexFailure(err: unknown): string {
+  if (err instanceof CandleFileError) return candleFileHttpError(err, 'csv').message.slice(0, 300);
+  if (err instanceof Error && err.message === 'no candle') return 'Fichier sans bougie.';
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return `Fichier illisible (${code ?? String((err as Error)?.message ?? err).slice(0, 200)}).`;
+}
