@@ -85,6 +85,12 @@ describe(`logs (${TEST_DIALECT})`, () => {
     assert.deepEqual(urls, ['/api/auth/verify-email/[REDACTED]', '/api/auth/reset-password/[REDACTED]?next=1']);
     assert.ok(!lines.join('').includes(secret));
     assert.equal(redactUrl('/reset-password/abc?token=x&b=2'), '/reset-password/[REDACTED]?token=[REDACTED]&b=2');
+    // An OpenID Connect callback's authorization code (a credential until exchanged) and its state.
+    lines.length = 0;
+    const code = '4%2F0AbCdEfGh-authorization-code';
+    await t.request('GET', `/api/auth/google/callback?state=st4te-v4lue-123&code=${code}&scope=openid`);
+    assert.deepEqual(entries().filter((e) => e.msg === 'request').map((e) => e.url), ['/api/auth/google/callback?state=[REDACTED]&code=[REDACTED]&scope=openid']);
+    assert.ok(!lines.join('').includes('authorization-code') && !lines.join('').includes('st4te-v4lue'));
     assert.equal(redactUrl('/api/things/s3cr%65t/x', { apiKey: 's3cret' }), '/api/things/[REDACTED]/x');
   });
   it('a link token in the path of a request that fails (5xx) is not in the failure line either', async () => {

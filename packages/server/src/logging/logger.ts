@@ -94,7 +94,9 @@ export function logFunction(logger: Logger): (message: string) => void {
   };
 }
 
-const SECRET_PARAMS = new Set(['apikey', 'api_key', 'token', 'key', 'access_token', 'password', 'secret']);
+// `code` and `state`: an OpenID Connect callback's authorization code (a credential until it is
+// exchanged) and the state that binds it to its browser.
+const SECRET_PARAMS = new Set(['apikey', 'api_key', 'token', 'key', 'access_token', 'password', 'secret', 'code', 'state']);
 
 /** Paths that carry a one-time token (mailed verification and reset links, API and web app). */
 const SECRET_PATHS = [/^(\/api\/auth\/verify-email\/)[^/?#]+/, /^(\/api\/auth\/reset-password\/)[^/?#]+/, /^(\/reset-password\/)[^/?#]+/];
