@@ -139,6 +139,9 @@ describe('environment', () => {
     assert.throws(() => readEnv({ PORT: 'huit' }), /invalid PORT: huit/);
     assert.throws(() => readEnv({ PUBLIC_URL: 'ftp://x' }), /invalid PUBLIC_URL: ftp:\/\/x/);
     assert.throws(() => readEnv({ SMTP_URL: 'mail.example' }), /invalid SMTP_URL/);
+    // A refused URL is named without its password: the message is the start's fatal log line.
+    assert.throws(() => readEnv({ SMTP_URL: 'smpt://bt:hunter2-smtp@mail.example:587' }), (err: Error) => err.message.startsWith('invalid SMTP_URL: smpt://***@mail.example:587 ') && !err.message.includes('hunter2'));
+    assert.throws(() => parseDatabaseUrl('postgres://bt:hunter2-db@db:5432/bt', '/d'), (err: Error) => err.message.startsWith('invalid DATABASE_URL: postgres://***@db:5432/bt ') && !err.message.includes('hunter2'));
     assert.throws(() => readEnv({ GOOGLE_CLIENT_ID: 'only-id' }), /GOOGLE_CLIENT_SECRET/);
     assert.throws(() => parseDatabaseUrl('postgres://x', '/d'), /invalid DATABASE_URL: postgres:\/\/x/);
     assert.throws(() => parseDatabaseUrl('sqlite::memory:', '/d'), /in-memory/);

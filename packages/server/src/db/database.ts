@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Sequelize, Transaction, UniqueConstraintError } from 'sequelize';
+import { withoutCredentials } from '../logging/credentials.js';
 import { initModels, type Models } from './models.js';
 import { ScriptRunner, type ScriptHandle } from './sqlite-scripts.js';
 
@@ -66,13 +67,13 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): { di
   if (value.startsWith('sqlite:')) {
     let path = value.slice('sqlite:'.length);
     if (path.startsWith('//')) path = path.slice(2);
-    if (path === ':memory:') throw new Error(`invalid DATABASE_URL: ${value} (an in-memory SQLite database cannot hold concurrent transactions; give a file)`);
+    if (path === ':memory:') throw new Error(`invalid DATABASE_URL: ${withoutCredentials(value)} (an in-memory SQLite database cannot hold concurrent transactions; give a file)`);
     return { dialect: 'sqlite', url: value, storage: isAbsolute(path) ? path : resolve(path) };
   }
   if (value.startsWith('mysql://') || value.startsWith('mariadb://')) {
     return { dialect: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
   }
-  throw new Error(`invalid DATABASE_URL: ${value} (expected mysql://user:password@host:port/database or sqlite:path/to/file.sqlite)`);
+  throw new Error(`invalid DATABASE_URL: ${withoutCredentials(value)} (expected mysql://user:password@host:port/database or sqlite:path/to/file.sqlite)`);
 }
 
 export async function openDatabase(url: string | undefined, options: DatabaseOptions): Promise<Database> {

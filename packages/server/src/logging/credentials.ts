@@ -1,0 +1,8 @@
+/**
+ * A connection URL as it may be said in a message or a log line: the `user:password@` part of
+ * `scheme://user:password@host` masked (docs/deployment.md, "Logs"). A variable refused at start
+ * (a misspelt scheme, say) is named with its value, and that value holds the password.
+ */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@]*@/, '$1***@');
+}
