@@ -131,7 +131,6 @@ async function main(command: string): Promise<void> {
       resetTokenTtlMs: env.resetTokenTtlMs,
       verifyTokenTtlMs: env.verifyTokenTtlMs,
       uploadLimitBytes: env.uploadLimitBytes,
-      strategyQuota: env.strategyQuota,
       topMinTrades: env.topMinTrades,
       topCacheMs: env.topCacheMs,
       webDist,
