@@ -131,6 +131,7 @@ async function main(command: string): Promise<void> {
       resetTokenTtlMs: env.resetTokenTtlMs,
       verifyTokenTtlMs: env.verifyTokenTtlMs,
       uploadLimitBytes: env.uploadLimitBytes,
+      strategyQuota: env.strategyQuota,
       topMinTrades: env.topMinTrades,
       topCacheMs: env.topCacheMs,
       webDist,

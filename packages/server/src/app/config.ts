@@ -3,6 +3,7 @@ import { DEFAULT_SELLER, type SellerSettings } from '../payments/settings.js';
 import type { FailureRule, RateRule } from '../ratelimit/limiter.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
+import { DEFAULT_STRATEGY_QUOTA, type StrategyQuotaLimits } from '../strategies/quota.js';
 
 export interface RateLimits {
   /** Per client IP. */
@@ -73,6 +74,8 @@ export interface AppConfig {
   uploads: UploadLimits;
   /** A .py strategy file. */
   strategyLimitBytes: number;
+  /** Strategies one account keeps, imports and generations it starts a day, failures archived (strategies/quota.ts). */
+  strategyQuota: StrategyQuotaLimits;
   /** Resolved trades a result needs to appear in the public top strategies. */
   topMinTrades: number;
   /** How long the public top list is kept between reads (docs/server.md "Public top strategies"); 0 reads it every time. */
@@ -119,6 +122,7 @@ export function appConfig(partial: Partial<AppConfig> & Pick<AppConfig, 'publicU
     uploadLimitBytes: 20 * 1024 * 1024,
     uploads: DEFAULT_UPLOAD_LIMITS,
     strategyLimitBytes: 256 * 1024,
+    strategyQuota: DEFAULT_STRATEGY_QUOTA,
     topMinTrades: 20,
     topCacheMs: 10_000,
     webDist: null,

@@ -7,6 +7,7 @@ import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
 import { allowList } from '../admin/import/source-url.js';
+import { DEFAULT_STRATEGY_QUOTA, type StrategyQuotaLimits } from '../strategies/quota.js';
 import type { FailureRule, RateRule } from '../ratelimit/limiter.js';
 import {
   DEFAULT_NOWPAYMENTS_API,
@@ -48,6 +49,8 @@ export interface ServerEnv {
   topCacheMs: number;
   python: string;
   strategy: { cpuSeconds: number; memoryBytes: number; wallMs: number; concurrency: number };
+  /** Personal strategies per account, imports and generations per day, failures archived (docs/strategies-python.md). */
+  strategyQuota: StrategyQuotaLimits;
   /** bubblewrap, and the ids its children get when the server runs as root (docs/security.md). */
   isolation: { bwrap: string; uid: number; gid: number };
   llm: { baseUrl: string; apiKey: string; model: string } | null;
@@ -250,6 +253,11 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
       memoryBytes: int(env, 'STRATEGY_MEMORY_MB', 768, 64, 65536) * 1024 * 1024,
       wallMs: int(env, 'STRATEGY_TIMEOUT_SECONDS', 20, 1, 3600) * 1000,
       concurrency: int(env, 'STRATEGY_CONCURRENCY', 2, 1, 64),
+    },
+    strategyQuota: {
+      maxPerUser: int(env, 'STRATEGY_MAX_PER_USER', DEFAULT_STRATEGY_QUOTA.maxPerUser, 1, 100_000),
+      dailyAttempts: int(env, 'STRATEGY_DAILY_ATTEMPTS', DEFAULT_STRATEGY_QUOTA.dailyAttempts, 1, 100_000),
+      failedKept: int(env, 'STRATEGY_FAILED_KEPT', DEFAULT_STRATEGY_QUOTA.failedKept, 0, 100_000),
     },
     isolation: {
       bwrap: env.STRATEGY_BWRAP?.trim() || '/usr/bin/bwrap',

@@ -56,6 +56,9 @@ export class StrategyGenerator {
     if (this.running.has(user.id)) throw new HttpError(409, GPT_MESSAGES.notReady);
     this.running.add(user.id);
     try {
+      // Free, so bounded per account (docs/strategies-python.md, "Limits per account"): refused
+      // before the chat model is asked anything.
+      await this.deps.strategies.checkQuota(user.id);
       return this.deps.llm ? await this.withModel(user, prompt, slMode, this.deps.llm) : await this.builtin(user, prompt, slMode);
     } finally {
       this.running.delete(user.id);
@@ -138,7 +141,7 @@ export class StrategyGenerator {
   }
 
   private async failed(user: User, slMode: string, source: string | null, meta: ArchiveMeta): Promise<void> {
-    await this.deps.archive.record({ type: 'gpt', strategyId: null, userId: user.id, displayName: meta.user_input?.slice(0, 120) ?? null, slMode, status: 'failed', filename: 'generation.py', source, meta });
+    await this.deps.strategies.recordFailure({ type: 'gpt', strategyId: null, userId: user.id, displayName: meta.user_input?.slice(0, 120) ?? null, slMode, status: 'failed', filename: 'generation.py', source, meta });
   }
 }
 

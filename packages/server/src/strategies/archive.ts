@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'sequelize';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { ArchivedStrategy, StrategySource } from '../db/models.js';
@@ -60,9 +61,11 @@ export class StrategyArchive {
   /**
    * Keeps the file (when there is one) and its metadata; deleting a strategy later leaves this.
    * The file is written first, in a folder of its own, so a row never names a missing file; when
-   * the row cannot be written the folder is removed, so a failure leaves neither.
+   * the row cannot be written the folder is removed, so a failure leaves neither. `within` runs
+   * first in the row's transaction (the account's quota, the strategy's own row): when it throws,
+   * nothing is written.
    */
-  async record(entry: ArchiveEntry): Promise<ArchivedStrategy> {
+  async record(entry: ArchiveEntry, within?: (t: Transaction) => Promise<void>): Promise<ArchivedStrategy> {
     const now = this.clock.now();
     const meta: ArchiveMeta = { ...entry.meta, kpi: { snapshot_ts: Math.floor(now.getTime() / 1000) } };
     const metaText = JSON.stringify(meta);
@@ -75,8 +78,9 @@ export class StrategyArchive {
       await this.storage.write(path, entry.source);
     }
     try {
-      return await this.db.transaction((t) =>
-        this.db.models.ArchivedStrategy.create(
+      return await this.db.transaction(async (t) => {
+        await within?.(t);
+        return this.db.models.ArchivedStrategy.create(
           {
             type: entry.type,
             strategyId: entry.strategyId,
@@ -90,8 +94,8 @@ export class StrategyArchive {
             createdAt: now,
           },
           { transaction: t },
-        ),
-      );
+        );
+      });
     } catch (err) {
       // The row's error is the one to answer; a removal that fails too leaves what a crash between
       // the two writes would, a file no row names.

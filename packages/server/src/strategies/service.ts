@@ -8,10 +8,11 @@ import type { Database } from '../db/database.js';
 import type { StrategySource, User, UserStrategy } from '../db/models.js';
 import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
-import type { ArchiveMeta, StrategyArchive } from './archive.js';
+import type { ArchiveEntry, ArchiveMeta, StrategyArchive } from './archive.js';
 import { cleanName, safeName } from './archive.js';
 import { LOOKAHEAD_CUTS, SAMPLE_META, normalizeUserParams, sampleCandles, shapeFromInfo, type StrategyShape } from './contract.js';
 import { sandboxHttpError } from './messages.js';
+import { DEFAULT_STRATEGY_QUOTA, StrategyQuota, type StrategyQuotaLimits } from './quota.js';
 import { SandboxError, type SandboxResult, type StrategySandbox } from './sandbox/sandbox.js';
 import { parseStoredJson } from '../db/json.js';
 import { ParamError } from '@bt/core/params';
@@ -56,10 +57,39 @@ export interface SaveInput {
  */
 export class UserStrategies {
   readonly sample: Candles = sampleCandles();
+  private readonly quota: StrategyQuota;
 
   constructor(
-    private readonly deps: { db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number; limits: { memoryBytes: number; cpuSeconds: number }; log?: (message: string) => void },
-  ) {}
+    private readonly deps: {
+      db: Database; storage: Storage; sandbox: StrategySandbox; archive: StrategyArchive; clock: Clock; maxBytes: number;
+      limits: { memoryBytes: number; cpuSeconds: number }; quota?: StrategyQuotaLimits; log?: (message: string) => void;
+    },
+  ) {
+    this.quota = new StrategyQuota({ db: deps.db, storage: deps.storage, clock: deps.clock, limits: deps.quota ?? DEFAULT_STRATEGY_QUOTA, log: deps.log });
+  }
+
+  /**
+   * 409 when the account keeps its maximum of strategies, 429 when it made its imports and
+   * generations of the day (docs/strategies-python.md, "Limits per account"): checked before any
+   * work, and again where the rows are written.
+   */
+  checkQuota(userId: number): Promise<void> {
+    return this.quota.check(userId);
+  }
+
+  /**
+   * Archives a failed import or generation for the admin, within the account's daily count: one
+   * that raced past it is not archived (the caller still answers its own error). Then the
+   * account's oldest failures beyond the kept number go.
+   */
+  async recordFailure(entry: ArchiveEntry & { userId: number }): Promise<void> {
+    try {
+      await this.deps.archive.record(entry, (t) => this.quota.guardAttempt(t, entry.userId));
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 429)) throw err;
+    }
+    await this.quota.pruneFailures(entry.userId);
+  }
 
   /** 503 with the reason when strategies cannot run isolated (never run without it); null when they can. */
   unavailableError(): HttpError | null {
@@ -106,6 +136,7 @@ export class UserStrategies {
     } catch {
       throw badRequest(STRATEGY_MESSAGES.notUtf8);
     }
+    await this.checkQuota(user.id);
     const started = performance.now();
     let validated: Validated;
     try {
@@ -114,7 +145,7 @@ export class UserStrategies {
       const http = this.validationError(err);
       if (!http) throw err;
       if (http.status === 400) {
-        await this.deps.archive.record({
+        await this.recordFailure({
           type: 'import', strategyId: null, userId: user.id, displayName: filename, slMode, status: 'failed', filename, source,
           meta: { provider: 'import', attempts: 1, generation_seconds: seconds(started), openai_failures: 0, dry_run_failures: 1, error: http.message, sl_mode: slMode },
         });
@@ -141,44 +172,52 @@ export class UserStrategies {
     await this.deps.storage.write(path, bytes);
     // The file's NAME, else the uploaded file's name: both come from the client, cleaned (cleanName).
     const displayName = cleanName(input.shape.name) || cleanName(input.filename.replace(/\.py$/i, '')) || input.shape.detectName;
-    // The file first, so a row never names a missing file; a row that cannot be written takes the
-    // file with it (as the archive does), so a refused save leaves no .py that nothing names.
-    const row = await this.deps.db.transaction((t) =>
-      this.deps.db.models.UserStrategy.create(
+    const filename = displayFilename(displayName, input.shape.detectName);
+    // The file first, so a row never names a missing file. The strategy's row and its archive entry
+    // are written in one transaction after the account's quota is checked again with its row
+    // locked; a refusal takes the file with it, so it leaves no .py that nothing names.
+    let row: UserStrategy | undefined;
+    await this.deps.archive
+      .record(
         {
-          id,
-          userId: user.id,
-          detectName: input.shape.detectName,
-          strategyKey: input.shape.key,
-          displayName,
-          displayFilename: displayFilename(displayName, input.shape.detectName),
-          source: input.origin,
-          slMode: input.slMode,
-          entryMode: input.shape.entryMode,
-          filters: JSON.stringify(input.shape.filters),
-          params: JSON.stringify(input.shape.params),
-          ui: null,
-          description: input.shape.description || null,
-          comment: input.comment ?? null,
-          commentUser: input.commentUser ?? null,
-          userInput: input.userInput ?? null,
-          path,
-          checksum: createHash('sha256').update(bytes).digest('hex'),
-          bytes: bytes.byteLength,
-          createdAt: this.deps.clock.now(),
-          updatedAt: this.deps.clock.now(),
+          type: input.origin, strategyId: id, userId: user.id, displayName, slMode: input.slMode, status: 'ok', filename, source: input.source,
+          meta: { ...input.archive, sl_mode: input.slMode, dry_run: { signals: dryRun.signals.length, elapsed_ms: dryRun.elapsedMs } },
         },
-        { transaction: t },
-      ),
-    ).catch(async (err: unknown) => {
-      await this.deps.storage.remove(path).catch(() => undefined);
-      throw err;
-    });
-    await this.deps.archive.record({
-      type: input.origin, strategyId: id, userId: user.id, displayName, slMode: input.slMode, status: 'ok', filename: row.displayFilename, source: input.source,
-      meta: { ...input.archive, sl_mode: input.slMode, dry_run: { signals: dryRun.signals.length, elapsed_ms: dryRun.elapsedMs } },
-    });
-    return row;
+        async (t) => {
+          await this.quota.guard(t, user.id);
+          row = await this.deps.db.models.UserStrategy.create(
+            {
+              id,
+              userId: user.id,
+              detectName: input.shape.detectName,
+              strategyKey: input.shape.key,
+              displayName,
+              displayFilename: filename,
+              source: input.origin,
+              slMode: input.slMode,
+              entryMode: input.shape.entryMode,
+              filters: JSON.stringify(input.shape.filters),
+              params: JSON.stringify(input.shape.params),
+              ui: null,
+              description: input.shape.description || null,
+              comment: input.comment ?? null,
+              commentUser: input.commentUser ?? null,
+              userInput: input.userInput ?? null,
+              path,
+              checksum: createHash('sha256').update(bytes).digest('hex'),
+              bytes: bytes.byteLength,
+              createdAt: this.deps.clock.now(),
+              updatedAt: this.deps.clock.now(),
+            },
+            { transaction: t },
+          );
+        },
+      )
+      .catch(async (err: unknown) => {
+        await this.deps.storage.remove(path).catch(() => undefined);
+        throw err;
+      });
+    return row!;
   }
 
   list(userId: number): Promise<UserStrategy[]> {
