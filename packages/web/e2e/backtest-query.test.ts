@@ -7,9 +7,11 @@
  * `npx tsx --conditions=@bt/source --test e2e/backtest-query.test.ts`.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { api as userApi, BREAKOUT_PY } from './dashboard-setup.js';
-import { credits, newUser, shot, signedInPage, useServerAndBrowser } from './work-area-support.js';
+import { api, credits, newUser, repoDir, shot, signedInPage, useServerAndBrowser } from './work-area-support.js';
 
 const running = useServerAndBrowser();
 
@@ -97,6 +99,36 @@ describe('backtest screen: address and failures', () => {
     await page.getByTestId('user-strategy').locator('option', { hasText: 'Cassure simple' }).waitFor({ state: 'attached' });
     assert.equal(await page.getByTestId('user-strategy').locator('option').first().innerText(), '— Choisir —');
     await context.close();
+  });
+
+  it('a custom CSV file: the symbol typed is upper-cased, the file goes as multipart, the result is shown and costs 2 credits', async () => {
+    const user = await newUser(running.server, { verified: true });
+    const before = await credits(running.server, user.key);
+    // About four weeks of real EURUSD H1 candles (fixtures/official), the whole file: dates are optional here.
+    const lines = readFileSync(join(repoDir, 'fixtures', 'official', 'EURUSD_H1_2017-2018.csv'), 'utf8').split('\n').slice(0, 480);
+    const page = await signedInPage(running.browser, running.server, user.key, '/backtest');
+    await page.getByRole('radio', { name: 'CSV personnalisé' }).click();
+    await page.getByTestId('official-strategy').selectOption('fvg_pullback_multi');
+    await page.getByTestId('csv-file').setInputFiles({ name: 'mon-eurusd.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n') + '\n') });
+    await page.getByTestId('custom-symbol').fill('eurusd');
+    assert.equal(await page.getByTestId('custom-symbol').inputValue(), 'EURUSD');
+    await page.getByTestId('timeframe').selectOption('H1');
+    await page.getByTestId('sl-pips').fill('20');
+    await page.getByTestId('tp1-pips').fill('20');
+    await page.getByTestId('tp2-pips').fill('40');
+    const sent = page.waitForRequest('**/api/upload_csv_and_backtest');
+    await page.getByTestId('run-backtest').click();
+    assert.match((await sent).headers()['content-type'] ?? '', /^multipart\/form-data/);
+    const card = page.getByTestId('result-card');
+    await card.or(page.getByTestId('form-error')).first().waitFor({ timeout: 90_000 });
+    assert.equal(await page.getByTestId('form-error').count(), 0, await page.getByTestId('form-error').innerText().catch(() => ''));
+    assert.match(await card.innerText(), /EURUSD · H1 · FVG pullback multi/);
+    assert.equal(await credits(running.server, user.key), before - 2);
+    // What the server ran: the typed symbol upper-cased, the chosen strategy and timeframe.
+    const runs = await api(running.server, 'GET', '/api/user/backtests', { key: user.key });
+    const run = (runs.body.items as Record<string, unknown>[])[0];
+    assert.deepEqual([run.symbol, run.timeframe, run.strategy], ['EURUSD', 'H1', 'fvg_pullback_multi']);
+    await page.context().close();
   });
 
   it('?symbol= chooses the pair and, once the library is known, a timeframe it has; an unknown pair chooses nothing', async () => {
