@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalStorage, StoragePathError } from '../src/storage/index.js';
+import { STALE_STAGING_MS, stagingFileName } from '../src/storage/local.js';
 import { storageContract } from './support/storage-contract.js';
 
 let base: string;
@@ -113,13 +115,36 @@ describe('LocalStorage, entries and removal', () => {
     assert.equal(Buffer.from(await storage.read('atomic/file.txt')).toString(), 'second');
     assert.ok(!(await storage.list('')).includes('.staging'));
     assert.ok(!(await storage.entries('')).some((e) => e.name === '.staging'));
-    writeFileSync(join(base, 'root', '.staging', 'left-by-a-kill.tmp'), 'partial');
+    assert.deepEqual(readdirSync(join(base, 'root', '.staging')), [], 'nothing left by the writes');
+    // Left by a process of this host that has ended (a kill): cleared.
+    writeFileSync(join(base, 'root', '.staging', stagingFileName(spawnSync(process.execPath, ['-e', '']).pid!)), 'partial');
     assert.equal(await storage.clearStaging(), 1);
     assert.equal(await storage.clearStaging(), 0);
     const chunks: Buffer[] = [];
     for await (const chunk of (await storage.readStream('atomic/file.txt')).stream) chunks.push(chunk as Buffer);
     assert.equal(Buffer.concat(chunks).toString(), 'second');
     await assert.rejects(storage.readStream('atomic/none.txt'), /ENOENT/);
+  });
+
+  it('clearing the staging folder leaves the writes of live processes alone', async () => {
+    const staging = join(base, 'root', '.staging');
+    mkdirSync(staging, { recursive: true });
+    // Another server or a bt-worker of this DATA_DIR, mid-write: its file is about to be renamed.
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      const writing = [stagingFileName(live.pid!), stagingFileName()];
+      for (const name of writing) writeFileSync(join(staging, name), 'in progress');
+      // A name of another form (an older server, another host): cleared only once it is an hour old.
+      writeFileSync(join(staging, 'a1b2c3d4e5f60718.tmp'), 'recent');
+      writeFileSync(join(staging, 'f0e1d2c3b4a59687.tmp'), 'old');
+      const old = (Date.now() - STALE_STAGING_MS - 60_000) / 1000;
+      utimesSync(join(staging, 'f0e1d2c3b4a59687.tmp'), old, old);
+      assert.equal(await storage.clearStaging(), 1);
+      assert.deepEqual(readdirSync(staging).sort(), [...writing, 'a1b2c3d4e5f60718.tmp'].sort());
+    } finally {
+      live.kill();
+      rmSync(staging, { recursive: true, force: true });
+    }
   });
 
   it('makes the staging folder again when it was removed since the last write', async () => {

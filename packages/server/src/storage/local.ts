@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { constants, realpathSync } from 'node:fs';
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -17,6 +18,32 @@ export class StoragePathError extends Error {
  * file system as every destination (so the final rename is atomic), never a valid data path.
  */
 export const STAGING_DIR = '.staging';
+
+/**
+ * A staging file is named for the host and process writing it, so that clearing the staging
+ * folder removes only what a process that has ended left there. It removed every file: a server
+ * starting (a rolling restart) or an import recovering deleted the staging files another live
+ * process of the same DATA_DIR (the old server, a bt-worker) was about to rename, whose write
+ * then failed. A name of another host or another form goes once it is STALE_STAGING_MS old.
+ */
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const STAGED = /^[0-9a-f]{16}\.([0-9a-f]{8})-(\d{1,10})\.tmp$/;
+export const STALE_STAGING_MS = 60 * 60 * 1000;
+
+/** A staging file's name: random, then this host and the writing process. */
+export function stagingFileName(pid = process.pid): string {
+  return `${randomBytes(8).toString('hex')}.${HOST_TAG}-${pid}.tmp`;
+}
+
+/** Whether process `pid` of this host has ended (one of another user is alive: EPERM). */
+function ended(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 /**
  * The segments of a relative path from a request, or StoragePathError (400): absolute paths, `..`
@@ -122,7 +149,7 @@ export class LocalStorage implements Storage {
       folder = await this.resolveSegments(relativePath, parent);
     }
     const path = join(folder.path, segments[segments.length - 1]);
-    let temp = join(await this.staging(), `${randomBytes(8).toString('hex')}.tmp`);
+    let temp = join(await this.staging(), stagingFileName());
     try {
       try {
         await writeFile(temp, data, { flag: 'wx' });
@@ -265,8 +292,23 @@ export class LocalStorage implements Storage {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
       throw err;
     }
-    await Promise.all(names.map((name) => rm(join(staging, name), { recursive: true, force: true })));
-    return names.length;
+    const now = Date.now();
+    const left = await Promise.all(
+      names.map(async (name) => {
+        const own = STAGED.exec(name);
+        if (own && own[1] === HOST_TAG) {
+          const pid = Number(own[2]);
+          // This process's, or a live one's: a write in progress.
+          if (pid === process.pid || pid <= 0 || !ended(pid)) return false;
+        } else {
+          const info = await lstat(join(staging, name)).catch(() => null);
+          if (!info || now - info.mtimeMs < STALE_STAGING_MS) return false;
+        }
+        await rm(join(staging, name), { recursive: true, force: true });
+        return true;
+      }),
+    );
+    return left.filter(Boolean).length;
   }
 }
 
