@@ -57,4 +57,15 @@ describe(`admin import of hostile archives (${TEST_DIALECT})`, () => {
     ]);
     assert.deepEqual(res.body.added.map((f: { path: string }) => f.path), ['NZDUSD/M15/NZDUSD_M15_2023-03.csv']);
   });
+
+  it('a truncated archive, or one that is not a ZIP, is refused in French', async () => {
+    const march = libraryCsv(t.libraryDir, 'EURUSD', 'M15', '2023-03');
+    const whole = importArchive([{ name: 'GBPUSD_M15_2023-03.csv', data: march }]);
+    for (const archive of [whole.subarray(0, whole.length - 30), whole.subarray(0, whole.length >> 1), Buffer.from(march)]) {
+      const res = await post({ target_month: '2023-03' }, archive);
+      assert.deepEqual([res.status, res.body.detail], [400, 'Le fichier n\'est pas une archive ZIP lisible (fin d’archive introuvable : fichier tronqué, ou d’un autre format que ZIP).']);
+    }
+    assert.equal(await t.db.models.Dataset.count({ where: { path: 'GBPUSD/M15/GBPUSD_M15_2023-03.csv' } }), 0);
+  });
 });
+

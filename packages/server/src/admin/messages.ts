@@ -84,7 +84,7 @@ export const ADMIN_MSG = {
   zipAndUrl: 'Fournis un ZIP ou une URL, pas les deux.',
   importBusy: 'Un import est déjà en cours : réessaie quand il sera terminé.',
   importTooLarge: (mb: number) => `Archive trop volumineuse (${mb} Mo maximum).`,
-  notAZip: (why: string) => `Le fichier n'est pas une archive ZIP lisible (${why.slice(0, 120)}).`,
+  notAZip: (why: string) => `Le fichier n'est pas une archive ZIP lisible (${why}).`,
   tooManyEntries: (max: number) => `Archive refusée : plus de ${max} entrées.`,
   urlInvalid: 'URL invalide : une adresse http:// ou https:// complète est attendue.',
   urlProtocol: (protocol: string) => `URL refusée : seuls http et https sont acceptés (pas ${protocol.slice(0, 20)}).`,

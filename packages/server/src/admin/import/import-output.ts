@@ -42,6 +42,17 @@ export interface ImportReport {
 }
 
 const MB = 1024 * 1024;
+
+/**
+ * Why yauzl could not open an archive, in French for the console: it was yauzl's English
+ * ('End of central directory record signature not found. Either not a zip file, or file is
+ * truncated.') inside the French sentence.
+ */
+function zipFailure(message: string): string {
+  if (/end of central directory record signature not found/i.test(message)) return 'fin d’archive introuvable : fichier tronqué, ou d’un autre format que ZIP';
+  if (/multi-disk|spanned/i.test(message)) return 'archive en plusieurs volumes, non prise en charge';
+  return 'répertoire central endommagé';
+}
 const dayTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
 /**
@@ -149,7 +160,7 @@ export class OutputImporter {
     } catch (err) {
       if (err instanceof ZipRefusal) {
         if (err.code === 'too_many_entries') throw badRequest(ADMIN_MSG.tooManyEntries(limits.maxEntries));
-        throw badRequest(ADMIN_MSG.notAZip(err.message));
+        throw badRequest(ADMIN_MSG.notAZip(zipFailure(err.message)));
       }
       throw err;
     }
