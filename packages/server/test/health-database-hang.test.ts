@@ -4,51 +4,12 @@
 // probe waits a second or so: /api/health must answer 503 within its bound, as /api/ready does,
 // not hang with the query. The database sits behind a TCP relay of the test's that can freeze.
 import assert from 'node:assert/strict';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { migrate, openDatabase, type Database } from '../src/db/index.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, createTestDatabaseUrl } from './support/db.js';
-
-/** A TCP relay to `target`; `freeze()` stops carrying bytes both ways (and opens nothing new) until `thaw()`. */
-async function freezableRelay(target: { host: string; port: number }) {
-  let frozen = false;
-  const pairs = new Set<[Socket, Socket]>();
-  const server: Server = createServer((client) => {
-    const upstream = createConnection(target);
-    const pair: [Socket, Socket] = [client, upstream];
-    pairs.add(pair);
-    for (const [from, to] of [pair, [upstream, client] as const]) {
-      from.on('data', (chunk) => {
-        to.write(chunk);
-      });
-      from.on('error', () => to.destroy());
-      from.on('close', () => {
-        to.destroy();
-        pairs.delete(pair);
-      });
-    }
-    if (frozen) for (const s of pair) s.pause();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    freeze() {
-      frozen = true;
-      for (const pair of pairs) for (const s of pair) s.pause();
-    },
-    thaw() {
-      frozen = false;
-      for (const pair of pairs) for (const s of pair) s.resume();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const pair of pairs) for (const s of pair) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startTcpRelay, type TcpRelay } from './support/tcp-relay.js';
 
 /** A GET that gives up after `ms` (a probe's timeout): null when nothing came back in time. */
 async function probe(url: string, ms: number): Promise<{ status: number; body: Record<string, unknown>; ms: number } | null> {
@@ -63,7 +24,7 @@ async function probe(url: string, ms: number): Promise<{ status: number; body: R
 
 describe('health and readiness while the database hangs', { skip: TEST_DIALECT === 'mysql' ? false : 'a MariaDB behind a relay: runs in the MariaDB pass' }, () => {
   let created: { url: string; drop(): Promise<void> };
-  let relay: Awaited<ReturnType<typeof freezableRelay>>;
+  let relay: TcpRelay;
   let db: Database;
   let t: TestApp;
 
@@ -73,7 +34,7 @@ describe('health and readiness while the database hangs', { skip: TEST_DIALECT =
     await migrate(direct.sequelize);
     await direct.close();
     const target = new URL(created.url);
-    relay = await freezableRelay({ host: target.hostname, port: Number(target.port || 3306) });
+    relay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 3306) });
     target.port = String(relay.port);
     db = await openDatabase(target.toString(), { dataDir: tmpdir() });
     t = await startTestApp(db);

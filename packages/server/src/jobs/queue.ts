@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { HttpError } from '../app/errors.js';
 import { importFor } from '../app/optional-module.js';
 import type { CreditLedger } from '../credits/ledger.js';
-import type { Database } from '../db/database.js';
+import { isDatabaseUnavailable, type Database } from '../db/database.js';
+import { MSG } from '../app/messages.js';
 import type { BacktestRun, RunSource } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import { cancelRun } from '../backtests/finish.js';
@@ -276,9 +277,10 @@ export class QueueRunner {
     try {
       outcome = await cancelRun(this.deps, ref);
     } catch (err) {
-      // The database is away too: the worker's own failure handling, or the next attempt, settles it.
+      // The database is away too: the worker's own failure handling, or the stale-run sweep,
+      // settles it. Until then the charge stands, so the answer must not say that none was taken.
       this.deps.log(`job queue: run ${ref.runId}: cancel failed: ${(err as Error).message}`);
-      throw new JobEndedElsewhere(new HttpError(503, JOB_MESSAGES.unavailable));
+      throw new JobEndedElsewhere(new HttpError(503, isDatabaseUnavailable(err) ? MSG.databaseDown : JOB_MESSAGES.unavailable));
     }
     if (outcome === 'done') {
       const finished = await this.opened.then(({ queue }) => queue.getJob(ref.runId)).catch(() => undefined);
