@@ -59,3 +59,21 @@ test('a workbook with one value in column XFD is too_many_columns at its row, no
     return true;
   });
 });
+
+test('millions of separators in the header or a row are counted, not split into millions of fields', () => {
+  const commas = ','.repeat(5_000_000);
+  for (const [csv, want] of [
+    [`${H}${commas}\n`, [['too_many_columns', 1, '5000006']]],
+    [`Datetime;Open${';'.repeat(5_000_000)}\n`, [['too_many_columns', 1, '5000002']]],
+    [`${H}\n2024-01-01 00:00:00+00:00,1,2,0.5,1.5,10\n2024-01-01 01:00:00+00:00,1,2,0.5,1.5,10${commas}\n`, [['wrong_field_count', 3, '5000006']]],
+    // The first data line is also read for the symbol row and the extra columns' kind.
+    [`${H}\n2024-01-01 00:00:00+00:00,1,2,0.5,1.5,10${commas}\n`, [['wrong_field_count', 2, '5000006']]],
+  ] as const) {
+    const started = performance.now();
+    const error = refusal(csv);
+    assert.ok(error instanceof CandleFileError, String(error));
+    assert.deepEqual(error.problems.map((p) => [p.code, p.line, p.value]), want);
+    // Splitting them took 7 s and 600 MB for the header (20 MB of commas ran a 768 MB worker out).
+    assert.ok(performance.now() - started < 3000, `${Math.round(performance.now() - started)} ms`);
+  }
+});

@@ -27,11 +27,15 @@ export function trimCr(bytes: Uint8Array, start: number, end: number): number {
   return end > start && bytes[end - 1] === CR ? end - 1 : end;
 }
 
-/** Splits one line into field ranges, honouring double quotes; quoted ranges exclude the quotes. */
-export function splitLine(bytes: Uint8Array, start: number, end: number, sep: number): [number, number][] {
+/**
+ * Splits one line into field ranges, honouring double quotes; quoted ranges exclude the quotes.
+ * `max`: the fields wanted, when only the first ones are (a line may hold millions of separators).
+ */
+export function splitLine(bytes: Uint8Array, start: number, end: number, sep: number, max = Infinity): [number, number][] {
   const out: [number, number][] = [];
   let i = start;
   for (;;) {
+    if (out.length >= max) return out;
     if (i < end && bytes[i] === QUOTE) {
       let j = i + 1;
       while (j < end && !(bytes[j] === QUOTE && bytes[j + 1] !== QUOTE)) j += bytes[j] === QUOTE ? 2 : 1;

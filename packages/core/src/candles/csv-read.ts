@@ -4,7 +4,7 @@ import { CandleBuilder, type LoadedCandles } from './builder.js';
 import { CR, cells, COMMA, count, LF, lineEnd, SEMICOLON, splitLine, TAB, text, toBytes, trimCr, utf8Strict } from './csv-bytes.js';
 import { CsvRowParser } from './csv-rows.js';
 import { DatetimeReader } from './datetime.js';
-import { headerlessLayout, PLAIN as PLAIN_HEADER, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
+import { headerlessLayout, MAX_COLUMNS, PLAIN as PLAIN_HEADER, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, resolveLayout, type Layout } from './headers.js';
 import { classifyNonNumber, parseDecimal } from './number.js';
 import { formatUtcOffset, normalizeCandleOptions, type CandleFormat, type NormalizedReadOptions, type ReadCandlesOptions } from './options.js';
 import { at, CandleFileError, ProblemList, quote, shortText, type CandleProblem } from './problems.js';
@@ -59,6 +59,13 @@ function readHeader(bytes: Uint8Array, options: NormalizedReadOptions): { start:
   const commas = count(bytes, start, end, COMMA);
   const semicolons = count(bytes, start, end, SEMICOLON);
   const tabs = count(bytes, start, end, TAB);
+  // Counted before the header is split into names: 20 MB of commas made 20 million names and ran
+  // the parse worker out of memory before resolveLayout could refuse them (headers.ts MAX_COLUMNS).
+  const widest = Math.max(commas, semicolons, tabs) + 1;
+  if (widest > MAX_COLUMNS) {
+    fail(options, problem('too_many_columns', 1, undefined, `the header has ${widest} columns; bt reads at most ${MAX_COLUMNS}`,
+      `keep Datetime,Open,High,Low,Close,Volume and the indicator columns you need (at most ${MAX_COLUMNS} in all); if the header is a single long line, check the separator`, String(widest)));
+  }
   if (semicolons > commas) {
     const found = [problem('semicolon_separator', 1, undefined, 'columns are separated by semicolons (;)', 'separate columns with commas (,) and write numbers with a decimal point (1.0842); in Excel save as "CSV UTF-8 (comma delimited)" with a dot as decimal separator')];
     const headers = cells(bytes, start, end, SEMICOLON);
@@ -269,7 +276,7 @@ function estimateRows(bytes: Uint8Array, pos: number, sizeHint = bytes.length): 
 function readSymbolRow(bytes: Uint8Array, pos: number, layout: Layout, sep: number, dt: DatetimeReader): { symbol: string | undefined; next: number } | undefined {
   if (pos >= bytes.length) return undefined;
   const next = lineEnd(bytes, pos);
-  const fields = splitLine(bytes, pos, trimCr(bytes, pos, next), sep);
+  const fields = splitLine(bytes, pos, trimCr(bytes, pos, next), sep, layout.roles.length);
   let timeText = '';
   const names: string[] = [];
   for (let f = 0; f < fields.length && f < layout.roles.length; f++) {
@@ -298,7 +305,7 @@ function readSymbolRow(bytes: Uint8Array, pos: number, layout: Layout, sep: numb
  * warning; returns the indexes of the extra columns kept and renumbers their roles.
  */
 function dropTextColumns(bytes: Uint8Array, pos: number, layout: Layout, roles: Int32Array, sep: number, warnings: CandleProblem[], line: number): number[] {
-  const fields = pos < bytes.length ? splitLine(bytes, pos, trimCr(bytes, pos, lineEnd(bytes, pos)), sep) : [];
+  const fields = pos < bytes.length ? splitLine(bytes, pos, trimCr(bytes, pos, lineEnd(bytes, pos)), sep, layout.roles.length) : [];
   const kept: number[] = [];
   layout.extraFields.forEach((f, k) => {
     const name = layout.extraNames[k];

@@ -1,7 +1,7 @@
 // The hot loop: CSV data lines -> values in the builder's Float64Arrays, checked row by row.
 // It can be fed a whole file or consecutive chunks that each end after a newline.
 import type { CandleBuilder } from './builder.js';
-import { CR, isBlank, isNaText, LF, lineEnd, QUOTE, splitLine, text, trimCr } from './csv-bytes.js';
+import { count, CR, isBlank, isNaText, LF, lineEnd, QUOTE, splitLine, text, trimCr } from './csv-bytes.js';
 import { DatetimeReader, formatCandleTime, MINUTE_MS, NO_OFFSET } from './datetime.js';
 import { MAX_COLUMNS, ROLE_CLOCK, ROLE_DATE, ROLE_EXTRA, ROLE_SKIP, ROLE_TIME, type Layout } from './headers.js';
 import { classifyNonNumber, parseDecimal, scanNumber } from './number.js';
@@ -116,10 +116,14 @@ export class CsvRowParser {
     const expected = roles.length;
     const end = bytes.length;
     let next = lineEnd(bytes, pos);
-    const ranges = splitLine(bytes, pos, trimCr(bytes, pos, next), sep);
+    const stop = trimCr(bytes, pos, next);
+    // A line with more separators than any header has columns is counted, not split: 20 MB of
+    // commas made 20 million field ranges and ran the parse worker out of memory.
+    const separators = count(bytes, pos, stop, sep);
+    const ranges = separators >= MAX_FIELDS ? [] : splitLine(bytes, pos, stop, sep);
     next = Math.min(next + 1, end);
-    const nf = ranges.length;
-    for (let f = 0; f < nf && f < MAX_FIELDS; f++) {
+    const nf = separators >= MAX_FIELDS ? separators + 1 : ranges.length;
+    for (let f = 0; f < ranges.length && f < MAX_FIELDS; f++) {
       bounds[2 * f] = ranges[f][0];
       bounds[2 * f + 1] = ranges[f][1];
     }
