@@ -50,6 +50,20 @@ export function jobOptions(jobId: string, priority: boolean): JobsOptions {
   };
 }
 
+/**
+ * A job whose wait timed out: its answer when it has finished after all (its end not heard: the
+ * API's QueueEvents fallen behind the event stream's length, docs/queue.md "Redis memory", or the
+ * end just now), else the job removed from the queue (not started yet: no worker spends time on
+ * it; a running one is locked and stays). Read before the removal: removing first deleted a
+ * finished job with its answer, and a run that was done answered 503.
+ */
+async function finishedOrRemoved<T>(queue: Queue, job: Job): Promise<T | undefined> {
+  const fresh = await queue.getJob(job.id!).catch(() => undefined);
+  if (fresh?.finishedOn && fresh.returnvalue !== null && fresh.returnvalue !== undefined) return fresh.returnvalue as T;
+  await job.remove().catch(() => undefined);
+  return undefined;
+}
+
 /** A job as stored in Redis (JSON). */
 export interface QueueJobData {
   run: RunRef;
@@ -201,8 +215,9 @@ export class QueueRunner {
     } catch (err) {
       const message = (err as Error).message ?? '';
       if (/timed out before finishing/.test(message)) {
-        // Not started yet: out of the queue, so no worker spends time on it.
-        await added.remove().catch(() => undefined);
+        // Finished, its end unheard (QueueEvents behind, or the end just now): the answer stands.
+        const finished = await finishedOrRemoved<QueueJobResult | { cancelled: true }>(queue, added);
+        if (finished && typeof finished === 'object' && 'result' in finished) return finished;
         return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.timeout));
       }
       // The job's own error (its failedReason: a refused parameter is the user's 400), or Redis gone while waiting.
@@ -263,10 +278,9 @@ export class QueueRunner {
         this.deps.log(`job queue: extraction ${added.id} failed: ${message}`);
         throw new HttpError(503, EXTRACTION_MESSAGES.failed);
       }
-      // Not started yet: out of the queue. Finished just now: its file is there, the answer stands.
-      await added.remove().catch(() => undefined);
-      const finished = await queue.getJob(added.id!).catch(() => undefined);
-      if (finished?.returnvalue) return finished.returnvalue as ExtractionJobResult;
+      // Finished, its end unheard: its file is there, the answer stands. Else out of the queue.
+      const finished = await finishedOrRemoved<ExtractionJobResult>(queue, added);
+      if (finished) return finished;
       throw new HttpError(503, EXTRACTION_MESSAGES.timeout);
     }
   }
