@@ -20,7 +20,7 @@ function uploadForm(csv: string, name = 'data.csv'): FormData {
   return form;
 }
 
-describe('hostile candle CSV uploads are refused with a 400 naming the place', () => {
+describe('hostile candle CSV uploads: a 4xx naming the place, never a 500', () => {
   const t = useTestApp();
 
   it('a header of a million columns is a 400 naming line 1 and the count, not a 500', async () => {
@@ -54,7 +54,20 @@ describe('hostile candle CSV uploads are refused with a 400 naming the place', (
       assert.match(res.body.detail, /^Fichier invalide : ligne \d/);
     }
   });
+
+  it('a file sent under the part name __proto__ is the one file of the form, not a second one', async () => {
+    const user = await funded(t, 10);
+    const rows = Array.from({ length: 48 }, (_, i) => `${new Date(Date.UTC(2024, 0, 2) + i * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')}+00:00,1.1,1.2,1.0,1.15,10`).join('\n');
+    const form = uploadForm('unused');
+    form.delete('csv_file');
+    form.append('__proto__', new Blob([`${H}\n${rows}\n`]), 'data.csv');
+    form.append('constructor', 'x');
+    const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    assert.equal(res.body.status, 'success');
+  });
 });
+
 
 describe('the upload reader alone', { skip: SQLITE_PASS_ONLY }, () => {
   it('an error of the reader that is not a file problem is a 422 naming no internals, and is logged', async () => {
@@ -76,4 +89,3 @@ describe('the upload reader alone', { skip: SQLITE_PASS_ONLY }, () => {
     }
   });
 });
-

@@ -45,8 +45,10 @@ export async function readForm(
     // Truncated or malformed multipart (a missing closing boundary, a bad header).
     throw badRequest(MSG.bodyInvalid);
   }
-  const fields: Body = {};
-  const files: Record<string, UploadedFile> = {};
+  // Without a prototype: a part named __proto__ (or constructor) was read as Object.prototype, so
+  // one file sent under that name was 'Champ « __proto__ » : un seul fichier attendu.'.
+  const fields: Body = Object.create(null);
+  const files: Record<string, UploadedFile> = Object.create(null);
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') {
       if (value.length > FORM_FIELD_MAX_CHARS) throw badRequest(MULTIPART_MESSAGES.fieldTooLong(name));
