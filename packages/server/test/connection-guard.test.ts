@@ -84,13 +84,15 @@ describe('connections per client address', () => {
   });
 
   it('is off behind a proxy (TRUST_PROXY: every connection comes from the proxy) and with MAX_CONNECTIONS_PER_IP=0', async () => {
-    for (const env of [{ MAX_CONNECTIONS_PER_IP: '2', TRUST_PROXY: 'true' }, { MAX_CONNECTIONS_PER_IP: '0' }] as Record<string, string>[]) {
+    // Behind a declared proxy /metrics answers its token only (docs/deployment.md, "Metrics").
+    const token = 'connection-guard-metrics-token';
+    for (const env of [{ MAX_CONNECTIONS_PER_IP: '2', TRUST_PROXY: 'true', METRICS_TOKEN: token }, { MAX_CONNECTIONS_PER_IP: '0', METRICS_TOKEN: token }] as Record<string, string>[]) {
       const server = await startServerProcess(env);
       const held: RawConnection[] = [];
       try {
         for (let i = 0; i < 6; i++) held.push(await heldOpen(server.url));
         assert.equal((await fetch(`${server.url}/api/health`)).status, 200, JSON.stringify(env));
-        assert.match(await (await fetch(`${server.url}/metrics`)).text(), /^bt_connections_refused_total 0$/m);
+        assert.match(await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text(), /^bt_connections_refused_total 0$/m);
       } finally {
         for (const h of held) h.socket.destroy();
         await server.stop();
