@@ -69,7 +69,7 @@ describe(`backtests (${TEST_DIALECT})`, () => {
     assert.equal(await balance(t, user.id), 3);
     assert.equal(res.body.params.min_wait_candles, 2, 'aliases and coercion come from core');
     assert.equal(res.body.params.rsi_key, 'RSI_14');
-    assert.ok(res.body.warnings.some((w: string) => /unknown parameter: "nonsense"/.test(w)), 'unknown parameters dropped with a warning (server mode)');
+    assert.ok(res.body.warnings.some((w: string) => /^Paramètre inconnu « nonsense » ignoré/.test(w)), 'unknown parameters dropped with a warning (server mode)');
     assert.ok(res.body.summary.trades > 0);
     assert.ok(typeof res.body.golden_hours.winrate_global.TP1 === 'number');
     assert.equal(res.body.statistics.byHour.length, 24);

@@ -361,7 +361,7 @@ describe(`texts, names, files, letter case and bounds of time and memory (${TEST
     const hundred = Object.fromEntries([...Array.from({ length: 99 }, (_, i) => [`p${i}`, 1]), ['z'.repeat(64), 1]]);
     const ok = await runBacktest(t, user.key, { params: hundred });
     assert.equal(ok.status, 200, ok.text.slice(0, 200));
-    assert.equal(ok.body.warnings.filter((w: string) => w.startsWith('unknown parameter')).length, 100);
+    assert.equal(ok.body.warnings.filter((w: string) => w.startsWith('Paramètre inconnu')).length, 100);
   });
 
   it('an upload’s long text fields cost no quadratic time and no memory: a number of 500 KB, 1 MiB per form field, spread_by_hour and params_json within it', async () => {

@@ -4,3 +4,4 @@ export { prepareRun, resolveStrategy, exitRules, periodWindow, lowerTimeframe, o
 export { listZones, type ZoneRecord, type ListZonesOptions } from './zones.js';
 export { ENGINE_VERSION } from './version.js';
 export type { BacktestRequest, BacktestOptions, BacktestResult, RunMeta } from './types.js';
+export { BACKTEST_WARNING_CODES, backtestWarningText, type BacktestWarning, type BacktestWarningCode } from './warnings.js';

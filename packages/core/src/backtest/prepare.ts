@@ -6,6 +6,7 @@ import { getStrategy } from '../catalogue/strategies.js';
 import { pipSize as catalogPipSize } from '../catalogue/symbols.js';
 import { parseTimeframe, timeframeStepMs } from '../catalogue/timeframes.js';
 import { normalizeParams } from '../params/normalize.js';
+import type { ParamWarning } from '../params/warnings.js';
 import { lowerBound, type LowerTimeframe } from '../simulate/ambiguity.js';
 import type { ExitRules } from '../simulate/levels.js';
 import { isSignalStrategy, signalPlan } from '../strategies/custom.js';
@@ -26,15 +27,17 @@ export interface PreparedRun {
   readonly timeframe: string;
   readonly stepMs: number | undefined;
   readonly warnings: string[];
+  /** The warnings as codes and values (backtest/warnings.ts). */
+  readonly notices: ParamWarning[];
 }
 
 /** The plan and canonical parameters of the request's strategy (official key or signal function). */
-export function resolveStrategy(request: BacktestRequest): { plan: StrategyPlan; params: StrategyParams; warnings: string[] } {
+export function resolveStrategy(request: BacktestRequest): { plan: StrategyPlan; params: StrategyParams; warnings: string[]; notices: ParamWarning[] } {
   const unknown = request.unknownParams ?? 'error';
   if (typeof request.strategy === 'string') {
     const definition = getStrategy(request.strategy);
-    const { params, warnings } = normalizeParams(request.params, { strategy: definition.key, unknown });
-    return { plan: officialPlan(definition), params, warnings };
+    const { params, warnings, notices } = normalizeParams(request.params, { strategy: definition.key, unknown });
+    return { plan: officialPlan(definition), params, warnings, notices };
   }
   if (!isSignalStrategy(request.strategy)) throw new Error('invalid strategy: expected an official key or a signal strategy { key, signals(candles, params) }');
   const custom = request.strategy;
@@ -42,8 +45,8 @@ export function resolveStrategy(request: BacktestRequest): { plan: StrategyPlan;
   const raw = request.params;
   const given = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw) : [];
   const signature = [...(custom.params ?? given), ...plan.filters.flatMap((f) => FILTER_PARAMS[f] ?? [])];
-  const { params, warnings } = normalizeParams(raw, { strategy: signature, unknown });
-  return { plan, params, warnings };
+  const { params, warnings, notices } = normalizeParams(raw, { strategy: signature, unknown });
+  return { plan, params, warnings, notices };
 }
 
 function optionalPips(name: string, value: unknown): number | undefined {
@@ -100,12 +103,12 @@ export function runTimeframe(candles: Candles, request: BacktestRequest): { time
 
 export function prepareRun(candles: Candles, request: BacktestRequest): PreparedRun {
   if (typeof request.symbol !== 'string' || request.symbol.trim() === '') throw new Error(`invalid symbol: ${JSON.stringify(request.symbol)}`);
-  const { plan, params, warnings } = resolveStrategy(request);
+  const { plan, params, warnings, notices } = resolveStrategy(request);
   const pip = catalogPipSize(request.symbol, request.pipSize);
   const exits = exitRules(request, pip);
   const costs = normalizeCosts(request.costs, request.symbol);
   const { timeframe, stepMs } = runTimeframe(candles, request);
-  return { plan, params, exits, costs, timeframe, stepMs, warnings };
+  return { plan, params, exits, costs, timeframe, stepMs, warnings, notices };
 }
 
 /** Candle indices of the period: `start` (first at or after `from`) and `end` (past the last at or before `to`). */

@@ -14,6 +14,7 @@ import { headCandles, runEngine } from './engine.js';
 import { lowerTimeframe, periodWindow, prepareRun } from './prepare.js';
 import type { BacktestOptions, BacktestRequest, BacktestResult } from './types.js';
 import { ENGINE_VERSION } from './version.js';
+import { backtestWarningText, type BacktestWarning } from './warnings.js';
 
 const DAY = 86_400_000;
 
@@ -27,30 +28,30 @@ export async function runBacktest(candles: Candles, request: BacktestRequest, op
   const t0 = now();
   const prepared = prepareRun(candles, request);
   const { plan, params, exits, timeframe, stepMs } = prepared;
-  const warnings = [...prepared.warnings];
+  const notices: BacktestWarning[] = [...prepared.notices];
   const { start, end } = periodWindow(candles.time, request.from, request.to);
   const columns = filterColumnNames(plan.filters, params);
   checkFilterColumns(candles, columns, params);
   const series = withIndicators(headCandles(candles, end), columnList(columns));
   const ltf = lowerTimeframe(request.ltf, stepMs, timeframe, request.symbol);
-  if (start >= end) warnings.push(`no candle in the period: no trade (${candles.length} candles in the data)`);
+  if (start >= end) notices.push({ code: 'no_candle_in_period', candles: candles.length });
   const scale = priceRounding(exits.pipSize);
   const costs = hasCosts(prepared.costs) ? runCosts(series, prepared.costs, exits.pipSize, scale) : undefined;
   if (costs && ltf.ltf && costs.spread) ltf.ltf = { ...ltf.ltf, ask: runCosts(request.ltf!, prepared.costs, exits.pipSize, scale).ask };
   if (prepared.costs.spreadFromData && costs) {
-    if (costs.dataSpreadCandles === 0) warnings.push('spread_from_data: the data has no Spread column with values; the spread given (or 0) applies to every candle');
+    if (costs.dataSpreadCandles === 0) notices.push({ code: 'spread_column_missing' });
     else if (prepared.costs.spreadPointSize === null) {
       const quoted = inferPointSize(series);
-      if (quoted !== costs.pointSize) warnings.push(`spread_from_data: the Spread column is read in points of ${costs.pointSize} (a tenth of a pip), but the prices are quoted to ${quoted}; if the broker's point is ${quoted}, give spread_point_size`);
+      if (quoted !== costs.pointSize) notices.push({ code: 'spread_point_mismatch', pointSize: costs.pointSize, quoted });
     }
   }
   const engine = runEngine(series, { plan, params, exits, startIndex: start, ltf: ltf.ltf, costs });
   const { trades, skippedNoRisk, ambiguity } = engine.simulation;
-  if (skippedNoRisk > 0) warnings.push(`${skippedNoRisk} entries skipped: the internal stop left no positive risk (order price at or beyond the stop)`);
+  if (skippedNoRisk > 0) notices.push({ code: 'entries_skipped_no_risk', count: skippedNoRisk });
   if (ambiguity.count > 0) {
-    const how = ltf.ltf ? `; ${ambiguity.resolved} resolved with ${ltf.name} candles, ${ambiguity.unresolved} left conservative` : '';
-    warnings.push(`${ambiguity.count} trades had SL and a TP in the same candle, counted as SL${how}`);
+    notices.push({ code: 'sl_tp_same_candle', count: ambiguity.count, lowerTimeframe: ltf.ltf ? ltf.name : null, resolved: ambiguity.resolved, unresolved: ambiguity.unresolved });
   }
+  const warnings = notices.map(backtestWarningText);
   const statistics = computeStatistics(trades);
 
   const from = request.from ?? (end > start ? candles.time[start] : candles.time[0] ?? 0);
@@ -94,6 +95,7 @@ export async function runBacktest(candles: Candles, request: BacktestRequest, op
     },
     config,
     warnings,
+    notices,
     timing: { engine_ms: round3(t1 - t0), report_ms: round3(t2 - t1) },
     ...(workbook ? { workbook } : {}),
   };
@@ -168,7 +170,9 @@ function costRows(c: CostSettings & { spreadPointSizeUsed: number | null; spread
 }
 
 /** The result without the workbook bytes, ready for JSON.stringify. */
-export function backtestResultJson(result: BacktestResult): Omit<BacktestResult, 'workbook'> {
-  const { workbook: _bytes, ...json } = result;
+export function backtestResultJson(result: BacktestResult): Omit<BacktestResult, 'workbook' | 'notices'> {
+  // The CLI's JSON keeps its fields (docs/cli.md): the notices are `warnings` again, as data, for
+  // consumers that translate them (the server).
+  const { workbook: _bytes, notices: _notices, ...json } = result;
   return json;
 }

@@ -6,6 +6,7 @@ import type { AmbiguitySummary } from '../simulate/trades.js';
 import type { Trade } from '../simulate/types.js';
 import type { BacktestStatistics, GoldenHours } from '../stats/types.js';
 import type { SignalStrategy } from '../strategies/custom.js';
+import type { BacktestWarning } from './warnings.js';
 
 /** Who asked for the run; written in the Config sheet. */
 export interface RunMeta {
@@ -104,7 +105,10 @@ export interface BacktestResult {
   readonly costs: CostSummary;
   /** Config sheet rows: every input, sl_mode, engine version, run meta, rules. */
   readonly config: readonly ConfigEntry[];
+  /** Core's English sentences (what the CLI prints). */
   readonly warnings: readonly string[];
+  /** The same warnings as codes and values, in the same order (backtest/warnings.ts). */
+  readonly notices: readonly BacktestWarning[];
   readonly timing: { readonly engine_ms: number; readonly report_ms: number };
   /** XLSX bytes when `options.workbook`; not JSON. */
   readonly workbook?: Uint8Array;

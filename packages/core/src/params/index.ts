@@ -5,7 +5,8 @@ export {
   OVERLAP_PERCENT_MAX, OVERLAP_PERCENT_MIN, OVERLAP_PERCENT_PRESETS,
   overlapFractionToPercent, overlapPercentToFraction, parseOverlapRatio,
 } from './overlap.js';
-export { checkParamRelations } from './relations.js';
+export { checkParamRelations, paramRelationWarnings } from './relations.js';
+export { paramWarningText, unknownParamText, type ParamWarning } from './warnings.js';
 export { parseParamAssignments } from './assignments.js';
 export { parseNumberText } from './numbers.js';
 export { ParamError, showValue } from './errors.js';

@@ -6,7 +6,8 @@ import { canonicalParamName } from './aliases.js';
 import { coerceParam, coerceString, isEmptyValue } from './coerce.js';
 import { ParamError, showValue } from './errors.js';
 import { describeJsonTextError } from './json-text.js';
-import { checkParamRelations } from './relations.js';
+import { paramRelationWarnings } from './relations.js';
+import { paramWarningText, unknownParamText, type ParamWarning } from './warnings.js';
 
 export interface NormalizeParamsOptions {
   /**
@@ -28,8 +29,10 @@ export interface NormalizeParamsOptions {
 export interface NormalizedParams {
   /** Canonical names, values of the declared types, in signature order. */
   readonly params: StrategyParams;
-  /** What was dropped or looked doubtful, one sentence each. */
+  /** What was dropped or looked doubtful, one sentence each (core's English, as the CLI prints it). */
   readonly warnings: string[];
+  /** The same, as codes and values, for a consumer that says them in its own words (params/warnings.ts). */
+  readonly notices: ParamWarning[];
 }
 
 type Raw = Record<string, unknown>;
@@ -73,15 +76,11 @@ function signatureOf(strategy: NormalizeParamsOptions['strategy']): Signature {
   return { names, defaults };
 }
 
-function unknownMessage(given: string, name: string, signature: Signature): string {
-  const reader = signature.key ?? 'this strategy';
-  if (findParam(name) && signature.names !== PARAM_NAMES) {
-    return `unknown parameter: ${showValue(given)} (${reader} does not read it; it reads ${signature.names.join(', ')})`;
-  }
-  const suggestion = closest(name, signature.names, Math.max(2, Math.floor(name.length / 3)));
-  const hint = suggestion ? `; did you mean ${suggestion}?` : '';
-  const list = signature.names === PARAM_NAMES ? `expected one of ${PARAM_NAMES.join(', ')}` : `${reader} reads ${signature.names.join(', ')}`;
-  return `unknown parameter: ${showValue(given)} (${list}${hint})`;
+function unknownWarning(given: string, name: string, signature: Signature): Extract<ParamWarning, { code: 'param_ignored' }> {
+  const catalogue = signature.names === PARAM_NAMES;
+  const known = findParam(name) !== undefined;
+  const suggestion = known && !catalogue ? null : (closest(name, signature.names, Math.max(2, Math.floor(name.length / 3))) ?? null);
+  return { code: 'param_ignored', given, strategy: signature.key ?? null, reads: signature.names, catalogue, known, suggestion };
 }
 
 /** A value of a parameter outside the catalogue (a user strategy's own): kept if it is a plain value. */
@@ -103,7 +102,7 @@ export function normalizeParams(raw: unknown, options: NormalizeParamsOptions = 
   const record = toRecord(raw);
   const signature = signatureOf(options.strategy);
   const allowed = new Set(signature.names);
-  const warnings: string[] = [];
+  const notices: ParamWarning[] = [];
   const given = new Map<string, { spelling: string; value: number | boolean | string | undefined }>();
 
   for (const [spelling, value] of Object.entries(record)) {
@@ -111,9 +110,9 @@ export function normalizeParams(raw: unknown, options: NormalizeParamsOptions = 
     if (!allowed.has(name)) {
       // A form sends every field; an empty catalogue field the strategy does not read asks for nothing.
       if (findParam(name) && isEmptyValue(value)) continue;
-      const message = unknownMessage(spelling, name, signature);
-      if (unknown === 'error') throw new ParamError(spelling, value, '', message);
-      warnings.push(`${message}: ignored`);
+      const notice = unknownWarning(spelling, name, signature);
+      if (unknown === 'error') throw new ParamError(spelling, value, '', unknownParamText(notice));
+      notices.push(notice);
       continue;
     }
     const definition = findParam(name);
@@ -126,7 +125,7 @@ export function normalizeParams(raw: unknown, options: NormalizeParamsOptions = 
       if (unknown === 'error') throw new ParamError(name, value, '', message);
       // The canonical spelling wins over an alias; between two aliases, the first one given.
       if (spelling === name) given.set(name, { spelling, value: coerced });
-      warnings.push(`${message}: kept ${given.get(name)!.spelling}`);
+      notices.push({ code: 'param_given_twice', param: name, first: previous.spelling, firstValue: showValue(previous.value), second: spelling, secondValue: showValue(coerced), kept: given.get(name)!.spelling });
       continue;
     }
     if (!previous || previous.value === undefined) given.set(name, { spelling, value: coerced });
@@ -143,12 +142,13 @@ export function normalizeParams(raw: unknown, options: NormalizeParamsOptions = 
       merged[name] = signature.defaults[name];
     }
   }
-  if (relations) warnings.push(...checkParamRelations(merged, explicit));
+  if (relations) notices.push(...paramRelationWarnings(merged, explicit));
+  const warnings = notices.map(paramWarningText);
 
-  if (defaults) return { params: merged, warnings };
+  if (defaults) return { params: merged, warnings, notices };
   const params: StrategyParams = {};
   for (const name of signature.names) if (explicit.has(name)) params[name] = merged[name];
-  return { params, warnings };
+  return { params, warnings, notices };
 }
 
 /** The canonical parameter names an official strategy reads (its signature). */

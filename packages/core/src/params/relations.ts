@@ -1,5 +1,6 @@
 import type { StrategyParams } from '../catalogue/types.js';
 import { ParamError } from './errors.js';
+import { paramWarningText, type ParamWarning } from './warnings.js';
 
 /** The period of an EMA_n column name, if it has that shape. */
 function emaPeriod(column: unknown): number | undefined {
@@ -13,7 +14,12 @@ function emaPeriod(column: unknown): number | undefined {
  * Returns warnings for settings that run but are probably not what was meant.
  */
 export function checkParamRelations(params: StrategyParams, explicit: ReadonlySet<string>): string[] {
-  const warnings: string[] = [];
+  return paramRelationWarnings(params, explicit).map(paramWarningText);
+}
+
+/** checkParamRelations' warnings as codes and values (params/warnings.ts). */
+export function paramRelationWarnings(params: StrategyParams, explicit: ReadonlySet<string>): ParamWarning[] {
+  const warnings: ParamWarning[] = [];
   const minWait = params.min_wait_candles;
   const maxWait = params.max_wait_candles;
   if (typeof minWait === 'number' && typeof maxWait === 'number' && minWait > maxWait) {
@@ -33,7 +39,7 @@ export function checkParamRelations(params: StrategyParams, explicit: ReadonlySe
     const fastPeriod = emaPeriod(fast);
     const slowPeriod = emaPeriod(slow);
     if (fastPeriod !== undefined && slowPeriod !== undefined && fastPeriod > slowPeriod) {
-      warnings.push(`ema_fast ${fast} is slower than ema_slow ${slow}: the trend filter buys when ${fast} is above ${slow}, as given`);
+      warnings.push({ code: 'ema_fast_slower', fast, slow });
     }
   }
   return warnings;

@@ -19,6 +19,7 @@ import { JobEndedElsewhere, type BacktestRunner } from '../jobs/runner.js';
 import type { EngineRequest, EngineResult } from '../jobs/task.js';
 import { oweRemoval, retryRemovals, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
+import { frenchWarning, resultWarnings } from './warning-messages.js';
 import { normalizeUserParams, type StrategyShape } from '../strategies/contract.js';
 import { sandboxHttpError } from '../strategies/messages.js';
 import { SandboxError } from '../strategies/sandbox/sandbox.js';
@@ -179,15 +180,17 @@ export class Backtests {
     return { params, warnings, json: storedParams(params) };
   }
 
+  /** The parameters, and what was dropped or looked doubtful in French (backtests/warning-messages.ts). */
   private normalized(strategy: StrategyChoice, raw: unknown): { params: StrategyParams; warnings: string[] } {
     // Bounded before core reads them (depth of JSON text, number and length of names): params-input.ts.
     checkParamsInput(raw);
     if (strategy.kind === 'official') {
-      const { params, warnings } = normalizeParams(raw, { strategy: strategy.key, unknown: 'warn' });
-      return { params, warnings: [...warnings] };
+      const { params, notices } = normalizeParams(raw, { strategy: strategy.key, unknown: 'warn' });
+      return { params, warnings: notices.map(frenchWarning) };
     }
     try {
-      return normalizeUserParams(strategy.shape, raw);
+      const { params, notices } = normalizeUserParams(strategy.shape, raw);
+      return { params, warnings: notices.map(frenchWarning) };
     } catch (err) {
       // The engine's English message is not shown: where and why, in core's words (translated by app/param-messages.ts).
       if (err instanceof SyntaxError) throw new ParamError('params', raw, `a JSON object (${typeof raw === 'string' ? describeJsonTextError(raw) : 'unreadable JSON'})`);
@@ -254,14 +257,14 @@ export class Backtests {
         run.set({ status: 'done', strategyLabel: done.result.strategyLabel.slice(0, 200) });
         if (run.official) this.deps.publicListing?.forget();
         const phases = { charge_ms: round1(chargeMs), store_ms: round1(done.storeMs) };
-        return { run, result: done.result, balance, params, warnings: [...warnings, ...done.result.warnings], sandboxMs, phases };
+        return { run, result: done.result, balance, params, warnings: [...new Set([...warnings, ...resultWarnings(done.result)])], sandboxMs, phases };
       }
       const { result, workbook } = await runner.pool.run(candles, request);
       const storing = performance.now();
       await finishRun(this.deps, run, result, workbook, plan.source === 'custom' ? candles : null, performance.now() - started);
       if (run.official) this.deps.publicListing?.forget();
       const phases = { charge_ms: round1(chargeMs), store_ms: round1(performance.now() - storing) };
-      return { run, result, balance, params, warnings: [...warnings, ...result.warnings], sandboxMs, phases };
+      return { run, result, balance, params, warnings: [...new Set([...warnings, ...resultWarnings(result)])], sandboxMs, phases };
     } catch (err) {
       if (err instanceof JobEndedElsewhere) {
         // Already settled by the queue (refunded, or kept as a result): only the answer is left.

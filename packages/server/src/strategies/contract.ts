@@ -1,7 +1,7 @@
 import { candlesFromColumns, seededRandom, type Candles } from '@bt/core/candles';
 import { findParam, isStrategyKey, type FilterKind, type StrategyParams } from '@bt/core/catalogue';
 import { rsi } from '@bt/core/indicators';
-import { ParamError, coerceBool, coerceFloat, coerceInt, coerceString, isEmptyValue, normalizeParams } from '@bt/core/params';
+import { ParamError, coerceBool, coerceFloat, coerceInt, coerceString, isEmptyValue, normalizeParams, type ParamWarning } from '@bt/core/params';
 import type { SignalStrategy, StrategySignal } from '@bt/core/strategies';
 import { badRequest } from '../app/errors.js';
 import type { StrategyInfo } from './sandbox/sandbox.js';
@@ -109,7 +109,7 @@ function coerceOwn(name: string, fallback: UserParamValue, value: unknown): User
  * parameters coerced to the type of their default, catalogue ones by core's normalizeParams
  * (aliases, types, bounds). Unknown names are dropped with a warning (server mode).
  */
-export function normalizeUserParams(shape: StrategyShape, raw: unknown): { params: StrategyParams; warnings: string[] } {
+export function normalizeUserParams(shape: StrategyShape, raw: unknown): { params: StrategyParams; warnings: string[]; notices: ParamWarning[] } {
   // As core's normalizeParams reads an official strategy's: nothing (absent, null, empty text) is
   // no parameter, else an object of name: value, as such or as JSON text. JSON text `null` reached
   // Object.entries (a 500); `5` or `[1]` were dropped without a word.
@@ -124,8 +124,8 @@ export function normalizeUserParams(shape: StrategyShape, raw: unknown): { param
     if (Object.hasOwn(shape.params, name) && !findParam(name)) own[name] = coerceOwn(name, shape.params[name], value);
     else rest[name] = value;
   }
-  const { params, warnings } = normalizeParams(rest, { strategy: signatureOf(shape).filter((n) => !Object.hasOwn(own, n)), unknown: 'warn' });
-  return { params: { ...own, ...params } as StrategyParams, warnings: [...warnings] };
+  const { params, warnings, notices } = normalizeParams(rest, { strategy: signatureOf(shape).filter((n) => !Object.hasOwn(own, n)), unknown: 'warn' });
+  return { params: { ...own, ...params } as StrategyParams, warnings: [...warnings], notices: [...notices] };
 }
 
 /** The signal strategy the engine runs, its signals computed beforehand by the sandbox. */
