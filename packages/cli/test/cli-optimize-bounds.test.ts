@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
 import { renderHeatmap } from '../src/optimize/heatmap.js';
+import { workersInMemory } from '../src/optimize/setup.js';
 import { spaceFromFlags } from '../src/optimize/space-flags.js';
 import { bt, EURUSD_H1, tempDir } from './helpers.js';
 
@@ -88,4 +89,17 @@ test('a heatmap past 40,000 cells is refused with the space, before the search; 
   const fills = [...svg.matchAll(/<rect[^>]*fill="([^"]+)"/g)].map((m) => m[1]);
   assert.equal(fills.length, 3, 'the empty cell is not drawn');
   assert.equal(fills[0], fills[1], 'the no-loss cell has the best finite cell’s colour');
+});
+
+test('workers: as many as their copies of the candles fit in 8 GB; --concurrency past it is refused, the default lowered', () => {
+  const tenMillion = { length: 10_000_000, extra: {} };
+  assert.equal(workersInMemory(undefined, 64, tenMillion), 7, 'the default on a 64-core machine');
+  assert.equal(workersInMemory('4', 4, tenMillion), 4);
+  assert.throws(() => workersInMemory('64', 64, tenMillion), {
+    message: 'invalid --concurrency: "64" (64 workers each holding a copy of the 10,000,000 candles, about 1.1 GB each, need about 72.5 GB; at most 7 fit in 8.0 GB)',
+  });
+  // A small file: every worker asked for.
+  assert.equal(workersInMemory('64', 64, { length: 100_000, extra: { RSI_14: new Float64Array(0) } }), 64);
+  // One worker always runs, however large the file.
+  assert.equal(workersInMemory(undefined, 2, { length: 2_000_000_000, extra: {} }), 1);
 });
