@@ -74,4 +74,10 @@ describe(`personal strategies: limits per account (${TEST_DIALECT})`, () => {
     assert.equal(kept.length, LIMITS.failedKept + 1);
     for (const gone of yesterday.slice(0, -LIMITS.failedKept)) assert.equal(existsSync(join(t.storageDir, gone.path!)), false, `${gone.path} removed with its entry`);
   });
+
+  it("the account's archive entries are read by an index (user, time), not by reading the whole archive", async () => {
+    const indexes = (await t.db.sequelize.getQueryInterface().showIndex('strategy_archive')) as { name: string; fields: { attribute: string }[] }[];
+    const index = indexes.find((i) => i.name === 'strategy_archive_user');
+    assert.deepEqual(index?.fields.map((f) => f.attribute), ['user_id', 'created_at']);
+  });
 });

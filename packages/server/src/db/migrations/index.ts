@@ -9,6 +9,7 @@ import * as m0007 from './0007-collations.js';
 import * as m0008 from './0008-listing-indexes.js';
 import * as m0009 from './0009-payment-reversals.js';
 import * as m0010 from './0010-storage-removals.js';
+import * as m0011 from './0011-strategy-archive-user.js';
 
 export interface Migration {
   name: string;
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   { name: '0008-listing-indexes', ...m0008 },
   { name: '0009-payment-reversals', ...m0009 },
   { name: '0010-storage-removals', ...m0010 },
+  { name: '0011-strategy-archive-user', ...m0011 },
 ];
