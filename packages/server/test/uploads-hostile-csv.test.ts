@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import type { TimeframeKey } from '@bt/core/catalogue';
 import { HttpError } from '../src/app/errors.js';
 import { CandleUploads } from '../src/uploads/candle-uploads.js';
@@ -7,6 +8,7 @@ import { DEFAULT_UPLOAD_LIMITS } from '../src/uploads/limits.js';
 import { useTestApp } from './support/app.js';
 import { SQLITE_PASS_ONLY } from './support/db.js';
 import { balance, funded } from './support/work.js';
+import { part, zipOf } from './support/xlsx-files.js';
 
 const H = 'Datetime,Open,High,Low,Close,Volume';
 
@@ -65,6 +67,23 @@ describe('hostile candle CSV uploads: a 4xx naming the place, never a 500', () =
     const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
     assert.equal(res.status, 200, res.text.slice(0, 300));
     assert.equal(res.body.status, 'success');
+  });
+
+  it('a zipped or gzipped CSV is told to be decompressed, not renamed .xlsx or read as UTF-16', async () => {
+    const user = await funded(t, 10);
+    const csv = `${H}\n2024-01-02 00:00:00+00:00,1,2,0.5,1.5,10\n`;
+    const zipped = zipOf([part('EURUSD_H1.csv', csv)]);
+    for (const [bytes, name, detail] of [
+      [zipped, 'data.csv', 'Le fichier .csv est une archive ZIP, pas un fichier texte CSV : décompresse-la et envoie le fichier qu’elle contient.'],
+      [zipped, 'data.xlsx', 'Le fichier .xlsx est une archive ZIP, pas un classeur Excel : décompresse-la et envoie le fichier qu’elle contient.'],
+      [gzipSync(csv), 'data.csv', 'Le fichier .csv est compressé (gzip) : décompresse-le et envoie le fichier obtenu.'],
+    ] as const) {
+      const form = uploadForm('unused');
+      form.set('csv_file', new Blob([bytes]), name);
+      const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
+      assert.deepEqual([res.status, res.body.detail], [400, detail], name);
+    }
+    assert.equal(await balance(t, user.id), 10);
   });
 });
 

@@ -21,6 +21,20 @@ export type CandleTaskResult =
   | { ok: false; reason: 'failed'; detail: string };
 
 /**
+ * What the bytes hold, told more finely than the readers need: a zip that is not a workbook (a
+ * zipped CSV) and a gzip file, which the users who compress their exports send. A zipped CSV
+ * was told to be renamed .xlsx, and a gzipped one that it 'looks like UTF-16'.
+ */
+function containerOf(bytes: Uint8Array): string {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'gzip';
+  const container = detectCandleContainer(bytes);
+  // Entry names are stored as they are: a workbook names its content types and its xl/ parts.
+  if (container !== 'xlsx') return container;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.includes('[Content_Types].xml') && view.includes('xl/') ? 'xlsx' : 'zip';
+}
+
+/**
  * Reads an uploaded candle file; runs inside a parse worker (uploads/parse-pool.ts), so a slow or
  * huge file never holds the server's event loop and a file that exhausts memory only ends its
  * worker. The file's content must match its extension: a .csv that is really a zip, an Arrow or
@@ -38,7 +52,7 @@ export async function readCandleTask(task: CandleTask): Promise<CandleTaskResult
 }
 
 async function readTask(task: CandleTask): Promise<CandleTaskResult> {
-  const container = detectCandleContainer(task.bytes);
+  const container = containerOf(task.bytes);
   if (container !== task.kind) return { ok: false, reason: 'container', found: container };
   if (task.kind === 'xlsx') {
     try {
