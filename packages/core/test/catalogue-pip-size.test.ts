@@ -21,9 +21,10 @@ test('a pip size override is read as a decimal number, as every consumer types i
 test('a pip size outside the range prices can be rounded to is refused, not run into NaN levels or all-open trades', () => {
   // 1e-300 made the rounding scale Infinity (levels NaN: every trade a loss); 1e5 made it 0 (every trade open).
   for (const value of [1e-300, 1e-10, 10_001, 1e5, Number.MAX_VALUE, Number.NaN, -1, 0]) {
-    assert.throws(() => pipSize('ABCXYZ', value), { message: `invalid pip size: ${JSON.stringify(value)} (${EXPECTED})` }, String(value));
+    assert.throws(() => pipSize('ABCXYZ', value), { message: `invalid pip size: ${String(value)} (${EXPECTED})` }, String(value));
     assert.throws(() => validateExitRules({ slMode: 'external', slPips: 10, tp1Pips: 10, pipSize: value }), /invalid pip_size/, String(value));
   }
+  assert.throws(() => pipSize('ABCXYZ', '9'.repeat(500)), { message: `invalid pip size: "${'9'.repeat(76)}... (${EXPECTED})` }, 'a long text is cut in the message');
   assert.equal(pipSize('ABCXYZ', PIP_SIZE_MIN), PIP_SIZE_MIN);
   assert.equal(pipSize('ABCXYZ', PIP_SIZE_MAX), PIP_SIZE_MAX);
 });

@@ -1,3 +1,4 @@
+import { showValue } from '../params/errors.js';
 import { parseNumberText } from '../params/numbers.js';
 import { PIP_SIZE_MAX, PIP_SIZE_MIN } from '../simulate/levels.js';
 import type { AssetClass, SymbolDefinition } from './types.js';
@@ -156,7 +157,7 @@ export function pipSize(symbol: string, override?: number | string | null): numb
   if (override !== undefined && override !== null) {
     const value = parsePipSize(override);
     if (value === undefined) {
-      throw new Error(`invalid pip size: ${JSON.stringify(override)} (expected ${PIP_SIZE_EXPECTED})`);
+      throw new Error(`invalid pip size: ${showValue(override)} (expected ${PIP_SIZE_EXPECTED})`);
     }
     return value;
   }
