@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { rmSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { candlesFromColumns, readCandlesCsv, readCandlesIpc } from '@bt/core/candles';
@@ -75,6 +75,22 @@ describe(`dataset store (${TEST_DIALECT})`, () => {
     assert.ok(loaded.candles.time[loaded.candles.length - 1] <= to);
     assert.ok(Number.isFinite(loaded.candles.extra.RSI_14[0]), 'RSI_14 from the file, continuous across months');
     assert.equal(await t.app.services.datasets.load('EURUSD', 'M15', Date.UTC(2030, 0, 1), Date.UTC(2030, 0, 2)), null);
+  });
+
+  it('a month whose Arrow copy does not read is loaded from its CSV, not a 500', async () => {
+    const path = join(t.libraryDir, 'EURUSD/M15/EURUSD_M15_2023-04.arrow');
+    writeFileSync(path, readFileSync(path).subarray(0, 200));
+    const from = Date.UTC(2023, 3, 3);
+    const to = Date.UTC(2023, 3, 7, 23, 59, 59, 999);
+    const loaded = (await t.app.services.datasets.load('EURUSD', 'M15', from, to, 0))!;
+    const csv = readCandlesCsv(readFileSync(join(t.libraryDir, 'EURUSD/M15/EURUSD_M15_2023-04.csv'))).candles;
+    const start = lowerBound(csv.time, from);
+    assert.deepEqual(Array.from(loaded.candles.close.subarray(0, 5)), Array.from(csv.close.subarray(start, start + 5)));
+    assert.ok(t.logs.includes('dataset EURUSD/M15/EURUSD_M15_2023-04.csv: Arrow copy unreadable, reading the CSV'));
+    // Newer than its CSV, the copy looked fresh: a reindex dropped the month instead of rewriting it.
+    const reindexed = await t.app.services.datasets.reindex();
+    assert.deepEqual(reindexed.errors, []);
+    assert.equal(readCandlesIpc(readFileSync(path)).candles.length, csv.length);
   });
 
   it('reindex rebuilds the index from the files: a removed month disappears, a missing Arrow copy is rewritten', async () => {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
+import { CandleFileError, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
 import { parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { Op } from 'sequelize';
 import { Lru } from '../app/lru.js';
@@ -10,6 +9,7 @@ import { columnsOf } from '../jobs/task.js';
 import type { Storage } from '../storage/types.js';
 import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
 import { reindexFailure } from './reindex-failure.js';
+import { datasetValues, monthsBetween, valuesOf, type DatasetValues } from './index-values.js';
 import { lowerBound } from '@bt/core/simulate';
 import { concatCandles, monthOf, monthsOf, sliceCandles } from './series.js';
 import { monthFilesOf, type MonthFile, type MonthFilesTask } from './month-files.js';
@@ -197,10 +197,10 @@ export class DatasetStore {
     for (const { path, parsed } of paths) {
       try {
         const csv = await this.library.read(path);
-        let candles: Candles;
-        if (await this.ipcIsFresh(path)) {
-          candles = readCandlesIpc(await this.library.read(ipcPathFor(path)), { validate: false }).candles;
-        } else {
+        // A fresh copy that does not read is rewritten from the CSV, as a stale one: the month
+        // was dropped from the index although its CSV, the file users buy, was whole.
+        let candles: Candles | null = (await this.ipcIsFresh(path)) ? await this.readIpc(ipcPathFor(path)) : null;
+        if (!candles) {
           candles = readCandlesCsv(csv, { symbol: parsed.symbol, timeframe: parsed.timeframe, file: path }).candles;
           await this.library.write(ipcPathFor(path), candlesToIpc({ ...candles, symbol: parsed.symbol, timeframe: parseTimeframe(parsed.timeframe) }));
         }
@@ -340,12 +340,24 @@ export class DatasetStore {
     try {
       candles = readCandlesIpc(await this.library.read(dataset.ipcPath), { validate: false }).candles;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      this.log(`dataset ${dataset.path}: Arrow copy missing, reading the CSV`);
+      // A copy that does not read (damaged on disk, left by hand) is a copy missing: the CSV is
+      // the month, and every backtest on it was a 500 until a reindex.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && !(err instanceof CandleFileError)) throw err;
+      this.log(`dataset ${dataset.path}: Arrow copy ${err instanceof CandleFileError ? 'unreadable' : 'missing'}, reading the CSV`);
       candles = readCandlesCsv(await this.library.read(dataset.path), { file: dataset.path }).candles;
     }
     this.months.set(key, candles);
     return candles;
+  }
+
+  /** A month's Arrow copy, or null when it does not read as one. */
+  private async readIpc(ipcPath: string): Promise<Candles | null> {
+    try {
+      return readCandlesIpc(await this.library.read(ipcPath), { validate: false }).candles;
+    } catch (err) {
+      if (err instanceof CandleFileError) return null;
+      throw err;
+    }
   }
 
   private async ipcIsFresh(path: string): Promise<boolean> {
@@ -382,39 +394,4 @@ export class DatasetStore {
     this.summary = null;
     return rows;
   }
-}
-
-type DatasetValues = Omit<Dataset['_creationAttributes'], 'id' | 'createdAt' | 'updatedAt'>;
-
-function datasetValues(path: string, csv: Uint8Array, candles: Candles, source: string): DatasetValues {
-  return valuesOf(path, { csv, rows: candles.length, first: candles.time[0], last: candles.time[candles.length - 1], checksum: sha256(csv) }, source);
-}
-
-/** An index row's values from a month file's facts (its checksum made with its bytes, possibly on a thread). */
-function valuesOf(path: string, file: Pick<MonthFile, 'csv' | 'rows' | 'first' | 'last' | 'checksum'>, source: string): DatasetValues {
-  const parsed = parseLibraryPath(path);
-  if (!parsed) throw new Error(`invalid library path: ${path}`);
-  return {
-    symbol: parsed.symbol,
-    timeframe: parsed.timeframe,
-    month: parsed.month,
-    path,
-    ipcPath: ipcPathFor(path),
-    rows: file.rows,
-    firstCandle: new Date(file.first),
-    lastCandle: new Date(file.last),
-    checksum: file.checksum,
-    bytes: file.csv.byteLength,
-    source,
-  };
-}
-
-export function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** Months from `from` to `to` (YYYY-MM), both counted; 0 when `to` is before `from`. */
-function monthsBetween(from: string, to: string): number {
-  const index = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7));
-  return Math.max(0, index(to) - index(from) + 1);
 }
