@@ -85,6 +85,23 @@ describe('hostile candle CSV uploads: a 4xx naming the place, never a 500', () =
     }
     assert.equal(await balance(t, user.id), 10);
   });
+
+  it('a form of thousands of parts is refused before it is parsed', async () => {
+    const user = await funded(t, 10);
+    const form = uploadForm(`${H}\n`);
+    for (let i = 0; i < 1000; i++) form.append(`f${i}`, 'v');
+    const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form });
+    assert.deepEqual([res.status, res.body.detail], [400, 'Formulaire refusé : plus de 1000 champs.']);
+    const encoded = await t.request('POST', '/api/upload_csv_and_backtest', {
+      key: user.key,
+      body: Array.from({ length: 1001 }, (_, i) => `f${i}=v`).join('&'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.deepEqual([encoded.status, encoded.body.detail], [400, 'Formulaire refusé : plus de 1000 champs.']);
+    // The largest real form passes the count: five fields and the file.
+    assert.equal((await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: uploadForm(`${H}\n`) })).body.detail, 'Fichier invalide : ligne 2 : le fichier a un en-tête mais aucune bougie.');
+    assert.equal(await balance(t, user.id), 10);
+  });
 });
 
 
