@@ -115,6 +115,11 @@ const cases: Case[] = [
     problems: [{ code: 'wrong_column_name', line: 1, column: 'open', message: 'line 1, column open: column "open" should be named Open' }] },
   { file: 'missing-volume.csv', what: 'no Volume column', content: csv('Datetime,Open,High,Low,Close', ...R.map((r) => r.slice(0, r.lastIndexOf(',')))),
     problems: [{ code: 'missing_column', line: 1, column: 'Volume', message: 'line 1, column Volume: the required column Volume is missing' }] },
+  { file: 'quoted-line-break.csv', what: 'a quoted value holding a line break (one row over two lines)', content: csv(H, R[0], '"2017-04-19 10:00:00+00:00","1.07214', '",1.07296,1.07214,1.0726,1241', ...R.slice(2)),
+    problems: [
+      { code: 'unclosed_quote', line: 3, message: 'line 3: a quote (") has no closing quote on this line: a quoted value holds a line break, or a quote is stray' },
+      { code: 'unclosed_quote', line: 4, message: 'line 4: a quote (") has no closing quote on this line: a quoted value holds a line break, or a quote is stray' },
+    ] },
   { file: 'too-many-columns.csv', what: 'a header of 300 columns (294 extra ones): more than bt reads', content: csv([H, ...Array.from({ length: 294 }, (_, i) => `E${i + 1}`)].join(','), ...R.map((r) => r + ',0'.repeat(294))),
     problems: [{ code: 'too_many_columns', line: 1, message: 'line 1: the header has 300 columns; bt reads at most 256' }] },
   { file: 'duplicate-column.csv', what: 'Close twice', content: csv('Datetime,Open,High,Low,Close,Close,Volume', ...R.map((r) => r.replace(/,(\d+)$/, ',1.07,$1'))),

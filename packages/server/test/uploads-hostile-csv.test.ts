@@ -102,6 +102,15 @@ describe('hostile candle CSV uploads: a 4xx naming the place, never a 500', () =
     assert.equal((await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: uploadForm(`${H}\n`) })).body.detail, 'Fichier invalide : ligne 2 : le fichier a un en-tête mais aucune bougie.');
     assert.equal(await balance(t, user.id), 10);
   });
+
+  it('a quoted value holding a line break is said to be one, at its lines', async () => {
+    const user = await funded(t, 10);
+    const csv = `${H}\n2024-01-02 00:00:00+00:00,1,2,0.5,1.5,10\n"2024-01-02 01:00:00+00:00","1\n",2,0.5,1.5,10\n`;
+    const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: uploadForm(csv) });
+    assert.equal(res.status, 400);
+    const why = "un guillemet (\") n'est pas refermé sur la ligne : une valeur entre guillemets contient un retour à la ligne (une bougie par ligne), ou le guillemet est de trop";
+    assert.equal(res.body.detail, `Fichier invalide : ligne 3 : ${why} ; ligne 4 : ${why}.`);
+  });
 });
 
 

@@ -140,6 +140,16 @@ export class CsvRowParser {
       this.emptyLine = 0;
       this.emptyCount = 0;
     }
+    // A quote without its pair: a value in quotes holding a line break (Excel writes a cell's
+    // Alt+Enter so), which splits one row over two lines. Said as such, not as two miscounted rows.
+    if (nf !== expected && count(bytes, pos, stop, QUOTE) % 2 === 1) {
+      if (!problems.wants('unclosed_quote')) problems.count('unclosed_quote');
+      else {
+        builder.problem('unclosed_quote', line, undefined, undefined, 'a quote (") has no closing quote on this line: a quoted value holds a line break, or a quote is stray',
+          'remove the line breaks inside quoted values (one candle per line), or the stray quote');
+      }
+      return next;
+    }
     if (nf !== expected) {
       if (!problems.wants('wrong_field_count')) problems.count('wrong_field_count');
       else {

@@ -13,6 +13,7 @@ export type CandleErrorCode =
   | 'line_too_long'
   | 'cr_line_ends'
   | 'wrong_field_count'
+  | 'unclosed_quote'
   | 'too_many_columns'
   | 'wrong_column_name'
   | 'missing_column'
@@ -49,7 +50,7 @@ export type CandleProblemCode = CandleErrorCode | CandleWarningCode;
 /** Every error code, for translation tables (the server) and documentation checks. */
 export const CANDLE_ERROR_CODES: readonly CandleErrorCode[] = [
   'empty_file', 'not_utf8', 'semicolon_separator', 'wrong_separator', 'missing_header', 'no_rows', 'empty_line',
-  'line_too_long', 'cr_line_ends', 'wrong_field_count', 'too_many_columns', 'wrong_column_name', 'missing_column', 'duplicate_column', 'local_time', 'invalid_datetime',
+  'line_too_long', 'cr_line_ends', 'wrong_field_count', 'unclosed_quote', 'too_many_columns', 'wrong_column_name', 'missing_column', 'duplicate_column', 'local_time', 'invalid_datetime',
   'missing_value', 'non_numeric', 'decimal_comma', 'high_below_low', 'high_below_body', 'low_above_body', 'negative_price',
   'negative_volume', 'unsorted', 'duplicate', 'irregular_step', 'timeframe_mismatch', 'invalid_json', 'invalid_arrow',
 ];

@@ -19,6 +19,7 @@ const TEXT: Record<CandleErrorCode, (p: CandleProblem) => string> = {
   line_too_long: () => "plus de 1 Mio sans retour à la ligne : ce n'est pas un fichier CSV de bougies",
   cr_line_ends: () => 'les lignes se terminent par un retour chariot seul (CR, ancien format Mac) : enregistre le fichier avec des fins de ligne Unix (LF) ou Windows (CRLF), par exemple en « CSV UTF-8 » depuis Excel',
   wrong_field_count: () => "le nombre de valeurs ne correspond pas au nombre de colonnes de l'en-tête",
+  unclosed_quote: () => "un guillemet (\") n'est pas refermé sur la ligne : une valeur entre guillemets contient un retour à la ligne (une bougie par ligne), ou le guillemet est de trop",
   too_many_columns: (p) => `l'en-tête a ${p.value ?? 'trop de'} colonnes : ${MAX_CANDLE_COLUMNS} au plus (garde Datetime, Open, High, Low, Close, Volume et les indicateurs utiles ; vérifie le séparateur)`,
   wrong_column_name: (p) => `la colonne « ${p.value ?? p.column ?? ''} » est mal nommée (en-têtes attendus : time, open, high, low, close, volume)`,
   missing_column: (p) => `la colonne obligatoire ${p.column ?? ''} est absente`,
