@@ -35,6 +35,10 @@ function crLineEnds(): CandleProblem {
 function readHeader(bytes: Uint8Array, options: NormalizedReadOptions): { start: number; end: number; next: number; sep: number } {
   const problem = (code: CandleProblem['code'], line: number, column: string | undefined, message: string, fix: string, value?: string): CandleProblem =>
     ({ code, message: `${at(line, column)}: ${message}`, line, column, value, fix });
+  // A gzipped export (EURUSD.csv.gz) was 'NUL bytes: it looks like UTF-16'.
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    fail(options, problem('not_utf8', 1, undefined, 'the file is compressed with gzip, not a text CSV', 'decompress it first (gunzip EURUSD.csv.gz), or read it through a pipe: --data <(zcat EURUSD.csv.gz)'));
+  }
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     fail(options, problem('not_utf8', 1, undefined, 'the file is encoded in UTF-16, not UTF-8', 'save the file as UTF-8 (in Excel: "CSV UTF-8 (comma delimited)")'));
   }
