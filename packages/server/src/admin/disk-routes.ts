@@ -29,7 +29,7 @@ export function registerDiskRoutes(router: Router<AppState>, explorer: DiskExplo
     const root = explorer.root(text(query, 'root'));
     const file = await explorer.file(root, text(query, 'path', { trim: false }));
     ctx.attachment(file.name);
-    ctx.length = file.bytes;
+    if (file.bytes !== null) ctx.length = file.bytes;
     ctx.body = file.stream;
   });
 }

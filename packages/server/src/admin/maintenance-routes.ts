@@ -80,7 +80,7 @@ export function registerMaintenanceRoutes(router: Router<AppState>, services: Se
     const file = await invoices.path(relOf(ctx));
     const { stream, bytes } = await deps.storage.readStream(file.path);
     ctx.attachment(file.name);
-    ctx.length = bytes;
+    if (bytes !== null) ctx.length = bytes;
     ctx.body = stream;
   });
 

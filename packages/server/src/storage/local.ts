@@ -171,7 +171,7 @@ export class LocalStorage implements Storage {
     return readFile(await this.resolve(relativePath));
   }
 
-  async readStream(relativePath: string): Promise<{ stream: Readable; bytes: number }> {
+  async readStream(relativePath: string): Promise<{ stream: Readable; bytes: number | null }> {
     const path = await this.resolve(relativePath);
     // Opened before the stream is handed out, so a missing file is an error here, not mid-answer;
     // sized from the opened file, and read up to that size only (a log appended to meanwhile).

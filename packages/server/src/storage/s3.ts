@@ -103,7 +103,7 @@ export class S3Storage implements Storage {
     return body.transformToByteArray();
   }
 
-  async readStream(relativePath: string): Promise<{ stream: Readable; bytes: number }> {
+  async readStream(relativePath: string): Promise<{ stream: Readable; bytes: number | null }> {
     // The GET is answered before the stream is handed out: a missing object fails here. Its
     // length is the answer's own (an object replaced meanwhile is another GET).
     const { body, bytes } = await this.getSized(relativePath);
@@ -122,7 +122,7 @@ export class S3Storage implements Storage {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!out.Body) throw notFound(relativePath);
       const body = out.Body as Readable & { transformToByteArray(): Promise<Uint8Array>; transformToWebStream(): ReadableStream };
-      return { body, bytes: Number(out.ContentLength ?? 0) };
+      return { body, bytes: out.ContentLength ?? null };
     } catch (err) {
       if (isMissing(err)) throw notFound(relativePath);
       throw err;

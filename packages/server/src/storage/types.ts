@@ -26,9 +26,10 @@ export interface Storage {
   /**
    * The file as a stream (downloads of any size without holding them in memory), with the size of
    * what the stream holds: the opened file's, not a stat of the path made before or after, which a
-   * file replaced or appended to in between would contradict (a wrong Content-Length).
+   * file replaced or appended to in between would contradict (a wrong Content-Length); null when
+   * the backend does not say (the answer is then sent without a length).
    */
-  readStream(relativePath: string): Promise<{ stream: Readable; bytes: number }>;
+  readStream(relativePath: string): Promise<{ stream: Readable; bytes: number | null }>;
   exists(relativePath: string): Promise<boolean>;
   remove(relativePath: string): Promise<void>;
   /** Entries of a directory (names only), empty when it does not exist. */
