@@ -9,6 +9,7 @@ import { IdentityLinking } from '../oidc/linking.js';
 import { OidcFlow } from '../oidc/flow.js';
 import { ProviderSignIns } from '../oidc/reauth.js';
 import { Support } from '../support/service.js';
+import { AccountPurge } from '../users/purge.js';
 import { Profiles } from '../users/profile.js';
 import { Recreations } from '../users/recreations.js';
 import { Backtests } from '../backtests/service.js';
@@ -71,7 +72,9 @@ export function createServices(deps: AppDeps) {
   const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
   const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
   const providerSignIns = new ProviderSignIns(deps.rateLimiter, deps.identityProviders);
-  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns });
+  // The public top list's cache is made below; the deletion only calls it once the app runs.
+  const purge = new AccountPurge({ db, storage: deps.storage, log, forgetPublicListing: () => publicListing.forget() });
+  const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns, purge });
   const linking = new IdentityLinking(db, accounts, sessions, events, providerSignIns);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);

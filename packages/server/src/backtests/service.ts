@@ -10,7 +10,7 @@ import { lowerBound } from '@bt/core/simulate';
 import { Op } from 'sequelize';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
 import type { Clock } from '../clock/index.js';
-import type { CreditLedger } from '../credits/ledger.js';
+import { AccountGoneError, type CreditLedger } from '../credits/ledger.js';
 import { isDatabaseUnavailable, type Database } from '../db/database.js';
 import type { BacktestRun, RunSource, User, UserStrategy } from '../db/models.js';
 import type { DatasetStore, MonthRef } from '../datasets/store.js';
@@ -272,6 +272,10 @@ export class Backtests {
         throw answer instanceof HttpError || answer instanceof ParamError ? answer : new HttpError(503, JOB_MESSAGES.failed);
       }
       await this.undo(user.id, runId, run);
+      // The account was deleted while the run ran: its row went with the account's results
+      // (users/purge.ts), so the run could not be stored. Answered as any request after a
+      // deletion (401), not as a failure of the engine.
+      if (await this.accountGone(user.id)) throw new AccountGoneError(user.id);
       const answer = this.failure(err);
       if (answer instanceof HttpError || answer instanceof ParamError || isDatabaseUnavailable(answer)) throw answer;
       // Not the user's doing (the storage refusing the workbook, a thread lost): refunded above,
@@ -332,6 +336,11 @@ export class Backtests {
     });
     // Refunded and gone from the list: a folder the storage keeps is the sweep's, not the user's error.
     await settleRemoval(this.deps, owed, path, `run ${runId} failed and refunded`);
+  }
+
+  private async accountGone(userId: number): Promise<boolean> {
+    const row = await this.deps.db.models.User.findByPk(userId, { attributes: ['id', 'deletedAt'] });
+    return !row || row.deletedAt !== null;
   }
 
   private failure(err: unknown): unknown {

@@ -1,5 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
-import { HttpError } from '../app/errors.js';
+import { HttpError, unauthorized } from '../app/errors.js';
+import { MSG } from '../app/messages.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { Storage } from '../storage/types.js';
@@ -45,15 +46,25 @@ export class StrategyQuota {
 
   /** Inside the writing transaction: locks the account, then checks again. */
   async guard(t: Transaction, userId: number): Promise<void> {
-    await this.deps.db.models.User.findOne({ where: { id: userId }, attributes: ['id'], transaction: t, lock: t.LOCK.UPDATE });
+    await this.lockLive(t, userId);
     await this.check(userId, t);
   }
 
   /** Inside the writing transaction of a failure: locks the account, then the daily count only. */
   async guardAttempt(t: Transaction, userId: number): Promise<void> {
-    await this.deps.db.models.User.findOne({ where: { id: userId }, attributes: ['id'], transaction: t, lock: t.LOCK.UPDATE });
+    await this.lockLive(t, userId);
     const { dailyAttempts } = this.deps.limits;
     if ((await this.attemptsToday(userId, t)) >= dailyAttempts) throw new HttpError(429, QUOTA_MESSAGES.daily(dailyAttempts));
+  }
+
+  /**
+   * Locks the account's row; 401 when it was deleted meanwhile. An import that passed its sign-in
+   * before the account's deletion waits here on the deletion's lock, and must not write a
+   * strategy or an archive entry after the deletion removed them (users/purge.ts).
+   */
+  private async lockLive(t: Transaction, userId: number): Promise<void> {
+    const user = await this.deps.db.models.User.findOne({ where: { id: userId }, attributes: ['id', 'deletedAt'], transaction: t, lock: t.LOCK.UPDATE });
+    if (!user || user.deletedAt) throw unauthorized(MSG.invalidApiKey);
   }
 
   /**

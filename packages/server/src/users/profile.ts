@@ -13,6 +13,7 @@ import type { User } from '../db/models.js';
 import { deletionEvent, type EventLog } from '../events/log.js';
 import { REAUTH_WINDOW_MINUTES, type ProviderSignIns } from '../oidc/reauth.js';
 import { userWithEmail } from './lookup.js';
+import type { AccountPurge } from './purge.js';
 import { RecreateLimitError, type Recreations } from './recreations.js';
 
 /** Counts a check of the current password against the account's failed sign-ins (auth/attempts.ts). */
@@ -33,6 +34,8 @@ export interface ProfileDeps {
   passwordCost: ScryptCost;
   /** Recent third-party sign-ins: the proof an account without a password gives (oidc/reauth.ts). */
   providerSignIns?: ProviderSignIns;
+  /** What the account left in the working area, rows and files (users/purge.ts). */
+  purge?: AccountPurge;
 }
 
 /** The signed-in user's own account: profile, password, subscription, deletion. */
@@ -145,7 +148,8 @@ export class Profiles {
   /**
    * Deletes the account (the owner's proof, if any, was asked before: deleteOwnAccount; the
    * admin's deletion asks none): the row is archived (ledger kept, legal notice: 12 months), the address
-   * and username are freed, sessions, tokens and linked identities are removed, and the
+   * and username are freed, sessions, tokens and linked identities are removed, so are its
+   * strategies, archive entries, CSVs and results with their files (users/purge.ts), and the
    * deletion counts toward the address's re-creation limit.
    */
   async deleteAccount(user: User, by: 'self' | 'admin' = 'self'): Promise<void> {
@@ -156,7 +160,7 @@ export class Profiles {
     if (!live || live.deletedAt) return;
     await this.deps.subscriptions.endForDeletion(live);
     const now = this.deps.clock.now();
-    await this.deps.db.transaction(async (t) => {
+    const owed = await this.deps.db.transaction(async (t) => {
       // Guarded on the account being live, and first: a double click (or the user and an admin at
       // once) deletes once. The second request waits on this row's lock, finds it deleted and does
       // nothing, instead of counting a second deletion toward the re-creation limit (SQLite) or
@@ -165,12 +169,14 @@ export class Profiles {
         { deletedEmail: user.email, email: null, username: null, passwordHash: null, deletedAt: now, subscriptionAutoRenew: false },
         { where: { id: user.id, deletedAt: null }, transaction: t },
       );
-      if (changed !== 1) return;
+      if (changed !== 1) return null;
       if (user.email) await this.deps.recreations.recordDeletion(user.email, t);
       await this.deps.events.record(deletionEvent(user.id, now, by), t);
       await ApiKey.destroy({ where: { userId: user.id }, transaction: t });
       await UserToken.destroy({ where: { userId: user.id }, transaction: t });
       await UserIdentity.destroy({ where: { userId: user.id }, transaction: t });
+      return (await this.deps.purge?.owe(user.id, t)) ?? null;
     });
+    if (owed) await this.deps.purge!.settle(user.id, owed);
   }
 }

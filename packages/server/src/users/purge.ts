@@ -1,0 +1,65 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '../db/database.js';
+import { oweRemoval, settleRemoval } from '../storage/removals.js';
+import type { Storage } from '../storage/types.js';
+
+export interface PurgeDeps {
+  db: Database;
+  storage: Storage;
+  log: (message: string) => void;
+  /** The public top list's cache: a deleted account's results leave it at once. */
+  forgetPublicListing?: () => void;
+}
+
+/** One removal the deletion owes the storage (a line of `storage_removals`). */
+interface Owed {
+  id: number;
+  path: string;
+}
+
+/** An archive entry's own folder, as StrategyArchive.record names it: `archive/{type}/{day}/{stamp}-{hex}`. */
+const ARCHIVE_FOLDER = /^archive\/[a-z]+\/\d{8}\/[0-9]+-[0-9a-f]+$/;
+
+/**
+ * What a deleted account leaves behind (docs/server.md "Deleting an account"): its personal
+ * strategies, its entries of the strategy archive, its CSVs (library purchases, extractions), its
+ * runs with their results — rows and files. `owe` runs in the deletion's transaction, after the
+ * account's row is archived (so an import or a run waiting on that row's lock finds it deleted):
+ * the rows go and each folder's removal is owed (storage/removals.ts), so a storage that refuses
+ * leaves the files to the retried sweep, never a half-deleted account. `settle`, after the commit,
+ * removes the files now. Kept on purpose: the archived `users` row, the credit ledger, payments and
+ * invoices (accounting), the statistics' events, support messages.
+ */
+export class AccountPurge {
+  constructor(private readonly deps: PurgeDeps) {}
+
+  async owe(userId: number, t: Transaction): Promise<Owed[]> {
+    const { db } = this.deps;
+    const { UserStrategy, ArchivedStrategy, UserCsv, BacktestRun } = db.models;
+    const where = { userId };
+    const archived = await ArchivedStrategy.findAll({ where, attributes: ['id', 'path'], transaction: t });
+    // The account's own folders; a library purchase names a file of the shared library, not one of these.
+    const paths = new Set([`strategies/${userId}`, `results/${userId}`, `extractions/${userId}`]);
+    for (const entry of archived) {
+      if (!entry.path) continue;
+      const folder = entry.path.slice(0, entry.path.lastIndexOf('/'));
+      // Only the entry's own folder: a path of another shape names its file alone, never a parent.
+      paths.add(ARCHIVE_FOLDER.test(folder) ? folder : entry.path);
+    }
+    await UserStrategy.destroy({ where, transaction: t });
+    await ArchivedStrategy.destroy({ where, transaction: t });
+    await UserCsv.destroy({ where, transaction: t });
+    // Running ones too: the run that finishes later finds its row gone and removes its folder
+    // (backtests/finish.ts, jobs/worker.ts), as for a run given up.
+    await BacktestRun.destroy({ where, transaction: t });
+    const owed: Owed[] = [];
+    for (const path of paths) owed.push({ id: await oweRemoval(db, path, t), path });
+    return owed;
+  }
+
+  /** After the commit: the files removed now; one the storage refuses stays owed to the sweep. */
+  async settle(userId: number, owed: Owed[]): Promise<void> {
+    this.deps.forgetPublicListing?.();
+    for (const { id, path } of owed) await settleRemoval(this.deps, id, path, `account ${userId} deleted`);
+  }
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { Op } from 'sequelize';
+import { LocalStorage } from '../src/storage/local.js';
+import { retryRemovals } from '../src/storage/removals.js';
+import type { Storage } from '../src/storage/types.js';
+import { useTestApp, type TestApp } from './support/app.js';
+import { TEST_DIALECT } from './support/db.js';
+import { copySeededLibrary } from './support/library.js';
+import { BREAKOUT_PY, funded, importStrategy, makeAdmin, runBacktest } from './support/work.js';
+
+/**
+ * What an account's deletion leaves behind (docs/server.md "Deleting an account"): its personal
+ * strategies, archive entries, CSVs and results go, rows and files, whoever deletes it (the owner,
+ * an admin); only the documented records stay. A storage that refuses the removals leaves them
+ * owed to the sweep, never a half-deleted account.
+ */
+const storageDir = mkdtempSync(join(tmpdir(), 'bt-deletion-files-'));
+let failRemovals = false;
+const local = new LocalStorage(storageDir);
+/** The local storage, whose removals fail (a disk error) while failRemovals is on. */
+const flaky = new Proxy(local, {
+  get(target, prop) {
+    if (prop === 'remove') {
+      return async (path: string) => {
+        if (failRemovals) throw new Error('EIO: i/o error');
+        return target.remove(path);
+      };
+    }
+    const value = Reflect.get(target, prop, target);
+    return typeof value === 'function' ? value.bind(target) : value;
+  },
+}) as Storage;
+
+const t = useTestApp(async () => {
+  const libraryDir = mkdtempSync(join(tmpdir(), 'bt-deletion-library-'));
+  await copySeededLibrary(libraryDir, 'basic');
+  return { storages: { storage: flaky, library: new LocalStorage(libraryDir) } };
+}, {
+  started: async (app) => {
+    await app.app.services.datasets.reindex();
+  },
+});
+
+/** Tables the deletion keeps rows of, on purpose (docs/server.md "Deleting an account"). */
+const KEPT = ['credit_ledger', 'events', 'invoices', 'payments', 'support_messages'];
+
+/** Every table with a `user_id` column and how many of its rows name the user (found, not listed: a new table is checked too). */
+async function rowsNaming(t: TestApp, userId: number): Promise<Record<string, number>> {
+  const qi = t.db.sequelize.getQueryInterface();
+  const tables = (await qi.showAllTables()).map((name) => (typeof name === 'string' ? name : (name as { tableName: string }).tableName));
+  const counts: Record<string, number> = {};
+  for (const table of tables.sort()) {
+    if (!('user_id' in (await qi.describeTable(table)))) continue;
+    const [rows] = await t.db.sequelize.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, { replacements: [userId] });
+    const n = Number((rows as { n: number | string }[])[0].n);
+    if (n > 0) counts[table] = n;
+  }
+  return counts;
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.push(relative(storageDir, full).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A user with something of each kind: a strategy, a failed import, a result, an extraction, a bought month. */
+async function busyUser(t: TestApp) {
+  const user = await funded(t, 20);
+  assert.equal((await importStrategy(t, user.key, BREAKOUT_PY, 'cassure.py')).status, 201);
+  assert.equal((await importStrategy(t, user.key, 'import os\ndef detect_x(candles, params):\n    return []\n', 'refus.py')).status, 400);
+  const run = await runBacktest(t, user.key);
+  assert.equal(run.status, 200, run.text);
+  const extraction = await t.request('GET', '/api/extract_to_output_live?symbol=EU50&timeframe=M5&start_date=2006-01-02&end_date=2006-01-06', { key: user.key });
+  assert.equal(extraction.status, 200, extraction.text);
+  const bought = await t.request('GET', '/api/download_csv_by_path/EURUSD/H1/EURUSD_H1_2023-01.csv', { key: user.key });
+  assert.equal(bought.status, 200, bought.text);
+  const archived = await t.db.models.ArchivedStrategy.findAll({ where: { userId: user.id } });
+  assert.equal(archived.length, 2);
+  const files = [...archived.map((a) => a.path!), ...filesUnder(storageDir).filter((f) => new RegExp(`^(strategies|results|extractions)/${user.id}/`).test(f))];
+  assert.ok(files.some((f) => f.startsWith(`results/${user.id}/`)) && files.some((f) => f.startsWith(`extractions/${user.id}/`)) && files.some((f) => f.startsWith(`strategies/${user.id}/`)), files.join('\n'));
+  const before = await rowsNaming(t, user.id);
+  for (const table of ['backtest_runs', 'user_csvs', 'user_strategies', 'strategy_archive', 'api_keys']) assert.ok(before[table] > 0, `${table}: ${JSON.stringify(before)}`);
+  return { user, files };
+}
+
+function assertNothingLeft(counts: Record<string, number>, files: string[]) {
+  const left = Object.keys(counts).filter((table) => !KEPT.includes(table));
+  assert.deepEqual(left, [], `rows left: ${JSON.stringify(counts)}`);
+  const present = new Set(filesUnder(storageDir));
+  assert.deepEqual(files.filter((f) => present.has(f)), [], 'no file of the account is left');
+}
+
+describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, () => {
+  it('by its owner: strategies, archive entries, CSVs, results and their files go; the ledger stays', async () => {
+    const { user, files } = await busyUser(t);
+    const res = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
+    assert.equal(res.status, 200, res.text);
+    const counts = await rowsNaming(t, user.id);
+    assertNothingLeft(counts, files);
+    assert.ok(counts.credit_ledger > 0, 'the ledger is the accounting record');
+    assert.equal(await t.db.models.StorageRemoval.count(), 0, 'every removal settled');
+    assert.ok(await t.db.models.User.findByPk(user.id), 'the archived row stays');
+  });
+
+  it('by an admin: the same path', async () => {
+    const { user, files } = await busyUser(t);
+    const admin = await makeAdmin(t);
+    const res = await t.request('POST', '/api/admin/delete_user', { key: admin.key, json: { user_id: user.id } });
+    assert.equal(res.status, 200, res.text);
+    assertNothingLeft(await rowsNaming(t, user.id), files);
+  });
+
+  it('an import that passed its sign-in before the deletion writes nothing after it: 401, no row, no file', async () => {
+    const user = await funded(t, 0);
+    // The row its request read at sign-in, then the deletion commits while the file is checked.
+    const signedIn = (await t.db.models.User.findByPk(user.id))!;
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })).status, 200);
+    const strategies = t.app.services.strategies;
+    const good = strategies.import(signedIn, { filename: 'tard.py', bytes: new TextEncoder().encode(BREAKOUT_PY), slMode: 'external', commentUser: '' });
+    await assert.rejects(good, (err: { status?: number; message?: string }) => err.status === 401 && err.message === 'Clé API invalide ou expirée.');
+    const bad = strategies.import(signedIn, { filename: 'refus.py', bytes: new TextEncoder().encode('import os\n'), slMode: 'external', commentUser: '' });
+    await assert.rejects(bad, (err: { status?: number }) => err.status === 401);
+    assert.deepEqual(Object.keys(await rowsNaming(t, user.id)).filter((table) => !KEPT.includes(table)), []);
+    assert.deepEqual(filesUnder(storageDir).filter((f) => f.startsWith(`strategies/${user.id}/`)), []);
+    assert.equal(filesUnder(storageDir).filter((f) => f.startsWith('archive/')).length, await t.db.models.ArchivedStrategy.count({ where: { path: { [Op.ne]: null } } }), 'no archive file without its entry');
+  });
+
+  it('a storage refusing the removals: the deletion stands, the files are owed and the sweep removes them', async () => {
+    const { user, files } = await busyUser(t);
+    failRemovals = true;
+    try {
+      const res = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
+      assert.equal(res.status, 200, res.text);
+    } finally {
+      failRemovals = false;
+    }
+    assert.deepEqual(Object.keys(await rowsNaming(t, user.id)).filter((table) => !KEPT.includes(table)), [], 'the rows are gone at once');
+    const present = new Set(filesUnder(storageDir));
+    assert.ok(files.every((f) => present.has(f)), 'the files are still there');
+    assert.ok(t.logs.some((l) => l.includes(`account ${user.id} deleted: files left at strategies/${user.id}`)), 'the path is logged');
+    const owed = await t.db.models.StorageRemoval.count();
+    assert.ok(owed >= 5, `owed: ${owed}`);
+    const swept = await retryRemovals({ db: t.db, storage: flaky, log: (m) => t.logs.push(m) }, { now: new Date(Date.now() + 2 * 24 * 3600_000) });
+    assert.deepEqual(swept, { removed: owed, failed: 0 });
+    assertNothingLeft(await rowsNaming(t, user.id), files);
+  });
+});
