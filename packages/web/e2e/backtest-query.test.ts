@@ -13,7 +13,8 @@ import { describe, it } from 'node:test';
 import { api as userApi, BREAKOUT_PY } from './dashboard-setup.js';
 import { api, credits, newUser, repoDir, shot, signedInPage, useServerAndBrowser } from './work-area-support.js';
 
-const running = useServerAndBrowser();
+// Eight accounts from 127.0.0.1 in a minute: the sign-up and login windows are raised, as the flows' harness does.
+const running = useServerAndBrowser(undefined, async () => ({ env: { RATE_LIMIT_LOGIN: '200/60', RATE_LIMIT_REGISTER: '200/3600' } }));
 
 describe('backtest screen: address and failures', () => {
   it("?strategy= selects the personal strategy once the list is in, then leaves the address; so does the dashboard's 'Utiliser'", async () => {
@@ -128,6 +129,33 @@ describe('backtest screen: address and failures', () => {
     const runs = await api(running.server, 'GET', '/api/user/backtests', { key: user.key });
     const run = (runs.body.items as Record<string, unknown>[])[0];
     assert.deepEqual([run.symbol, run.timeframe, run.strategy], ['EURUSD', 'H1', 'fvg_pullback_multi']);
+    await page.context().close();
+  });
+
+  it('a visitor who runs the form and signs in from the prompt finds the form as it was', async () => {
+    const user = await newUser(running.server, { verified: true });
+    const page = await signedInPage(running.browser, running.server, null, '/backtest?symbol=EURUSD');
+    await page.getByTestId('official-strategy').selectOption('ob_pullback_pure');
+    await page.getByTestId('timeframe').selectOption('M15');
+    await page.getByTestId('start-date').fill('2023-01-02');
+    await page.getByTestId('end-date').fill('2023-01-31');
+    await page.getByTestId('sl-pips').fill('20');
+    await page.getByTestId('tp1-pips').fill('30');
+    await page.getByTestId('run-backtest').click();
+    await page.getByRole('dialog', { name: 'Connexion requise' }).getByRole('link', { name: 'Se connecter' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    const form = page.getByTestId('login-form');
+    await form.getByLabel('E-mail ou nom d’utilisateur').fill(user.email);
+    await form.getByLabel('Mot de passe').fill(user.password);
+    await form.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((url) => url.pathname === '/backtest');
+    await page.getByTestId('avatar').waitFor();
+    const values = async () => Promise.all(['symbol', 'official-strategy', 'timeframe', 'start-date', 'end-date', 'sl-pips', 'tp1-pips'].map((id) => page.getByTestId(id).inputValue()));
+    assert.deepEqual(await values(), ['EURUSD', 'ob_pullback_pure', 'M15', '2023-01-02', '2023-01-31', '20', '30']);
+    // Given back once: a later visit starts afresh.
+    await page.goto(`${running.server.url}/backtest`);
+    await page.getByTestId('official-strategy').waitFor();
+    assert.equal(await page.getByTestId('sl-pips').inputValue(), '100');
     await page.context().close();
   });
 

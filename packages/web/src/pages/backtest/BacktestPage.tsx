@@ -8,11 +8,12 @@ import { PageMeta } from '../../components/PageMeta.js';
 import { formatCompactFr } from '@bt/core/format';
 import { CalendarRange, FileUp } from 'lucide-react';
 import { SYMBOLS_BY_LABEL } from '../../lib/catalogue.js';
-import { calls, session } from '../../runtime.js';
+import { calls, session, tabStorage } from '../../runtime.js';
 import { useSession } from '../../session/react.js';
 import { creditBalance } from '../../shell/credits.js';
 import { availableText, parseAvailability, presetFromData, symbolChoices, timeframeChoices, usableTimeframe, type Availability } from './availability.js';
 import { DATE_PRESETS, presetRange } from './dates.js';
+import { clearDraft, readDraft, saveDraft } from './draft.js';
 import {
   buildParams,
   canSubmit,
@@ -44,7 +45,9 @@ export default function BacktestPage() {
   const [params, setParams] = useSearchParams();
   const state = useSession();
   const loggedIn = !!state.key;
-  const [form, setForm] = useState<BacktestFormState>(() => initialForm({ symbol: symbolFromQuery(params.get('symbol')) }));
+  // A form kept across the connection prompt comes back once (draft.ts).
+  const [form, setForm] = useState<BacktestFormState>(() => readDraft(tabStorage, initialForm({ symbol: symbolFromQuery(params.get('symbol')) }), Date.now()));
+  useEffect(() => clearDraft(tabStorage), []);
   const [userStrategies, setUserStrategies] = useState<UserStrategy[]>([]);
   // Whether the list above has been asked for this key (answered or failed): ?strategy= waits for it.
   const [strategiesLoaded, setStrategiesLoaded] = useState(false);
@@ -389,7 +392,7 @@ export default function BacktestPage() {
           <ResultCard outcome={outcome} />
         </Suspense>
       ) : null}
-      {prompt ? <ConnectPrompt onClose={() => setPrompt(false)} /> : null}
+      {prompt ? <ConnectPrompt onClose={() => setPrompt(false)} onLeave={() => saveDraft(tabStorage, form, Date.now())} /> : null}
     </div>
   );
 }
