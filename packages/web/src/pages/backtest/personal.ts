@@ -1,5 +1,5 @@
 /** AI generation and .py import answers (docs/product.md §2.4, §2.5, §2.7, §2.8). */
-import { HttpError, errorDetail } from '../../api/errors.js';
+import { HttpError, NetworkError, errorDetail } from '../../api/errors.js';
 import { readProvider, type GeneratorProvider } from '../../features/generator/provider.js';
 
 export const PERSONAL_MESSAGES = {
@@ -42,7 +42,19 @@ export function importedStrategyId(answer: unknown): string | null {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
+/**
+ * Statuses by which the server says the file itself is wrong (checks, dry run, size, type): the
+ * spec's 'Import impossible. Vérifie le .py.' then says what to look at. Other refusals (409 too
+ * many strategies, 429 daily quota or runs in flight, 503 sandbox off or full) are not cured by
+ * editing the file, so their detail is shown alone (docs/web.md, "Backtest screen").
+ */
+const FILE_PROBLEM_STATUSES = new Set([400, 413, 415, 422]);
+
 export function importFailureMessage(error: unknown): string {
-  if (error instanceof HttpError && error.detail) return `${PERSONAL_MESSAGES.importFailed} ${error.detail}`;
+  if (error instanceof HttpError && error.detail) {
+    return FILE_PROBLEM_STATUSES.has(error.status) ? `${PERSONAL_MESSAGES.importFailed} ${error.detail}` : error.detail;
+  }
+  // No answer at all: the file was maybe never read, so the app's network sentence, not advice about it.
+  if (error instanceof NetworkError) return error.message;
   return PERSONAL_MESSAGES.importFailed;
 }
