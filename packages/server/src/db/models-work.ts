@@ -145,6 +145,13 @@ const txt = () => ({ type: DataTypes.TEXT, allowNull: true });
 const int = (allowNull = false) => ({ type: DataTypes.INTEGER, allowNull });
 const dbl = () => ({ type: DataTypes.DOUBLE, allowNull: true });
 const timestamps = { underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+/**
+ * Rows whose times the service writes from the app's clock (src/clock): no Sequelize timestamps.
+ * With `createdAt: 'created_at'` Sequelize adds a timestamp attribute `created_at` of its own beside
+ * the model's `createdAt` (same column) and fills it with the real time, so the clock's value was
+ * dropped; the daily count of imports (strategies/quota.ts) reads these times against the clock.
+ */
+const clockStamped = { underscored: true, timestamps: false } as const;
 
 /** Binds the working-area models to one Sequelize instance (subclassed per instance, as models.ts does). */
 export function initWorkModels(sequelize: Sequelize): WorkModels {
@@ -249,7 +256,8 @@ export function initWorkModels(sequelize: Sequelize): WorkModels {
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },
-    { sequelize, tableName: 'user_strategies', modelName: 'UserStrategy', ...timestamps },
+    // Written by the service with the app's clock (strategies/service.ts), not by Sequelize: see clockStamped.
+    { sequelize, tableName: 'user_strategies', modelName: 'UserStrategy', ...clockStamped },
   );
   const A = class extends ArchivedStrategy {};
   A.init(
@@ -267,7 +275,7 @@ export function initWorkModels(sequelize: Sequelize): WorkModels {
       createdAt: DataTypes.DATE,
       deletedAt: { type: DataTypes.DATE, allowNull: true },
     },
-    { sequelize, tableName: 'strategy_archive', modelName: 'ArchivedStrategy', underscored: true, createdAt: 'created_at', updatedAt: false },
+    { sequelize, tableName: 'strategy_archive', modelName: 'ArchivedStrategy', ...clockStamped },
   );
   return { Dataset: D, BacktestRun: R, UserCsv: C, UserStrategy: S, ArchivedStrategy: A };
 }
