@@ -9,6 +9,7 @@ import type { Distribution, MonteCarloMethod } from '@bt/core/montecarlo';
 import { useEffect, useRef, useState } from 'react';
 import { ScrollX } from '../../components/ScrollX.js';
 import { useMonteCarlo } from './useMonteCarlo.js';
+import { monteCarloIntro, monteCarloValue } from './texts.js';
 
 export interface RSequences {
   readonly tp1: readonly number[];
@@ -21,8 +22,6 @@ const METRICS: { key: Metric; label: string; unit: string }[] = [
   { key: 'finalR', label: 'R final', unit: 'R' },
   { key: 'longestLosingStreak', label: 'Série perdante max', unit: 'trades' },
 ];
-
-const fmt = (x: number, digits = 2) => x.toLocaleString('fr-FR', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function Histogram({ distribution, label }: { distribution: Distribution; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -75,8 +74,8 @@ export default function MonteCarloPanel({ sequences }: { sequences: RSequences }
   return (
     <section className="card mc-panel" data-testid="mc-panel">
       <h3>Monte Carlo</h3>
-      <p className="muted small">
-        10 000 tirages {method === 'bootstrap' ? 'avec remise' : 'dans un ordre aléatoire'} des {sequence.length} R nets de la séquence (graine 1) : ce que la chance seule peut faire du même avantage.
+      <p className="muted small" data-testid="mc-intro">
+        {monteCarloIntro(method, sequence.length)}
       </p>
       <div className="form-grid">
         <label>
@@ -129,16 +128,16 @@ export default function MonteCarloPanel({ sequences }: { sequences: RSequences }
                 <tr key={m.key}>
                   <th scope="row">{`${m.label} (${m.unit})`}</th>
                   {result[m.key].percentiles.map((p) => (
-                    <td key={p.p}>{fmt(p.value, m.key === 'longestLosingStreak' ? 0 : 2)}</td>
+                    <td key={p.p}>{monteCarloValue(p.value, m.key === 'longestLosingStreak')}</td>
                   ))}
-                  <td>{fmt(result[m.key].observed, m.key === 'longestLosingStreak' ? 0 : 2)}</td>
+                  <td>{monteCarloValue(result[m.key].observed, m.key === 'longestLosingStreak')}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           </ScrollX>
           <p data-testid="mc-ruin">
-            Risque de ruine : <strong>{fmt(result.riskOfRuin.probability * 100, 2)} %</strong> des tirages perdent 50 % du capital en risquant {fmt(result.riskOfRuin.riskPerTrade * 100, 2)} % par trade.
+            Risque de ruine : <strong>{monteCarloValue(result.riskOfRuin.probability * 100, false)} %</strong> des tirages perdent 50 % du capital en risquant {monteCarloValue(result.riskOfRuin.riskPerTrade * 100, false)} % par trade.
           </p>
         </>
       ) : null}

@@ -14,7 +14,7 @@ import { equityCurve, parseResultChart, resultTitle, type ChartTrade, type Resul
 import { EquityChart } from './EquityChart.js';
 import { figureCells, figuresFromGlobalSheet, type CardFigures } from './figures.js';
 import { goldenFromSheets, type GoldenSummary } from './golden.js';
-import { goldenHourText } from './goldenText.js';
+import { goldenHourText, goldenHoursLabel, tradesCountText } from './goldenText.js';
 import { PriceChart } from './PriceChart.js';
 import { TradesTable } from './TradesTable.js';
 import WinrateCharts from './WinrateCharts.js';
@@ -116,7 +116,7 @@ export default function ResultView({ folder, title, figures, golden, statistics,
 
       {shownGolden ? (
         <div className="golden-line" data-testid="golden-hours" data-hours={shownGolden.hours.map((g) => g.hour).join(',')}>
-          <span className="label">Golden hours (UTC{shownGolden.minTrades !== null ? `, ${shownGolden.minTrades} trades résolus min.` : ''})</span>
+          <span className="label">{goldenHoursLabel(shownGolden.minTrades)}</span>
           {shownGolden.hours.length ? (
             <ul>
               {shownGolden.hours.map((g) => (
@@ -140,7 +140,7 @@ export default function ResultView({ folder, title, figures, golden, statistics,
       <h3>Graphique des trades</h3>
       <div ref={chartBox}>{ready ? <PriceChart chart={ready} selected={selected} /> : <ChartState status={chart.status} />}</div>
 
-      <h3>Trades {ready ? <span className="muted small">({ready.trades.length})</span> : null}</h3>
+      <h3>Trades {ready ? <span className="muted small" data-testid="trades-count">{tradesCountText(ready.trades.length)}</span> : null}</h3>
       {ready ? <TradesTable trades={ready.trades} pipSize={ready.pipSize ?? 0.0001} selectedId={selected?.id ?? null} onSelect={select} /> : <ChartState status={chart.status} />}
     </section>
   );
