@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { Op } from 'sequelize';
+import { randomUUID } from 'node:crypto';
+import { chargeRun } from '../src/backtests/charge.js';
 import { LocalStorage } from '../src/storage/local.js';
 import { retryRemovals } from '../src/storage/removals.js';
 import type { Storage } from '../src/storage/types.js';
@@ -120,6 +122,27 @@ describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, 
     const res = await t.request('POST', '/api/admin/delete_user', { key: admin.key, json: { user_id: user.id } });
     assert.equal(res.status, 200, res.text);
     assertNothingLeft(await rowsNaming(t, user.id), files);
+  });
+
+  it('a run still running is refunded once, its row and folder gone', async () => {
+    const user = await funded(t, 3);
+    const runId = randomUUID();
+    const { run } = await chargeRun(t.db, t.app.services.ledger, {
+      runId, userId: user.id, base: `EURUSD_M15_live_${runId.slice(0, 8)}`, source: 'official', official: true, strategy: 'fvg_pullback_multi', strategyLabel: 'x', userStrategyId: null,
+      symbol: 'EURUSD', timeframe: 'M15', startDate: '2023-01-01', endDate: '2023-01-31', slMode: 'external', slPips: 10, tp1Pips: 10, tp2Pips: 20, params: '{}', createdAt: t.clock.now(),
+    }, { folder: 'x', symbol: 'EURUSD', timeframe: 'M15', strategy: 'fvg_pullback_multi' });
+    const partial = `results/${user.id}/${run.folder}/partial.xlsx`;
+    await flaky.write(partial, 'partial');
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })).status, 200);
+    const entries = await t.db.models.CreditEntry.findAll({ where: { userId: user.id, reference: runId }, order: [['id', 'ASC']] });
+    assert.deepEqual(entries.map((e) => e.kind), ['spend', 'refund']);
+    assert.equal(entries[1].amount, -entries[0].amount);
+    const row = await t.db.models.User.findByPk(user.id);
+    assert.equal(row?.credits, 3, 'the archived balance is whole again');
+    // The thread that ran it gives it up later: its own refund finds the one made.
+    await t.app.services.ledger.refund(user.id, runId);
+    assert.equal(await t.db.models.CreditEntry.count({ where: { userId: user.id, reference: runId, kind: 'refund' } }), 1);
+    assertNothingLeft(await rowsNaming(t, user.id), [partial]);
   });
 
   it('an import that passed its sign-in before the deletion writes nothing after it: 401, no row, no file', async () => {

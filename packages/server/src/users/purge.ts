@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import { AccountGoneError, LedgerError, type CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
@@ -7,6 +8,8 @@ export interface PurgeDeps {
   db: Database;
   storage: Storage;
   log: (message: string) => void;
+  /** Refunds the runs still running (the charge of a result that will never be delivered). */
+  ledger: Pick<CreditLedger, 'refund'>;
   /** The public top list's cache: a deleted account's results leave it at once. */
   forgetPublicListing?: () => void;
 }
@@ -49,8 +52,20 @@ export class AccountPurge {
     await UserStrategy.destroy({ where, transaction: t });
     await ArchivedStrategy.destroy({ where, transaction: t });
     await UserCsv.destroy({ where, transaction: t });
-    // Running ones too: the run that finishes later finds its row gone and removes its folder
-    // (backtests/finish.ts, jobs/worker.ts), as for a run given up.
+    // Running ones too, refunded as a run given up is (backtests/finish.ts cancelRun; a refund
+    // lands on the archived account, docs/server.md "Credits"): the run that finishes later finds
+    // its row gone and removes its folder (backtests/service.ts, jobs/worker.ts). Refunded here
+    // whichever runs it, a worker process or a thread; the thread's own refund finds it done.
+    // Read locked: a run a worker marked done just before is not refunded.
+    const running = await BacktestRun.findAll({ where: { userId, status: 'running' }, attributes: ['id', 'runId'], transaction: t, lock: t.LOCK.UPDATE });
+    for (const run of running) {
+      try {
+        await this.deps.ledger.refund(userId, run.runId, { transaction: t });
+      } catch (err) {
+        // A run that was never charged (no spend under its id) has nothing to give back.
+        if (!(err instanceof LedgerError) || err instanceof AccountGoneError) throw err;
+      }
+    }
     await BacktestRun.destroy({ where, transaction: t });
     const owed: Owed[] = [];
     for (const path of paths) owed.push({ id: await oweRemoval(db, path, t), path });
