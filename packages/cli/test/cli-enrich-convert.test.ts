@@ -84,7 +84,7 @@ test('bad input: missing file and malformed CSV exit 1; bad flags and outputs ex
       [['convert', missing, out], 1, `bt: cannot read ${missing}: no such file\n`],
       [['enrich', bad, '-o', out], 1, `bt: ${await readerMessage(bad)}\n`],
       [['convert', bad, out], 1, `bt: ${await readerMessage(bad)}\n`],
-      [['enrich', EURUSD_H1, '-o', out, '--rsi', 'fourteen'], 2, 'bt: invalid --rsi: "fourteen" (expected whole periods ≥ 1, comma-separated)\n'],
+      [['enrich', EURUSD_H1, '-o', out, '--rsi', 'fourteen'], 2, 'bt: invalid --rsi: "fourteen" (expected whole periods from 1 to 100,000, comma-separated)\n'],
       [['enrich', EURUSD_H1, '-o', out, '--no-rsi', '--no-ema'], 2, 'bt: nothing to add: give --rsi or --ema periods (or drop --no-rsi / --no-ema)\n'],
       [['enrich', EURUSD_H1, '-o', join(tmp.dir, 'out.parquet')], 2, `bt: invalid --output: "${join(tmp.dir, 'out.parquet')}" (expected a .csv, .xlsx, .arrow, .ipc, .arrows or .json file)\n`],
       [['enrich', EURUSD_H1], 2, "bt: required option '-o, --output <file>' not specified\n(run 'bt help' or add --help for usage)\n"],
