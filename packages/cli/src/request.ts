@@ -2,33 +2,38 @@
 // every check that does not need the candles runs first, so a typo is a usage error (exit 2)
 // before any file is read. The rules themselves are core's (resolveStrategy, validateExitRules).
 import { resolveStrategy, type BacktestRequest } from '@bt/core/backtest';
-import { parseParamAssignments, ParamError } from '@bt/core/params';
+import { parseParamAssignments, ParamError, showValue } from '@bt/core/params';
 import { validateExitRules } from '@bt/core/simulate';
 import { asUsage, UsageError } from './errors.js';
 import { parsePips } from './options.js';
+
+/** A parameter's name as given, cut as showValue cuts (a JSON key can be as long as the argument). */
+const shortName = (name: string) => (name.length > 80 ? `${name.slice(0, 77)}...` : name);
 
 /** `--param k=v` words and `--params-json`, merged; the same name in both must agree. */
 export function rawParams(assignments: readonly string[] = [], json?: string): Record<string, unknown> {
   const words = asUsage(() => parseParamAssignments(assignments));
   let fromJson: Record<string, unknown> = {};
   if (json !== undefined) {
+    // The argument is quoted cut (showValue: 80 characters), as core quotes a refused value: an
+    // argument can hold 128 KB, and the whole of it came back in the message.
     let parsed: unknown;
     try {
       parsed = JSON.parse(json);
     } catch (error) {
-      throw new UsageError(`invalid --params-json: ${JSON.stringify(json)} (expected a JSON object: ${(error as Error).message})`);
+      throw new UsageError(`invalid --params-json: ${showValue(json)} (expected a JSON object: ${(error as Error).message})`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`invalid --params-json: ${JSON.stringify(json)} (expected a JSON object of name: value)`);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`invalid --params-json: ${showValue(json)} (expected a JSON object of name: value)`);
     // Every parameter is a number, a word or true/false; a nested list or object reached core's
     // messages, which print the value (20,000 nested lists: `bt: Maximum call stack size exceeded`).
     for (const [name, value] of Object.entries(parsed)) {
-      if (value !== null && typeof value === 'object') throw new UsageError(`invalid --params-json: ${name} is ${Array.isArray(value) ? 'a list' : 'an object'} (expected a number, a word or true/false)`);
+      if (value !== null && typeof value === 'object') throw new UsageError(`invalid --params-json: ${shortName(name)} is ${Array.isArray(value) ? 'a list' : 'an object'} (expected a number, a word or true/false)`);
     }
     fromJson = parsed as Record<string, unknown>;
   }
   for (const [name, value] of Object.entries(words)) {
     if (Object.hasOwn(fromJson, name) && String(fromJson[name]) !== value) {
-      throw new UsageError(`invalid ${name}: given twice with different values (--params-json ${JSON.stringify(fromJson[name])}, --param ${JSON.stringify(value)})`);
+      throw new UsageError(`invalid ${shortName(name)}: given twice with different values (--params-json ${showValue(fromJson[name])}, --param ${showValue(value)})`);
     }
   }
   return { ...fromJson, ...words };
