@@ -268,6 +268,8 @@ export class Backtests {
     } catch (err) {
       if (err instanceof JobEndedElsewhere) {
         // Already settled by the queue (refunded, or kept as a result): only the answer is left.
+        // Its account deleted meanwhile (the run refunded and removed with it): as any request after it.
+        if (await this.accountGone(user.id)) throw new AccountGoneError(user.id);
         const answer = this.failure(err.answer);
         throw answer instanceof HttpError || answer instanceof ParamError ? answer : new HttpError(503, JOB_MESSAGES.failed);
       }
