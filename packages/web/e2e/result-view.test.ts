@@ -199,7 +199,13 @@ describe('real data and the result view', () => {
   it('the backtest page after a run, and the comparator: no number written the English way', async () => {
     const page = await signedInPage(running.browser, running.server, user.key, '/backtest', { width: 1440, height: 900 });
     await fillForm(page, 'EURUSD', 'M15', 10, 'lastMonth');
+    const answered = page.waitForResponse((r) => r.url().includes('/api/run_backtest') && r.request().method() === 'POST');
     await runAndWait(page);
+    // The server's warnings (a 10-pip stop on M15 has trades that touch the SL and a TP in one
+    // candle) are listed under the title, as the answer gives them (docs/web.md "Result view").
+    const { warnings } = (await (await answered).json()) as { warnings: string[] };
+    assert.ok(warnings.some((w) => /dans la même bougie, comptés? comme SL/.test(w)), `a same-candle warning among ${JSON.stringify(warnings)}`);
+    assert.deepEqual(await page.getByTestId('result-warnings').locator('li').allInnerTexts(), warnings);
     await page.locator('[data-testid=price-chart][data-state=ready]').waitFor({ timeout: 30_000 });
     await page.getByTestId('chart-hours').locator('svg').waitFor();
     await shot(page, 'result-06-backtest-1440');

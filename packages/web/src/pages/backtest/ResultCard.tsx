@@ -6,6 +6,7 @@ import { useSession } from '../../session/react.js';
 import { ResultsOverlay } from '../../features/pins/ResultsOverlay.js';
 import { figuresFromStatistics } from '../../features/results/figures.js';
 import { costsSummary, type BacktestOutcome } from './result.js';
+import { ResultWarnings } from './ResultWarnings.js';
 
 // The result view and its charts load once a result is there: the form's first load stays small.
 const ResultView = lazy(() => import('../../features/results/ResultView.js'));
@@ -31,9 +32,12 @@ export function ResultCard({ outcome }: { outcome: BacktestOutcome }) {
           folder={outcome.folder}
           title={outcome.title}
           subtitle={
-            <p className="muted small" data-testid="result-costs">
-              {costs ? `Coûts : ${costs}` : 'Sans coûts de trading'}
-            </p>
+            <>
+              <p className="muted small" data-testid="result-costs">
+                {costs ? `Coûts : ${costs}` : 'Sans coûts de trading'}
+              </p>
+              <ResultWarnings warnings={outcome.warnings} />
+            </>
           }
           figures={figures}
           golden={outcome.golden}

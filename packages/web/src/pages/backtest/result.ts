@@ -7,6 +7,7 @@ import { HttpError, errorDetail } from '../../api/errors.js';
 import { usableNumber } from '../../shell/credits.js';
 import { fieldNumber as num, fieldString } from '../../api/fields.js';
 import type { TitleParts } from '../../features/results/chartAnswer.js';
+import { formatIntegerFr } from '../../lib/format.js';
 import { goldenFromAnswer, type GoldenHourEntry, type GoldenSummary } from '../../features/results/golden.js';
 
 export type { GoldenHourEntry };
@@ -29,6 +30,8 @@ export interface BacktestOutcome {
   statistics: unknown;
   /** Net R of the resolved trades in entry order, per target: what the Monte Carlo panel draws from. */
   rSequence: { tp1: number[]; tp2: number[] } | null;
+  /** The server's warnings, French sentences (docs/api.md run_backtest): shown under the result's title. */
+  warnings: string[];
   /** The human title's parts (docs/web.md "Result view"). */
   title: TitleParts;
   raw: Record<string, unknown>;
@@ -41,6 +44,24 @@ export function rSequenceOf(answer: Record<string, unknown>): BacktestOutcome['r
   const tp1 = list(block?.tp1);
   const tp2 = list(block?.tp2);
   return tp1 && tp2 ? { tp1, tp2 } : null;
+}
+
+/** At most this many warnings are listed; the rest are counted ('… et 3 autres avertissements.'). */
+export const MAX_SHOWN_WARNINGS = 10;
+/** A longer sentence is cut: the list stays a notice beside the result, not a page. */
+const MAX_WARNING_CHARS = 500;
+
+/**
+ * `warnings` of the answer: its non-empty texts, trimmed, each once, in the server's order, at most
+ * MAX_SHOWN_WARNINGS of them and a count of the others. Anything else in the list is ignored.
+ */
+export function warningsOf(answer: Record<string, unknown>): string[] {
+  if (!Array.isArray(answer.warnings)) return [];
+  const texts = [...new Set(answer.warnings.filter((w): w is string => typeof w === 'string').map((w) => w.trim()).filter(Boolean))];
+  const cut = texts.map((w) => (w.length > MAX_WARNING_CHARS ? `${w.slice(0, MAX_WARNING_CHARS - 1)}…` : w));
+  if (cut.length <= MAX_SHOWN_WARNINGS) return cut;
+  const more = cut.length - (MAX_SHOWN_WARNINGS - 1);
+  return [...cut.slice(0, MAX_SHOWN_WARNINGS - 1), `… et ${formatIntegerFr(more)} autres avertissements.`];
 }
 
 /** Folder and file of xlsx_result: the last two segments of its path (docs/product.md §2.3). */
@@ -93,6 +114,7 @@ export function parseBacktestAnswer(answer: unknown, kind: 'official' | 'custom'
       golden: goldenFromAnswer(golden.goldenHours, record.golden_hours),
       statistics: record.statistics ?? null,
       rSequence: rSequenceOf(record),
+      warnings: warningsOf(record),
       title: {
         symbol: fieldString(record.symbol),
         timeframe: fieldString(record.timeframe),
