@@ -3,6 +3,7 @@
 // out-of-sample figures and how much survives (docs/cli.md; rules: docs/engine.md §14).
 import { formatPercentCell } from '@bt/core/format';
 import { checkWalkForwardSize, chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
+import { csvLines } from '../csv.js';
 import { UsageError } from '../errors.js';
 import { checkWritable, refuseInputAsOutput } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
@@ -137,14 +138,9 @@ function foldRows(summary: WalkForwardResult, setup: SearchSetup): FoldRow[] {
   });
 }
 
-function foldsCsv(rows: readonly FoldRow[]): string {
+export function foldsCsv(rows: readonly FoldRow[]): string {
   const columns = Object.keys(rows[0] ?? { fold: 0 }) as (keyof FoldRow)[];
-  const cell = (v: unknown) => {
-    if (v === null || v === undefined) return '';
-    const text = typeof v === 'number' ? String(Math.round(v * 1e9) / 1e9) : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return `${[columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\n')}\n`;
+  return csvLines([columns, ...rows.map((r) => columns.map((c) => r[c]))]);
 }
 
 function printFolds(summary: WalkForwardResult, rows: readonly FoldRow[], setup: SearchSetup, elapsedMs: number, workers: number, csvPath: string): void {

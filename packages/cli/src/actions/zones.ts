@@ -2,6 +2,7 @@
 import { listZones, type ZoneRecord } from '@bt/core/backtest';
 import { findStrategy } from '@bt/core/catalogue';
 import { normalizeParams } from '@bt/core/params';
+import { csvText } from '../csv.js';
 import { loadData } from '../data.js';
 import { asUsage, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, warn } from '../output.js';
@@ -42,7 +43,8 @@ function csvCell(zone: ZoneRecord, column: (typeof CSV_COLUMNS)[number]): string
   const value = zone[column];
   if (value === null) return '';
   if (column.endsWith('_at')) return new Date(value as number).toISOString();
-  return String(value);
+  // Prices as core gives them (not rounded as the other CSVs' figures); words through the CSV rule.
+  return typeof value === 'number' ? String(value) : csvText(String(value));
 }
 
 export async function zonesCommand(flags: ZonesFlags): Promise<void> {
@@ -72,7 +74,7 @@ export async function zonesCommand(flags: ZonesFlags): Promise<void> {
     return;
   }
   if (flags.csv) {
-    const lines = [CSV_COLUMNS.join(','), ...zones.map((z) => CSV_COLUMNS.map((c) => csvCell(z, c)).join(','))];
+    const lines = [CSV_COLUMNS.map(csvText).join(','), ...zones.map((z) => CSV_COLUMNS.map((c) => csvCell(z, c)).join(','))];
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
   }

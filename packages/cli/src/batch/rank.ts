@@ -1,5 +1,6 @@
 // Ranking and the CSV of all runs. The default ranking is the Wilson lower bound of the TP1 win
 // rate: it rewards a high rate measured on many trades over a perfect rate on three.
+import { csvLines } from '../csv.js';
 import type { RunRow } from './run-row.js';
 
 export const RANK_METRICS: Readonly<Record<string, (r: RunRow) => number | null>> = {
@@ -40,20 +41,14 @@ export function csvColumns(gridParams: readonly string[]): string[] {
   return [...FIXED_COLUMNS, ...gridParams, ...FIGURE_COLUMNS];
 }
 
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' ? String(Math.round(value * 1e9) / 1e9) : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** Every run, in run order: win rates as fractions with their Wilson 95 % bounds, one column per grid parameter. */
 export function runsCsv(rows: readonly RunRow[], gridParams: readonly string[]): string {
   const columns = csvColumns(gridParams);
-  const lines = [columns.join(',')];
+  const lines: unknown[][] = [columns];
   for (const r of rows) {
     const record: Record<string, unknown> = { ...r, run: r.id, status: r.ok ? 'ok' : 'failed', params_json: r.params };
     for (const name of gridParams) record[name] = Object.hasOwn(r.grid, name) ? r.grid[name] : null;
-    lines.push(columns.map((c) => cell(record[c])).join(','));
+    lines.push(columns.map((c) => record[c]));
   }
-  return `${lines.join('\n')}\n`;
+  return csvLines(lines);
 }

@@ -2,6 +2,7 @@
 // JSON document (docs/cli.md "bt optimize").
 import { formatPercentCell } from '@bt/core/format';
 import type { OptimizeResult, RankedEvaluation } from '@bt/core/optimize';
+import { csvLines } from '../csv.js';
 
 export interface CombinationRow {
   readonly rank: number | null;
@@ -68,22 +69,16 @@ export function combinationRow(e: RankedEvaluation, result: Pick<OptimizeResult,
 
 const FIGURES = ['trades', 'resolved', 'wins', 'losses', 'open', 'winrate', 'winrate_low', 'winrate_high', 'expectancy', 'total_r', 'profit_factor', 'max_drawdown', 'longest_losing_streak', 'score', 'no_loss'] as const;
 
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' ? String(Math.round(value * 1e9) / 1e9) : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** Every combination, best first: rank, combination, status, one column per dimension, the figures, the parameters as JSON. */
 export function combinationsCsv(rows: readonly CombinationRow[], dimensions: readonly string[]): string {
   const params = dimensions.filter((d) => !exitName[d]);
   const columns = ['rank', 'combination', 'status', 'error', ...params, 'sl_pips', 'tp1_pips', 'tp2_pips', ...FIGURES, 'params_json'];
-  const lines = [columns.map(cell).join(',')];
+  const lines: unknown[][] = [columns];
   for (const r of rows) {
     const record: Record<string, unknown> = { ...r, status: r.error !== null ? 'failed' : r.eligible ? 'ok' : 'too few trades', params_json: r.params };
-    lines.push(columns.map((c) => cell(params.includes(c) ? r.grid[c] : record[c])).join(','));
+    lines.push(columns.map((c) => (params.includes(c) ? r.grid[c] : record[c])));
   }
-  return `${lines.join('\n')}\n`;
+  return csvLines(lines);
 }
 
 const pct = (x: number | null) => (x === null ? '' : formatPercentCell(x));
