@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  configLabel, configValueText, dayToMs, formatCellFr, formatCompactFr, formatDateTimeFr, formatDayFr, formatIntegerFr, formatNumberFr,
+  configLabel, configValueText, dayToMs, formatCellFr, formatCompactFr, formatDateTimeFr, formatDayFr, formatDayMonthFr, MISSING, formatIntegerFr, formatNumberFr,
   formatPercentFr, formatPeriodFr, formatPriceFr, formatRFr, priceDecimals, rangesTextFr,
 } from '@bt/core/format';
 import { priceFormat } from '@bt/core/report';
@@ -33,12 +33,27 @@ test('percentages, R and prices with the instrument’s decimals (the workbook�
 });
 
 test('dates: UTC days and periods in French', () => {
-  assert.equal(formatDayFr(Date.UTC(2023, 2, 1, 23, 30)), '1 mars 2023');
-  assert.equal(formatPeriodFr(Date.UTC(2023, 2, 1), Date.UTC(2023, 2, 31)), '1–31 mars 2023');
+  assert.equal(formatDayFr(Date.UTC(2023, 2, 1, 23, 30)), '1er mars 2023');
+  assert.equal(formatDayFr(Date.UTC(2023, 2, 2)), '2 mars 2023');
+  assert.equal(formatPeriodFr(Date.UTC(2023, 2, 1), Date.UTC(2023, 2, 31)), '1er–31 mars 2023');
   assert.equal(formatPeriodFr(Date.UTC(2022, 11, 28), Date.UTC(2023, 0, 3)), '28 décembre 2022\u2009–\u20093 janvier 2023');
   assert.equal(formatDateTimeFr(Date.UTC(2023, 2, 1, 14, 5)), '01/03/2023 14:05');
   assert.equal(rangesTextFr([{ first: Date.UTC(2017, 3, 19, 9), last: Date.UTC(2018, 1, 7) }, { first: Date.UTC(2022, 9, 9), last: Date.UTC(2023, 9, 2) }]), 'du 19 avril 2017 au 7 février 2018, puis du 9 octobre 2022 au 2 octobre 2023');
   assert.equal(dayToMs('2023-02-30'), null);
+});
+
+test('dates: the first of a month is written 1er, and only it', () => {
+  assert.equal(formatDayFr(Date.UTC(2023, 0, 1)), '1er janvier 2023');
+  for (const day of [10, 11, 21, 31]) assert.equal(formatDayFr(Date.UTC(2023, 0, day)), `${day} janvier 2023`, 'no 1er inside 10, 11, 21 or 31');
+  assert.equal(formatDayMonthFr(Date.UTC(2023, 3, 1)), '1er avril');
+  assert.equal(formatDayMonthFr(Date.UTC(2023, 3, 21)), '21 avril');
+  assert.equal(formatDayMonthFr(Number.NaN), MISSING);
+  // Both ends of a range, shared or not.
+  assert.equal(formatPeriodFr(Date.UTC(2023, 0, 1), Date.UTC(2023, 2, 1)), '1er janvier\u2009–\u20091er mars 2023');
+  assert.equal(formatPeriodFr(Date.UTC(2022, 11, 1), Date.UTC(2023, 0, 1)), '1er décembre 2022\u2009–\u20091er janvier 2023');
+  assert.equal(formatPeriodFr(Date.UTC(2023, 0, 1), Date.UTC(2023, 0, 1)), '1er janvier 2023');
+  assert.equal(formatPeriodFr(Date.UTC(2023, 0, 11), Date.UTC(2023, 0, 21)), '11–21 janvier 2023');
+  assert.equal(rangesTextFr([{ first: Date.UTC(2022, 2, 1), last: Date.UTC(2023, 8, 11) }]), 'du 1er mars 2022 au 11 septembre 2023');
   assert.equal(dayToMs('2023-03-01'), Date.UTC(2023, 2, 1));
 });
 

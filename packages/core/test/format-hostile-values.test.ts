@@ -19,11 +19,11 @@ test('an instant no Date holds prints as missing, not a RangeError', () => {
   for (const ms of [Number.NaN, Infinity, -Infinity, 8.64e15 + 1]) {
     assert.equal(formatDayFr(ms), MISSING, String(ms));
     assert.equal(formatDateTimeFr(ms), MISSING, String(ms));
-    assert.equal(formatPeriodFr(ms, MARCH), `${MISSING} – 1 mars 2023`, String(ms));
+    assert.equal(formatPeriodFr(ms, MARCH), `${MISSING} – 1er mars 2023`, String(ms));
   }
-  assert.equal(formatDayFr(MARCH), '1 mars 2023');
+  assert.equal(formatDayFr(MARCH), '1er mars 2023');
   assert.equal(formatDateTimeFr(MARCH + 14 * 3_600_000), '01/03/2023 14:00');
-  assert.equal(formatPeriodFr(MARCH, Date.UTC(2023, 2, 31)), '1–31 mars 2023');
+  assert.equal(formatPeriodFr(MARCH, Date.UTC(2023, 2, 31)), '1er–31 mars 2023');
 });
 
 test('parseWinrate: a long run of spaces inside a text is refused in linear time; French spacing still reads', { timeout: 30_000 }, () => {

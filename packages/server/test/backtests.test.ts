@@ -119,10 +119,10 @@ describe(`backtests (${TEST_DIALECT})`, () => {
       [{ params: { min_wait_candles: 30 } }, 400, 'Paramètre « min_wait_candles » invalide : 30 (attendu : au plus max_wait_candles (20)).'],
       [{ params: { rsi_threshold: 'haut' }, strategy: 'fvg_pullback_multi_rsi' }, 400, 'Paramètre « rsi_threshold » invalide : "haut" (attendu : un nombre).'],
       // The 'no data' answer names what the library holds instead (the basic test library).
-      [{ start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD M15 du 1 janvier 2019 au 31 janvier 2019. Données disponibles en M15 : du 9 octobre 2022 au 2 octobre 2023.'],
-      [{ timeframe: 'H1', start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD H1 du 1 janvier 2019 au 31 janvier 2019. Données disponibles en H1 : du 19 avril 2017 au 7 février 2018, puis du 9 octobre 2022 au 2 octobre 2023.'],
-      [{ timeframe: 'M5' }, 404, 'Aucune donnée officielle pour EURUSD M5 du 1 janvier 2023 au 31 janvier 2023. Pas de données EURUSD dans cette unité de temps ; disponibles en M15, M30, H1, H4.'],
-      [{ symbol: 'EU50', timeframe: 'M5' }, 404, 'Aucune donnée officielle pour EU50 M5 du 1 janvier 2023 au 31 janvier 2023. Données disponibles en M5 : du 2 janvier 2006 au 30 janvier 2006.'],
+      [{ start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD M15 du 1er janvier 2019 au 31 janvier 2019. Données disponibles en M15 : du 9 octobre 2022 au 2 octobre 2023.'],
+      [{ timeframe: 'H1', start_date: '2019-01-01', end_date: '2019-01-31' }, 404, 'Aucune donnée officielle pour EURUSD H1 du 1er janvier 2019 au 31 janvier 2019. Données disponibles en H1 : du 19 avril 2017 au 7 février 2018, puis du 9 octobre 2022 au 2 octobre 2023.'],
+      [{ timeframe: 'M5' }, 404, 'Aucune donnée officielle pour EURUSD M5 du 1er janvier 2023 au 31 janvier 2023. Pas de données EURUSD dans cette unité de temps ; disponibles en M15, M30, H1, H4.'],
+      [{ symbol: 'EU50', timeframe: 'M5' }, 404, 'Aucune donnée officielle pour EU50 M5 du 1er janvier 2023 au 31 janvier 2023. Données disponibles en M5 : du 2 janvier 2006 au 30 janvier 2006.'],
       [{ symbol: 'GBPUSD' }, 404, 'Aucune donnée officielle pour GBPUSD pour l’instant : la bibliothèque n’a encore aucun mois de cet instrument.'],
       [{ strategy: 'us_0123456789abcdef' }, 404, 'Stratégie introuvable.'],
     ];

@@ -330,7 +330,7 @@ describe(`texts, names, files, letter case and bounds of time and memory (${TEST
     const user = await funded(t, 10);
     const early = await runBacktest(t, user.key, { start_date: '0050-01-01', end_date: '0050-01-31' });
     assert.equal(early.status, 404, early.text);
-    assert.match(early.body.detail, /^Aucune donnée officielle pour EURUSD M15 du 1 janvier 50 au 31 janvier 50\./);
+    assert.match(early.body.detail, /^Aucune donnée officielle pour EURUSD M15 du 1er janvier 50 au 31 janvier 50\./);
     const leap = await runBacktest(t, user.key, { start_date: '0050-02-29', end_date: '0050-03-01' });
     assert.deepEqual([leap.status, leap.body.detail], [400, 'Date invalide : « 0050-02-29 » (format AAAA-MM-JJ).'], 'year 50 is not a leap year');
     const file = 'time,open,high,low,close,volume\n' + Array.from({ length: 24 }, (_, h) => `0001-01-01T${String(h).padStart(2, '0')}:00:00Z,1.1,1.2,1.0,1.15,10`).join('\n');

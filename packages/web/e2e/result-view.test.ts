@@ -81,7 +81,7 @@ describe('real data and the result view', () => {
       // 'Mois dernier' counts back from the last candle (11 September 2023), not from today.
       const last = new Date(info.last_candle);
       assert.deepEqual([start, end], [new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 1, 1)).toISOString().slice(0, 10), new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 0)).toISOString().slice(0, 10)]);
-      assert.match(await page.getByTestId('data-range').innerText(), new RegExp(`Données disponibles en ${timeframe} \\(UTC\\) : du \\d+ \\p{L}+ 2022 au 11 septembre 2023\\.`, 'u'));
+      assert.match(await page.getByTestId('data-range').innerText(), new RegExp(`Données disponibles en ${timeframe} \\(UTC\\) : du \\d+(?:er)? \\p{L}+ 2022 au 11 septembre 2023\\.`, 'u'));
       await runAndWait(page);
       const trades = await page.locator('[data-figure="trades"] strong').innerText();
       assert.ok(Number(trades.replace(/\s/g, '')) > 0, `${symbol} ${timeframe}: ${trades} trades`);
@@ -107,7 +107,7 @@ describe('real data and the result view', () => {
     await page.locator(`[data-testid=backtest-card][data-folder="${folder}"]`).getByRole('button', { name: 'Voir résultats' }).click();
     const view = page.getByRole('dialog').getByTestId('result-view');
     await view.getByTestId('result-figures').waitFor();
-    assert.equal(await view.getByTestId('result-title').innerText(), 'EURUSD · M15 · FVG pullback multi · 1–31 mars 2023 · SL 20');
+    assert.equal(await view.getByTestId('result-title').innerText(), 'EURUSD · M15 · FVG pullback multi · 1er–31 mars 2023 · SL 20');
     assert.equal(await view.locator('.folder-slug').innerText(), folder, 'the folder slug stays visible under the title');
     // Every figure of the card is the Global sheet's, written in French.
     const fr = (n: number, d = 2) => new Intl.NumberFormat('fr-FR', { minimumFractionDigits: d, maximumFractionDigits: d }).format(n);

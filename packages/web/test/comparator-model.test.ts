@@ -64,8 +64,8 @@ describe('comparator list (docs/product.md §2.2, §2.3, §2.4)', () => {
   it('writes periods and trade counts the French way: rows, search, labels and the series of the chart', () => {
     const list = readAnalyses(options);
     // The server's label ends with its ISO period: the list and the legend read it in French.
-    assert.equal(list[0].label, 'EURUSD M15 · FVG pullback multi · 1–31 janvier 2023');
-    assert.equal(analysisDetails(list[0]), '1–31 janvier 2023 · 13 trades');
+    assert.equal(list[0].label, 'EURUSD M15 · FVG pullback multi · 1er–31 janvier 2023');
+    assert.equal(analysisDetails(list[0]), '1er–31 janvier 2023 · 13 trades');
     assert.equal(analysisDetails({ period: '2023-01-16 → 2023-02-14', trades: 1004 }), '16 janvier\u2009–\u200914 février 2023 · 1\u202f004 trades');
     assert.equal(analysisDetails({ period: '', trades: 1 }), '1 trade');
     assert.equal(analysisDetails({ period: '', trades: null }), '— trades');
@@ -74,7 +74,7 @@ describe('comparator list (docs/product.md §2.2, §2.3, §2.4)', () => {
     assert.deepEqual(searchAnalyses(list, 'janvier 2023').map((a) => a.id), ['12']);
     assert.deepEqual(searchAnalyses(list, '2017-05').map((a) => a.id), ['15']);
     const model = readCompareAnswer({ metric: 'winrate_tp1', buckets: ['Winrate TP1'], series: [{ analysis_id: 12, label: 'EURUSD M15 · FVG pullback multi · 2023-01-01 → 2023-01-31', values: [0.5] }], value_type: 'percentage' }, ['12']);
-    assert.equal(model.series[0].label, 'EURUSD M15 · FVG pullback multi · 1–31 janvier 2023');
+    assert.equal(model.series[0].label, 'EURUSD M15 · FVG pullback multi · 1er–31 janvier 2023');
   });
 
   it('selects 1 to 4: a fifth is refused and the unticked rows are disabled at 4', () => {

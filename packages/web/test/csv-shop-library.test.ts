@@ -60,6 +60,8 @@ describe('CSV shop library (docs/product.md §2.2, §2.3, §2.9)', () => {
     assert.equal(partialMonthText(april), 'Mois partiel : du 19 avril au 28 avril (1\u202f234 bougies)');
     assert.equal(partialMonthText({ ...april, firstCandle: '', rows: null }), 'Mois partiel');
     assert.equal(partialMonthText({ ...april, partial: false }), '');
+    // A month that starts with its first day but stops early: the first is written 1er.
+    assert.equal(partialMonthText({ ...april, firstCandle: '2017-04-01T00:00:00.000Z', lastCandle: '2017-04-21T23:00:00.000Z' }), 'Mois partiel : du 1er avril au 21 avril (1\u202f234 bougies)');
     assert.equal(readLibrary(libraryAnswer()).some((f) => f.partial), false, 'no flag: a whole month');
   });
 

@@ -136,7 +136,7 @@ describe('dashboard CSV list', () => {
 
   it('shows a period in French: a library month and an extraction range', () => {
     assert.equal(csvPeriodLabel('2023-01'), 'janvier 2023');
-    assert.equal(csvPeriodLabel('2025-01-01 → 2025-01-05'), '1–5 janvier 2025');
+    assert.equal(csvPeriodLabel('2025-01-01 → 2025-01-05'), '1er–5 janvier 2025');
     assert.equal(csvPeriodLabel(''), '');
     assert.equal(csvPeriodLabel('T1 2023'), 'T1 2023', 'anything else as it is');
   });

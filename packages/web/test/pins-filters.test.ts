@@ -125,7 +125,7 @@ describe('pins wall filters (docs/product.md §2.2)', () => {
 
   it('cards show the strategy by its label and the period in French; the search finds them as shown', () => {
     const view = folderView(eurusd.folder);
-    assert.deepEqual([view.pair, view.timeframe, view.strategy, view.period], ['EURUSD', 'M15', 'OB pullback pur + RSI', '1 janvier\u2009–\u200931 mars 2023']);
+    assert.deepEqual([view.pair, view.timeframe, view.strategy, view.period], ['EURUSD', 'M15', 'OB pullback pur + RSI', '1er janvier\u2009–\u200931 mars 2023']);
     // The filters keep the raw values: the ids of their options, and what a pin is compared with.
     assert.equal(folderFacts(eurusd.folder).strategy, 'ob_pullback_pure_rsi');
     // A personal strategy (no catalogue label) and a folder that does not parse show what they hold.

@@ -75,8 +75,8 @@ describe('the result card', () => {
 
   it('the title names instrument, timeframe, strategy, period and stop in French', () => {
     const parts = { symbol: 'EURUSD', timeframe: 'M15', strategyLabel: 'FVG pullback multi', startDate: '2023-03-01', endDate: '2023-03-31', slMode: 'external', slPips: 20 };
-    assert.equal(resultTitle(parts), 'EURUSD · M15 · FVG pullback multi · 1–31 mars 2023 · SL 20');
-    assert.equal(resultTitle({ ...parts, slMode: 'internal', slPips: null }), 'EURUSD · M15 · FVG pullback multi · 1–31 mars 2023 · SL interne');
+    assert.equal(resultTitle(parts), 'EURUSD · M15 · FVG pullback multi · 1er–31 mars 2023 · SL 20');
+    assert.equal(resultTitle({ ...parts, slMode: 'internal', slPips: null }), 'EURUSD · M15 · FVG pullback multi · 1er–31 mars 2023 · SL interne');
     assert.equal(resultTitle({ ...parts, startDate: '2023-02-27', endDate: '2023-03-03', slPips: 12.5 }), 'EURUSD · M15 · FVG pullback multi · 27 février\u2009–\u20093 mars 2023 · SL 12,5');
   });
 });

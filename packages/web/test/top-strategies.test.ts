@@ -20,7 +20,7 @@ describe('top strategy cards (docs/product.md §1.2, §1.3)', () => {
     const card = toCard(item(), (key) => (key === 'ob_pullback_pure' ? 'OB pullback' : key));
     assert.deepEqual(
       { pair: card.pair, timeframe: card.timeframe, strategy: card.strategy, period: card.period, winrate: card.winrateText, trades: card.trades },
-      { pair: 'EURUSD', timeframe: 'M15', strategy: 'OB pullback', period: '1–31 janvier 2025', winrate: '72,34\u202f%', trades: 41 },
+      { pair: 'EURUSD', timeframe: 'M15', strategy: 'OB pullback', period: '1er–31 janvier 2025', winrate: '72,34\u202f%', trades: 41 },
     );
     assert.equal(toCard(item({ period: 'Janvier 2025', strategy_name: 'Ma stratégie' })).period, 'Janvier 2025');
     assert.equal(toCard(item({ strategy_name: 'Ma stratégie' })).strategy, 'Ma stratégie');
@@ -28,7 +28,7 @@ describe('top strategy cards (docs/product.md §1.2, §1.3)', () => {
 
   it('writes the period and the trade count the French way, as the dashboard does', () => {
     // The API's own `period` (`2023-01-01 → 2023-01-31`) and a from/to pair read the same.
-    assert.equal(toCard(item({ period: '2023-01-01 → 2023-01-31' })).period, '1–31 janvier 2023');
+    assert.equal(toCard(item({ period: '2023-01-01 → 2023-01-31' })).period, '1er–31 janvier 2023');
     assert.equal(toCard(item({ from_date: '2023-01-16', to_date: '2023-02-14' })).period, '16 janvier\u2009–\u200914 février 2023');
     assert.equal(toCard(item({ trades: 1004 })).tradesText, '1\u202f004');
     assert.equal(toCard(item({ trades: null })).tradesText, '—');

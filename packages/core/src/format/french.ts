@@ -1,6 +1,6 @@
 /**
  * Numbers, prices and dates as a French reader expects them (docs/report.md, "Display rules"):
- * `57,14 %`, `1 004`, `1,07219`, `1–31 mars 2023`. Built on Intl (fr-FR), so the browser and the
+ * `57,14 %`, `1 004`, `1,07219`, `1er–31 mars 2023`. Built on Intl (fr-FR), so the browser and the
  * server print the same text: a narrow no-break space (U+202F) groups thousands and precedes `%`.
  * Dates are UTC calendar days, as the product's periods are. Missing values print as an em dash.
  */
@@ -66,24 +66,38 @@ export function formatPriceFr(price: number | null | undefined, pipSize: number)
 }
 
 const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dayMonthFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', timeZone: 'UTC' });
+
+/**
+ * The parts of a date joined, the first of a month written `1er` (premier) as French writes it:
+ * Intl's fr-FR says `1 mars`, a reader expects `1er mars` (docs/report.md, "Display rules").
+ */
+function withFirstOfMonth(parts: readonly Intl.DateTimeFormatPart[]): string {
+  return parts.map((part) => (part.type === 'day' && part.value === '1' ? '1er' : part.value)).join('');
+}
 const shortDayFormat = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 const timeFormat = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
 
 /** An instant a Date holds (Intl throws a RangeError on any other: NaN, Infinity, past ±8.64e15 ms). */
 const instant = (ms: number) => typeof ms === 'number' && Math.abs(ms) <= 8.64e15;
 
-/** A UTC calendar day: `1 mars 2023`. */
+/** A UTC calendar day: `1er mars 2023`, `2 mars 2023`. */
 export function formatDayFr(ms: number): string {
-  return instant(ms) ? dayFormat.format(ms) : MISSING;
+  return instant(ms) ? withFirstOfMonth(dayFormat.formatToParts(ms)) : MISSING;
 }
 
-/** A period of UTC days, as short as it reads well: `1–31 mars 2023`, `28 février – 3 mars 2023`. */
+/** A UTC calendar day without its year: `1er avril`, `28 avril`. */
+export function formatDayMonthFr(ms: number): string {
+  return instant(ms) ? withFirstOfMonth(dayMonthFormat.formatToParts(ms)) : MISSING;
+}
+
+/** A period of UTC days, as short as it reads well: `1er–31 mars 2023`, `28 février – 3 mars 2023`. */
 export function formatPeriodFr(fromMs: number, toMs: number): string {
   if (!instant(fromMs) || !instant(toMs)) return `${formatDayFr(fromMs)} – ${formatDayFr(toMs)}`;
-  return dayFormat.formatRange(Math.min(fromMs, toMs), Math.max(fromMs, toMs));
+  return withFirstOfMonth(dayFormat.formatRangeToParts(Math.min(fromMs, toMs), Math.max(fromMs, toMs)));
 }
 
-/** Runs of available data: `du 1 mars 2022 au 11 septembre 2023`, several joined by `, puis `. */
+/** Runs of available data: `du 1er mars 2022 au 11 septembre 2023`, several joined by `, puis `. */
 export function rangesTextFr(ranges: readonly { readonly first: number; readonly last: number }[]): string {
   return ranges.map((r) => `du ${formatDayFr(r.first)} au ${formatDayFr(r.last)}`).join(', puis ');
 }

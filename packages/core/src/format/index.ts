@@ -13,6 +13,7 @@ export {
   priceDecimals,
   formatPriceFr,
   formatDayFr,
+  formatDayMonthFr,
   formatPeriodFr,
   rangesTextFr,
   formatDateTimeFr,

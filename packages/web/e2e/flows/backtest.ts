@@ -83,7 +83,7 @@ export function backtestFlow(flow: Flow): void {
       // The answer names what the library holds instead, in French dates.
       await page
         .getByTestId('form-error')
-        .getByText('Aucune donnée officielle pour EURUSD M15 du 1 janvier 2019 au 31 janvier 2019. Données disponibles en M15 : du 9 octobre 2022 au 2 octobre 2023.', { exact: true })
+        .getByText('Aucune donnée officielle pour EURUSD M15 du 1er janvier 2019 au 31 janvier 2019. Données disponibles en M15 : du 9 octobre 2022 au 2 octobre 2023.', { exact: true })
         .waitFor();
       assert.equal(await creditsShown(page), 2);
       await flow.h.shot(page, '21-backtest-no-data');

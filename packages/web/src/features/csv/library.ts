@@ -4,7 +4,7 @@
  * extractions, the extraction form's checks and the messages of its failures.
  */
 import { LIBRARY_TIMEFRAMES, symbolFilterOptions, type SymbolOption } from '@bt/core/catalogue';
-import { formatIntegerFr } from '@bt/core/format';
+import { formatDayMonthFr, formatIntegerFr } from '@bt/core/format';
 import { isNonJsonAnswer } from '../../api/client.js';
 import { HttpError } from '../../api/errors.js';
 import { formatSize } from '../admin/format.js';
@@ -136,14 +136,12 @@ export function monthLabel(month: string): string {
   return MONTH_FORMAT.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
 }
 
-const DAY_FORMAT = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', timeZone: 'UTC' });
-
 /** The line of a partial month: which days it covers, and its candles ('' for a whole month). */
 export function partialMonthText(file: Pick<LibraryFile, 'partial' | 'firstCandle' | 'lastCandle' | 'rows'>): string {
   if (!file.partial) return '';
   const first = Date.parse(file.firstCandle);
   const last = Date.parse(file.lastCandle);
-  const days = Number.isFinite(first) && Number.isFinite(last) ? ` : du ${DAY_FORMAT.format(first)} au ${DAY_FORMAT.format(last)}` : '';
+  const days = Number.isFinite(first) && Number.isFinite(last) ? ` : du ${formatDayMonthFr(first)} au ${formatDayMonthFr(last)}` : '';
   const rows = file.rows !== null ? ` (${file.rows.toLocaleString('fr-FR')} bougies)` : '';
   return `Mois partiel${days}${rows}`;
 }
