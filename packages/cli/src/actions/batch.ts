@@ -2,6 +2,7 @@
 // plain lines otherwise, both on stderr), then a ranked table (or JSON) and a CSV of every run.
 import { availableParallelism } from 'node:os';
 import { formatPercentCell, LABELS } from '@bt/core/format';
+import { batchWorkersInMemory, dataSizes } from '../batch/memory.js';
 import { expandPlan } from '../batch/plan.js';
 import { runPool, type Progress } from '../batch/pool.js';
 import { progressLine } from '../batch/progress-text.js';
@@ -49,6 +50,10 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
   const csvPath = flags.csv ?? `${plan.name}-runs.csv`;
   await refuseInputAsOutput('--csv', csvPath, [planPath, ...plan.data.map((d) => d.path)]);
   await checkWritable(csvPath);
+  // Each worker keeps copies of two data files: no more workers than those fit in memory, measured
+  // on the files' candles (one worker needs no measure: it runs whatever the size).
+  const wanted = Math.min(concurrency, plan.runs.length);
+  const workers = wanted > 1 ? batchWorkersInMemory(flags.concurrency, wanted, await dataSizes(plan.data)) : wanted;
 
   const title = `bt batch ${planPath} · ${count(plan.runs.length)} runs (${plan.strategies.length} strategies × ${plan.data.length} data files${plan.gridParams.length ? ' × grid' : ''})`;
   const reporter = await startReporter<Progress>({
@@ -63,11 +68,11 @@ export async function batchCommand(planPath: string, flags: BatchFlags): Promise
   });
   let outcome: Awaited<ReturnType<typeof runPool>>;
   try {
-    outcome = await runPool(plan, { concurrency, onProgress: (p) => reporter?.update(p) });
+    outcome = await runPool(plan, { concurrency: workers, onProgress: (p) => reporter?.update(p) });
   } finally {
     await reporter?.close();
   }
-  const { rows, elapsedMs, workers } = outcome;
+  const { rows, elapsedMs } = outcome;
   const failed = rows.filter((r) => !r.ok);
   const candles = rows.reduce((n, r) => n + r.candles, 0);
   const seconds = elapsedMs / 1000;
