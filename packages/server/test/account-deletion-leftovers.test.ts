@@ -12,6 +12,7 @@ import type { Storage } from '../src/storage/types.js';
 import { useTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 import { copySeededLibrary } from './support/library.js';
+import { waitFor } from './support/redis.js';
 import { BREAKOUT_PY, funded, importStrategy, makeAdmin, runBacktest } from './support/work.js';
 
 /**
@@ -158,6 +159,28 @@ describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, 
     assert.deepEqual(Object.keys(await rowsNaming(t, user.id)).filter((table) => !KEPT.includes(table)), []);
     assert.deepEqual(filesUnder(storageDir).filter((f) => f.startsWith(`strategies/${user.id}/`)), []);
     assert.equal(filesUnder(storageDir).filter((f) => f.startsWith('archive/')).length, await t.db.models.ArchivedStrategy.count({ where: { path: { [Op.ne]: null } } }), 'no archive file without its entry');
+  });
+
+  it('an account deleted before the purge existed: the sweep purges what it left, once', async () => {
+    const { user, files } = await busyUser(t);
+    // What a deletion did before: the row archived, the keys gone, everything else left.
+    await t.db.models.User.update({ deletedEmail: user.email, email: null, username: null, passwordHash: null, deletedAt: t.clock.now() }, { where: { id: user.id } });
+    for (const model of [t.db.models.ApiKey, t.db.models.UserToken, t.db.models.UserIdentity]) await (model as typeof t.db.models.ApiKey).destroy({ where: { userId: user.id } });
+    assert.ok((await rowsNaming(t, user.id)).user_strategies > 0);
+    const purge = t.app.services.purge;
+    const [first, second] = await Promise.all([purge.sweepDeleted(), purge.sweepDeleted()]);
+    assert.equal(first + second, 1, 'purged once, whichever sweep did it');
+    assertNothingLeft(await rowsNaming(t, user.id), files);
+    assert.equal(await purge.sweepDeleted(), 0, 'nothing left to purge');
+    assert.ok(t.logs.some((l) => l.includes(`account ${user.id}: deleted, its strategies, archive entries, CSVs and results purged by the sweep`)));
+
+    // The minute sweep (main.ts starts it) runs it.
+    const other = await busyUser(t);
+    await t.db.models.User.update({ deletedAt: t.clock.now() }, { where: { id: other.user.id } });
+    t.app.services.backtests.startSweeper(100, 3600_000);
+    await waitFor(async () => (await rowsNaming(t, other.user.id)).user_strategies === undefined, 'the sweep purged the account', 10_000);
+    await waitFor(async () => (await t.db.models.StorageRemoval.count()) === 0, 'its removals settled', 10_000);
+    assertNothingLeft(await rowsNaming(t, other.user.id), other.files);
   });
 
   it('a storage refusing the removals: the deletion stands, the files are owed and the sweep removes them', async () => {

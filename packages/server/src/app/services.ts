@@ -95,7 +95,7 @@ export function createServices(deps: AppDeps) {
   const publicListing = new ListingCache<Map<string, PublicRun>>(config.topCacheMs, clock);
   const results = new Results(db, storage, publicListing, async (bytes) => textWorkbookReader(await importPool.workbook(bytes)), log);
   const charts = new ResultCharts({ results, datasets, storage });
-  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing });
+  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing, accountPurge: purge });
   const topStrategies = new TopStrategies(db, results, publicListing, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner });
   const comparator = new Comparator(db);
@@ -111,7 +111,7 @@ export function createServices(deps: AppDeps) {
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
-    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, linking, oidc, support,
+    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
     paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks, admin,
   };

@@ -99,6 +99,8 @@ export class Backtests {
       log: (message: string) => void;
       /** The public top list (src/public/listing-cache.ts): a finished official run enters it at once. */
       publicListing?: { forget(): void };
+      /** Deleted accounts still owning rows, purged by the sweep (users/purge.ts). */
+      accountPurge?: { sweepDeleted(): Promise<number> };
     },
   ) {}
 
@@ -140,13 +142,16 @@ export class Backtests {
   }
 
   /**
-   * The sweep every `everyMs` (main.ts starts it; close() stops it): stale runs, then the files
-   * whose removal failed earlier (storage/removals.ts).
+   * The sweep every `everyMs` (main.ts starts it; close() stops it): stale runs, deleted accounts
+   * still owning rows (users/purge.ts), then the files whose removal failed earlier
+   * (storage/removals.ts).
    */
   startSweeper(everyMs: number, olderThanMs: number): void {
     this.sweeper ??= setInterval(() => {
       this.sweepStale(olderThanMs)
         .catch((err) => this.deps.log(`stale runs sweep failed: ${(err as Error).message}`))
+        .then(() => this.deps.accountPurge?.sweepDeleted())
+        .catch((err) => this.deps.log(`deleted accounts sweep failed: ${(err as Error).message}`))
         .then(() => retryRemovals(this.deps))
         .catch((err) => this.deps.log(`storage removals sweep failed: ${(err as Error).message}`));
     }, everyMs);

@@ -20,6 +20,9 @@ interface Owed {
   path: string;
 }
 
+/** The tables `owe` empties of the account's rows. */
+const OWNING_TABLES = ['user_strategies', 'strategy_archive', 'user_csvs', 'backtest_runs', 'api_keys', 'user_tokens', 'user_identities'] as const;
+
 /** An archive entry's own folder, as StrategyArchive.record names it: `archive/{type}/{day}/{stamp}-{hex}`. */
 const ARCHIVE_FOLDER = /^archive\/[a-z]+\/\d{8}\/[0-9]+-[0-9a-f]+$/;
 
@@ -38,8 +41,10 @@ export class AccountPurge {
 
   async owe(userId: number, t: Transaction): Promise<Owed[]> {
     const { db } = this.deps;
-    const { UserStrategy, ArchivedStrategy, UserCsv, BacktestRun } = db.models;
+    const { UserStrategy, ArchivedStrategy, UserCsv, BacktestRun, ApiKey, UserToken, UserIdentity } = db.models;
     const where = { userId };
+    // Removed by the deletion already (Profiles.deleteAccount); again for the sweep's accounts.
+    for (const model of [ApiKey, UserToken, UserIdentity] as const) await (model as typeof ApiKey).destroy({ where, transaction: t });
     const archived = await ArchivedStrategy.findAll({ where, attributes: ['id', 'path'], transaction: t });
     // The account's own folders; a library purchase names a file of the shared library, not one of these.
     const paths = new Set([`strategies/${userId}`, `results/${userId}`, `extractions/${userId}`]);
@@ -70,6 +75,41 @@ export class AccountPurge {
     const owed: Owed[] = [];
     for (const path of paths) owed.push({ id: await oweRemoval(db, path, t), path });
     return owed;
+  }
+
+  /**
+   * The deleted accounts that still own rows (deleted before the purge existed, or reached by a
+   * write that slipped past the deletion), purged as a deletion would: at most `limit` of them, the
+   * sweep's next round takes the rest. Each one in its own transaction, the account's row locked
+   * and its rows counted again, so two API processes sweeping at once purge it once.
+   */
+  async sweepDeleted(limit = 20): Promise<number> {
+    const { db } = this.deps;
+    const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
+    const owns = OWNING_TABLES.map((table) => `EXISTS (SELECT 1 FROM ${q(table)} o WHERE o.${q('user_id')} = u.${q('id')})`).join(' OR ');
+    const [rows] = await db.sequelize.query(`SELECT u.${q('id')} AS id FROM ${q('users')} u WHERE u.${q('deleted_at')} IS NOT NULL AND (${owns}) ORDER BY u.${q('id')} LIMIT ${Math.max(1, Math.floor(limit))}`);
+    let purged = 0;
+    for (const { id } of rows as { id: number | string }[]) {
+      const userId = Number(id);
+      const owed = await db.transaction(async (t) => {
+        const user = await db.models.User.findOne({ where: { id: userId }, attributes: ['id', 'deletedAt'], transaction: t, lock: t.LOCK.UPDATE });
+        if (!user?.deletedAt || !(await this.ownsRows(userId, t))) return null;
+        return this.owe(userId, t);
+      });
+      if (!owed) continue;
+      purged++;
+      this.deps.log(`account ${userId}: deleted, its strategies, archive entries, CSVs and results purged by the sweep`);
+      await this.settle(userId, owed);
+    }
+    return purged;
+  }
+
+  private async ownsRows(userId: number, t: Transaction): Promise<boolean> {
+    const { UserStrategy, ArchivedStrategy, UserCsv, BacktestRun, ApiKey, UserToken, UserIdentity } = this.deps.db.models;
+    for (const model of [UserStrategy, ArchivedStrategy, UserCsv, BacktestRun, ApiKey, UserToken, UserIdentity] as const) {
+      if ((await (model as typeof UserStrategy).count({ where: { userId }, transaction: t })) > 0) return true;
+    }
+    return false;
   }
 
   /** After the commit: the files removed now; one the storage refuses stays owed to the sweep. */
