@@ -22,7 +22,8 @@ const openPanels: HTMLElement[] = [];
  * Shift. Without it, Tab walked on into the page behind the backdrop, out of sight.
  */
 function keepFocusInside(event: KeyboardEvent, panel: HTMLElement) {
-  const controls = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  // A control taken out of the Tab order (tabindex -1: the inactive tabs of a tab list) is not an end.
+  const controls = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.tabIndex >= 0 && el.getClientRects().length > 0);
   if (controls.length === 0) {
     event.preventDefault();
     panel.focus();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Modal } from '../../components/Modal.js';
 import { TRADE_HEADERS, configLabel, configValueText, formatCellFr } from '@bt/core/format';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../lib/format.js';
 import { CONFIG_SHEET, HOURLY_SHEET, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
 import { ScrollX } from '../../components/ScrollX.js';
+import { rovingIndex, rovingTabIndex } from '../../lib/roving.js';
 
 export const MISSING_FOLDER_MESSAGE = 'Aucune donnée XLSX associée à cette stratégie (folder manquant).';
 
@@ -195,6 +196,8 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   const [active, setActive] = useState<string | null>(null);
   const [sheets, setSheets] = useState<Record<string, SheetState>>({});
   const [timeZone, setTimeZone] = useState(DEFAULT_HOURLY_TIME_ZONE);
+  const tabIds = useId();
+  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
 
   useEffect(() => {
     if (!folder) return;
@@ -244,6 +247,23 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
       ? (row, extra) => rowAction.render({ folder, sheet: active, headers: current.table.headers, row, ...extra })
       : null;
 
+  const choose = (name: string) => {
+    setActive(name);
+    // A sheet that failed (and Config, fetched with every tab) is asked for again.
+    setSheets((current) => forgetFailedSheets(current, [name, CONFIG_SHEET]));
+  };
+  // WAI-ARIA tabs: one tab stop (the active tab), the arrows, Home and End move and choose
+  // (docs/web.md "Keyboard in groups").
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!names || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = rovingIndex(event.key, names.indexOf(active ?? ''), names.length);
+    if (target === null) return;
+    event.preventDefault();
+    choose(names[target]);
+    tabs.current[target]?.focus();
+  };
+  const activeIndex = names && active ? names.indexOf(active) : -1;
+
   let body: ReactNode;
   if (!folder) body = <p className="empty-state">{MISSING_FOLDER_MESSAGE}</p>;
   else if (names === null) body = <p className="muted">Chargement…</p>;
@@ -259,19 +279,21 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
     <Modal title={title} onClose={onClose} wide footer={footer} className="sheets-modal">
       {header}
       {names && names.length > 0 ? (
-        <div className="tabs" role="tablist" aria-label="Feuilles du classeur">
-          {names.map((name) => (
+        <div className="tabs" role="tablist" aria-label="Feuilles du classeur" onKeyDown={onTabKey}>
+          {names.map((name, index) => (
             <button
               key={name}
+              ref={(node) => {
+                tabs.current[index] = node;
+              }}
+              id={`${tabIds}-tab-${index}`}
               type="button"
               role="tab"
               aria-selected={name === active}
+              aria-controls={name === active ? `${tabIds}-panel` : undefined}
+              tabIndex={rovingTabIndex(index, activeIndex)}
               className={`tab${name === active ? ' active' : ''}`}
-              onClick={() => {
-                setActive(name);
-                // A sheet that failed (and Config, fetched with every tab) is asked for again.
-                setSheets((current) => forgetFailedSheets(current, [name, CONFIG_SHEET]));
-              }}
+              onClick={() => choose(name)}
               data-sheet={name}
             >
               {sheetLabel(name)}
@@ -291,7 +313,9 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
           </select>
         </label>
       ) : null}
-      <ScrollX className="sheet-body" label="Tableau de la feuille">{body}</ScrollX>
+      <div role={activeIndex >= 0 ? 'tabpanel' : undefined} id={`${tabIds}-panel`} aria-labelledby={activeIndex >= 0 ? `${tabIds}-tab-${activeIndex}` : undefined}>
+        <ScrollX className="sheet-body" label="Tableau de la feuille">{body}</ScrollX>
+      </div>
     </Modal>
   );
 }
