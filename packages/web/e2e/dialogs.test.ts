@@ -1,15 +1,27 @@
 /**
  * Dialogs and the keyboard (components/Modal.tsx) in Chromium against the real bt server: focus
  * moves into a dialog, Tab and Shift+Tab stay inside it, Escape closes it and gives focus back to
- * the control that opened it. Run after `npm run build -w @bt/web`:
+ * the control that opened it; the statistics modal's tabs and the avatar's colours move with the
+ * arrow keys, one tab stop each (docs/web.md "Keyboard in groups"). Run after `npm run build -w @bt/web`:
  * `npx tsx --conditions=@bt/source --test e2e/dialogs.test.ts`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { signedInPage, useServerAndBrowser } from './work-area-support.js';
+import { newUser, runBacktest, signedInPage, type TestUser, useServerAndBrowser } from './work-area-support.js';
 
-const running = useServerAndBrowser();
+let trader: TestUser;
+const running = useServerAndBrowser(async ({ server }) => {
+  trader = await newUser(server, { verified: true, credits: 2 });
+  await runBacktest(server, trader.key);
+});
+
+/** The focused element's role, name and tabindex. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = (globalThis as any).document.activeElement;
+    return { role: active?.getAttribute('role'), name: active?.getAttribute('aria-label') || active?.textContent?.trim(), tabIndex: active?.tabIndex };
+  });
 
 /** Whether the focused element is inside the open dialog, and what it is. */
 const focusInDialog = (page: Page) =>
@@ -47,6 +59,67 @@ describe('dialogs and the keyboard', () => {
     await page.keyboard.press('Escape');
     await prompt.waitFor({ state: 'detached' });
     assert.equal(await download.evaluate((node: any) => node === (globalThis as any).document.activeElement), true, 'focus is back on the download button');
+    await page.context().close();
+  });
+
+  it('the statistics modal’s tabs: one tab stop, Left/Right/Home/End move and choose the sheet', async () => {
+    const page = await signedInPage(running.browser, running.server, trader.key, '/dashboard');
+    await page.getByTestId('backtest-card').getByRole('button', { name: 'Voir résultats' }).click();
+    const dialog = page.getByRole('dialog');
+    const tabs = dialog.getByRole('tab');
+    await dialog.getByRole('tab', { name: 'Résumé global', selected: true }).waitFor();
+    const names = await tabs.allInnerTexts();
+    assert.ok(names.length >= 5, names.join(', '));
+    const start = names.indexOf('Résumé global');
+    assert.deepEqual(await tabs.evaluateAll((nodes: any[]) => nodes.map((n) => n.tabIndex)), names.map((_, i) => (i === start ? 0 : -1)), 'only the active tab is a tab stop');
+    const panel = dialog.getByRole('tabpanel');
+    assert.equal(await panel.getAttribute('aria-labelledby'), await tabs.nth(start).getAttribute('id'), 'the panel is named by its tab');
+
+    await tabs.nth(start).focus();
+    const expectActive = async (index: number, key: string) => {
+      await dialog.getByRole('tab', { name: names[index], selected: true }).waitFor();
+      const now = await focused(page);
+      assert.deepEqual([now.role, now.name, now.tabIndex], ['tab', names[index], 0], `${key}: focus and selection on ${names[index]}`);
+    };
+    await page.keyboard.press('ArrowRight');
+    await expectActive((start + 1) % names.length, 'ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await expectActive(start, 'ArrowLeft');
+    await page.keyboard.press('End');
+    await expectActive(names.length - 1, 'End');
+    await page.keyboard.press('ArrowRight');
+    await expectActive(0, 'ArrowRight from the last');
+    await page.keyboard.press('ArrowLeft');
+    await expectActive(names.length - 1, 'ArrowLeft from the first');
+    await page.keyboard.press('Home');
+    await expectActive(0, 'Home');
+    await dialog.getByTestId('sheet-table').waitFor();
+    // Tab leaves the tab list for the sheet (the inactive tabs are not stops) and stays in the dialog.
+    await page.keyboard.press('Tab');
+    assert.notEqual((await focused(page)).role, 'tab', 'Tab leaves the tab list');
+    assert.equal((await focusInDialog(page)).inside, true);
+    await page.context().close();
+  });
+
+  it('the avatar’s colours are named in French and move with the arrows', async () => {
+    const page = await signedInPage(running.browser, running.server, trader.key, '/profile');
+    const group = page.getByRole('radiogroup', { name: 'Couleur de l’avatar' });
+    await group.waitFor();
+    const labels = await group.getByRole('radio').evaluateAll((nodes: any[]) => nodes.map((n) => n.getAttribute('aria-label')));
+    assert.equal(labels.length, 17);
+    for (const label of labels) assert.doesNotMatch(String(label), /#/, `${label}: a name, not a hex code`);
+    await group.getByRole('radio', { name: 'Rouge' }).click();
+    assert.equal(await page.getByTestId('avatar-chosen').innerText(), 'Couleur choisie : Rouge');
+    assert.deepEqual((await focused(page)).name, 'Rouge');
+    await page.keyboard.press('ArrowRight');
+    await group.getByRole('radio', { name: 'Framboise', checked: true }).waitFor();
+    assert.equal((await focused(page)).name, 'Framboise');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await group.getByRole('radio', { name: 'Orange', checked: true }).waitFor();
+    await page.keyboard.press('Home');
+    await group.getByRole('radio', { name: 'Bleu nuit', checked: true }).waitFor();
+    assert.deepEqual(await group.getByRole('radio').evaluateAll((nodes: any[]) => nodes.filter((n) => n.tabIndex === 0).length), 1, 'one tab stop');
     await page.context().close();
   });
 

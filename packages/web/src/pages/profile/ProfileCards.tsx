@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck, FileDown } from 'lucide-react';
 import { calls, payments, storage } from '../../runtime.js';
@@ -6,7 +6,6 @@ import { Modal } from '../../components/Modal.js';
 import { DownloadLink } from '../../components/DownloadLink.js';
 import {
   AVATAR_COLOR_STORAGE,
-  AVATAR_PALETTE,
   avatarColorStorageKey,
   avatarLook,
   normalizeHexColor,
@@ -16,10 +15,9 @@ import {
 import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, visibleHistory } from '../../features/profile/profile.js';
 import type { UserProfile } from '../../session/types.js';
 import { ScrollX } from '../../components/ScrollX.js';
+import { AVATAR_CHOICES, avatarColorName } from '../../features/profile/avatarColors.js';
+import { rovingIndex, rovingTabIndex } from '../../lib/roving.js';
 
-/** More than the 9 derived blues: a few warm and green tones, then any colour. */
-const EXTRA_COLORS = ['#0f766e', '#16a34a', '#ca8a04', '#ea580c', '#dc2626', '#db2777', '#9333ea', '#475569'] as const;
-export const AVATAR_CHOICES = [...AVATAR_PALETTE, ...EXTRA_COLORS];
 
 /** Tells the top bar of this tab (other tabs get the storage event). */
 function announceAvatarColor() {
@@ -33,6 +31,18 @@ export function AvatarPicker({ user, apiKey }: { user: UserProfile; apiKey: stri
   const choose = (color: string) => {
     setChosen(saveAvatarColor(storage, apiKey, color));
     announceAvatarColor();
+  };
+  const swatches = useRef<(HTMLButtonElement | null)[]>([]);
+  const chosenIndex = chosen ? AVATAR_CHOICES.indexOf(chosen) : -1;
+  // A radio group: one tab stop, the arrows (and Home, End) move and choose (docs/web.md "Keyboard in groups").
+  const onSwatchKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const focused = swatches.current.findIndex((node) => node === document.activeElement);
+    const target = rovingIndex(event.key, focused >= 0 ? focused : chosenIndex, AVATAR_CHOICES.length, 'both');
+    if (target === null) return;
+    event.preventDefault();
+    choose(AVATAR_CHOICES[target]);
+    swatches.current[target]?.focus();
   };
   const reset = () => {
     storage.removeItem(avatarColorStorageKey(apiKey));
@@ -48,16 +58,21 @@ export function AvatarPicker({ user, apiKey }: { user: UserProfile; apiKey: stri
         <span className="avatar avatar-large" style={{ background: look.background, color: look.color }} data-testid="avatar-preview">
           {look.initials}
         </span>
-        <span className="muted small">{chosen ? `Couleur choisie : ${chosen}` : 'Couleur automatique (d’après ton e-mail)'}</span>
+        <span className="muted small" data-testid="avatar-chosen">{chosen ? `Couleur choisie : ${avatarColorName(chosen)}` : 'Couleur automatique (d’après ton e-mail)'}</span>
       </div>
-      <div className="swatches" role="radiogroup" aria-label="Couleur de l’avatar">
-        {AVATAR_CHOICES.map((color) => (
+      <div className="swatches" role="radiogroup" aria-label="Couleur de l’avatar" onKeyDown={onSwatchKey}>
+        {AVATAR_CHOICES.map((color, index) => (
           <button
             key={color}
+            ref={(node) => {
+              swatches.current[index] = node;
+            }}
             type="button"
             role="radio"
             aria-checked={chosen === color}
-            aria-label={color}
+            aria-label={avatarColorName(color)}
+            title={avatarColorName(color)}
+            tabIndex={rovingTabIndex(index, chosenIndex)}
             className={`swatch-button${chosen === color ? ' active' : ''}`}
             style={{ background: color }}
             onClick={() => choose(color)}
