@@ -161,6 +161,28 @@ describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, 
     assert.equal(filesUnder(storageDir).filter((f) => f.startsWith('archive/')).length, await t.db.models.ArchivedStrategy.count({ where: { path: { [Op.ne]: null } } }), 'no archive file without its entry');
   });
 
+  it('the files of an import refused after the deletion, on a storage refusing removals, are owed to the sweep', async () => {
+    const user = await funded(t, 0);
+    const signedIn = (await t.db.models.User.findByPk(user.id))!;
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })).status, 200);
+    const owedBefore = await t.db.models.StorageRemoval.count();
+    failRemovals = true;
+    try {
+      const late = t.app.services.strategies.import(signedIn, { filename: 'tard.py', bytes: new TextEncoder().encode(BREAKOUT_PY), slMode: 'external', commentUser: '' });
+      await assert.rejects(late, (err: { status?: number }) => err.status === 401);
+    } finally {
+      failRemovals = false;
+    }
+    const orphans = async () => {
+      const named = new Set((await t.db.models.ArchivedStrategy.findAll({ attributes: ['path'] })).map((a) => a.path));
+      return filesUnder(storageDir).filter((f) => f.startsWith(`strategies/${user.id}/`) || (f.startsWith('archive/') && !named.has(f)));
+    };
+    assert.equal((await orphans()).length, 2, 'the storage kept the .py and the archive copy');
+    assert.equal(await t.db.models.StorageRemoval.count(), owedBefore + 2, 'the .py and the archive folder are owed');
+    await retryRemovals({ db: t.db, storage: flaky, log: (m) => t.logs.push(m) }, { now: new Date(Date.now() + 2 * 24 * 3600_000) });
+    assert.deepEqual(await orphans(), [], 'the sweep removed them');
+  });
+
   it('an account deleted before the purge existed: the sweep purges what it left, once', async () => {
     const { user, files } = await busyUser(t);
     // What a deletion did before: the row archived, the keys gone, everything else left.

@@ -90,7 +90,7 @@ export function createServices(deps: AppDeps) {
   const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads, false);
   if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
   const datasets = new DatasetStore(db, library, log, importPool);
-  const archive = new StrategyArchive(db, storage, clock);
+  const archive = new StrategyArchive(db, storage, clock, log);
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits, quota: config.strategyQuota, log });
   const publicListing = new ListingCache<Map<string, PublicRun>>(config.topCacheMs, clock);
   const results = new Results(db, storage, publicListing, async (bytes) => textWorkbookReader(await importPool.workbook(bytes)), log);

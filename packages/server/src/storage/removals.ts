@@ -48,6 +48,25 @@ export async function settleRemoval(deps: RemovalDeps, id: number, path: string,
 }
 
 /**
+ * Files a failed write leaves (a strategy's .py whose row was refused, an archive entry's folder):
+ * owed, then removed now, so a storage that refuses leaves them to the sweep rather than to no one.
+ * With the database away too (often why the row failed), removed now or only logged.
+ */
+export async function removeLeftover(deps: RemovalDeps, path: string, what: string): Promise<void> {
+  let id: number | null = null;
+  try {
+    id = await deps.db.transaction((t) => oweRemoval(deps.db, path, t));
+  } catch {
+    // No line to owe it with: the removal below is the only attempt.
+  }
+  if (id !== null) {
+    await settleRemoval(deps, id, path, what);
+    return;
+  }
+  await deps.storage.remove(path).catch((err) => deps.log(`storage: ${what}: files left at ${path} (${errorText(err)}); not owed (database away)`));
+}
+
+/**
  * The removals due, oldest first, at most `limit`. A result's folder whose name a new run of the
  * same user took meanwhile (folder names are unique among a user's rows, so a deleted one can be
  * reused) is not removed: the line is dropped, the folder belongs to the new run.

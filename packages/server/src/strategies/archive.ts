@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { ArchivedStrategy, StrategySource } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import { parseStoredObject } from '../db/json.js';
+import { removeLeftover } from '../storage/removals.js';
 
 /**
  * What the archive keeps about each import or generation, success or failure: the admin console's
@@ -56,6 +57,8 @@ export class StrategyArchive {
     private readonly db: Database,
     private readonly storage: Storage,
     private readonly clock: Clock,
+    /** The server log (a folder that could not be removed is named there). */
+    private readonly log: (message: string) => void = (message) => console.error(message),
   ) {}
 
   /**
@@ -97,9 +100,9 @@ export class StrategyArchive {
         );
       });
     } catch (err) {
-      // The row's error is the one to answer; a removal that fails too leaves what a crash between
-      // the two writes would, a file no row names.
-      if (folder) await this.storage.remove(folder).catch(() => undefined);
+      // The row's error is the one to answer; a removal that fails too is owed to the sweep
+      // (storage/removals.ts), not left as a file no row names.
+      if (folder) await removeLeftover({ db: this.db, storage: this.storage, log: this.log }, folder, 'archive entry not recorded');
       throw err;
     }
   }

@@ -6,7 +6,7 @@ import { characterCount } from '../app/input.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { StrategySource, User, UserStrategy } from '../db/models.js';
-import { oweRemoval, settleRemoval } from '../storage/removals.js';
+import { oweRemoval, removeLeftover, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import type { ArchiveEntry, ArchiveMeta, StrategyArchive } from './archive.js';
 import { cleanName, safeName } from './archive.js';
@@ -214,7 +214,7 @@ export class UserStrategies {
         },
       )
       .catch(async (err: unknown) => {
-        await this.deps.storage.remove(path).catch(() => undefined);
+        await removeLeftover(this.removalDeps(), path, `strategy ${id} not saved`);
         throw err;
       });
     return row!;
@@ -265,12 +265,16 @@ export class UserStrategies {
    * deletion; the path is logged and the sweep removes the file later.
    */
   async remove(row: UserStrategy): Promise<void> {
-    const { db, storage } = this.deps;
+    const { db } = this.deps;
     const owed = await db.transaction(async (t) => {
       await row.destroy({ transaction: t });
       return oweRemoval(db, row.path, t);
     });
-    await settleRemoval({ db, storage, log: this.deps.log ?? ((message) => console.error(message)) }, owed, row.path, `strategy ${row.id} deleted`);
+    await settleRemoval(this.removalDeps(), owed, row.path, `strategy ${row.id} deleted`);
+  }
+
+  private removalDeps() {
+    return { db: this.deps.db, storage: this.deps.storage, log: this.deps.log ?? ((message: string) => console.error(message)) };
   }
 
   /** The shape stored with the row (read from the file when it was imported). */
