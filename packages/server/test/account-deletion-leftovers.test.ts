@@ -183,6 +183,24 @@ describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, 
     assert.deepEqual(await orphans(), [], 'the sweep removed them');
   });
 
+  it('an extraction cut for an account deleted meanwhile, on a storage refusing removals: 401, its file owed to the sweep', async () => {
+    const user = await funded(t, 5);
+    const signedIn = (await t.db.models.User.findByPk(user.id))!;
+    assert.equal((await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } })).status, 200);
+    const owedBefore = await t.db.models.StorageRemoval.count();
+    failRemovals = true;
+    try {
+      const late = t.app.services.csvShop.extract(signedIn, { symbol: 'EU50', timeframe: 'M5', startDate: '2006-01-02', endDate: '2006-01-06' });
+      await assert.rejects(late, (err: Error) => err.name === 'AccountGoneError', 'the refusal is answered (401), not the storage error (500)');
+    } finally {
+      failRemovals = false;
+    }
+    assert.equal(filesUnder(storageDir).filter((f) => f.startsWith(`extractions/${user.id}/`)).length, 1, 'the storage kept the file');
+    assert.equal(await t.db.models.StorageRemoval.count(), owedBefore + 1, 'its removal is owed');
+    await retryRemovals({ db: t.db, storage: flaky, log: (m) => t.logs.push(m) }, { now: new Date(Date.now() + 2 * 24 * 3600_000) });
+    assert.deepEqual(filesUnder(storageDir).filter((f) => f.startsWith(`extractions/${user.id}/`)), []);
+  });
+
   it('an account deleted before the purge existed: the sweep purges what it left, once', async () => {
     const { user, files } = await busyUser(t);
     // What a deletion did before: the row archived, the keys gone, everything else left.

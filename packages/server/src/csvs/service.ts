@@ -10,6 +10,7 @@ import type { Dataset, User, UserCsv } from '../db/models.js';
 import { EXTRACTION_PREFIX, parseLibraryPath, rangeFileName } from '../datasets/paths.js';
 import type { DatasetFilter, DatasetStore } from '../datasets/store.js';
 import type { BacktestRunner } from '../jobs/runner.js';
+import { removeLeftover } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import { hasBacktestPriority } from '../users/presenter.js';
 import { cutExtraction, type ExtractionRange } from './extraction.js';
@@ -54,7 +55,7 @@ export interface CsvFile {
  * the job queue (docs/queue.md), as the backtests' runner says.
  */
 export class CsvShop {
-  constructor(private readonly deps: { db: Database; storage: Storage; datasets: DatasetStore; ledger: CreditLedger; clock: Clock; runner: BacktestRunner }) {}
+  constructor(private readonly deps: { db: Database; storage: Storage; datasets: DatasetStore; ledger: CreditLedger; clock: Clock; runner: BacktestRunner; log?: (message: string) => void }) {}
 
   library(filter: DatasetFilter): Promise<Dataset[]> {
     return this.deps.datasets.list({ ...filter, timeframes: filter.timeframe ? undefined : LIBRARY_TIMEFRAMES });
@@ -160,7 +161,9 @@ export class CsvShop {
     } catch (err) {
       // Not charged (402, or the transaction rolled back): the file goes too, unless a parallel
       // identical extraction of the same user now owns it.
-      if (!(await this.owned(user.id, path))) await this.deps.storage.remove(storagePath);
+      // Its removal owed (storage/removals.ts): a storage refusing it leaves the file to the sweep,
+      // and the answer stays the refusal's (402, 401 for an account deleted meanwhile), not a 500.
+      if (!(await this.owned(user.id, path))) await removeLeftover({ db: this.deps.db, storage: this.deps.storage, log: this.deps.log ?? ((m) => console.error(m)) }, storagePath, `extraction ${name} not recorded`);
       throw err;
     }
   }
