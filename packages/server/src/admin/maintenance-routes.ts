@@ -3,7 +3,7 @@ import type { AppContext, AppState } from '../app/context.js';
 import type { AppDeps } from '../app/deps.js';
 import { HttpError, badRequest, notFound } from '../app/errors.js';
 import { bodyOf, text, type Body } from '../app/input.js';
-import { readForm } from '../app/multipart.js';
+import { discard, readForm } from '../app/multipart.js';
 import type { Services } from '../app/services.js';
 import { isEmail, normalizeEmail } from '../auth/rules.js';
 import { fetchSource, allowList } from './import/source-url.js';
@@ -91,25 +91,33 @@ export function registerMaintenanceRoutes(router: Router<AppState>, services: Se
   });
 
   router.post('/maintenance/import-output', async (ctx) => {
-    const { fields, files } = await readForm(ctx, limits.maxArchiveBytes + MB, ADMIN_MSG.importTooLarge(Math.round(limits.maxArchiveBytes / MB)), {
-      ms: deps.config.uploads.bodyTimeoutMs,
-      message: ADMIN_MSG.importBodyTimeout,
-    });
-    const now = deps.clock.now();
-    const targetMonth = text(fields, 'target_month') || now.toISOString().slice(0, 7);
-    if (!MONTH.test(targetMonth)) throw badRequest(ADMIN_MSG.monthInvalid(targetMonth));
-    const mode = (text(fields, 'mode') || 'skip').toLowerCase();
-    if (mode !== 'skip' && mode !== 'overwrite') throw badRequest(ADMIN_MSG.modeInvalid(mode));
-    const dryRun = boolField(fields, 'dry_run', false, ADMIN_MSG.dryRunInvalid);
-    const sourceUrl = text(fields, 'source_url');
-    const file = files.file;
-    if (file && sourceUrl) throw badRequest(ADMIN_MSG.zipAndUrl);
-    if (!file && !sourceUrl) throw badRequest(ADMIN_MSG.provideZipOrUrl);
-    if (file && file.bytes.byteLength > limits.maxArchiveBytes) throw new HttpError(413, ADMIN_MSG.importTooLarge(Math.round(limits.maxArchiveBytes / MB)));
-    const archive = file
-      ? file.bytes
-      : await fetchSource(sourceUrl, { maxBytes: limits.maxArchiveBytes, timeoutMs: limits.urlTimeoutMs, maxRedirects: limits.maxRedirects, allow: urlAllow });
-    const source = file ? `import ${file.filename}` : `import ${sourceUrl}`;
-    ctx.body = await importer.run({ archive, targetMonth, mode, dryRun, source });
+    const tooLarge = ADMIN_MSG.importTooLarge(Math.round(limits.maxArchiveBytes / MB));
+    // The library is taken before the body is read: a busy answer is sent at once, without waiting
+    // for the up to 100 MB sent, which are dropped as they arrive (never held) while it goes out.
+    ctx.body = await importer.exclusive(
+      async () => {
+        const { fields, files } = await readForm(ctx, limits.maxArchiveBytes + MB, tooLarge, {
+          ms: deps.config.uploads.bodyTimeoutMs,
+          message: ADMIN_MSG.importBodyTimeout,
+        });
+        const now = deps.clock.now();
+        const targetMonth = text(fields, 'target_month') || now.toISOString().slice(0, 7);
+        if (!MONTH.test(targetMonth)) throw badRequest(ADMIN_MSG.monthInvalid(targetMonth));
+        const mode = (text(fields, 'mode') || 'skip').toLowerCase();
+        if (mode !== 'skip' && mode !== 'overwrite') throw badRequest(ADMIN_MSG.modeInvalid(mode));
+        const dryRun = boolField(fields, 'dry_run', false, ADMIN_MSG.dryRunInvalid);
+        const sourceUrl = text(fields, 'source_url');
+        const file = files.file;
+        if (file && sourceUrl) throw badRequest(ADMIN_MSG.zipAndUrl);
+        if (!file && !sourceUrl) throw badRequest(ADMIN_MSG.provideZipOrUrl);
+        if (file && file.bytes.byteLength > limits.maxArchiveBytes) throw new HttpError(413, tooLarge);
+        const archive = file
+          ? file.bytes
+          : await fetchSource(sourceUrl, { maxBytes: limits.maxArchiveBytes, timeoutMs: limits.urlTimeoutMs, maxRedirects: limits.maxRedirects, allow: urlAllow });
+        const source = file ? `import ${file.filename}` : `import ${sourceUrl}`;
+        return importer.runHeld({ archive, targetMonth, mode, dryRun, source });
+      },
+      async () => void discard(ctx, limits.maxArchiveBytes + MB),
+    );
   });
 }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import type { CreditLedger } from '../credits/ledger.js';
+import { MaintenanceLeases } from '../datasets/lease.js';
 import type { DatasetStore } from '../datasets/store.js';
 import { LocalStorage } from '../storage/local.js';
 import { ArchiveEntries } from '../strategies/archive-entries.js';
@@ -28,7 +29,7 @@ export function createAdminServices(deps: AppDeps, shared: { ledger: CreditLedge
     archive: new ArchiveEntries(deps.db, deps.storage, deps.clock),
     disk: new DiskExplorer(diskRoots(deps)),
     invoices: new InvoiceFiles(deps.storage),
-    importer: new OutputImporter({ datasets: shared.datasets, uploads: shared.uploads, limits: deps.config.imports, log: deps.log }),
+    importer: new OutputImporter({ datasets: shared.datasets, uploads: shared.uploads, limits: deps.config.imports, log: deps.log, leases: new MaintenanceLeases(deps.db, deps.clock, deps.log) }),
   };
 }
 

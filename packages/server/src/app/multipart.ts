@@ -138,9 +138,10 @@ export async function readBodyBytes(ctx: AppContext, maxBytes: number, tooLarge:
  * Reads and drops the rest of a refused body, up to `budget` more bytes, so a client that sent up
  * to twice the limit reads its 413 (a client still writing when the server closes sees a broken
  * pipe instead of the answer). Past the budget the connection is cut: nobody gets to make the
- * server read gigabytes for nothing.
+ * server read gigabytes for nothing. Nothing read is kept (a route that refuses a body it has
+ * not read may answer at once and leave this running: admin/maintenance-routes.ts).
  */
-async function discard(ctx: AppContext, budget: number): Promise<void> {
+export async function discard(ctx: AppContext, budget: number): Promise<void> {
   const req = ctx.req;
   if (req.readableEnded) return;
   await new Promise<void>((resolve) => {

@@ -1,14 +1,33 @@
+import { systemClock, type Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { Storage } from '../storage/types.js';
+import { LIBRARY_LEASE, MaintenanceLeases } from './lease.js';
 import { seedLibrary } from './seed.js';
 import { DatasetStore } from './store.js';
 
 /**
  * At start: an interrupted import is recovered; an empty index is rebuilt from the library's files (a new database over an existing
- * data directory); a library still empty is seeded from the fixtures (the first start).
+ * data directory); a library still empty is seeded from the fixtures (the first start). Under the
+ * library's lease (datasets/lease.ts): a server starting while another imports must not clear
+ * that import's staging files nor re-index under it; that one finishes, and the next import
+ * recovers whatever is left.
  */
-export async function bootstrapLibrary(db: Database, library: Storage, seedDir: string | null, log: (message: string) => void): Promise<void> {
-  const store = new DatasetStore(db, library, log);
+export async function bootstrapLibrary(db: Database, library: Storage, seedDir: string | null, log: (message: string) => void, clock: Clock = systemClock): Promise<void> {
+  const leases = new MaintenanceLeases(db, clock, log);
+  await leases.freeOrphan(LIBRARY_LEASE);
+  const lease = await leases.tryAcquire(LIBRARY_LEASE);
+  if (!lease) {
+    log('bt: another server is maintaining the library: its recovery at start is left to it');
+    return;
+  }
+  try {
+    await prepare(new DatasetStore(db, library, log), seedDir, log);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function prepare(store: DatasetStore, seedDir: string | null, log: (message: string) => void): Promise<void> {
   // An import killed halfway: its staging files go, and the index is made to match the files.
   await store.recover();
   if ((await store.count()) > 0) return;

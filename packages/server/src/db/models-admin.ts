@@ -61,11 +61,19 @@ export class StorageRemoval extends Model<InferAttributes<StorageRemoval>, Infer
   declare createdAt: Date;
 }
 
+/** A lease on library maintenance across server processes (migration 0012, src/datasets/lease.ts). */
+export class MaintenanceLease extends Model<InferAttributes<MaintenanceLease>, InferCreationAttributes<MaintenanceLease>> {
+  declare name: string;
+  declare holder: string | null;
+  declare expiresAt: Date;
+}
+
 export interface AdminModels {
   AppEvent: typeof AppEvent;
   AdminSetting: typeof AdminSetting;
   DatasetJournalEntry: typeof DatasetJournalEntry;
   StorageRemoval: typeof StorageRemoval;
+  MaintenanceLease: typeof MaintenanceLease;
 }
 
 const str = (length: number, allowNull = true) => ({ type: DataTypes.STRING(length), allowNull });
@@ -127,5 +135,14 @@ export function initAdminModels(sequelize: Sequelize): AdminModels {
     },
     { sequelize, tableName: 'storage_removals', modelName: 'StorageRemoval', underscored: true, createdAt: false, updatedAt: false },
   );
-  return { AppEvent: E, AdminSetting: S, DatasetJournalEntry: J, StorageRemoval: R };
+  const L = class extends MaintenanceLease {};
+  L.init(
+    {
+      name: { type: DataTypes.STRING(64), primaryKey: true },
+      holder: str(64),
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'maintenance_leases', modelName: 'MaintenanceLease', underscored: true, createdAt: false, updatedAt: false },
+  );
+  return { AppEvent: E, AdminSetting: S, DatasetJournalEntry: J, StorageRemoval: R, MaintenanceLease: L };
 }

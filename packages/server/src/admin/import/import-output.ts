@@ -1,5 +1,6 @@
 import type { Candles } from '@bt/core/candles';
 import { HttpError, badRequest, conflict } from '../../app/errors.js';
+import { LIBRARY_LEASE, type HeldLease, type MaintenanceLeases } from '../../datasets/lease.js';
 import type { DatasetStore } from '../../datasets/store.js';
 import { libraryPath } from '../../datasets/paths.js';
 import { monthBounds } from '../../datasets/series.js';
@@ -61,31 +62,52 @@ const dayTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace(
  * inflated under its own cap and the archive's budget, validated by core's reader in a parse
  * worker (never on the event loop), and written through the dataset store, atomically and under
  * the journal that keeps the index consistent if the process dies. Good files land; every other
- * entry is reported with the reason, and the import goes on. One import runs at a time.
+ * entry is reported with the reason, and the import goes on. One import (or reindex) runs at a
+ * time, across every server process on the database (the library lease, datasets/lease.ts).
  */
 export class OutputImporter {
   private running = false;
 
   constructor(
-    private readonly deps: { datasets: DatasetStore; uploads: CandleUploads; limits: ImportLimits; log: (message: string) => void },
+    private readonly deps: { datasets: DatasetStore; uploads: CandleUploads; limits: ImportLimits; log: (message: string) => void; leases: MaintenanceLeases },
   ) {}
 
-  async run(request: ImportRequest): Promise<ImportReport> {
-    return this.exclusive(async () => {
-      // A previous import killed halfway is finished first: the index must match the files.
-      await this.deps.datasets.recover();
-      return this.walk(request);
-    });
+  /** An import; the caller holds the library (inside `exclusive`, which the route takes before reading the body). */
+  async runHeld(request: ImportRequest): Promise<ImportReport> {
+    // A previous import killed halfway is finished first: the index must match the files.
+    await this.deps.datasets.recover();
+    return this.walk(request);
   }
 
-  /** Library maintenance (an import, a reindex) one at a time; 409 while one runs. */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running) throw conflict(ADMIN_MSG.importBusy);
-    this.running = true;
+  /**
+   * Library maintenance (an import, a reindex) one at a time, in this process and across the
+   * others on the database; 409 while one runs. `refused` runs before the 409 is thrown (the
+   * import route drops the body it did not read).
+   */
+  async exclusive<T>(fn: () => Promise<T>, refused?: () => Promise<void>): Promise<T> {
+    const lease = await this.acquire();
+    if (!lease) {
+      await refused?.();
+      throw conflict(ADMIN_MSG.importBusy);
+    }
     try {
       return await fn();
     } finally {
+      await lease.release();
       this.running = false;
+    }
+  }
+
+  /** The library lease, or null when busy; the process's own flag first (a second request here costs no query). */
+  private async acquire(): Promise<HeldLease | null> {
+    if (this.running) return null;
+    this.running = true;
+    let held: HeldLease | null = null;
+    try {
+      held = await this.deps.leases.tryAcquire(LIBRARY_LEASE);
+      return held;
+    } finally {
+      if (!held) this.running = false;
     }
   }
 
