@@ -5,7 +5,7 @@ import { TEST_DIALECT } from './support/db.js';
 import { BREAKOUT_PY, funded, importStrategy } from './support/work.js';
 
 /**
- * Personal strategies and the strategy archive are dated by the app's clock (src/clock), as the
+ * Personal strategies, the strategy archive and the CSVs a user owns are dated by the app's clock (src/clock), as the
  * accounts are: the daily count of imports (docs/strategies-python.md, "Limits per account") reads
  * these dates against that clock. Sequelize's own timestamp wrote the real time over the clock's.
  */
@@ -34,6 +34,18 @@ describe(`strategy rows dated by the app's clock (${TEST_DIALECT})`, () => {
     await row.reload();
     assert.equal(row.updatedAt.toISOString(), t.clock.now().toISOString());
     assert.equal(row.createdAt.toISOString(), created.toISOString());
+  });
+
+  it('a CSV bought or extracted is dated by the clock (created_at of user_csvs, the dates « Mes CSV » shows)', async () => {
+    const user = await funded(t, 5);
+    t.clock.advance(7 * 3600_000);
+    const at = t.clock.now().toISOString();
+    assert.equal((await t.request('GET', '/api/download_csv_by_path/EURUSD/H1/EURUSD_H1_2023-01.csv', { key: user.key })).status, 200);
+    assert.equal((await t.request('GET', '/api/extract_to_output_live?symbol=EU50&timeframe=M5&start_date=2006-01-02&end_date=2006-01-06', { key: user.key })).status, 200);
+    const rows = await t.db.models.UserCsv.findAll({ where: { userId: user.id }, order: [['id', 'ASC']] });
+    assert.deepEqual(rows.map((r) => [r.kind, r.createdAt.toISOString(), r.updatedAt.toISOString()]), [['library', at, at], ['extraction', at, at]]);
+    const mine = await t.request('GET', '/api/user/csvs', { key: user.key });
+    assert.ok(mine.body.items.every((f: { created_at: string }) => f.created_at === at), mine.text);
   });
 
   it('the daily count of imports starts again when the clock reaches the next UTC day', async () => {

@@ -229,7 +229,8 @@ export function initWorkModels(sequelize: Sequelize): WorkModels {
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },
-    { sequelize, tableName: 'user_csvs', modelName: 'UserCsv', ...timestamps },
+    // Written by the CSV shop with the app's clock (csvs/service.ts): see clockStamped.
+    { sequelize, tableName: 'user_csvs', modelName: 'UserCsv', ...clockStamped },
   );
   const S = class extends UserStrategy {};
   S.init(
