@@ -4,7 +4,7 @@
 import { normalizeCosts, CostError, spreadColumnName, type TradingCostsInput } from '@bt/core/costs';
 import type { Candles } from '@bt/core/candles';
 import { findSymbol } from '@bt/core/catalogue';
-import { RunError, UsageError } from './errors.js';
+import { quoted, RunError, UsageError } from './errors.js';
 import { decimalNumber } from './options.js';
 
 export interface CostFlags {
@@ -35,7 +35,7 @@ function amount(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const t = String(text).trim();
   const value = decimalNumber(t);
-  if (t === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a number ≥ 0)`);
+  if (t === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a number ≥ 0)`);
   return value;
 }
 

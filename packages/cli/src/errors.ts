@@ -7,6 +7,19 @@ export class UsageError extends Error {
   readonly exitCode = 2;
 }
 
+/**
+ * A refused value as a message quotes it: a text in double quotes, cut past 80 characters as
+ * core's showValue cuts (`"abc...`). An argument can hold 128 KB, and flags quoted all of it back.
+ * Paths are not cut (a message names the file whole). Here, not imported from core, because this
+ * module loads nothing.
+ */
+export function quoted(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
 /** The work could not be done (unreadable file, bad data, failed run, drift): exit 1. */
 export class RunError extends Error {
   override readonly name = 'RunError';

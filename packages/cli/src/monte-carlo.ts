@@ -1,7 +1,7 @@
 // `bt backtest --monte-carlo`: the flags, core's monteCarlo on the run's R sequence, and its text.
 import type { BacktestResult } from '@bt/core/backtest';
 import { monteCarloSize, rSequence, type MonteCarloResult } from '@bt/core/montecarlo';
-import { asUsage, UsageError } from './errors.js';
+import { asUsage, quoted, UsageError } from './errors.js';
 import { decimalNumber, MAX_WORKERS } from './options.js';
 import { monteCarloOnThreads, monteCarloThreads } from './montecarlo/pool.js';
 import { count, print, renderTable, styles } from './output.js';
@@ -30,7 +30,7 @@ export interface MonteCarloRequest {
 function percent(flag: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback;
   const value = decimalNumber(String(text).trim().replace(/\s*%$/, ''));
-  if (!Number.isFinite(value) || !(value > 0) || value > max) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a percent > 0 and at most ${max})`);
+  if (!Number.isFinite(value) || !(value > 0) || value > max) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a percent > 0 and at most ${max})`);
   return value / 100;
 }
 
@@ -44,12 +44,12 @@ export function parseMonteCarloFlags(flags: MonteCarloFlags): MonteCarloRequest 
   }
   const whole = (flag: string, text: string, min: number, max: number) => {
     const value = Number(text);
-    if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a whole number from ${min} to ${count(max)})`);
+    if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a whole number from ${min} to ${count(max)})`);
     return value;
   };
   const runs = flags.monteCarlo === true ? 10_000 : whole('--monte-carlo', flags.monteCarlo, 1, 1_000_000);
   const method = (flags.mcMethod ?? 'bootstrap').trim().toLowerCase();
-  if (method !== 'bootstrap' && method !== 'shuffle') throw new UsageError(`invalid --mc-method: ${JSON.stringify(flags.mcMethod)} (expected bootstrap or shuffle)`);
+  if (method !== 'bootstrap' && method !== 'shuffle') throw new UsageError(`invalid --mc-method: ${quoted(flags.mcMethod)} (expected bootstrap or shuffle)`);
   const target = (flags.mcTarget ?? 'tp1').trim().toLowerCase();
   if (target !== 'tp1' && target !== 'tp2') throw new UsageError(`invalid --mc-target: ${JSON.stringify(flags.mcTarget)} (expected tp1 or tp2)`);
   return {

@@ -2,7 +2,7 @@
 // error naming the flag. Candle-reading options are checked by core's own normalisers.
 import { normalizeCandleOptions, type ReadCandlesOptions } from '@bt/core/candles';
 import { parseNumberText } from '@bt/core/params';
-import { asUsage, UsageError } from './errors.js';
+import { asUsage, quoted, UsageError } from './errors.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -13,7 +13,7 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{
  */
 export function parseDate(flag: string, text: string, edge: 'start' | 'end'): number {
   const m = DATE.exec(String(text).trim());
-  const bad = () => new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a UTC date YYYY-MM-DD or YYYY-MM-DDTHH:MM)`);
+  const bad = () => new UsageError(`invalid ${flag}: ${quoted(text)} (expected a UTC date YYYY-MM-DD or YYYY-MM-DDTHH:MM)`);
   if (!m) throw bad();
   const [y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = m.slice(1);
   const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, +frac.padEnd(3, '0'));
@@ -28,7 +28,7 @@ export function parseDate(flag: string, text: string, edge: 'start' | 'end'): nu
 export function parsePeriod(from: string | undefined, to: string | undefined): { from?: number; to?: number } {
   const f = from === undefined ? undefined : parseDate('--from', from, 'start');
   const t = to === undefined ? undefined : parseDate('--to', to, 'end');
-  if (f !== undefined && t !== undefined && t < f) throw new UsageError(`invalid --to: ${JSON.stringify(to)} (expected a date on or after --from ${from})`);
+  if (f !== undefined && t !== undefined && t < f) throw new UsageError(`invalid --to: ${quoted(to)} (expected a date on or after --from ${from})`);
   return { ...(f !== undefined ? { from: f } : {}), ...(t !== undefined ? { to: t } : {}) };
 }
 
@@ -57,7 +57,7 @@ export const pipsInRange = (value: number) => Number.isFinite(value) && value >=
 export function parsePips(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = decimalNumber(text);
-  if (!pipsInRange(value)) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected ${PIPS_RANGE})`);
+  if (!pipsInRange(value)) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected ${PIPS_RANGE})`);
   return value;
 }
 
@@ -75,13 +75,13 @@ export const MAX_WORKERS = 64;
 export function parseConcurrency(text: string | undefined, cores: number): number {
   if (text === undefined) return Math.max(1, Math.min(cores, MAX_WORKERS));
   const value = parsePositiveInt('--concurrency', text);
-  if (value > MAX_WORKERS) throw new UsageError(`invalid --concurrency: ${JSON.stringify(text)} (expected a whole number from 1 to ${MAX_WORKERS})`);
+  if (value > MAX_WORKERS) throw new UsageError(`invalid --concurrency: ${quoted(text)} (expected a whole number from 1 to ${MAX_WORKERS})`);
   return value;
 }
 
 export function parsePositiveInt(flag: string, text: string): number {
   const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(String(text)) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a whole number ≥ 1)`);
+  if (!/^\s*\d+\s*$/.test(String(text)) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a whole number ≥ 1)`);
   return value;
 }
 

@@ -8,7 +8,7 @@ import { runPool, type Progress } from '../batch/pool.js';
 import { progressLine } from '../batch/progress-text.js';
 import { RANK_METRICS, rankRuns, runsCsv } from '../batch/rank.js';
 import type { RunRow } from '../batch/run-row.js';
-import { UsageError } from '../errors.js';
+import { quoted, UsageError } from '../errors.js';
 import { parseConcurrency, parsePositiveInt } from '../options.js';
 import { checkWritable, refuseInputAsOutput, requireRegularFile } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
@@ -42,7 +42,7 @@ function rankedTable(ranked: readonly RunRow[], gridParams: readonly string[], t
 export async function batchCommand(planPath: string, flags: BatchFlags): Promise<void> {
   const concurrency = parseConcurrency(flags.concurrency, availableParallelism());
   const top = parsePositiveInt('--top', flags.top);
-  if (!Object.hasOwn(RANK_METRICS, flags.rankBy)) throw new UsageError(`invalid --rank-by: ${JSON.stringify(flags.rankBy)} (expected one of ${Object.keys(RANK_METRICS).join(', ')})`);
+  if (!Object.hasOwn(RANK_METRICS, flags.rankBy)) throw new UsageError(`invalid --rank-by: ${quoted(flags.rankBy)} (expected one of ${Object.keys(RANK_METRICS).join(', ')})`);
   if (flags.csv === '-' && flags.json) throw new UsageError('--csv - and --json both write to stdout: choose one');
 
   const plan = expandPlan(await readPlanFile(planPath), planPath);

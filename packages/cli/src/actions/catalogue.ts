@@ -1,6 +1,6 @@
 // `bt strategies`, `bt params KEY`, `bt symbols`: the catalogue as tables or JSON.
 import { getParam, getStrategy, paramDefaults, STRATEGIES, SYMBOLS, type AssetClass } from '@bt/core/catalogue';
-import { asUsage, UsageError } from '../errors.js';
+import { asUsage, quoted, UsageError } from '../errors.js';
 import { jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 
 export function strategiesCommand(flags: { json?: boolean }): void {
@@ -53,7 +53,7 @@ export function symbolsCommand(flags: { json?: boolean; class?: string }): void 
   let list = SYMBOLS;
   if (flags.class !== undefined) {
     const wanted = flags.class.trim().toLowerCase();
-    if (!(CLASSES as readonly string[]).includes(wanted)) throw new UsageError(`invalid --class: ${JSON.stringify(flags.class)} (expected one of ${CLASSES.join(', ')})`);
+    if (!(CLASSES as readonly string[]).includes(wanted)) throw new UsageError(`invalid --class: ${quoted(flags.class)} (expected one of ${CLASSES.join(', ')})`);
     list = SYMBOLS.filter((s) => s.assetClass === wanted);
   }
   if (flags.json) {

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_VERSION } from '@bt/core/backtest';
 import { compareGolden, computeGolden, formatGolden, goldenFilePath, parseGoldenPlan, readUserText, updateGoldenFile, writeFileWhole, type GoldenDrift, type GoldenFile, type GoldenPlan } from '@bt/core/node';
-import { fileError, RunError, UsageError } from '../errors.js';
+import { fileError, quoted, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { readPlanFile } from '../plan-file.js';
 
@@ -73,7 +73,7 @@ export async function regressCommand(planArg: string | undefined, flags: Regress
   }
   const wanted = flags.scenario ?? [];
   for (const name of wanted) {
-    if (!plan.scenarios.some((s) => s.name === name)) throw new UsageError(`invalid --scenario: ${JSON.stringify(name)} (the plan has ${plan.scenarios.map((s) => s.name).join(', ')})`);
+    if (!plan.scenarios.some((s) => s.name === name)) throw new UsageError(`invalid --scenario: ${quoted(name)} (the plan has ${plan.scenarios.map((s) => s.name).join(', ')})`);
   }
   const scenarios = wanted.length ? plan.scenarios.filter((s) => wanted.includes(s.name)) : plan.scenarios;
   const s = styles();

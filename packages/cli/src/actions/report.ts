@@ -1,7 +1,7 @@
 // `bt report FILE.xlsx`: core's workbook reader (exceljs), sheets printed with the display rules.
 import { checkWorkbookFile, readUserFile } from '@bt/core/node';
 import { MAX_SHEET_LIMIT, openWorkbook, WorkbookSheetNotFoundError, type SheetPage, type WorkbookReader } from '@bt/core/report';
-import { fileError, RunError, UsageError } from '../errors.js';
+import { fileError, quoted, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles } from '../output.js';
 import { isMetricSheet, sheetText } from '../sheet-text.js';
 
@@ -15,7 +15,7 @@ export interface ReportFlags {
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || n < min || n > max) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a whole number from ${min} to ${max})`);
+  if (!/^\s*\d+\s*$/.test(text) || n < min || n > max) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a whole number from ${min} to ${max})`);
   return n;
 }
 

@@ -4,7 +4,7 @@
 import { formatPercentCell } from '@bt/core/format';
 import { checkWalkForwardSize, chooseOnInSample, walkForwardFolds, walkForwardSummary, type FoldResult, type FoldSpec, type WalkForwardResult } from '@bt/core/optimize';
 import { csvLines } from '../csv.js';
-import { UsageError } from '../errors.js';
+import { quoted, UsageError } from '../errors.js';
 import { checkWritable, refuseInputAsOutput } from '../paths.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, writeOutput } from '../output.js';
 import { parseDuration } from '../optimize/durations.js';
@@ -33,7 +33,7 @@ export async function walkForwardCommand(flags: WalkForwardFlags): Promise<void>
   };
   // Core refuses it too (walkForwardFolds), but only once the data is read, under its field's name.
   if (spec.stepMs !== undefined && spec.stepMs < spec.outOfSampleMs) {
-    throw new UsageError(`invalid --step: ${JSON.stringify(flags.step)} (expected at least --out-of-sample ${flags.outOfSample}: overlapping out-of-sample windows would count their trades more than once)`);
+    throw new UsageError(`invalid --step: ${quoted(flags.step)} (expected at least --out-of-sample ${flags.outOfSample}: overlapping out-of-sample windows would count their trades more than once)`);
   }
   if (flags.csv === '-' && flags.json) throw new UsageError('--csv - and --json both write to stdout: choose one');
   const setup = await searchSetup(flags);

@@ -4,7 +4,7 @@ import { findStrategy } from '@bt/core/catalogue';
 import { normalizeParams } from '@bt/core/params';
 import { csvText } from '../csv.js';
 import { loadData } from '../data.js';
-import { asUsage, RunError, UsageError } from '../errors.js';
+import { asUsage, quoted, RunError, UsageError } from '../errors.js';
 import { count, jsonHeader, print, printJson, renderTable, styles, warn } from '../output.js';
 import { checkStrategy, rawParams } from '../request.js';
 import { checkPipSize } from '../summary.js';
@@ -52,7 +52,7 @@ export async function zonesCommand(flags: ZonesFlags): Promise<void> {
   const name = flags.pattern.trim();
   const strategy = findStrategy(name);
   const pattern = strategy ? strategy.key : PATTERNS[name.toLowerCase()];
-  if (!pattern) throw new UsageError(`invalid --pattern: ${JSON.stringify(flags.pattern)} (expected fvg, ob, ob_gap, engulfing, fvg_impulsive or an official strategy key)`);
+  if (!pattern) throw new UsageError(`invalid --pattern: ${quoted(flags.pattern)} (expected fvg, ob, ob_gap, engulfing, fvg_impulsive or an official strategy key)`);
   const params = rawParams(flags.param);
   if (strategy) checkStrategy(strategy.key, params);
   else asUsage(() => normalizeParams(params, { defaults: false }));

@@ -2,7 +2,7 @@
 // admin's key; they never open its database or files.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { RunError, UsageError } from '../errors.js';
+import { quoted, RunError, UsageError } from '../errors.js';
 import { CLI_VERSION } from '../version.js';
 import { checkAnswerShape, type AnswerShape } from './answer-shape.js';
 
@@ -48,7 +48,7 @@ export function answerTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   if (!text) return 600_000;
   const seconds = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(seconds) || seconds < 1 || seconds > 86_400) {
-    throw new UsageError(`invalid BT_API_TIMEOUT: ${JSON.stringify(text)} (expected whole seconds from 1 to 86400)`);
+    throw new UsageError(`invalid BT_API_TIMEOUT: ${quoted(text)} (expected whole seconds from 1 to 86400)`);
   }
   return seconds * 1000;
 }

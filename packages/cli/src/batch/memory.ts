@@ -4,7 +4,7 @@
 // (optimize/setup.ts): 64 workers each holding a ten-million-candle file wanted about 75 GB.
 import type { Candles } from '@bt/core/candles';
 import { loadCandles } from '../data.js';
-import { UsageError } from '../errors.js';
+import { quoted, UsageError } from '../errors.js';
 import { count } from '../output.js';
 import { WORKERS_MEMORY_BUDGET, workerBytes } from '../optimize/setup.js';
 import type { DataSpec } from './plan.js';
@@ -53,5 +53,5 @@ export function batchWorkersInMemory(flag: string | undefined, wanted: number, s
   if (flag === undefined) return fit;
   const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GB`;
   const largest = Math.max(...sizes.map((s) => s.length));
-  throw new UsageError(`invalid --concurrency: ${JSON.stringify(flag)} (${wanted} workers each holding up to ${KEPT_DATA_FILES} of the plan's data files, the largest of ${count(largest)} candles, about ${gb(each)} each, need about ${gb(wanted * each)}; at most ${fit} fit in ${gb(WORKERS_MEMORY_BUDGET)})`);
+  throw new UsageError(`invalid --concurrency: ${quoted(flag)} (${wanted} workers each holding up to ${KEPT_DATA_FILES} of the plan's data files, the largest of ${count(largest)} candles, about ${gb(each)} each, need about ${gb(wanted * each)}; at most ${fit} fit in ${gb(WORKERS_MEMORY_BUDGET)})`);
 }

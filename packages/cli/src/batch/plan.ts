@@ -4,7 +4,7 @@
 import { isAbsolute, resolve, dirname, basename, extname } from 'node:path';
 import { closest, getStrategy, PARAM_NAMES, pipSize, STRATEGY_KEYS } from '@bt/core/catalogue';
 import { canonicalParamName, normalizeParams } from '@bt/core/params';
-import { UsageError } from '../errors.js';
+import { quoted, UsageError } from '../errors.js';
 import { checkFormatFor, parseDate, readOptions } from '../options.js';
 import { exitValues } from '../request.js';
 import type { ReadCandlesOptions } from '@bt/core/candles';
@@ -80,7 +80,7 @@ function inPlan<T>(path: string, where: string, check: () => T): T {
 function text(path: string, where: string, value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   if (typeof value === 'number') return String(value);
-  throw planError(path, where, `${JSON.stringify(value)} (expected text)`);
+  throw planError(path, where, `${quoted(value)} (expected text)`);
 }
 
 function dateOf(path: string, where: string, value: unknown, edge: 'start' | 'end'): number | undefined {
@@ -157,7 +157,7 @@ function product(grid: readonly (readonly [string, readonly unknown[]])[]): Reco
 export function expandPlan(json: unknown, path: string): BatchPlan {
   if (!isRecord(json)) throw planError(path, '', 'expected a mapping with strategies and data');
   checkKeys(path, '', json, TOP_KEYS);
-  if (json.version !== undefined && json.version !== 1) throw planError(path, 'version', `${JSON.stringify(json.version)} (expected 1)`);
+  if (json.version !== undefined && json.version !== 1) throw planError(path, 'version', `${quoted(json.version)} (expected 1)`);
   const planDir = dirname(resolve(path));
   const strategies = strategiesOf(path, json.strategies);
   if (json.data === undefined || (Array.isArray(json.data) && json.data.length === 0)) throw planError(path, 'data', 'missing (a list of candle files)');
@@ -175,7 +175,7 @@ export function expandPlan(json: unknown, path: string): BatchPlan {
   const exitCount = runCount(path, exitLists, 1);
   const exitGrid = product(exitLists).map((e) => {
     const slMode = e.slMode === 'external' || e.slMode === 'internal' ? e.slMode : undefined;
-    if (!slMode) throw planError(path, 'sl_mode', `${JSON.stringify(e.slMode)} (expected external or internal)`);
+    if (!slMode) throw planError(path, 'sl_mode', `${quoted(e.slMode)} (expected external or internal)`);
     const pips = (v: unknown) => (v === null ? undefined : typeof v === 'number' ? v : String(v));
     return inPlan(path, 'sl/tp1/tp2', () => exitValues({ slMode, sl: pips(e.sl), tp1: pips(e.tp1), tp2: pips(e.tp2) }));
   });
@@ -225,7 +225,7 @@ export function expandPlan(json: unknown, path: string): BatchPlan {
   // (`name:` with nothing after it is null in YAML: no name.)
   const given = typeof json.name === 'number' && Number.isFinite(json.name) ? String(json.name) : json.name ?? undefined;
   if (given !== undefined && (typeof given !== 'string' || /[/\\\u0000-\u001f\u007f]/.test(given) || given.trim().startsWith('.'))) {
-    const what = typeof given === 'string' ? JSON.stringify(given) : Array.isArray(given) ? 'a list' : typeof given === 'object' ? 'an object' : `a ${typeof given}`;
+    const what = typeof given === 'string' ? quoted(given) : Array.isArray(given) ? 'a list' : typeof given === 'object' ? 'an object' : `a ${typeof given}`;
     throw planError(path, 'name', `${what} (expected a file name without folders: the CSV is {name}-runs.csv in the current folder)`);
   }
   const name = typeof given === 'string' && given.trim() ? given.trim() : basename(path, extname(path));

@@ -3,7 +3,7 @@
 // holding the same chart with its colour legend. Each cell is the best objective value among the
 // eligible combinations with those two values, the other dimensions free.
 import type { OptimizeResult } from '@bt/core/optimize';
-import { UsageError } from '../errors.js';
+import { quoted, UsageError } from '../errors.js';
 import type { CombinationRow } from './rows.js';
 
 export interface HeatmapCell {
@@ -25,12 +25,12 @@ export const MAX_HEATMAP_CELLS = 40_000;
 export function heatmapAxes(text: string, result: Pick<OptimizeResult, 'dimensions'>): [string, string] {
   const names = text.split(',').map((s) => s.trim()).filter(Boolean);
   const varying = result.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
-  if (names.length !== 2 || names[0] === names[1]) throw new UsageError(`invalid --heatmap: ${JSON.stringify(text)} (expected two dimensions of the space, e.g. sl_pips,tp1_pips)`);
+  if (names.length !== 2 || names[0] === names[1]) throw new UsageError(`invalid --heatmap: ${quoted(text)} (expected two dimensions of the space, e.g. sl_pips,tp1_pips)`);
   for (const n of names) if (!varying.includes(n)) throw new UsageError(`invalid --heatmap: ${n} (the dimensions that vary are ${varying.join(', ') || 'none'})`);
   const [xs, ys] = names.map((n) => result.dimensions.find((d) => d.name === n)!.values.length);
   if (xs * ys > MAX_HEATMAP_CELLS) {
     const n = (v: number) => v.toLocaleString('en-US');
-    throw new UsageError(`invalid --heatmap: ${JSON.stringify(text)} (${n(xs)} × ${n(ys)} values are ${n(xs * ys)} cells, at most ${n(MAX_HEATMAP_CELLS)}: give these dimensions fewer values)`);
+    throw new UsageError(`invalid --heatmap: ${quoted(text)} (${n(xs)} × ${n(ys)} values are ${n(xs * ys)} cells, at most ${n(MAX_HEATMAP_CELLS)}: give these dimensions fewer values)`);
   }
   return [names[0], names[1]];
 }

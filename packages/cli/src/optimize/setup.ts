@@ -7,7 +7,7 @@ import type { OptimizationBase, ParameterSpace, Search, SearchSpace } from '@bt/
 import { OBJECTIVES, type Objective } from '@bt/core/optimize';
 import { checkSpreadData, costsFor, parseCostFlags, type CostFlags } from '../costs.js';
 import { loadData, type LoadedData } from '../data.js';
-import { UsageError } from '../errors.js';
+import { quoted, UsageError } from '../errors.js';
 import { parseConcurrency, parsePeriod, parsePositiveInt, readOptions, type ReadFlags } from '../options.js';
 import { requireRegularFile } from '../paths.js';
 import { checkPipSize } from '../summary.js';
@@ -57,17 +57,17 @@ export async function searchSetup(flags: SearchFlags): Promise<SearchSetup> {
     if (flags.tp1 === undefined) throw new UsageError('missing --tp1 (required with --sl-mode external): one value or a list such as 10,20,30');
   }
   const objective = flags.objective.trim().toLowerCase() as Objective;
-  if (!OBJECTIVES.includes(objective)) throw new UsageError(`invalid --objective: ${JSON.stringify(flags.objective)} (expected ${OBJECTIVES.join(', ')})`);
+  if (!OBJECTIVES.includes(objective)) throw new UsageError(`invalid --objective: ${quoted(flags.objective)} (expected ${OBJECTIVES.join(', ')})`);
   const target = flags.target.trim().toLowerCase();
-  if (target !== 'tp1' && target !== 'tp2') throw new UsageError(`invalid --target: ${JSON.stringify(flags.target)} (expected tp1 or tp2)`);
-  if (!/^\s*\d+\s*$/.test(flags.minTrades) || !Number.isSafeInteger(Number(flags.minTrades))) throw new UsageError(`invalid --min-trades: ${JSON.stringify(flags.minTrades)} (expected a whole number ≥ 0)`);
+  if (target !== 'tp1' && target !== 'tp2') throw new UsageError(`invalid --target: ${quoted(flags.target)} (expected tp1 or tp2)`);
+  if (!/^\s*\d+\s*$/.test(flags.minTrades) || !Number.isSafeInteger(Number(flags.minTrades))) throw new UsageError(`invalid --min-trades: ${quoted(flags.minTrades)} (expected a whole number ≥ 0)`);
   const minTrades = Number(flags.minTrades);
   const { space, grid } = spaceFromFlags(strategy, flags, slMode);
   if (flags.seed !== undefined && flags.random === undefined) throw new UsageError('--seed needs --random N');
   const search: Search = flags.random !== undefined
     ? { kind: 'random', count: parsePositiveInt('--random', flags.random), seed: flags.seed === undefined ? 1 : Number(flags.seed) }
     : { kind: 'grid' };
-  if (search.kind === 'random' && (!/^\s*\d+\s*$/.test(flags.seed ?? '1') || search.seed! > 0xffffffff)) throw new UsageError(`invalid --seed: ${JSON.stringify(flags.seed)} (expected a whole number from 0 to 4294967295)`);
+  if (search.kind === 'random' && (!/^\s*\d+\s*$/.test(flags.seed ?? '1') || search.seed! > 0xffffffff)) throw new UsageError(`invalid --seed: ${quoted(flags.seed)} (expected a whole number from 0 to 4294967295)`);
   let indices: number[];
   try {
     indices = grid.indices(search);
@@ -113,7 +113,7 @@ export function workersInMemory(flag: string | undefined, wanted: number, candle
   if (wanted <= fit) return wanted;
   if (flag === undefined) return fit;
   const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GB`;
-  throw new UsageError(`invalid --concurrency: ${JSON.stringify(flag)} (${wanted} workers each holding a copy of the ${candles.length.toLocaleString('en-US')} candles, about ${gb(each)} each, need about ${gb(wanted * each)}; at most ${fit} fit in ${gb(WORKERS_MEMORY_BUDGET)})`);
+  throw new UsageError(`invalid --concurrency: ${quoted(flag)} (${wanted} workers each holding a copy of the ${candles.length.toLocaleString('en-US')} candles, about ${gb(each)} each, need about ${gb(wanted * each)}; at most ${fit} fit in ${gb(WORKERS_MEMORY_BUDGET)})`);
 }
 
 /** The worker pool for a setup (each worker reads the data file once). */

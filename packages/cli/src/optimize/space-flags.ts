@@ -2,7 +2,7 @@
 // `--param name=1..5` or `name=0.1..0.5:0.1` (a range with its step), `--sl 10,15,20` and the same
 // for --tp1 and --tp2. Values are checked by core's ParameterSpace (the catalogue's rules).
 import { ParameterSpace, type SearchSpace } from '@bt/core/optimize';
-import { UsageError, usageFrom } from '../errors.js';
+import { quoted, UsageError, usageFrom } from '../errors.js';
 import { decimalNumber, pipsExpected, pipsInRange } from '../options.js';
 
 /** Most values one range may expand to. */
@@ -10,7 +10,7 @@ const MAX_RANGE = 1_000;
 
 function numberIn(flag: string, text: string): number {
   const value = text.includes(',') ? Number.NaN : decimalNumber(text);
-  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a number; decimals take a dot)`);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a number; decimals take a dot)`);
   return value;
 }
 
@@ -39,9 +39,9 @@ function range(flag: string, text: string): number[] | null {
   if (!m) return null;
   const [from, to] = [numberIn(flag, m[0]), numberIn(flag, m[1])];
   const step = m[2] === undefined ? 1 : numberIn(flag, m[2]);
-  if (!(step > 0) || to < from) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected from..to[:step] with from ≤ to and a step > 0)`);
+  if (!(step > 0) || to < from) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected from..to[:step] with from ≤ to and a step > 0)`);
   const n = Math.floor((to - from) / step + 1e-9) + 1;
-  if (n > MAX_RANGE) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (${n} values, at most ${MAX_RANGE})`);
+  if (n > MAX_RANGE) throw new UsageError(`invalid ${flag}: ${quoted(text)} (${n} values, at most ${MAX_RANGE})`);
   return Array.from({ length: n }, (_, i) => Number((from + i * step).toPrecision(12)));
 }
 
@@ -50,7 +50,7 @@ function values(flag: string, text: string): unknown[] {
   const r = range(flag, text);
   if (r) return r;
   const parts = text.split(',').map((p) => p.trim());
-  if (parts.some((p) => p === '')) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected values separated by commas, or a range from..to[:step])`);
+  if (parts.some((p) => p === '')) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected values separated by commas, or a range from..to[:step])`);
   return parts;
 }
 
@@ -58,7 +58,7 @@ function pipsList(flag: string, text: string | undefined): number[] | undefined 
   if (text === undefined) return undefined;
   return values(flag, text).map((v) => {
     const n = typeof v === 'number' ? v : numberIn(flag, String(v));
-    if (!pipsInRange(n)) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (every value is ${pipsExpected})`);
+    if (!pipsInRange(n)) throw new UsageError(`invalid ${flag}: ${quoted(text)} (every value is ${pipsExpected})`);
     return n;
   });
 }
@@ -75,7 +75,7 @@ export function spaceFromFlags(strategy: string, flags: SpaceFlags, slMode: 'ext
   const params: Record<string, unknown[]> = {};
   for (const word of flags.param ?? []) {
     const at = word.indexOf('=');
-    if (at <= 0) throw new UsageError(`invalid --param: ${JSON.stringify(word)} (expected name=v1,v2 or name=from..to[:step], e.g. min_wait_candles=1..5)`);
+    if (at <= 0) throw new UsageError(`invalid --param: ${quoted(word)} (expected name=v1,v2 or name=from..to[:step], e.g. min_wait_candles=1..5)`);
     const name = word.slice(0, at).trim();
     if (Object.hasOwn(params, name)) throw new UsageError(`invalid --param: ${name} given twice (put every value in one --param ${name}=v1,v2)`);
     params[name] = values(`--param ${name}`, word.slice(at + 1));

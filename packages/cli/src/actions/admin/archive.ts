@@ -1,5 +1,5 @@
 // `bt admin archive list|restore-all`: the strategy archive.
-import { UsageError } from '../../errors.js';
+import { quoted, UsageError } from '../../errors.js';
 import { print, renderTable, styles } from '../../output.js';
 import { cell, clientOf, printAnswer, wholeNumber, type AdminFlags } from './shared.js';
 
@@ -13,7 +13,7 @@ export interface AdminArchiveFlags extends AdminFlags {
 const TYPES = ['gpt', 'import'];
 
 function typeOf(value: string | undefined): string {
-  if (!value || !TYPES.includes(value)) throw new UsageError(`invalid --type: ${JSON.stringify(value ?? '')} (expected gpt or import)`);
+  if (!value || !TYPES.includes(value)) throw new UsageError(`invalid --type: ${quoted(value ?? '')} (expected gpt or import)`);
   return value;
 }
 

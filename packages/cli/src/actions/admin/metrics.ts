@@ -1,6 +1,6 @@
 // `bt admin metrics overview|breakdown|reset|rebuild`: the statistics of the event log.
 import type { AnswerShape } from '../../admin/answer-shape.js';
-import { UsageError } from '../../errors.js';
+import { quoted, UsageError } from '../../errors.js';
 import { print, renderTable, styles } from '../../output.js';
 import { cell, clientOf, confirmed, printAnswer, wholeNumber, type AdminFlags } from './shared.js';
 import type { AdminConfirmFlags } from './users.js';
@@ -24,14 +24,14 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function checkDay(flag: string, text: string): string {
   const ms = Date.parse(`${text}T00:00:00Z`);
-  if (!DAY.test(text) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a UTC day YYYY-MM-DD)`);
+  if (!DAY.test(text) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a UTC day YYYY-MM-DD)`);
   return text;
 }
 
 /** `--range` (day, week, month, all; custom with --start and --end, which alone imply it). */
 export function rangeQuery(flags: AdminRangeFlags): Record<string, string> {
   const range = (flags.range ?? (flags.start || flags.end ? 'custom' : 'month')).toLowerCase();
-  if (!RANGES.includes(range)) throw new UsageError(`invalid --range: ${JSON.stringify(flags.range)} (expected one of ${RANGES.join(', ')})`);
+  if (!RANGES.includes(range)) throw new UsageError(`invalid --range: ${quoted(flags.range)} (expected one of ${RANGES.join(', ')})`);
   if (range !== 'custom') {
     if (flags.start || flags.end) throw new UsageError('--start and --end go with --range custom');
     return { range };
@@ -39,7 +39,7 @@ export function rangeQuery(flags: AdminRangeFlags): Record<string, string> {
   if (!flags.start || !flags.end) throw new UsageError('--range custom needs --start and --end (YYYY-MM-DD, UTC days, both included)');
   const start = checkDay('--start', flags.start);
   const end = checkDay('--end', flags.end);
-  if (end < start) throw new UsageError(`invalid --end: ${JSON.stringify(end)} (expected a day on or after --start ${start})`);
+  if (end < start) throw new UsageError(`invalid --end: ${quoted(end)} (expected a day on or after --start ${start})`);
   return { range, start, end };
 }
 
@@ -69,7 +69,7 @@ export async function overviewCommand(flags: AdminRangeFlags): Promise<void> {
 const BREAKDOWN_COLUMNS: Partial<Record<string, string[]>> = { sales_by_method: ['method', 'count', 'total_eur', 'refunds_eur', 'net_eur'] };
 
 export async function breakdownCommand(kind: string, flags: AdminRangeFlags): Promise<void> {
-  if (!(BREAKDOWN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`invalid <kind>: ${JSON.stringify(kind)} (expected one of ${BREAKDOWN_KINDS.join(', ')})`);
+  if (!(BREAKDOWN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`invalid <kind>: ${quoted(kind)} (expected one of ${BREAKDOWN_KINDS.join(', ')})`);
   const query: Record<string, string | number> = { kind, ...rangeQuery(flags) };
   if (flags.limit !== undefined) query.limit = wholeNumber('--limit', flags.limit, 1, 100);
   const answer = await clientOf(flags).json<{ items: Record<string, unknown>[]; range: string; start: string | null; end: string }>('GET', '/metrics/breakdown', { query, shape: { ...RANGE_SHAPE, items: 'array' } });

@@ -1,6 +1,6 @@
 // What every `bt admin` command shares: the connection, whole-number flags, confirmation, output.
 import { AdminClient, connectionOf, lastAnswer, unreadableAnswerError, type ConnectionFlags } from '../../admin/client.js';
-import { UsageError } from '../../errors.js';
+import { quoted, UsageError } from '../../errors.js';
 import { jsonHeader, printJson } from '../../output.js';
 
 export interface AdminFlags extends ConnectionFlags {
@@ -28,13 +28,13 @@ export function wholeNumber(flag: string, text: string | undefined, min: number,
     return fallback;
   }
   const n = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`invalid ${flag}: ${JSON.stringify(text)} (expected a whole number from ${min} to ${max})`);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`invalid ${flag}: ${quoted(text)} (expected a whole number from ${min} to ${max})`);
   return n;
 }
 
 export function userIdOf(text: string): number {
   const id = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(id) || id < 1) throw new UsageError(`invalid <user-id>: ${JSON.stringify(text)} (expected a user id, a whole number ≥ 1; see bt admin users)`);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(id) || id < 1) throw new UsageError(`invalid <user-id>: ${quoted(text)} (expected a user id, a whole number ≥ 1; see bt admin users)`);
   return id;
 }
 
