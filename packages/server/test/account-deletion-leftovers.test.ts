@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { chargeRun } from '../src/backtests/charge.js';
 import { LocalStorage } from '../src/storage/local.js';
 import { retryRemovals } from '../src/storage/removals.js';
+import { SETTLED_NOW } from '../src/users/purge.js';
 import type { Storage } from '../src/storage/types.js';
 import { useTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
@@ -199,6 +200,26 @@ describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, 
     assert.equal(await t.db.models.StorageRemoval.count(), owedBefore + 1, 'its removal is owed');
     await retryRemovals({ db: t.db, storage: flaky, log: (m) => t.logs.push(m) }, { now: new Date(Date.now() + 2 * 24 * 3600_000) });
     assert.deepEqual(filesUnder(storageDir).filter((f) => f.startsWith(`extractions/${user.id}/`)), []);
+  });
+
+  it('an account with more archive folders than a request removes: the rest is left to the sweep', async () => {
+    const user = await funded(t, 0);
+    const paths: string[] = [];
+    for (let i = 0; i < SETTLED_NOW + 10; i++) {
+      const path = `archive/import/20260115/${1_700_000_000_000 + i}-${(0xa0000000 + user.id * 100 + i).toString(16)}/s.py`;
+      await flaky.write(path, 'x');
+      await t.db.models.ArchivedStrategy.create({ type: 'import', strategyId: null, userId: user.id, displayName: 's', slMode: null, status: 'failed', path, meta: '{}', note: null, createdAt: t.clock.now() });
+      paths.push(path);
+    }
+    const res = await t.request('POST', '/api/user/delete_account', { key: user.key, json: { current_password: user.password } });
+    assert.equal(res.status, 200, res.text);
+    const owed = await t.db.models.StorageRemoval.count();
+    // The account's three own folders and the entries' 60: 50 removed now.
+    assert.equal(owed, SETTLED_NOW + 10 + 3 - SETTLED_NOW);
+    assert.ok(t.logs.some((l) => l.includes(`account ${user.id} deleted: ${owed} more folders left to the removals sweep`)));
+    await retryRemovals({ db: t.db, storage: flaky, log: (m) => t.logs.push(m) }, { now: new Date(Date.now() + 2 * 24 * 3600_000) });
+    assertNothingLeft(await rowsNaming(t, user.id), paths);
+    assert.equal(await t.db.models.StorageRemoval.count(), 0);
   });
 
   it('an account deleted before the purge existed: the sweep purges what it left, once', async () => {

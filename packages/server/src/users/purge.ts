@@ -20,6 +20,9 @@ interface Owed {
   path: string;
 }
 
+/** Folders a deletion removes before it answers; the sweep removes the others (200 a minute). */
+export const SETTLED_NOW = 50;
+
 /** The tables `owe` empties of the account's rows. */
 const OWNING_TABLES = ['user_strategies', 'strategy_archive', 'user_csvs', 'backtest_runs', 'api_keys', 'user_tokens', 'user_identities'] as const;
 
@@ -112,9 +115,14 @@ export class AccountPurge {
     return false;
   }
 
-  /** After the commit: the files removed now; one the storage refuses stays owed to the sweep. */
+  /**
+   * After the commit: the files removed now, at most SETTLED_NOW folders (an account of years holds
+   * thousands of archive entries, each its own folder; removing them all would hold the request for
+   * minutes on a bucket): the rest, and any the storage refuses, stay owed to the sweep.
+   */
   async settle(userId: number, owed: Owed[]): Promise<void> {
     this.deps.forgetPublicListing?.();
-    for (const { id, path } of owed) await settleRemoval(this.deps, id, path, `account ${userId} deleted`);
+    for (const { id, path } of owed.slice(0, SETTLED_NOW)) await settleRemoval(this.deps, id, path, `account ${userId} deleted`);
+    if (owed.length > SETTLED_NOW) this.deps.log(`storage: account ${userId} deleted: ${owed.length - SETTLED_NOW} more folders left to the removals sweep`);
   }
 }
