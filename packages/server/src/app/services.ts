@@ -89,7 +89,9 @@ export function createServices(deps: AppDeps) {
   // first such task (docs/queue.md).
   const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads, false);
   if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
-  const datasets = new DatasetStore(db, library, log, importPool);
+  // The upload parse threads also read the library's CSVs that a reindex finds stale.
+  const uploads = new CandleUploads(config.uploads, log);
+  const datasets = new DatasetStore(db, library, log, importPool, uploads);
   const archive = new StrategyArchive(db, storage, clock, log);
   const strategies = new UserStrategies({ db, storage, sandbox, archive, clock, maxBytes: config.strategyLimitBytes, limits: sandboxLimits, quota: config.strategyQuota, log });
   const publicListing = new ListingCache<Map<string, PublicRun>>(config.topCacheMs, clock);
@@ -99,7 +101,6 @@ export function createServices(deps: AppDeps) {
   const topStrategies = new TopStrategies(db, results, publicListing, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner, log });
   const comparator = new Comparator(db);
-  const uploads = new CandleUploads(config.uploads, log);
   const generator = new StrategyGenerator({ strategies, archive, llm, log });
 
   // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.

@@ -1,4 +1,4 @@
-import { CandleFileError, candlesToIpc, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
+import { CandleFileError, readCandlesCsv, readCandlesIpc, type Candles } from '@bt/core/candles';
 import { parseTimeframe, type TimeframeKey } from '@bt/core/catalogue';
 import { Op } from 'sequelize';
 import { Lru } from '../app/lru.js';
@@ -9,7 +9,8 @@ import { columnsOf } from '../jobs/task.js';
 import type { Storage } from '../storage/types.js';
 import { ipcPathFor, libraryPath, parseLibraryPath } from './paths.js';
 import { reindexFailure } from './reindex-failure.js';
-import { datasetValues, monthsBetween, valuesOf, type DatasetValues } from './index-values.js';
+import { monthsBetween, sha256, valuesOf, type DatasetValues } from './index-values.js';
+import { IN_PROCESS_CSV_READER, libraryCsvFacts, type LibraryCsvReader } from './library-csv.js';
 import { lowerBound } from '@bt/core/simulate';
 import { concatCandles, monthOf, monthsOf, sliceCandles } from './series.js';
 import { monthFilesOf, type MonthFile, type MonthFilesTask } from './month-files.js';
@@ -75,7 +76,12 @@ export class DatasetStore {
     private readonly log: (message: string) => void = () => {},
     /** Where an import's month files are made (off the event loop); without it, in-process. */
     private readonly pool: EnginePool | null = null,
+    /** What a reindex reads stale months' CSVs with: the parse threads (app/services.ts), or in-process. */
+    private readonly csvReader: LibraryCsvReader = IN_PROCESS_CSV_READER,
   ) {}
+
+  /** The threads that read CSVs in reindexes (0: the event loop); tests check which. */
+  readonly csvParseThreads = new Set<number>();
 
   count(): Promise<number> {
     return this.db.models.Dataset.count();
@@ -199,16 +205,22 @@ export class DatasetStore {
         const csv = await this.library.read(path);
         // A fresh copy that does not read is rewritten from the CSV, as a stale one: the month
         // was dropped from the index although its CSV, the file users buy, was whole.
-        let candles: Candles | null = (await this.ipcIsFresh(path)) ? await this.readIpc(ipcPathFor(path)) : null;
-        if (!candles) {
-          candles = readCandlesCsv(csv, { symbol: parsed.symbol, timeframe: parsed.timeframe, file: path }).candles;
-          await this.library.write(ipcPathFor(path), candlesToIpc({ ...candles, symbol: parsed.symbol, timeframe: parseTimeframe(parsed.timeframe) }));
+        const copy = (await this.ipcIsFresh(path)) ? await this.readIpc(ipcPathFor(path)) : null;
+        let facts = copy ? { rows: copy.length, first: copy.time[0], last: copy.time[copy.length - 1] } : null;
+        if (!facts) {
+          // Parsed off the event loop (a library holds thousands of months): the bytes are a copy
+          // of their own, moved to the thread; the checksum below is of the caller's.
+          const result = await this.csvReader.libraryCsv({ bytes: new Uint8Array(csv), symbol: parsed.symbol, timeframe: parsed.timeframe, file: path });
+          this.csvParseThreads.add(result.thread);
+          const read = libraryCsvFacts(result);
+          await this.library.write(ipcPathFor(path), read.ipc);
+          facts = read;
         }
-        if (candles.length === 0) throw new Error('no candle');
+        if (facts.rows === 0) throw new Error('no candle');
         const row = existing.get(path);
-        const values = datasetValues(path, csv, candles, row?.source ?? 'reindex');
+        const values = valuesOf(path, { csv, rows: facts.rows, first: facts.first, last: facts.last, checksum: sha256(csv) }, row?.source ?? 'reindex');
         if (!row) fresh.push(values);
-        else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsert(path, csv, candles, values.source ?? 'reindex');
+        else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsertMany([values]);
         seen.add(path);
       } catch (err) {
         errors.push({ path, detail: reindexFailure(err) });
@@ -364,10 +376,6 @@ export class DatasetStore {
     // Through the storage (not the file system): the library may be an S3 bucket.
     const [csv, ipc] = await Promise.all([this.library.stat(path), this.library.stat(ipcPathFor(path))]);
     return !!csv && !!ipc && ipc.mtime.getTime() >= csv.mtime.getTime();
-  }
-
-  private async upsert(path: string, csv: Uint8Array, candles: Candles, source: string): Promise<Dataset> {
-    return (await this.upsertMany([datasetValues(path, csv, candles, source)]))[0];
   }
 
   /** Index rows for months of one series, created or updated in one transaction. */

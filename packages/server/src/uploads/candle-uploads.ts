@@ -2,6 +2,7 @@ import { readCandlesIpc, type Candles } from '@bt/core/candles';
 import { CandleFileError } from '@bt/core/candles';
 import type { TimeframeKey } from '@bt/core/catalogue';
 import { HttpError, badRequest } from '../app/errors.js';
+import type { LibraryCsvReader, LibraryCsvResult, LibraryCsvTask } from '../datasets/library-csv.js';
 import type { UploadedFile } from '../app/multipart.js';
 import { Semaphore } from '../app/semaphore.js';
 import { candleFileHttpError } from '../backtests/candle-messages.js';
@@ -15,7 +16,7 @@ import { CandleParsePool, ParseAborted } from './parse-pool.js';
  * at most `maxQueue` wait (503 past it), and parsing happens in worker threads with a capped heap
  * and a time limit, the .xlsx checked while inflating before a spreadsheet reader sees it.
  */
-export class CandleUploads {
+export class CandleUploads implements LibraryCsvReader {
   private readonly gate: Semaphore;
   private readonly pool: CandleParsePool;
   /** Files handed to a parse worker since start (tests check that refused requests parse nothing). */
@@ -77,6 +78,11 @@ export class CandleUploads {
         this.log(`upload: the candle reader failed on ${JSON.stringify(file.filename.slice(0, 120))}: ${result.detail}`);
         throw new HttpError(422, UPLOAD_LIMIT_MESSAGES.readerFailed(kind));
     }
+  }
+
+  /** A reindex's library CSV, read on the parse threads (datasets/library-csv.ts); the bytes move there. */
+  libraryCsv(task: LibraryCsvTask): Promise<LibraryCsvResult> {
+    return this.pool.libraryCsv(task);
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import type { LibraryCsvResult, LibraryCsvTask } from '../datasets/library-csv.js';
 import type { CandleTask, CandleTaskResult } from './candle-task.js';
 import type { UploadLimits } from './limits.js';
 
@@ -14,8 +15,9 @@ export class ParseAborted extends Error {
 const WORKER = new URL(`./parse-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
- * Worker threads that read uploaded candle files, each with a capped heap; threads start on
- * demand and end when idle, so an app that never sees an upload never starts one.
+ * Worker threads that read uploaded candle files (and the library's CSVs a reindex reads), each
+ * with a capped heap; threads start on demand and end when idle, so an app that never sees an
+ * upload never starts one.
  */
 export class CandleParsePool {
   private pool: Piscina | null = null;
@@ -23,6 +25,16 @@ export class CandleParsePool {
   constructor(private readonly limits: Pick<UploadLimits, 'concurrency' | 'parseMemoryMb' | 'parseTimeoutMs'>) {}
 
   async parse(task: CandleTask): Promise<CandleTaskResult> {
+    // The bytes move to the worker (no copy); the caller must not use them afterwards.
+    return this.run(task, task.bytes, undefined);
+  }
+
+  /** A library month CSV of a reindex (datasets/library-csv.ts), under the same caps; its bytes move too. */
+  async libraryCsv(task: LibraryCsvTask): Promise<LibraryCsvResult> {
+    return this.run(task, task.bytes, 'libraryCsv');
+  }
+
+  private async run<T>(task: unknown, bytes: Uint8Array, name: string | undefined): Promise<T> {
     this.pool ??= new Piscina({
       filename: WORKER,
       minThreads: 0,
@@ -32,8 +44,7 @@ export class CandleParsePool {
     });
     const signal = AbortSignal.timeout(this.limits.parseTimeoutMs);
     try {
-      // The bytes move to the worker (no copy); the caller must not use them afterwards.
-      return await this.pool.run(task, { signal, transferList: [task.bytes.buffer as ArrayBuffer] });
+      return await this.pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer], ...(name ? { name } : {}) });
     } catch (err) {
       if (signal.aborted) throw new ParseAborted('timeout');
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test((err as Error).message)) throw new ParseAborted('memory');
