@@ -11,7 +11,7 @@ import { backtestEvent, eventInsertSql, eventLiterals, type EventLog } from '../
 import { chartCandlesPath } from '../results/chart.js';
 import { runSummary } from '../results/summary.js';
 import { oweRemoval, settleRemoval } from '../storage/removals.js';
-import type { Storage } from '../storage/types.js';
+import type { StagedFile, Storage } from '../storage/types.js';
 import type { EngineResult } from '../jobs/task.js';
 
 /** The run's row is no longer 'running': another party cancelled (and refunded) it. */
@@ -31,13 +31,15 @@ export interface FinishDeps {
 
 /**
  * Stores a run's result: the workbook (and, for an uploaded file, the period's candles for the
- * result view's chart) written while the row turns 'done' with its event, all at once rather than
- * one after the other. The row changes only while it is still 'running' (RunNotRunning
- * otherwise): with a job queue the API may have given up on the run and refunded it, and then
- * a late worker must not turn it into a result.
+ * result view's chart) staged (written under staging names, at no result's path) while the row
+ * turns 'done' with its event, both at once; then the files published to the run's folder, only
+ * while the run still owns it (publishRun). The row changes only while it is still 'running'
+ * (RunNotRunning otherwise): with a job queue the API may have given up on the run and refunded
+ * it, and then a late worker must not turn it into a result, nor put a file in its folder, whose
+ * name a newer run of the user may hold by now (docs/queue.md, "A late worker's workbook").
  */
 export async function finishRun(deps: FinishDeps, run: BacktestRun, result: EngineResult, workbook: Uint8Array, custom: Candles | null, durationMs: number): Promise<void> {
-  const xlsxPath = `results/${run.userId}/${run.folder}/${workbookFileName(run.folder)}`;
+  const files = resultFiles(run, result, workbook, custom);
   const g = result.statistics.global;
   const values: DoneValues = {
     status: 'done' as const,
@@ -47,26 +49,104 @@ export async function finishRun(deps: FinishDeps, run: BacktestRun, result: Engi
     winrateTp1: g.tp1.winrate,
     winrateTp2: g.tp2.winrate,
     summary: JSON.stringify(runSummary(result.statistics)),
-    xlsxPath,
+    xlsxPath: files[0].path,
     durationMs: Math.round(durationMs),
     updatedAt: deps.clock.now(),
   };
-  const writes: Promise<void>[] = [deps.storage.write(xlsxPath, workbook)];
+  const [staged, marked] = await Promise.allSettled([stageAll(deps.storage, files), markDone(deps, run, values)]);
+  if (marked.status === 'rejected') {
+    // Given up meanwhile (or the database failed): the staged files never reach the folder.
+    if (staged.status === 'fulfilled') await discardAll(deps.storage, staged.value);
+    throw marked.reason;
+  }
+  try {
+    // A file not staged (a full disk) leaves the run without its result.
+    if (staged.status === 'rejected') throw staged.reason;
+    await publishRun(deps, run, staged.value);
+  } catch (err) {
+    // Marked done, but a file was not stored (a full disk, the bucket refusing the write): back to
+    // 'running' with its event gone, so that whoever gives the run up (cancelRun: the queue's
+    // failure, the stale sweep) refunds it. Left done, a failed job's cancel found a result and
+    // refunded nothing, although its workbook never existed.
+    await unmarkDone(deps, run);
+    throw err;
+  }
+}
+
+/**
+ * A run already done, stored again (a queued job handed back after its first worker marked the run
+ * done and died, maybe before publishing): its files staged, then published under the same
+ * condition as finishRun's, so a run its user deleted meanwhile gets no file back, and a newer
+ * run that took the folder's name keeps its own.
+ */
+export async function republishRun(deps: FinishDeps, run: BacktestRun, result: EngineResult, workbook: Uint8Array, custom: Candles | null): Promise<void> {
+  await publishRun(deps, run, await stageAll(deps.storage, resultFiles(run, result, workbook, custom)));
+}
+
+interface ResultFile {
+  path: string;
+  data: Uint8Array;
+}
+
+/** The files of a result in the run's folder: the workbook first, then an upload's chart candles. */
+function resultFiles(run: BacktestRun, result: EngineResult, workbook: Uint8Array, custom: Candles | null): ResultFile[] {
+  const files = [{ path: `results/${run.userId}/${run.folder}/${workbookFileName(run.folder)}`, data: workbook }];
   // An upload is not kept: the period's candles are, for the result view's chart.
   if (custom) {
     const period = sliceCandles(custom, lowerBound(custom.time, result.from), custom.length);
-    writes.push(deps.storage.write(chartCandlesPath(run), candlesToIpc({ ...period, symbol: run.symbol, timeframe: run.timeframe as TimeframeKey })));
+    files.push({ path: chartCandlesPath(run), data: candlesToIpc({ ...period, symbol: run.symbol, timeframe: run.timeframe as TimeframeKey }) });
   }
-  const marking = markDone(deps, run, values);
-  const settled = await Promise.allSettled([...writes, marking]);
+  return files;
+}
+
+type StagedResult = { path: string; staged: StagedFile }[];
+
+/** Every file staged, or none: one that fails drops those staged with it. */
+async function stageAll(storage: Storage, files: ResultFile[]): Promise<StagedResult> {
+  const settled = await Promise.allSettled(files.map((f) => storage.stage(f.data)));
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (!failed) return;
-  // Marked done, but a file was not stored (a full disk, the bucket refusing the write): back to
-  // 'running' with its event gone, so that whoever gives the run up (cancelRun: the queue's
-  // failure, the stale sweep) refunds it. Left done, a failed job's cancel found a result and
-  // refunded nothing, although its workbook never existed.
-  if (settled.at(-1)!.status === 'fulfilled') await unmarkDone(deps, run);
+  const staged = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [{ path: files[i].path, staged: s.value }] : []));
+  if (!failed) return staged;
+  await discardAll(storage, staged);
   throw failed.reason;
+}
+
+async function discardAll(storage: Storage, staged: StagedResult): Promise<void> {
+  await Promise.all(staged.map((s) => storage.discard(s.staged).catch(() => undefined)));
+}
+
+/**
+ * The staged files put at their paths only while the run's row is there, 'done' and still naming
+ * this folder, checked and published under one lock: the row read FOR UPDATE on MySQL (a
+ * deletion of the run, by its user, its account's or anyone's, waits for the publication), SQLite's
+ * write lock on SQLite (BEGIN IMMEDIATE: no other process writes meanwhile). So a file is never
+ * published into a folder its run no longer owns: a deletion committed before finds no row here
+ * (nothing published, the files dropped), one after removes the published folder. False when the
+ * run was gone. A file that fails to publish takes back those published before it.
+ */
+async function publishRun(deps: FinishDeps, run: BacktestRun, staged: StagedResult): Promise<boolean> {
+  const { BacktestRun } = deps.db.models;
+  try {
+    return await deps.db.transaction(async (t) => {
+      const where = { id: run.id, runId: run.runId, userId: run.userId, folder: run.folder, status: 'done' };
+      const live = await BacktestRun.findOne({ where, attributes: ['id'], transaction: t, lock: t.LOCK.UPDATE });
+      if (!live) return false;
+      const published: string[] = [];
+      try {
+        for (const file of staged) {
+          await deps.storage.publish(file.staged, file.path);
+          published.push(file.path);
+        }
+      } catch (err) {
+        await Promise.all(published.map((path) => deps.storage.remove(path).catch(() => undefined)));
+        throw err;
+      }
+      return true;
+    });
+  } finally {
+    // Whatever was not published: nothing is left in staging.
+    await discardAll(deps.storage, staged);
+  }
 }
 
 /** A run marked done whose files failed: 'running' again, without the `backtest` event of a result. */

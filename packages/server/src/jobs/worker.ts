@@ -5,13 +5,12 @@ import { ParamError } from '@bt/core/params';
 import { lowerBound } from '@bt/core/simulate';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { cancelRun, finishRun, RunNotRunning } from '../backtests/finish.js';
+import { cancelRun, finishRun, republishRun, RunNotRunning } from '../backtests/finish.js';
 import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { DatasetStore, MonthRef } from '../datasets/store.js';
 import type { EventLog } from '../events/log.js';
-import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
 import { processExtraction } from './extraction-job.js';
 import type { EnginePool } from './pool.js';
@@ -165,10 +164,11 @@ export class BacktestWorker {
     }
     const { result, workbook } = output;
     const storing = performance.now();
-    // A retried job whose first worker died after marking the run done: the workbook written again
-    // (its write ran alongside), the row left as it is.
+    // A retried job whose first worker died after marking the run done, maybe before its files
+    // were published: they are published again, only while the run is still there (its user may
+    // have deleted it since this job read it, and a newer run taken its folder's name).
     if (run.status !== 'running') {
-      if (run.xlsxPath) await this.deps.storage.write(run.xlsxPath, workbook);
+      await republishRun(this.deps, run, result, workbook, data.source === 'custom' ? candles : null);
       return { result, storeMs: performance.now() - storing };
     }
     try {
@@ -181,14 +181,9 @@ export class BacktestWorker {
       // (its own completion is refused, the lock being this worker's now).
       const now = await this.deps.db.models.BacktestRun.findOne({ where: { id: run.id, runId: run.runId }, attributes: ['status'] });
       if (now?.status === 'done') return { result, storeMs: performance.now() - storing };
-      // Given up (and refunded) while it ran: its files go, unless a new run took the folder.
-      const taken = await this.deps.db.models.BacktestRun.count({ where: { userId: run.userId, folder: run.folder } });
-      if (!taken) {
-        // Owed first (storage/removals.ts): a storage refusing the removal leaves the path to the sweep, not forgotten.
-        const path = `results/${run.userId}/${run.folder}`;
-        const owed = await this.deps.db.transaction((t) => oweRemoval(this.deps.db, path, t));
-        await settleRemoval(this.deps, owed, path, `run ${run.runId} given up while it ran`);
-      }
+      // Given up (and refunded) while it ran: finishRun published nothing (its files only ever
+      // reach the folder while the run owns it), so there is nothing of it to remove. Removing
+      // the folder here, as before, could remove a newer run's that took the folder's name.
       return { cancelled: true };
     }
     return { result, storeMs: performance.now() - storing };

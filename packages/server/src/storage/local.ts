@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { constants, realpathSync } from 'node:fs';
-import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, mkdirSync, realpathSync, renameSync } from 'node:fs';
+import { access, lstat, mkdir, open, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { Storage, StorageEntry } from './types.js';
+import type { StagedFile, Storage, StorageEntry } from './types.js';
 
 export class StoragePathError extends Error {
   constructor(path: string, reason: string) {
@@ -136,35 +136,71 @@ export class LocalStorage implements Storage {
    * against a power cut, not a kill, and would add its latency to every backtest's workbook.)
    */
   async write(relativePath: string, data: Uint8Array | string): Promise<void> {
+    // The path is refused before any byte is staged.
+    if (relativeSegments(relativePath).length === 0) throw new StoragePathError(relativePath, 'the root is not a file');
+    const staged = await this.stage(data);
+    try {
+      await this.publish(staged, relativePath);
+    } catch (err) {
+      await this.discard(staged);
+      throw err;
+    }
+  }
+
+  async stage(data: Uint8Array | string): Promise<StagedFile> {
+    let temp = join(await this.staging(), stagingFileName());
+    try {
+      await writeFile(temp, data, { flag: 'wx' });
+    } catch (err) {
+      await rm(temp, { force: true });
+      // The staging folder was removed since it was made (a cleanup by hand): made again, once.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.stagingDir = undefined;
+      temp = join(await this.staging(), basename(temp));
+      try {
+        await writeFile(temp, data, { flag: 'wx' });
+      } catch (again) {
+        await rm(temp, { force: true });
+        throw again;
+      }
+    }
+    return new LocalStaged(this, temp, typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
+  }
+
+  /**
+   * The staged file renamed over the destination. The folder is checked, not the file: the rename
+   * replaces whatever entry has the file's name (a link included) and never writes through it. A
+   * folder that exists costs one realpath (docs/server.md "Storage"). Synchronous calls, on
+   * purpose: a backtest publishes its workbook holding a database lock (backtests/finish.ts), and
+   * each asynchronous file call would keep it across a turn of a busy event loop, where these
+   * metadata calls on a local disk take microseconds.
+   */
+  async publish(staged: StagedFile, relativePath: string): Promise<void> {
+    const own = this.ownStaged(staged);
     const segments = relativeSegments(relativePath);
     if (segments.length === 0) throw new StoragePathError(relativePath, 'the root is not a file');
-    // The folder is checked, not the file: the rename below replaces whatever entry has the
-    // file's name (a link included) and never writes through it. A folder that exists costs one
-    // realpath (docs/server.md "Storage").
     const parent = segments.slice(0, -1);
     let folder = await this.resolveSegments(relativePath, parent);
     if (folder.missing > 0) {
-      await mkdir(folder.path, { recursive: true });
+      mkdirSync(folder.path, { recursive: true });
       // The directories just created may not contain links, but check again before writing.
       folder = await this.resolveSegments(relativePath, parent);
     }
-    const path = join(folder.path, segments[segments.length - 1]);
-    let temp = join(await this.staging(), stagingFileName());
-    try {
-      try {
-        await writeFile(temp, data, { flag: 'wx' });
-      } catch (err) {
-        // The staging folder was removed since it was made (a cleanup by hand): made again, once.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        this.stagingDir = undefined;
-        temp = join(await this.staging(), basename(temp));
-        await writeFile(temp, data, { flag: 'wx' });
-      }
-      await rename(temp, path);
-    } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
-    }
+    renameSync(own.temp, join(folder.path, segments[segments.length - 1]));
+    own.used = true;
+  }
+
+  async discard(staged: StagedFile): Promise<void> {
+    const own = this.ownStaged(staged, true);
+    if (own.used) return;
+    own.used = true;
+    await rm(own.temp, { force: true });
+  }
+
+  private ownStaged(staged: StagedFile, usedOk = false): LocalStaged {
+    if (!(staged instanceof LocalStaged) || staged.storage !== this) throw new Error('a staged file of another storage');
+    if (staged.used && !usedOk) throw new Error('a staged file already published or discarded');
+    return staged;
   }
 
   async read(relativePath: string): Promise<Uint8Array> {
@@ -310,6 +346,16 @@ export class LocalStorage implements Storage {
     );
     return left.filter(Boolean).length;
   }
+}
+
+/** A file of the staging folder, until it is renamed to its path or removed. */
+class LocalStaged implements StagedFile {
+  used = false;
+  constructor(
+    readonly storage: LocalStorage,
+    readonly temp: string,
+    readonly bytes: number,
+  ) {}
 }
 
 function entryOf(name: string, info: { isDirectory(): boolean; size: number; mtime: Date }): StorageEntry {

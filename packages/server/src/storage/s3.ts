@@ -11,7 +11,7 @@ import {
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { StoragePathError, STAGING_DIR, relativeSegments } from './local.js';
-import type { Storage, StorageEntry } from './types.js';
+import type { StagedFile, Storage, StorageEntry } from './types.js';
 
 /** How to reach an S3-compatible bucket (docs/deployment.md, "Object storage"). */
 export interface S3Settings {
@@ -96,6 +96,26 @@ export class S3Storage implements Storage {
     // Content-MD5: a server receiving other bytes than these (a cut connection) refuses the PUT.
     const md5 = createHash('md5').update(body).digest('base64');
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(relativePath), Body: body, ContentLength: body.byteLength, ContentMD5: md5 }));
+  }
+
+  /**
+   * Kept in memory until published: a PUT already makes an object visible whole or not at all, so
+   * a staging object would only add a copy (as long as the PUT) and objects to clear.
+   */
+  async stage(data: Uint8Array | string): Promise<StagedFile> {
+    const body = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    return new S3Staged(this, body);
+  }
+
+  async publish(staged: StagedFile, relativePath: string): Promise<void> {
+    if (!(staged instanceof S3Staged) || staged.storage !== this) throw new Error('a staged file of another storage');
+    if (!staged.body) throw new Error('a staged file already published or discarded');
+    await this.write(relativePath, staged.body);
+    staged.body = null;
+  }
+
+  async discard(staged: StagedFile): Promise<void> {
+    if (staged instanceof S3Staged && staged.storage === this) staged.body = null;
   }
 
   async read(relativePath: string): Promise<Uint8Array> {
@@ -212,5 +232,16 @@ export class S3Storage implements Storage {
       yield page;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+}
+
+/** Staged bytes, held until their PUT (or dropped). */
+class S3Staged implements StagedFile {
+  readonly bytes: number;
+  constructor(
+    readonly storage: S3Storage,
+    public body: Uint8Array | null,
+  ) {
+    this.bytes = body?.byteLength ?? 0;
   }
 }

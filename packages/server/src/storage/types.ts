@@ -9,6 +9,11 @@ export interface StorageEntry {
   mtime: Date;
 }
 
+/** Bytes staged by `Storage.stage`, at no path yet; only the storage that staged them can publish them. */
+export interface StagedFile {
+  readonly bytes: number;
+}
+
 /**
  * Where files live (results, CSV library, extractions, user strategies, invoices). Paths are
  * always relative, '/'-separated, and resolved inside the storage root; a local directory is the
@@ -22,6 +27,23 @@ export interface Storage {
    * (a process killed mid-write leaves at most a staging file that `clearStaging` removes).
    */
   write(relativePath: string, data: Uint8Array | string): Promise<void>;
+  /**
+   * The bytes put aside at no path yet (the local staging folder; kept in memory for a bucket,
+   * whose PUT is whole or nothing already), for `publish` to put them at a path later, or `discard`
+   * to drop them. A write in two steps, for a caller that decides between them whether the file
+   * may still go there: a backtest's workbook is staged while its run turns done and published only
+   * while the run still owns its folder (backtests/finish.ts, docs/queue.md "A late worker's
+   * workbook"). A process killed in between leaves at most what `clearStaging` removes.
+   */
+  stage(data: Uint8Array | string): Promise<StagedFile>;
+  /**
+   * The staged bytes at `relativePath`, whole, replacing what is there (a rename on a local disk,
+   * kept short: callers hold a database lock around it). The staged file is used up; one already
+   * published or discarded is an error.
+   */
+  publish(staged: StagedFile, relativePath: string): Promise<void>;
+  /** The staged bytes dropped; nothing to do for one already published or discarded. */
+  discard(staged: StagedFile): Promise<void>;
   read(relativePath: string): Promise<Uint8Array>;
   /**
    * The file as a stream (downloads of any size without holding them in memory), with the size of

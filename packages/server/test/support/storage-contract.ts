@@ -108,5 +108,30 @@ export function storageContract(name: string, storageOf: () => Storage, options:
       assert.ok(Buffer.from(await s.read('atomic/file.bin')).equals(b));
       assert.equal(await s.clearStaging(), 0, 'a finished write leaves nothing to clear');
     });
+
+    it('stages bytes at no path, publishes them whole over what is there, or discards them', async () => {
+      const s = storageOf();
+      await s.write('staged/report.xlsx', 'old');
+      const kept = await s.stage('new bytes');
+      const dropped = await s.stage(new Uint8Array([1, 2, 3]));
+      assert.deepEqual([kept.bytes, dropped.bytes], [9, 3]);
+      assert.equal(await text(s, 'staged/report.xlsx'), 'old', 'staged bytes are nowhere yet');
+      assert.deepEqual(await s.list('staged'), ['report.xlsx']);
+      await s.publish(kept, 'staged/report.xlsx');
+      assert.equal(await text(s, 'staged/report.xlsx'), 'new bytes');
+      await assert.rejects(s.publish(kept, 'staged/again.xlsx'), /already published or discarded/);
+      await s.discard(dropped);
+      await s.discard(dropped);
+      await s.discard(kept);
+      await assert.rejects(s.publish(dropped, 'staged/dropped.xlsx'), /already published or discarded/);
+      assert.deepEqual(await s.list('staged'), ['report.xlsx']);
+      const fresh = await s.stage('x');
+      await s.publish(fresh, 'staged/new/folder/file.txt');
+      assert.equal(await text(s, 'staged/new/folder/file.txt'), 'x', 'its folder made');
+      const refused = await s.stage('x');
+      await assert.rejects(s.publish(refused, '../outside.txt'), StoragePathError);
+      await s.discard(refused);
+      assert.equal(await s.clearStaging(), 0, 'nothing left in staging');
+    });
   });
 }

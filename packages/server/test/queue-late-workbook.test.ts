@@ -1,0 +1,154 @@
+// A worker that stores a workbook late must never replace a newer run's (docs/queue.md, "A late
+// worker's workbook"). Folder names are unique among a user's rows only, so a run given up (its
+// row removed and refunded) or deleted by its user frees its folder's name, and the user's next
+// run with the same symbol, period, strategy and stop takes it (the targets are not part of the
+// name). A worker still holding the old run then wrote its workbook into that folder: over the
+// newer run's when that one finished first, or as a file no row owns. Real bt-worker processes on
+// the machine's Redis: a `late` one holds each job long enough for the API to give it up.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { BACKTEST_QUEUE, JOB_NAMES, jobOptions, type QueueJobData } from '../src/jobs/queue.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { openTestDatabase, type TestDatabase } from './support/db.js';
+import { SHARED_REDIS, deleteKeys, waitFor } from './support/redis.js';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
+import { balance, funded, ledgerRows, runBacktest } from './support/work.js';
+
+const PREFIX = `bt-test-late-${process.pid}-${randomBytes(3).toString('hex')}`;
+const OTHER_PREFIX = `${PREFIX}-retries`;
+/** How long the `late` worker holds each job before its engine: past the API's bound, and time for a rerun. */
+const HOLD_MS = 12_000;
+
+describe("a late worker and the newer run that took its folder's name", () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let dataDir: string;
+  let redis: Redis;
+  let queue: Queue;
+  let retries: Queue | null = null;
+  let late: WorkerProcess;
+  let quick: WorkerProcess | null = null;
+  const env = () => ({ DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: SHARED_REDIS, QUEUE_PREFIX: PREFIX, WORKER_CONCURRENCY: '1', ENGINE_THREADS: '1' });
+  const startQuick = async () => (quick ??= await startWorkerProcess(env()));
+  const files = (path: string) => join(dataDir, 'files', path);
+  /** Every file under a user's results, relative to it. */
+  const resultFiles = (userId: number) => {
+    const root = files(`results/${userId}`);
+    return existsSync(root) ? (readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort()) : [];
+  };
+  const staged = () => (existsSync(files('.staging')) ? readdirSync(files('.staging')) : []);
+  const finished = (jobId: string) => waitFor(async () => Boolean((await queue.getJob(jobId))?.finishedOn), `job ${jobId} finished`, 60_000);
+
+  before(async () => {
+    database = await openTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'bt-queue-late-'));
+    t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 3000 } });
+    redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest: null });
+    queue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix: PREFIX });
+    late = await startWorkerProcess({ ...env(), BT_TEST_JOB_HOLD_MS: String(HOLD_MS) });
+  });
+
+  after(async () => {
+    await Promise.all([late?.stop(), quick?.stop()]);
+    await t?.close();
+    await queue?.close();
+    await retries?.close();
+    redis?.disconnect();
+    await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
+    await deleteKeys(SHARED_REDIS, `${OTHER_PREFIX}:*`);
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a run given up while its job runs: the rerun that finished first keeps its workbook and record; the old run costs nothing and leaves no file', { timeout: 120_000 }, async () => {
+    const user = await funded(t, 10);
+    const given = runBacktest(t, user.key, { tp1_pips: 10, tp2_pips: 20 });
+    const job = async () => (await queue.getJobs(['active']))[0];
+    await waitFor(async () => (await job())?.processedBy?.endsWith(late.name) === true, 'the first run taken by the late worker');
+    const old = (await job())!;
+    const oldFolder = (old.data as QueueJobData).run.folder;
+    await startQuick();
+    const first = await given;
+    assert.equal(first.status, 503, first.text);
+    assert.equal(await t.db.models.BacktestRun.count({ where: { runId: old.id! } }), 0, 'the given-up run is gone');
+
+    // The rerun, other targets: the same folder's name, finished long before the late worker wakes.
+    const rerun = await runBacktest(t, user.key, { tp1_pips: 15, tp2_pips: 30 });
+    assert.equal(rerun.status, 200, rerun.text);
+    const run = (await t.db.models.BacktestRun.findOne({ where: { runId: rerun.body.run_id } }))!;
+    assert.equal(run.folder, oldFolder, 'the rerun took the given-up run’s folder name');
+    const mine = readFileSync(files(run.xlsxPath!));
+
+    await finished(old.id!);
+    assert.deepEqual((await queue.getJob(old.id!))!.returnvalue, { cancelled: true });
+    const now = (await t.db.models.BacktestRun.findOne({ where: { runId: run.runId } }))!;
+    assert.deepEqual([now.status, now.tp1Pips, now.tp2Pips, now.xlsxPath], ['done', 15, 30, run.xlsxPath]);
+    assert.ok(readFileSync(files(run.xlsxPath!)).equals(mine), 'the rerun’s workbook, not the given-up run’s');
+    assert.equal((await t.request('GET', rerun.body.download_url, { key: user.key })).status, 200);
+    assert.deepEqual(resultFiles(user.id), [`${run.folder}/${run.folder}.xlsx`], 'no file of the given-up run');
+    assert.deepEqual(staged(), [], 'nothing left in staging');
+    // Charged for the rerun only.
+    assert.equal(await balance(t, user.id), 8);
+    const byRun = (ref: string) => ledgerRows(t, user.id).then((rows) => rows.filter((r) => r.reference === ref).map((r) => r.kind).sort());
+    assert.deepEqual(await byRun(old.id!), ['refund', 'spend']);
+    assert.deepEqual(await byRun(run.runId), ['spend']);
+  });
+
+  it('a retried job of a run its user deleted meanwhile: no file comes back, and a rerun into the folder keeps its own', { timeout: 120_000 }, async () => {
+    // The retried jobs go to a late worker of a queue of their own (it reads the run from the
+    // database, wherever the job came from), so that the user's runs all go to the quick one.
+    await late.stop();
+    await startQuick();
+    const lateAgain = await startWorkerProcess({ ...env(), QUEUE_PREFIX: OTHER_PREFIX, BT_TEST_JOB_HOLD_MS: String(HOLD_MS) });
+    retries = new Queue(BACKTEST_QUEUE, { connection: redis, prefix: OTHER_PREFIX });
+    /**
+     * The same job again, as the stalled-job check hands a job back when the worker that marked
+     * its run done died before the job completed: it reads the run (done) and holds; meanwhile the
+     * user deletes the result.
+     */
+    const retryThenDelete = async (runId: string, folder: string, key: string) => {
+      const data = { ...((await queue.getJob(runId))!.data as QueueJobData), deadline: Date.now() + 60_000 };
+      const jobId = `${runId}-again`;
+      await retries!.add(JOB_NAMES.backtest, data, jobOptions(jobId, false));
+      await waitFor(async () => (await retries!.getJob(jobId))?.processedBy?.endsWith(lateAgain.name) === true, `job ${jobId} taken by the late worker`);
+      await new Promise((r) => setTimeout(r, 1500));
+      const removed = await t.request('DELETE', `/api/user/backtests/delete/${folder}`, { key });
+      assert.equal(removed.status, 200, removed.text);
+      return async () => waitFor(async () => Boolean((await retries!.getJob(jobId))?.finishedOn), `job ${jobId} finished`, 60_000);
+    };
+    try {
+      const user = await funded(t, 10);
+      const res = await runBacktest(t, user.key);
+      assert.equal(res.status, 200, res.text);
+      const done = (await t.db.models.BacktestRun.findOne({ where: { runId: res.body.run_id } }))!;
+      const settled = await retryThenDelete(done.runId, done.folder, user.key);
+      assert.deepEqual(resultFiles(user.id), []);
+      await settled();
+      assert.deepEqual(resultFiles(user.id), [], 'no untracked workbook of the deleted run');
+      assert.deepEqual(staged(), [], 'nothing left in staging');
+
+      // Again, with a rerun into the freed folder finishing before the retried job stores anything.
+      const second = await runBacktest(t, user.key, { tp1_pips: 12 });
+      assert.equal(second.status, 200, second.text);
+      const previous = (await t.db.models.BacktestRun.findOne({ where: { runId: second.body.run_id } }))!;
+      const settledAgain = await retryThenDelete(previous.runId, previous.folder, user.key);
+      const rerun = await runBacktest(t, user.key, { tp1_pips: 14 });
+      assert.equal(rerun.status, 200, rerun.text);
+      const run = (await t.db.models.BacktestRun.findOne({ where: { runId: rerun.body.run_id } }))!;
+      assert.equal(run.folder, previous.folder);
+      const mine = readFileSync(files(run.xlsxPath!));
+      await settledAgain();
+      assert.ok(readFileSync(files(run.xlsxPath!)).equals(mine), 'the rerun’s workbook, not the deleted run’s');
+      assert.deepEqual(resultFiles(user.id), [`${run.folder}/${run.folder}.xlsx`]);
+      assert.deepEqual(staged(), []);
+    } finally {
+      await lateAgain.stop();
+    }
+  });
+});
