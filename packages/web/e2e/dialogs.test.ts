@@ -123,6 +123,33 @@ describe('dialogs and the keyboard', () => {
     await page.context().close();
   });
 
+  it('the sign-in, support and dashboard tabs move with the arrows too', async () => {
+    // The sign-in page shows its tabs on a phone only (a link switches forms on a desktop).
+    const visitor = await signedInPage(running.browser, running.server, null, '/login', { width: 375, height: 800 });
+    const login = visitor.getByRole('tablist', { name: 'Connexion ou inscription' });
+    await login.getByRole('tab', { name: 'Connexion', selected: true }).focus();
+    await visitor.keyboard.press('ArrowRight');
+    await login.getByRole('tab', { name: 'Inscription', selected: true }).waitFor();
+    await visitor.waitForURL(/tab=register/);
+    assert.equal((await focused(visitor)).name, 'Inscription');
+    await visitor.goto(new URL('/support', running.server.url).href);
+    const support = visitor.getByRole('tablist', { name: 'Type de demande' });
+    const kinds = await support.getByRole('tab').allInnerTexts();
+    await support.getByRole('tab', { selected: true }).focus();
+    await visitor.keyboard.press('End');
+    await support.getByRole('tab', { name: kinds.at(-1), selected: true }).waitFor();
+    await visitor.context().close();
+
+    const page = await signedInPage(running.browser, running.server, trader.key, '/dashboard');
+    const dash = page.getByRole('tablist', { name: 'Dashboard' });
+    await dash.getByRole('tab', { name: 'Mon dashboard', selected: true }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await dash.getByRole('tab', { name: 'Mes CSV', selected: true }).waitFor();
+    await page.waitForURL(/tab=csv/);
+    assert.equal((await focused(page)).name, 'Mes CSV');
+    await page.context().close();
+  });
+
   it('the hamburger menu (below 1024 px) closes on Escape and gives focus back to its button', async () => {
     const page = await signedInPage(running.browser, running.server, null, '/home', { width: 375, height: 800 });
     const button = page.getByRole('button', { name: 'Menu' });

@@ -10,6 +10,7 @@ import { useSession } from '../../session/react.js';
 import { AUTH_MESSAGES, googleSignIn, providerFailureMessage, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
 import { ResendVerification } from './ResendVerification.js';
 import { Hexagon, PartyPopper } from 'lucide-react';
+import { useRovingGroup } from '../../lib/useRovingGroup.js';
 
 function LegalLinks() {
   return (
@@ -205,6 +206,9 @@ function RegisterForm({ next }: { next: string }) {
   );
 }
 
+/** The two tabs, in their order on screen (arrow keys: docs/web.md "Keyboard in groups"). */
+const AUTH_TABS: readonly AuthTab[] = ['login', 'register'];
+
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
@@ -227,6 +231,7 @@ export default function LoginPage() {
     copy.set('tab', value);
     setParams(copy, { replace: true });
   };
+  const tabKeys = useRovingGroup(AUTH_TABS.length, AUTH_TABS.indexOf(tab), (index) => setTab(AUTH_TABS[index]));
 
   return (
     <div className="auth-page">
@@ -235,11 +240,11 @@ export default function LoginPage() {
         <Hexagon className="logo-mark" size={22} strokeWidth={2.5} aria-hidden="true" /> bt
       </Link>
       <div className="auth-card card">
-        <div className="pill-switch" role="tablist" aria-label="Connexion ou inscription">
-          <button type="button" role="tab" aria-selected={tab === 'login'} className={tab === 'login' ? 'active' : ''} onClick={() => setTab('login')}>
+        <div className="pill-switch" role="tablist" aria-label="Connexion ou inscription" onKeyDown={tabKeys.onKeyDown}>
+          <button type="button" role="tab" aria-selected={tab === 'login'} className={tab === 'login' ? 'active' : ''} onClick={() => setTab('login')} {...tabKeys.item(0)}>
             Connexion
           </button>
-          <button type="button" role="tab" aria-selected={tab === 'register'} className={tab === 'register' ? 'active' : ''} onClick={() => setTab('register')}>
+          <button type="button" role="tab" aria-selected={tab === 'register'} className={tab === 'register' ? 'active' : ''} onClick={() => setTab('register')} {...tabKeys.item(1)}>
             Inscription
           </button>
         </div>

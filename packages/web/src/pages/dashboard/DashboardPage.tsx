@@ -12,6 +12,7 @@ import { BacktestsSection } from './BacktestsSection.js';
 import { CsvTab } from './CsvTab.js';
 import { StrategiesSection } from './StrategiesSection.js';
 import './dashboard.css';
+import { useRovingGroup } from '../../lib/useRovingGroup.js';
 
 export const PINS_VIEW = 'epingles';
 
@@ -55,22 +56,32 @@ function StandalonePins() {
   );
 }
 
+type DashboardTab = 'dashboard' | 'csv';
+const DASHBOARD_TABS: readonly DashboardTab[] = ['dashboard', 'csv'];
+
+function DashboardTabs({ tab, select }: { tab: DashboardTab; select: (next: DashboardTab) => void }) {
+  const keys = useRovingGroup(DASHBOARD_TABS.length, DASHBOARD_TABS.indexOf(tab), (index) => select(DASHBOARD_TABS[index]));
+  return (
+    <div className="tabs dash-tabs" role="tablist" aria-label="Dashboard" onKeyDown={keys.onKeyDown}>
+      <button type="button" role="tab" aria-selected={tab === 'dashboard'} className={`tab${tab === 'dashboard' ? ' active' : ''}`} onClick={() => select('dashboard')} {...keys.item(0)}>
+        Mon dashboard
+      </button>
+      <button type="button" role="tab" aria-selected={tab === 'csv'} className={`tab${tab === 'csv' ? ' active' : ''}`} onClick={() => select('csv')} {...keys.item(1)}>
+        Mes CSV
+      </button>
+    </div>
+  );
+}
+
 export default function DashboardPage() {
   const [params, setParams] = useSearchParams();
   if (params.get('view') === PINS_VIEW) return <StandalonePins />;
-  const tab = params.get('tab') === 'csv' ? 'csv' : 'dashboard';
-  const select = (next: 'dashboard' | 'csv') => setParams(next === 'csv' ? { tab: 'csv' } : {}, { replace: true });
+  const tab: DashboardTab = params.get('tab') === 'csv' ? 'csv' : 'dashboard';
+  const select = (next: DashboardTab) => setParams(next === 'csv' ? { tab: 'csv' } : {}, { replace: true });
   return (
     <section className="dashboard-page">
       <PageMeta title="Dashboard" noindex />
-      <div className="tabs dash-tabs" role="tablist" aria-label="Dashboard">
-        <button type="button" role="tab" aria-selected={tab === 'dashboard'} className={`tab${tab === 'dashboard' ? ' active' : ''}`} onClick={() => select('dashboard')}>
-          Mon dashboard
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'csv'} className={`tab${tab === 'csv' ? ' active' : ''}`} onClick={() => select('csv')}>
-          Mes CSV
-        </button>
-      </div>
+      <DashboardTabs tab={tab} select={select} />
       {tab === 'csv' ? (
         <CsvTab />
       ) : (

@@ -4,6 +4,7 @@ import { PageMeta } from '../../components/PageMeta.js';
 import { calls } from '../../runtime.js';
 import { SUPPORT_SENT_RESET_MS, SUPPORT_TABS, supportFailureMessage, supportPayload, validateSupport, type SupportFields, type SupportType } from './support.js';
 import { Hexagon } from 'lucide-react';
+import { useRovingGroup } from '../../lib/useRovingGroup.js';
 
 const EMPTY: SupportFields = { firstName: '', lastName: '', email: '', message: '' };
 
@@ -26,6 +27,8 @@ export default function SupportPage() {
     value: fields[name],
     onChange: (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value })),
   });
+
+  const tabKeys = useRovingGroup(SUPPORT_TABS.length, SUPPORT_TABS.findIndex((t) => t.id === type), (index) => setType(SUPPORT_TABS[index].id));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -60,9 +63,9 @@ export default function SupportPage() {
       <article className="card support-card">
         <h1>Support</h1>
         <p className="muted">Notre support est disponible 24/7. Décris ta question ou ta suggestion, on te répond par e-mail.</p>
-        <div className="tabs" role="tablist">
-          {SUPPORT_TABS.map((tab) => (
-            <button key={tab.id} type="button" role="tab" aria-selected={type === tab.id} className={`tab${type === tab.id ? ' active' : ''}`} onClick={() => setType(tab.id)}>
+        <div className="tabs" role="tablist" aria-label="Type de demande" onKeyDown={tabKeys.onKeyDown}>
+          {SUPPORT_TABS.map((tab, index) => (
+            <button key={tab.id} type="button" role="tab" aria-selected={type === tab.id} className={`tab${type === tab.id ? ' active' : ''}`} onClick={() => setType(tab.id)} {...tabKeys.item(index)}>
               {tab.label}
             </button>
           ))}
