@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck, FileDown } from 'lucide-react';
 import { calls, payments, storage } from '../../runtime.js';
@@ -16,7 +16,7 @@ import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, vis
 import type { UserProfile } from '../../session/types.js';
 import { ScrollX } from '../../components/ScrollX.js';
 import { AVATAR_CHOICES, avatarColorName } from '../../features/profile/avatarColors.js';
-import { rovingIndex, rovingTabIndex } from '../../lib/roving.js';
+import { useRovingGroup } from '../../lib/useRovingGroup.js';
 
 
 /** Tells the top bar of this tab (other tabs get the storage event). */
@@ -32,18 +32,9 @@ export function AvatarPicker({ user, apiKey }: { user: UserProfile; apiKey: stri
     setChosen(saveAvatarColor(storage, apiKey, color));
     announceAvatarColor();
   };
-  const swatches = useRef<(HTMLButtonElement | null)[]>([]);
   const chosenIndex = chosen ? AVATAR_CHOICES.indexOf(chosen) : -1;
   // A radio group: one tab stop, the arrows (and Home, End) move and choose (docs/web.md "Keyboard in groups").
-  const onSwatchKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const focused = swatches.current.findIndex((node) => node === document.activeElement);
-    const target = rovingIndex(event.key, focused >= 0 ? focused : chosenIndex, AVATAR_CHOICES.length, 'both');
-    if (target === null) return;
-    event.preventDefault();
-    choose(AVATAR_CHOICES[target]);
-    swatches.current[target]?.focus();
-  };
+  const swatchKeys = useRovingGroup(AVATAR_CHOICES.length, chosenIndex, (index) => choose(AVATAR_CHOICES[index]), 'both');
   const reset = () => {
     storage.removeItem(avatarColorStorageKey(apiKey));
     storage.removeItem(AVATAR_COLOR_STORAGE);
@@ -60,19 +51,16 @@ export function AvatarPicker({ user, apiKey }: { user: UserProfile; apiKey: stri
         </span>
         <span className="muted small" data-testid="avatar-chosen">{chosen ? `Couleur choisie : ${avatarColorName(chosen)}` : 'Couleur automatique (d’après ton e-mail)'}</span>
       </div>
-      <div className="swatches" role="radiogroup" aria-label="Couleur de l’avatar" onKeyDown={onSwatchKey}>
+      <div className="swatches" role="radiogroup" aria-label="Couleur de l’avatar" onKeyDown={swatchKeys.onKeyDown}>
         {AVATAR_CHOICES.map((color, index) => (
           <button
             key={color}
-            ref={(node) => {
-              swatches.current[index] = node;
-            }}
+            {...swatchKeys.item(index)}
             type="button"
             role="radio"
             aria-checked={chosen === color}
             aria-label={avatarColorName(color)}
             title={avatarColorName(color)}
-            tabIndex={rovingTabIndex(index, chosenIndex)}
             className={`swatch-button${chosen === color ? ' active' : ''}`}
             style={{ background: color }}
             onClick={() => choose(color)}

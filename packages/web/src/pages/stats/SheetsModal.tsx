@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Modal } from '../../components/Modal.js';
 import { TRADE_HEADERS, configLabel, configValueText, formatCellFr } from '@bt/core/format';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../../lib/format.js';
 import { CONFIG_SHEET, HOURLY_SHEET, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
 import { ScrollX } from '../../components/ScrollX.js';
-import { rovingIndex, rovingTabIndex } from '../../lib/roving.js';
+import { useRovingGroup } from '../../lib/useRovingGroup.js';
 
 export const MISSING_FOLDER_MESSAGE = 'Aucune donnée XLSX associée à cette stratégie (folder manquant).';
 
@@ -197,7 +197,6 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   const [sheets, setSheets] = useState<Record<string, SheetState>>({});
   const [timeZone, setTimeZone] = useState(DEFAULT_HOURLY_TIME_ZONE);
   const tabIds = useId();
-  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
 
   useEffect(() => {
     if (!folder) return;
@@ -252,17 +251,10 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
     // A sheet that failed (and Config, fetched with every tab) is asked for again.
     setSheets((current) => forgetFailedSheets(current, [name, CONFIG_SHEET]));
   };
+  const activeIndex = names && active ? names.indexOf(active) : -1;
   // WAI-ARIA tabs: one tab stop (the active tab), the arrows, Home and End move and choose
   // (docs/web.md "Keyboard in groups").
-  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (!names || event.altKey || event.ctrlKey || event.metaKey) return;
-    const target = rovingIndex(event.key, names.indexOf(active ?? ''), names.length);
-    if (target === null) return;
-    event.preventDefault();
-    choose(names[target]);
-    tabs.current[target]?.focus();
-  };
-  const activeIndex = names && active ? names.indexOf(active) : -1;
+  const tabKeys = useRovingGroup(names?.length ?? 0, activeIndex, (index) => names && choose(names[index]));
 
   let body: ReactNode;
   if (!folder) body = <p className="empty-state">{MISSING_FOLDER_MESSAGE}</p>;
@@ -279,19 +271,16 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
     <Modal title={title} onClose={onClose} wide footer={footer} className="sheets-modal">
       {header}
       {names && names.length > 0 ? (
-        <div className="tabs" role="tablist" aria-label="Feuilles du classeur" onKeyDown={onTabKey}>
+        <div className="tabs" role="tablist" aria-label="Feuilles du classeur" onKeyDown={tabKeys.onKeyDown}>
           {names.map((name, index) => (
             <button
               key={name}
-              ref={(node) => {
-                tabs.current[index] = node;
-              }}
+              {...tabKeys.item(index)}
               id={`${tabIds}-tab-${index}`}
               type="button"
               role="tab"
               aria-selected={name === active}
               aria-controls={name === active ? `${tabIds}-panel` : undefined}
-              tabIndex={rovingTabIndex(index, activeIndex)}
               className={`tab${name === active ? ' active' : ''}`}
               onClick={() => choose(name)}
               data-sheet={name}
