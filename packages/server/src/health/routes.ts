@@ -77,12 +77,39 @@ const READY_TIMEOUT_MS = 2000;
 /** What a check is called in the French detail. */
 const READY_LABELS: Record<string, string> = { database: 'base de données', redis: 'Redis', storage: 'stockage des fichiers' };
 
+/**
+ * `work`, or a rejection when it has not settled within `ms` of the event loop's time. A timer
+ * that fires late says the process was held (a starved CPU, a long garbage collection), not that
+ * the check was slow: the time it was held is given back, up to `ms` in all, so a check that
+ * hangs is refused within 2 × ms at most. And the rejection waits for the I/O already received
+ * (setImmediate runs after the poll phase): timers come first in the event loop's turn, and after
+ * a stall an answer that had arrived was beaten by the timer (test/health-event-loop-stall.test.ts).
+ */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  return new Promise<T>((resolve, reject) => {
+    let deadline = performance.now() + ms;
+    let spare = ms;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      clearTimeout(timer);
+      if (!settled) fn();
+      settled = true;
+    };
+    const fire = () => {
+      const late = performance.now() - deadline;
+      if (late > 10 && spare > 0) {
+        const more = Math.min(late, spare);
+        spare -= more;
+        deadline = performance.now() + more;
+        timer = setTimeout(fire, more);
+        return;
+      }
+      setImmediate(() => settle(() => reject(new Error(`no answer within ${ms} ms`))));
+    };
+    let timer = setTimeout(fire, ms);
+    work.then(
+      (value) => settle(() => resolve(value)),
+      (err) => settle(() => reject(err)),
+    );
+  });
 }
