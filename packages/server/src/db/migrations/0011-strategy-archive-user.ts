@@ -10,5 +10,10 @@ export async function up({ context: qi }: { context: QueryInterface }): Promise<
 }
 
 export async function down({ context: qi }: { context: QueryInterface }): Promise<void> {
+  // MySQL and MariaDB drop the index they made for the user_id foreign key once this one can serve
+  // it, and refuse to drop this one while the key needs it: give the key its own index back first.
+  if (qi.sequelize.getDialect() === 'mysql') {
+    await qi.addIndex('strategy_archive', ['user_id'], { name: 'strategy_archive_user_id' });
+  }
   await qi.removeIndex('strategy_archive', 'strategy_archive_user');
 }
