@@ -3,6 +3,7 @@ export { readCandlesFile, writeCandlesFile, candleFileKind, checkWorkbookFile, W
 export { walkZip, walkZipEntries, ZipRefusal, type ZipBudget, type EntryBudget, type EntryProblem, type ZipEntryInfo } from './zip-guard.js';
 export { checkXlsx, XlsxTooManyRows, type XlsxBudget } from './xlsx-guard.js';
 export { writeFileWhole, type FileContent } from './write-file.js';
+export { processEnded, hostTag } from './processes.js';
 export { unfinishedTempFiles, removeUnfinishedTempFiles, trackTempFile, onTempFile, onUnfinishedCount } from './temp-files/index.js';
 export { openUserFile, readUserFile, readUserText, UnreadableFileError, MAX_WHOLE_FILE_BYTES, type OpenedFile } from './user-file.js';
 export {

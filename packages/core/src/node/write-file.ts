@@ -3,10 +3,10 @@
 // over it once complete. A full disk, an I/O error or a killed process leaves the previous file
 // (or none), never a cut one; a golden file cut in half would have broken every later regression
 // run (docs/cli.md, "Candle files").
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmod, open, opendir, realpath, rename, rm, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { hostTag, processEnded } from './processes.js';
 import { tracking } from './temp-files/index.js';
 
 export type FileContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
@@ -84,21 +84,11 @@ export async function writeFileWhole(path: string, content: FileContent): Promis
  * out-of-memory kill, a power cut) can be told from one still being written: docs/cli.md "Files bt
  * writes".
  */
-export const TEMP_HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 4);
+export const TEMP_HOST_TAG = hostTag(4);
 const OWNED_TEMP = /^\..+\.[0-9a-f]{12}\.([0-9a-f]{4})-(\d{1,10})\.tmp$/;
 
 /** Folders already swept by this thread: once each, so writing many files into one stays linear. */
 const swept = new Set<string>();
-
-/** Whether process `pid` of this host has ended (a process of another user is alive: EPERM). */
-function ended(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 /**
  * Removes, once per folder and thread, the temporary files a writer of this host left there when
@@ -114,7 +104,7 @@ async function sweepStaleTempFiles(folder: string): Promise<void> {
       const m = OWNED_TEMP.exec(entry.name);
       if (!m || m[1] !== TEMP_HOST_TAG || !entry.isFile()) continue;
       const pid = Number(m[2]);
-      if (pid !== process.pid && pid > 0 && ended(pid)) await rm(join(folder, entry.name), { force: true });
+      if (pid !== process.pid && pid > 0 && processEnded(pid)) await rm(join(folder, entry.name), { force: true });
     }
   } catch {
     // Cleaning up after another process never stops this write.

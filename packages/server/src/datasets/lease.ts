@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Op, UniqueConstraintError } from 'sequelize';
+import { processEnded } from '@bt/core/node';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 
@@ -20,17 +21,6 @@ const RENEW_EVERY_MS = 20_000;
 const HOST = hostname().slice(0, 30);
 const SELF = `${HOST}/${process.pid}/${Math.round(performance.timeOrigin).toString(36)}`;
 const holderId = () => `${SELF}/${randomUUID().slice(0, 8)}`;
-
-/** Whether the process with this pid, on this host, still runs. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user. Anything else than ESRCH: not known, so taken as running.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
 
 /** A lease taken: renewed until `release`. */
 export interface HeldLease {
@@ -87,7 +77,7 @@ export class MaintenanceLeases {
     const [host, pid, started] = row?.holder?.split('/') ?? [];
     if (!row?.holder || host !== HOST || !/^\d+$/.test(pid ?? '')) return false;
     const previousLife = Number(pid) === process.pid && `${host}/${pid}/${started}` !== SELF;
-    if (!previousLife && alive(Number(pid))) return false;
+    if (!previousLife && !processEnded(Number(pid))) return false;
     const [freed] = await MaintenanceLease.update({ holder: null, expiresAt: this.clock.now() }, { where: { name, holder: row.holder } });
     if (freed > 0) this.log(`lease ${name}: freed, its holder (pid ${pid} on this host) no longer runs`);
     return freed > 0;

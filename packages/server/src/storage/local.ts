@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { constants, mkdirSync, realpathSync, renameSync } from 'node:fs';
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { hostTag, processEnded } from '@bt/core/node';
 import type { StagedFile, Storage, StorageEntry } from './types.js';
 
 export class StoragePathError extends Error {
@@ -26,23 +26,13 @@ export const STAGING_DIR = '.staging';
  * process of the same DATA_DIR (the old server, a bt-worker) was about to rename, whose write
  * then failed. A name of another host or another form goes once it is STALE_STAGING_MS old.
  */
-const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const HOST_TAG = hostTag(8);
 const STAGED = /^[0-9a-f]{16}\.([0-9a-f]{8})-(\d{1,10})\.tmp$/;
 export const STALE_STAGING_MS = 60 * 60 * 1000;
 
 /** A staging file's name: random, then this host and the writing process. */
 export function stagingFileName(pid = process.pid): string {
   return `${randomBytes(8).toString('hex')}.${HOST_TAG}-${pid}.tmp`;
-}
-
-/** Whether process `pid` of this host has ended (one of another user is alive: EPERM). */
-function ended(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /**
@@ -335,7 +325,7 @@ export class LocalStorage implements Storage {
         if (own && own[1] === HOST_TAG) {
           const pid = Number(own[2]);
           // This process's, or a live one's: a write in progress.
-          if (pid === process.pid || pid <= 0 || !ended(pid)) return false;
+          if (pid === process.pid || pid <= 0 || !processEnded(pid)) return false;
         } else {
           const info = await lstat(join(staging, name)).catch(() => null);
           if (!info || now - info.mtimeMs < STALE_STAGING_MS) return false;
