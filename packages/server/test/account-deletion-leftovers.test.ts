@@ -222,6 +222,11 @@ describe(`an account's deletion leaves nothing of it behind (${TEST_DIALECT})`, 
     assert.equal(await t.db.models.StorageRemoval.count(), 0);
   });
 
+  it('the sweep finds deleted accounts by an index on deleted_at, not by reading every user', async () => {
+    const indexes = (await t.db.sequelize.getQueryInterface().showIndex('users')) as { name: string; fields: { attribute: string }[] }[];
+    assert.deepEqual(indexes.find((i) => i.name === 'users_deleted_at')?.fields.map((f) => f.attribute), ['deleted_at']);
+  });
+
   it('an account deleted before the purge existed: the sweep purges what it left, once', async () => {
     const { user, files } = await busyUser(t);
     // What a deletion did before: the row archived, the keys gone, everything else left.

@@ -11,6 +11,7 @@ import * as m0009 from './0009-payment-reversals.js';
 import * as m0010 from './0010-storage-removals.js';
 import * as m0011 from './0011-strategy-archive-user.js';
 import * as m0012 from './0012-maintenance-leases.js';
+import * as m0013 from './0013-users-deleted.js';
 
 export interface Migration {
   name: string;
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   { name: '0010-storage-removals', ...m0010 },
   { name: '0011-strategy-archive-user', ...m0011 },
   { name: '0012-maintenance-leases', ...m0012 },
+  { name: '0013-users-deleted', ...m0013 },
 ];
