@@ -73,7 +73,7 @@ export function createServices(deps: AppDeps) {
   const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
   const providerSignIns = new ProviderSignIns(deps.rateLimiter, deps.identityProviders);
   // The public top list's cache is made below; the deletion only calls it once the app runs.
-  const purge = new AccountPurge({ db, storage: deps.storage, ledger, log, forgetPublicListing: () => publicListing.forget() });
+  const purge = new AccountPurge({ db, storage: deps.storage, ledger, log, clock, forgetPublicListing: () => publicListing.forget() });
   const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns, purge });
   const linking = new IdentityLinking(db, accounts, sessions, events, providerSignIns);
   const oidc = new OidcFlow(db, clock, linking, config, log);

@@ -35,6 +35,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare subscriptionRenewDate: CreationOptional<Date | null>;
   declare subscriptionAutoRenew: CreationOptional<boolean>;
   declare deletedAt: CreationOptional<Date | null>;
+  /** When the sweep erased the deleted account's personal fields, 12 months after deletion (users/erasure.ts). */
+  declare erasedAt: CreationOptional<Date | null>;
   /** Backtests started so far (run_seq of the Config sheet, folder uniqueness suffix). */
   declare runSeq: CreationOptional<number>;
   /** Where the subscription is paid (stripe renews by itself; paypal and crypto pay one period). */
@@ -165,6 +167,7 @@ export function initModels(sequelize: Sequelize): Models {
       subscriptionRenewDate: { type: DataTypes.DATE, allowNull: true },
       subscriptionAutoRenew: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       deletedAt: { type: DataTypes.DATE, allowNull: true },
+      erasedAt: { type: DataTypes.DATE, allowNull: true },
       runSeq: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       subscriptionProvider: { type: DataTypes.STRING(16), allowNull: true },
       subscriptionId: { type: DataTypes.STRING(191), allowNull: true },

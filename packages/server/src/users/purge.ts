@@ -1,8 +1,10 @@
 import type { Transaction } from 'sequelize';
+import type { Clock } from '../clock/index.js';
 import { AccountGoneError, LedgerError, type CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import { oweRemoval, settleRemoval } from '../storage/removals.js';
 import type { Storage } from '../storage/types.js';
+import { eraseExpired } from './erasure.js';
 
 export interface PurgeDeps {
   db: Database;
@@ -12,6 +14,8 @@ export interface PurgeDeps {
   ledger: Pick<CreditLedger, 'refund'>;
   /** The public top list's cache: a deleted account's results leave it at once. */
   forgetPublicListing?: () => void;
+  /** The app's clock: with it, the sweep also erases the accounts deleted 12 months ago (users/erasure.ts). */
+  clock?: Clock;
 }
 
 /** One removal the deletion owes the storage (a line of `storage_removals`). */
@@ -84,7 +88,8 @@ export class AccountPurge {
    * The deleted accounts that still own rows (deleted before the purge existed, or reached by a
    * write that slipped past the deletion), purged as a deletion would: at most `limit` of them, the
    * sweep's next round takes the rest. Each one in its own transaction, the account's row locked
-   * and its rows counted again, so two API processes sweeping at once purge it once.
+   * and its rows counted again, so two API processes sweeping at once purge it once. Then the
+   * accounts deleted more than 12 months ago are erased (users/erasure.ts), as many a round.
    */
   async sweepDeleted(limit = 20): Promise<number> {
     const { db } = this.deps;
@@ -104,6 +109,8 @@ export class AccountPurge {
       this.deps.log(`account ${userId}: deleted, its strategies, archive entries, CSVs and results purged by the sweep`);
       await this.settle(userId, owed);
     }
+    const { clock } = this.deps;
+    if (clock) await eraseExpired({ db, clock, log: this.deps.log }, limit);
     return purged;
   }
 
