@@ -83,7 +83,7 @@ export class Reversals {
       const meta = { payment: row.reference, offer_id: row.offerId, method: row.provider, refunded_cents: refunded, disputed_cents: disputed, paid_cents: paidCents };
       if (delta > 0) {
         if (user) {
-          const took = await ledger.takeBack(user.id, delta, notice.reason, { reference: notice.reference, meta, transaction: t });
+          const took = await ledger.takeBack(user.id, delta, notice.reason, { reference: await this.unusedReference('spend', notice.reference, t), meta, transaction: t });
           taken = took.taken;
           shortfall += took.shortfall;
         } else {
@@ -94,7 +94,7 @@ export class Reversals {
         const forgiven = Math.min(shortfall, -delta);
         shortfall -= forgiven;
         given = -delta - forgiven;
-        if (given > 0 && user && !user.deletedAt) await ledger.grant(user.id, given, 'dispute_won', { reference: notice.reference, meta, transaction: t });
+        if (given > 0 && user && !user.deletedAt) await ledger.grant(user.id, given, 'dispute_won', { reference: await this.unusedReference('grant', notice.reference, t), meta, transaction: t });
       }
       const planEnded = row.status === 'paid' && reversedCents >= paidCents && paidCents > 0 && user ? await this.endPlanPaidBy(row, user.id, t) : null;
       const changes = { refundedCents: refunded, disputedCents: disputed, disputeStatus, creditsReversed: owed, creditsShortfall: shortfall };
@@ -126,6 +126,23 @@ export class Reversals {
       if (result.planEnded.stripeSubscription) await this.deps.subscriptions.endReplaced(result.planEnded.stripeSubscription);
     }
     return { status: result.status, taken: result.taken, shortfall: result.shortfall, given: result.given, planEnded: !!result.planEnded };
+  }
+
+  /**
+   * The ledger reference of this movement. Replays are told apart by the payment row (its lock and
+   * the amounts it holds: a replay moves nothing), not by the ledger: a notice can name a fact
+   * already used for another amount (a dispute's amount raised while it stays open reuses
+   * `stripe:{dispute}:open`). Before, the ledger then answered "already applied" without moving
+   * anything while the row counted the credits as taken, and a dispute won later gave back more
+   * than was taken. A reused name gets a suffix (`:2`, `:3`…); the row's lock serialises the notices
+   * of one payment, so no two pick the same.
+   */
+  private async unusedReference(kind: 'spend' | 'grant', reference: string, t: Transaction): Promise<string> {
+    const { CreditEntry } = this.deps.db.models;
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? reference : `${reference}:${n}`;
+      if (!(await CreditEntry.findOne({ where: { kind, reference: candidate }, attributes: ['id'], transaction: t }))) return candidate;
+    }
   }
 
   /**
