@@ -21,23 +21,49 @@ export async function bootstrapLibrary(db: Database, library: Storage, seedDir: 
     return;
   }
   try {
-    await prepare(new DatasetStore(db, library, log), seedDir, log);
+    await prepare(db, new DatasetStore(db, library, log), seedDir, log);
   } finally {
     await lease.release();
   }
 }
 
-async function prepare(store: DatasetStore, seedDir: string | null, log: (message: string) => void): Promise<void> {
+/**
+ * The seed's progress in `admin_settings`: 'running' from its first write, 'done' after its last.
+ * A seed killed halfway leaves month files (some without their index row) and 'running': the next
+ * start seeds again, every month rewritten the same, instead of taking the partial library for a
+ * finished one. A library seeded before this marker existed has none: it counts as done.
+ */
+export const SEED_MARKER = 'library_seed';
+
+async function seedState(db: Database): Promise<string | null> {
+  return (await db.models.AdminSetting.findByPk(SEED_MARKER))?.value ?? null;
+}
+
+async function setSeedState(db: Database, value: 'running' | 'done'): Promise<void> {
+  await db.transaction((t) => db.models.AdminSetting.upsert({ name: SEED_MARKER, value }, { transaction: t }));
+}
+
+async function prepare(db: Database, store: DatasetStore, seedDir: string | null, log: (message: string) => void): Promise<void> {
   // An import killed halfway: its staging files go, and the index is made to match the files.
   await store.recover();
-  if ((await store.count()) > 0) return;
-  const indexed = await store.reindex();
-  if (indexed.datasets > 0) {
-    log(`bt: dataset index rebuilt from the library: ${indexed.datasets} month files`);
+  const interrupted = (await seedState(db)) === 'running';
+  if (interrupted && !seedDir) {
+    log('bt: the library seed was interrupted and SEED_DIR is off: the library stays partial until a start with SEED_DIR finishes it');
     return;
   }
-  if (!seedDir) return;
+  if (!interrupted) {
+    if ((await store.count()) > 0) return;
+    const indexed = await store.reindex();
+    if (indexed.datasets > 0) {
+      log(`bt: dataset index rebuilt from the library: ${indexed.datasets} month files`);
+      return;
+    }
+    if (!seedDir) return;
+  }
+  if (interrupted) log(`bt: the library seed was interrupted: seeding again from ${seedDir}`);
   const started = performance.now();
-  const written = await seedLibrary(store, seedDir, log);
+  await setSeedState(db, 'running');
+  const written = await seedLibrary(store, seedDir!, log);
+  await setSeedState(db, 'done');
   log(`bt: library seeded from ${seedDir}: ${written} month files in ${Math.round(performance.now() - started)} ms`);
 }
