@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { register } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
-import { buyWithStripe, paymentRows, usePaymentApp } from './support/payments.js';
+import { buyWithCrypto, buyWithStripe, paymentRows, usePaymentApp } from './support/payments.js';
 import { balance, ledgerRows } from './support/work.js';
 
 // Refund and dispute notices whose ledger reference is one already used for another amount
@@ -47,3 +47,45 @@ describe(`dispute amounts that change while open (${TEST_DIALECT})`, () => {
     assert.deepEqual(await reversals(user.id), [['spend', 'payment_dispute', -13], ['spend', 'payment_dispute', -12], ['grant', 'dispute_won', 25]]);
   });
 });
+
+describe(`crypto refunds of another payment of the same invoice (${TEST_DIALECT})`, () => {
+  it('refunding the second payment of an invoice paid twice (as the log asks) leaves the credits of the first', async () => {
+    const user = await register(t);
+    const { order } = await buyWithCrypto(p, user, 'CREDIT_20');
+    const first = p.nowpayments.sent.at(-1)!.payment_id;
+    assert.equal((await p.nowpayments.notify(order.id, 'finished', { overrides: { payment_id: 987654321 } })).status, 200);
+    assert.equal(await balance(t, user.id), 25);
+    const refunded = await p.nowpayments.notify(order.id, 'refunded', { overrides: { payment_id: 987654321 } });
+    assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
+    assert.equal(await balance(t, user.id), 25, 'the credited payment was not refunded');
+    let [row] = await paymentRows(t, user.id);
+    assert.deepEqual([row.refundedCents, row.creditsReversed], [0, 0]);
+    assert.ok(t.logs.some((l) => l.includes('987654321') && l.includes('not the one')), t.logs.slice(-3).join('\n'));
+    // The credited payment refunded: its credits go back, once.
+    assert.equal((await p.nowpayments.notify(order.id, 'refunded', { overrides: { payment_id: first } })).status, 200);
+    assert.equal(await balance(t, user.id), 0);
+    [row] = await paymentRows(t, user.id);
+    assert.deepEqual([row.refundedCents, row.creditsReversed], [2000, 25]);
+  });
+
+  it('a payment refunded before another payment of the invoice credits is not counted against it', async () => {
+    const user = await register(t);
+    const { order } = await createCryptoOrder(user);
+    // A first payment too small, refunded by NOWPayments; the buyer then pays the invoice in full.
+    assert.equal((await p.nowpayments.notify(order, 'partially_paid', { overrides: { payment_id: 111 } })).status, 200);
+    assert.equal((await p.nowpayments.notify(order, 'refunded', { overrides: { payment_id: 111 } })).status, 200);
+    assert.equal((await p.nowpayments.notify(order, 'finished', { overrides: { payment_id: 222 } })).status, 200);
+    assert.equal(await balance(t, user.id), 25);
+    // The first refund delivered again (NOWPayments retries) takes nothing from the second payment.
+    assert.equal((await p.nowpayments.notify(order, 'refunded', { overrides: { payment_id: 111 } })).status, 200);
+    assert.equal(await balance(t, user.id), 25);
+    const [row] = await paymentRows(t, user.id);
+    assert.deepEqual([row.status, row.transactionId, row.refundedCents, row.creditsReversed], ['paid', '222', 0, 0]);
+  });
+});
+
+async function createCryptoOrder(user: { key: string }) {
+  const res = await t.request('POST', '/api/payment/crypto/create-order', { key: user.key, json: { offer_id: 'CREDIT_20', user_token: user.key } });
+  assert.equal(res.status, 200, res.text);
+  return { order: res.body.id as string };
+}

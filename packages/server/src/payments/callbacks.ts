@@ -175,6 +175,15 @@ export class PaymentCallbacks {
       case 'expired':
         return this.outcome(payment, 'cancelled', 'expired', `crypto payment ${note.payment_id} expired`, received);
       case 'refunded': {
+        // An invoice can be paid more than once (two tabs, a short payment then a full one): only the
+        // payment that credited it takes credits back. Before, refunding the second payment of an
+        // invoice paid twice, as the log asks, took back the credits of the first, and a short
+        // payment refunded before the full one was counted against it.
+        const paymentId = String(note.payment_id);
+        if (payment.status !== 'created' && payment.transactionId !== paymentId) {
+          this.deps.log(`payments: crypto payment ${paymentId.slice(0, 64)} of ${payment.reference} refunded, but it is not the one that credited it (${payment.transactionId ?? 'none'}): nothing taken back`);
+          return { received: true, ignored: 'not the credited payment' };
+        }
         // NOWPayments refunds a payment whole (to the buyer's address): every credit it bought goes back.
         const paid = payment.amountReceivedCents ?? payment.amountExpectedCents ?? 0;
         const outcome = await this.deps.reversals.apply(payment, { refundedCents: paid, reference: `crypto:${String(note.payment_id)}:refunded`, reason: 'payment_refund', detail: `crypto payment ${String(note.payment_id)} refunded` });
