@@ -15,12 +15,31 @@ const ADDRESS_PART = '[^\\s\\x00-\\x1f\\x7f@<>()[\\]\\\\,;:"]+';
 const EMAIL = new RegExp(`^${ADDRESS_PART}@${ADDRESS_PART}\\.${ADDRESS_PART}$`);
 const USERNAME = /^[a-z0-9._-]{3,32}$/;
 
+/**
+ * The one spelling of an address (docs/security.md, "One address, one spelling"): what reaches the
+ * same mailbox is the same account. Lower case and NFC (an "é" typed as e + U+0301 is the same
+ * text); the domain is folded as DNS resolves it (full-width letters and dots, a trailing root
+ * dot). A local part is never folded past NFC: a full-width one is another text, refused by
+ * isEmail rather than merged into someone's account.
+ */
 export function normalizeEmail(value: string): string {
-  return value.trim().toLowerCase();
+  const address = value.trim().toLowerCase().normalize('NFC');
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
+  const domain = address.slice(at + 1).normalize('NFKC').toLowerCase().replace(/[\u3002\uff61]/g, '.').replace(/\.+$/, '');
+  return `${address.slice(0, at)}@${domain}`;
 }
 
+// Characters nobody sees or that only look like plain ones: invisible format characters (zero-width
+// space and joiners, soft hyphen, bidi marks) anywhere, and compatibility forms (full-width,
+// ligatures) in the local part, which mail providers do not fold. Each made a second account that
+// reads as another person's address.
+const INVISIBLE = /\p{Cf}/u;
+
 export function isEmail(value: string): boolean {
-  return value.length <= 191 && EMAIL.test(value);
+  if (value.length > 191 || !EMAIL.test(value) || INVISIBLE.test(value)) return false;
+  const local = value.slice(0, value.lastIndexOf('@'));
+  return local.normalize('NFKC') === local;
 }
 
 /** Usernames are compared and stored in lower case, so MySQL and SQLite agree on uniqueness. */

@@ -3,6 +3,7 @@ import { withoutCredentials } from '../logging/credentials.js';
 import { defaultFixturesDir } from '../datasets/seed.js';
 import { defaultWebDist } from '../web/static.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits, type ScreenVerification } from '../app/config.js';
+import { normalizeEmail } from '../auth/rules.js';
 import { OWASP_SCRYPT, type ScryptCost } from '../auth/secrets.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../uploads/limits.js';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../admin/import/limits.js';
@@ -203,7 +204,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
   const clientId = env.GOOGLE_CLIENT_ID?.trim() || '';
   const clientSecret = env.GOOGLE_CLIENT_SECRET?.trim() || '';
   if (!!clientId !== !!clientSecret) throw new Error('invalid GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
-  const adminEmail = env.ADMIN_EMAIL?.trim().toLowerCase() || 'admin@bt.local';
+  const adminEmail = normalizeEmail(env.ADMIN_EMAIL ?? '') || 'admin@bt.local';
   const llmUrl = env.LLM_BASE_URL?.trim() || '';
   const llmKey = env.LLM_API_KEY?.trim() || '';
   const llmModel = env.LLM_MODEL?.trim() || '';
