@@ -11,7 +11,7 @@ import type { ProviderSignIns } from './reauth.js';
 
 /** Why a third-party sign-in could not end in a session; sent back as /login?error=... */
 export class SignInRefused extends Error {
-  constructor(readonly code: 'recreate_limit' | 'email_missing' | 'email_unverified') {
+  constructor(readonly code: 'recreate_limit' | 'email_missing' | 'email_unverified' | 'identity_conflict') {
     super(`third-party sign-in refused: ${code}`);
     this.name = 'SignInRefused';
   }
@@ -21,7 +21,8 @@ export class SignInRefused extends Error {
  * Finds or creates the account behind a provider identity:
  * 1. an identity already linked signs its account in;
  * 2. else an account with the same address is linked, when the provider vouches for the address
- *    (email_verified), and its address counts as verified from then on;
+ *    (email_verified) and the account has no identity of this provider yet (another subject with
+ *    the same address is another person), and its address counts as verified from then on;
  * 3. else a new account is created (subject to the re-creation limit), verified when the
  *    provider vouches for the address, which grants the sign-up credits at once.
  */
@@ -71,6 +72,11 @@ export class IdentityLinking {
       const existing = await userWithEmail(this.db, email, t);
       if (existing) {
         if (!claims.emailVerified) throw new SignInRefused('email_unverified');
+        // The account already has its own identity at this provider, under another subject: the
+        // address now belongs to another account of the provider (a workplace gave a departed
+        // colleague's address to someone new). The subject is the person, not the address.
+        const linked = await UserIdentity.findOne({ where: { userId: existing.id, provider }, attributes: ['id'], transaction: t });
+        if (linked) throw new SignInRefused('identity_conflict');
         await UserIdentity.create({ userId: existing.id, provider, subject: claims.subject, email }, { transaction: t });
         if (!existing.emailVerified) {
           // Nobody had proved this address: its password and sessions may be those of someone

@@ -52,7 +52,15 @@ export class OpenIdConnectProvider implements IdentityProvider {
       // Plain HTTP only for a provider on this machine (tests, development).
       const local = issuer.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
       this.configuration = loadClient()
-        .then((client) => client.discovery(issuer, this.options.clientId, this.options.clientSecret, undefined, local ? { execute: [client.allowInsecureRequests] } : undefined))
+        // The ID token's signature is checked against the provider's JWKS even though it comes
+        // straight from the token endpoint (openid-client skips it by default, as OpenID Connect
+        // allows over TLS): a token signed by a key the provider does not publish is refused, not
+        // trusted for the connection it came over (docs/security.md, "Google sign-in").
+        .then((client) =>
+          client.discovery(issuer, this.options.clientId, this.options.clientSecret, undefined, {
+            execute: local ? [client.enableNonRepudiationChecks, client.allowInsecureRequests] : [client.enableNonRepudiationChecks],
+          }),
+        )
         .catch((err) => {
           this.configuration = undefined; // try discovery again on the next sign-in
           throw err;

@@ -30,12 +30,16 @@ export function oidcRoutes(services: Services, deps: AppDeps): Router<AppState> 
     const provider = providerOf(ctx);
     const next = typeof ctx.query.next === 'string' ? ctx.query.next : null;
     const { url, binding } = await services.oidc.start(provider, next);
+    // Secure whenever the API is served over https, including behind a proxy that ends TLS while
+    // TRUST_PROXY is unset (ctx.secure is then false): the binding must never travel in clear.
+    const secure = ctx.secure || deps.config.apiUrl.startsWith('https://');
+    if (secure) ctx.cookies.secure = true;
     ctx.cookies.set(BINDING_COOKIE, binding, {
       httpOnly: true,
       sameSite: 'lax',
       path: `/api/auth/${provider.id}`,
       maxAge: 10 * 60_000,
-      secure: ctx.secure,
+      secure,
       signed: false,
     });
     ctx.redirect(url.toString());

@@ -12,12 +12,26 @@ export interface ProviderUser {
   name?: string;
 }
 
+/**
+ * How to spoil the next ID token (docs/security.md, "Google sign-in"): claims replaced or dropped,
+ * another algorithm (`none`, or HS256 keyed with the client secret), a key the JWKS does not hold.
+ */
+export interface IdTokenForgery {
+  claims?: Record<string, unknown>;
+  omit?: string[];
+  alg?: 'none' | 'HS256';
+  /** Signed by a key of its own, under this key id (the JWKS's own `test-key` too: a wrong signature). */
+  foreignKid?: string;
+}
+
 export interface TestProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
   /** The person signed in at the provider for the next authorization, or a refusal. */
   signIn(user: ProviderUser | { deny: true }): void;
+  /** Spoils the next ID token only. */
+  forgeNext(forgery: IdTokenForgery): void;
   /** What the token endpoint saw, for assertions on PKCE and client authentication. */
   tokenRequests: { codeVerifier: string | null; clientAuth: 'basic' | 'post' | 'none' }[];
   close(): Promise<void>;
@@ -34,6 +48,8 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   let current: ProviderUser | { deny: true } | null = null;
+  let forgery: IdTokenForgery | null = null;
+  const foreign = await generateKeyPair('RS256');
   const codes = new Map<string, { user: ProviderUser; nonce: string | null; challenge: string; redirectUri: string }>();
   const tokenRequests: TestProvider['tokenRequests'] = [];
   let issuer = '';
@@ -115,14 +131,21 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
       const verifier = form.get('code_verifier') ?? '';
       if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE' });
       const { sub, ...claims } = grant.user;
-      const idToken = await new SignJWT({ ...claims, ...(grant.nonce ? { nonce: grant.nonce } : {}) })
-        .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
-        .setIssuer(issuer)
-        .setSubject(sub)
-        .setAudience(clientId)
-        .setIssuedAt()
-        .setExpirationTime('5m')
-        .sign(privateKey);
+      const now = Math.floor(Date.now() / 1000);
+      const forged = forgery;
+      forgery = null;
+      const payload: Record<string, unknown> = { ...claims, ...(grant.nonce ? { nonce: grant.nonce } : {}), iss: issuer, sub, aud: clientId, iat: now, exp: now + 300, ...forged?.claims };
+      for (const name of forged?.omit ?? []) delete payload[name];
+      let idToken: string;
+      if (forged?.alg === 'none') {
+        const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+        idToken = `${part({ alg: 'none', typ: 'JWT' })}.${part(payload)}.`;
+      } else if (forged?.alg === 'HS256') {
+        idToken = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid: 'test-key' }).sign(new TextEncoder().encode(clientSecret));
+      } else {
+        const kid = forged?.foreignKid ?? 'test-key';
+        idToken = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(forged?.foreignKid ? foreign.privateKey : privateKey);
+      }
       return json(res, 200, { access_token: randomBytes(16).toString('hex'), token_type: 'Bearer', expires_in: 300, id_token: idToken, scope: 'openid email profile' });
     }
     json(res, 404, { error: 'not_found' });
@@ -135,6 +158,9 @@ export async function startOidcProvider(options: { redirectUris?: string[] } = {
     clientSecret,
     signIn(user) {
       current = user;
+    },
+    forgeNext(next) {
+      forgery = next;
     },
     tokenRequests,
     close: () =>
