@@ -1,5 +1,6 @@
 import { importFor } from '../app/optional-module.js';
 import type { InvoiceContent } from './invoice-content.js';
+import { printable } from './invoice-text.js';
 import { euros } from './money.js';
 
 const DATE = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
@@ -28,13 +29,25 @@ export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer>
     doc.font('Helvetica').fontSize(10).text(`Date : ${DATE(content.issued_at)}`);
     doc.moveDown(1.2);
 
+    // Each line of the two blocks on one line of the page, cut with … when too long: a long name
+    // wrapped at its spaces could still start a line of its own ("… Total TTC : 0,00 €").
+    const block = (title: string, lines: string[], x: number, y: number) => {
+      doc.font('Helvetica-Bold').fontSize(11).text(title, x, y);
+      doc.font('Helvetica').fontSize(10);
+      lines.forEach((line, i) => doc.text(fit(line, 220), x, y + 16 + i * 12, { lineBreak: false }));
+      return y + 16 + lines.length * 12;
+    };
+    const fit = (raw: string, width: number) => {
+      let line = printable(raw);
+      if (doc.widthOfString(line) <= width) return line;
+      while (line.length > 1 && doc.widthOfString(`${line}…`) > width) line = line.slice(0, -1);
+      return `${line.trimEnd()}…`;
+    };
     const top = doc.y;
-    doc.font('Helvetica-Bold').fontSize(11).text('Vendeur', 56, top);
-    doc.font('Helvetica').fontSize(10).text([seller.name, ...seller.address, ...(seller.email ? [seller.email] : []), ...(seller.registration ? [`SIRET : ${seller.registration}`] : []), ...(seller.vat_id ? [`TVA : ${seller.vat_id}`] : [])].join('\n'), 56, top + 16, { width: 220 });
-    doc.font('Helvetica-Bold').fontSize(11).text('Client', 320, top);
-    doc.font('Helvetica').fontSize(10).text([buyer.name, ...(buyer.email ? [buyer.email] : []), `Compte n° ${buyer.user_id}`].join('\n'), 320, top + 16, { width: 220 });
+    const sellerEnd = block('Vendeur', [seller.name, ...seller.address, ...(seller.email ? [seller.email] : []), ...(seller.registration ? [`SIRET : ${seller.registration}`] : []), ...(seller.vat_id ? [`TVA : ${seller.vat_id}`] : [])], 56, top);
+    const buyerEnd = block('Client', [buyer.name, ...(buyer.email ? [buyer.email] : []), `Compte n° ${buyer.user_id}`], 320, top);
     doc.x = 56;
-    doc.y = Math.max(doc.y, top + 100);
+    doc.y = Math.max(sellerEnd, buyerEnd, top + 100);
     doc.moveDown(1);
 
     doc.font('Helvetica-Bold').fontSize(11).text('Désignation', 56, doc.y, { continued: false });
@@ -50,7 +63,7 @@ export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer>
     doc.moveDown(1);
 
     doc.text(`Moyen de paiement : ${content.method_name}`);
-    doc.text(`Référence du paiement : ${content.provider_reference}`);
+    doc.text(`Référence du paiement : ${printable(content.provider_reference)}`);
     doc.text(`Référence bt : ${content.payment_reference}`);
     doc.text('Payée le ' + DATE(content.issued_at) + '.');
     doc.end();
