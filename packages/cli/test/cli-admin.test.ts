@@ -124,7 +124,7 @@ describe('bt admin, over HTTP, against a running server', () => {
     assert.ok(existsSync(join(server.dataDir, 'library/AUDJPY/M15/AUDJPY_M15_2023-03.csv')));
 
     writeFileSync(join(work.dir, 'mixed.zip'), importArchive([{ name: 'CADJPY_M15_2023-03.csv', data: march }, { name: '../evil.csv', data: march }]));
-    const mixed = await admin(['import-output', 'mixed.zip', '--month', '2023-03', '--mode', 'overwrite']);
+    const mixed = await admin(['import-output', 'mixed.zip', '--month', '2023-03', '--mode', 'overwrite', '--yes']);
     assert.equal(mixed.code, 1);
     assert.match(mixed.stdout, /\nadded\s+CADJPY_M15_2023-03\.csv/);
     assert.match(mixed.stdout, /\nrefused\s+\.\.\/evil\.csv\s+Chemin avec « \.\. » refusé \(sortie du dossier\)\./);

@@ -74,6 +74,12 @@ export class ServerError extends RunError {
   }
 }
 
+/** What an upload sends as its file: its size, and its bytes read at an offset as they go out. */
+export interface UploadBody {
+  size: number;
+  read(offset: number, length: number): Promise<Buffer>;
+}
+
 type Query = Record<string, string | number | boolean | undefined>;
 
 function withQuery(path: string, query: Query = {}): string {
@@ -83,15 +89,45 @@ function withQuery(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function detailOf(res: Response, read: (res: Response) => Promise<Uint8Array>): Promise<string> {
-  const text = new TextDecoder().decode(await read(res));
-  try {
-    const body = JSON.parse(text) as { detail?: unknown };
-    if (typeof body.detail === 'string') return body.detail;
-  } catch {
-    // not JSON: the status text says it
+/**
+ * How much of an error answer is read, and how much of its sentence is printed: a refusal is one
+ * sentence, and a server (or a proxy before it) that sends megabytes with an error status filled
+ * the terminal or a CI log with them (docs/cli.md "bt admin").
+ */
+export const MAX_ERROR_BYTES = 64 << 10;
+export const MAX_DETAIL_CHARS = 500;
+
+/** `detail` as bt prints it: a string as it is, or the `msg` of each item of a list (another framework's form). */
+function detailText(detail: unknown): string | null {
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    const messages = detail.map((d) => (typeof d === 'string' ? d : typeof (d as { msg?: unknown })?.msg === 'string' ? (d as { msg: string }).msg : null));
+    if (messages.length > 0 && messages.every((m) => m !== null)) return messages.join('; ');
   }
-  return res.statusText || text.slice(0, 200) || 'no answer';
+  return null;
+}
+
+/** `(retry in 30 s)` from a Retry-After header in seconds or as a date, for a 429 or a 503; else ''. */
+function retryHint(status: number, header: string | null | undefined): string {
+  if ((status !== 429 && status !== 503) || !header) return '';
+  const text = header.trim();
+  const seconds = /^\d+$/.test(text) ? Number(text) : Math.ceil((Date.parse(text) - Date.now()) / 1000);
+  if (!Number.isFinite(seconds)) return '';
+  return ` (retry in ${Math.max(0, seconds)} s)`;
+}
+
+/** The sentence of an error answer: its `detail`, else the status text, else the start of the body; cut, with the retry hint. */
+export function errorSentence(status: number, statusText: string, body: Uint8Array, retryAfter: string | null | undefined): string {
+  const text = new TextDecoder().decode(body);
+  let detail: string | null = null;
+  try {
+    detail = detailText((JSON.parse(text) as { detail?: unknown })?.detail);
+  } catch {
+    // not JSON (cut by the bound, or an HTML page of a proxy): the status text says it
+  }
+  let sentence = (detail ?? (statusText || text.trim() || 'no answer')).trim() || 'no answer';
+  if (sentence.length > MAX_DETAIL_CHARS) sentence = `${sentence.slice(0, MAX_DETAIL_CHARS - 1)}…`;
+  return sentence + retryHint(status, retryAfter);
 }
 
 export class AdminClient {
@@ -135,6 +171,28 @@ export class AdminClient {
     return Buffer.concat(pieces, total);
   }
 
+  private redirected(path: string, status: number, location: string | null): RunError {
+    return new RunError(`the server at ${this.connection.api} answered ${path} with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}): bt does not send the admin key to another address; give the server's own address as --api`);
+  }
+
+  /** The first MAX_ERROR_BYTES of an error answer; the rest is not read. */
+  private async errorBytesOf(res: Response, path: string): Promise<Uint8Array> {
+    const pieces: Uint8Array[] = [];
+    let total = 0;
+    try {
+      for await (const piece of res.body ?? []) {
+        pieces.push(piece);
+        total += piece.byteLength;
+        if (total >= MAX_ERROR_BYTES) break;
+      }
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') throw this.tooSlow(path);
+      // Cut off mid-answer: the status is known, what came is enough.
+    }
+    await res.body?.cancel().catch(() => undefined);
+    return Buffer.concat(pieces, total).subarray(0, MAX_ERROR_BYTES);
+  }
+
   /** Checked here, where the call is known: calls made together each name their own path. */
   private checkShape(answer: unknown, shape: AnswerShape, path: string): void {
     try {
@@ -167,10 +225,9 @@ export class AdminClient {
     }
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel().catch(() => undefined);
-      const location = res.headers.get('location');
-      throw new RunError(`the server at ${this.connection.api} answered ${path} with a redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): bt does not send the admin key to another address; give the server's own address as --api`);
+      throw this.redirected(path, res.status, res.headers.get('location'));
     }
-    if (!res.ok) throw new ServerError(res.status, await detailOf(res, (r) => this.bytesOf(r, path)));
+    if (!res.ok) throw new ServerError(res.status, errorSentence(res.status, res.statusText, await this.errorBytesOf(res, path), res.headers.get('retry-after')));
     return res;
   }
 
@@ -204,25 +261,30 @@ export class AdminClient {
 
   /**
    * A multipart upload written in chunks, so `onProgress(sent, total)` follows the bytes as they
-   * leave (the progress bar of `bt admin import-output`).
+   * leave (the progress bar of `bt admin import-output`). The file's bytes are read from `file.body`
+   * as they go out, never held whole: an archive of a few gigabytes took as much memory.
    */
-  async upload<T>(path: string, fields: Record<string, string>, file: { field: string; name: string; bytes: Uint8Array }, onProgress: (sent: number, total: number) => void, shape?: AnswerShape): Promise<T> {
+  async upload<T>(path: string, fields: Record<string, string>, file: { field: string; name: string; body: UploadBody }, onProgress: (sent: number, total: number) => void, shape?: AnswerShape): Promise<T> {
     const boundary = `----bt-admin-${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
-    const parts: Buffer[] = [];
-    for (const [name, value] of Object.entries(fields)) {
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-    }
+    let head = '';
+    for (const [name, value] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const safeName = file.name.replace(/["\r\n\\]/g, '_');
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${safeName}"\r\nContent-Type: application/zip\r\n\r\n`));
-    parts.push(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
-    parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
-    // The pieces are sent one after the other, never joined: joining copied the archive, so an
-    // upload held it twice (a 1.5 GB archive took 3 GB).
-    const length = parts.reduce((n, p) => n + p.length, 0);
-    const at = (offset: number, length: number): Buffer => {
-      let k = 0;
-      while (offset >= parts[k].length) offset -= parts[k++].length;
-      return parts[k].subarray(offset, Math.min(parts[k].length, offset + length));
+    head += `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${safeName}"\r\nContent-Type: application/zip\r\n\r\n`;
+    const before = Buffer.from(head);
+    const after = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const { body } = file;
+    const length = before.length + body.size + after.length;
+    const at = async (offset: number, most: number): Promise<Buffer> => {
+      if (offset < before.length) return before.subarray(offset, Math.min(before.length, offset + most));
+      offset -= before.length;
+      if (offset < body.size) {
+        const piece = await body.read(offset, Math.min(most, body.size - offset));
+        // Shorter than its size said: the file shrank while it was sent.
+        if (piece.length === 0) throw new RunError(`${file.name} changed while it was being sent (it is shorter than when bt opened it)`);
+        return piece;
+      }
+      offset -= body.size;
+      return after.subarray(offset, Math.min(after.length, offset + most));
     };
     const url = new URL(this.url(path));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -247,49 +309,66 @@ export class AdminClient {
       const CHUNK = 64 * 1024;
       let sent = 0;
       onProgress(0, length);
-      const writeNext = () => {
-        while (sent < length) {
-          const chunk = at(sent, CHUNK);
-          sent += chunk.length;
-          const more = req.write(chunk);
-          onProgress(sent, length);
-          if (!more) {
-            req.once('drain', writeNext);
-            return;
+      const pump = async () => {
+        try {
+          while (sent < length && !req.destroyed) {
+            const chunk = await at(sent, CHUNK);
+            sent += chunk.length;
+            const more = req.write(chunk);
+            onProgress(sent, length);
+            if (!more) {
+              await new Promise<void>((resume) => {
+                const go = () => {
+                  req.off('drain', go);
+                  req.off('close', go);
+                  resume();
+                };
+                req.on('drain', go);
+                req.on('close', go);
+              });
+            }
           }
+          if (!req.destroyed) req.end();
+        } catch (error) {
+          req.destroy(error instanceof RunError ? error : new RunError(`cannot read ${file.name}: ${(error as Error).message}`));
         }
-        req.end();
       };
-      writeNext();
+      void pump();
     });
+    const status = response.statusCode ?? 0;
+    const failed = status < 200 || status >= 300;
+    // An error answer is read up to MAX_ERROR_BYTES, like the other calls' (errorSentence).
+    const most = failed ? MAX_ERROR_BYTES : MAX_ANSWER_BYTES;
     const chunks: Buffer[] = [];
     let total = 0;
     const deadline = setTimeout(() => response.destroy(this.tooSlow(path)), this.timeoutMs);
     try {
       for await (const chunk of response) {
+        chunks.push(chunk as Buffer);
         total += (chunk as Buffer).length;
-        if (total > MAX_ANSWER_BYTES) {
+        if (total >= most && failed) {
+          response.destroy();
+          break;
+        }
+        if (total > most) {
           response.destroy();
           throw this.tooBig(path);
         }
-        chunks.push(chunk as Buffer);
       }
     } catch (error) {
-      throw error instanceof RunError ? error : new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
+      // An error answer cut off still has its status: what came is enough to say it.
+      if (!failed || error instanceof RunError) throw error instanceof RunError ? error : new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
     } finally {
       clearTimeout(deadline);
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    if (status >= 300 && status < 400) throw this.redirected(path, status, response.headers.location ?? null);
+    const bytes = Buffer.concat(chunks);
+    if (failed) throw new ServerError(status, errorSentence(status, response.statusMessage ?? '', bytes.subarray(0, MAX_ERROR_BYTES), response.headers['retry-after']));
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(bytes.toString('utf8'));
     } catch {
       parsed = null;
-    }
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status >= 300) {
-      const detail = parsed && typeof (parsed as { detail?: unknown }).detail === 'string' ? (parsed as { detail: string }).detail : response.statusMessage || 'no answer';
-      throw new ServerError(status, detail);
     }
     if (parsed === null) throw new RunError(`the server at ${this.connection.api} did not answer JSON for ${path}`);
     Object.assign(lastAnswer, { api: this.connection.api, path });

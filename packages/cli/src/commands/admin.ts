@@ -92,6 +92,7 @@ export function registerAdminCommand(program: Command): void {
     .option('--month <YYYY-MM>', 'the month the files hold (default: this month, UTC)')
     .addOption(new Option('--mode <mode>', 'skip (default): keep months already there; overwrite: replace them').choices(['skip', 'overwrite']))
     .option('--dry-run', 'check everything, write nothing')
+    .option('--yes', 'confirm --mode overwrite (required unless --dry-run: the months replaced are lost)')
     .option('--no-progress', 'no upload progress on stderr')
     .action(adminAction(async () => (await import('../actions/admin/maintenance.js')).importOutputCommand));
 

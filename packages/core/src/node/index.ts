@@ -5,7 +5,7 @@ export { checkXlsx, XlsxTooManyRows, type XlsxBudget } from './xlsx-guard.js';
 export { writeFileWhole, type FileContent } from './write-file.js';
 export { processEnded, hostTag } from './processes.js';
 export { unfinishedTempFiles, removeUnfinishedTempFiles, trackTempFile, onTempFile, onUnfinishedCount } from './temp-files/index.js';
-export { openUserFile, readUserFile, readUserText, UnreadableFileError, MAX_WHOLE_FILE_BYTES, type OpenedFile } from './user-file.js';
+export { openUserFile, readOpenedFile, readUserFile, readUserText, UnreadableFileError, MAX_WHOLE_FILE_BYTES, type OpenedFile } from './user-file.js';
 export {
   readGoldenPlan, parseGoldenPlan, goldenFilePath, computeGolden, formatGolden, updateGoldenFile, compareGolden, TRADE_COLUMNS,
   type GoldenPlan, type GoldenScenario, type GoldenFile, type GoldenStrategy, type GoldenRow, type GoldenDrift, type ComputeGoldenOptions,

@@ -1,6 +1,7 @@
 // `bt admin reindex`, `import-output`, `email-recreate [reset]`: the Maintenance tab.
 import { basename } from 'node:path';
-import { readUserFile } from '@bt/core/node';
+import { openUserFile, readOpenedFile, type OpenedFile } from '@bt/core/node';
+import type { UploadBody } from '../../admin/client.js';
 import type { AnswerShape } from '../../admin/answer-shape.js';
 import { uploadProgress } from '../../admin/progress.js';
 import { fileError, quoted, RunError, UsageError } from '../../errors.js';
@@ -14,6 +15,7 @@ export interface AdminImportFlags extends AdminFlags {
   mode?: string;
   dryRun?: boolean;
   progress?: boolean;
+  yes?: boolean;
 }
 
 export interface AdminRecreateFlags extends AdminFlags {
@@ -69,25 +71,53 @@ export async function importOutputCommand(file: string | undefined, flags: Admin
   if (!MONTH.test(month)) throw new UsageError(`invalid --month: ${quoted(month)} (expected YYYY-MM)`);
   const mode = flags.mode ?? 'skip';
   if (mode !== 'skip' && mode !== 'overwrite') throw new UsageError(`invalid --mode: ${quoted(mode)} (expected skip or overwrite)`);
+  // Replacing months of the library loses the files there: destructive, like the resets (a dry run writes nothing).
+  if (mode === 'overwrite' && !flags.dryRun) confirmed(flags, 'overwriting the library months the archive holds');
   if (flags.url && !/^https?:\/\//i.test(flags.url)) throw new UsageError(`invalid --url: ${JSON.stringify(flags.url)} (expected an http:// or https:// address)`);
   const client = clientOf(flags);
   const fields = { target_month: month, mode, dry_run: flags.dryRun ? 'true' : 'false' };
   let answer: ImportAnswer;
   if (file) {
-    let bytes: Uint8Array;
+    let opened: OpenedFile;
+    let body: UploadBody;
     try {
-      bytes = await readUserFile(file);
+      opened = await openUserFile(file);
+      body = await uploadBody(opened, file);
     } catch (error) {
       throw fileError(file, error);
     }
-    const progress = flags.progress === false ? null : uploadProgress(`uploading ${basename(file)}`);
-    answer = await client.upload<ImportAnswer>('/maintenance/import-output', fields, { field: 'file', name: basename(file), bytes }, (sent, total) => progress?.update(sent, total), IMPORT_SHAPE);
+    try {
+      const progress = flags.progress === false ? null : uploadProgress(`uploading ${basename(file)}`);
+      answer = await client.upload<ImportAnswer>('/maintenance/import-output', fields, { field: 'file', name: basename(file), body }, (sent, total) => progress?.update(sent, total), IMPORT_SHAPE);
+    } finally {
+      await opened.file.close();
+    }
   } else {
     answer = await client.json<ImportAnswer>('POST', '/maintenance/import-output', { form: new URLSearchParams({ ...fields, source_url: flags.url! }), shape: IMPORT_SHAPE });
   }
   if (flags.json) printAnswer('import-output', answer);
   else printImport(answer);
   if (answer.errors.length > 0) throw new RunError(`${answer.errors.length} entr${answer.errors.length > 1 ? 'ies' : 'y'} of the archive refused (listed above)`);
+}
+
+/**
+ * The archive as the upload reads it: a regular file piece by piece as it goes out (never whole in
+ * memory); a pipe, whose size is known only at its end, read whole first.
+ */
+async function uploadBody(opened: OpenedFile, path: string): Promise<UploadBody> {
+  if (opened.size === null) {
+    const bytes = await readOpenedFile(opened, path);
+    return { size: bytes.length, read: async (offset, length) => bytes.subarray(offset, offset + length) };
+  }
+  const { file } = opened;
+  return {
+    size: opened.size,
+    read: async (offset, length) => {
+      const piece = Buffer.allocUnsafe(length);
+      const { bytesRead } = await file.read(piece, 0, length, offset);
+      return piece.subarray(0, bytesRead);
+    },
+  };
 }
 
 function printImport(answer: ImportAnswer): void {
