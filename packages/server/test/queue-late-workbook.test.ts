@@ -4,7 +4,8 @@
 // run with the same symbol, period, strategy and stop takes it (the targets are not part of the
 // name). A worker still holding the old run then wrote its workbook into that folder: over the
 // newer run's when that one finished first, or as a file no row owns. Real bt-worker processes on
-// the machine's Redis: a `late` one holds each job long enough for the API to give it up.
+// the machine's Redis: a `late` one holds each job (BT_TEST_JOB_HOLD_MS) until the test releases
+// it (SIGUSR2, src/jobs/test-hold.ts) once the newer run is stored or the result deleted.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,8 +23,16 @@ import { balance, funded, ledgerRows, runBacktest } from './support/work.js';
 
 const PREFIX = `bt-test-late-${process.pid}-${randomBytes(3).toString('hex')}`;
 const OTHER_PREFIX = `${PREFIX}-retries`;
-/** How long the `late` worker holds each job before its engine: past the API's bound, and time for a rerun. */
-const HOLD_MS = 12_000;
+/**
+ * The `late` worker's hold before its engine, at most: each test releases it once what the late
+ * job must come after has happened; this bound only ends a hold a failed test left.
+ */
+const HOLD_MS = 60_000;
+/** Ends a late worker's hold of `jobId`: once it is holding (its log says so), SIGUSR2. */
+const release = async (worker: WorkerProcess, jobId: string) => {
+  await waitFor(async () => worker.output().includes(`test hold of job ${jobId} `), `job ${jobId} held by the late worker`);
+  process.kill(worker.pid, 'SIGUSR2');
+};
 
 describe("a late worker and the newer run that took its folder's name", () => {
   let database: TestDatabase;
@@ -48,7 +57,9 @@ describe("a late worker and the newer run that took its folder's name", () => {
   before(async () => {
     database = await openTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'bt-queue-late-'));
-    t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 3000 } });
+    // The API's wait for a job (JOB_TIMEOUT_MS): the held run is given up at its end; each rerun
+    // must finish within it (3 s timed the rerun out at a load average of 19).
+    t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 8000 } });
     redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest: null });
     queue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix: PREFIX });
     late = await startWorkerProcess({ ...env(), BT_TEST_JOB_HOLD_MS: String(HOLD_MS) });
@@ -85,6 +96,8 @@ describe("a late worker and the newer run that took its folder's name", () => {
     assert.equal(run.folder, oldFolder, 'the rerun took the given-up run’s folder name');
     const mine = readFileSync(files(run.xlsxPath!));
 
+    // The newer run is stored: the late worker wakes now.
+    await release(late, old.id!);
     await finished(old.id!);
     assert.deepEqual((await queue.getJob(old.id!))!.returnvalue, { cancelled: true });
     const now = (await t.db.models.BacktestRun.findOne({ where: { runId: run.runId } }))!;
@@ -116,11 +129,14 @@ describe("a late worker and the newer run that took its folder's name", () => {
       const data = { ...((await queue.getJob(runId))!.data as QueueJobData), deadline: Date.now() + 60_000 };
       const jobId = `${runId}-again`;
       await retries!.add(JOB_NAMES.backtest, data, jobOptions(jobId, false));
-      await waitFor(async () => (await retries!.getJob(jobId))?.processedBy?.endsWith(lateAgain.name) === true, `job ${jobId} taken by the late worker`);
-      await new Promise((r) => setTimeout(r, 1500));
+      // Holding: it has read the run (done) already.
+      await waitFor(async () => lateAgain.output().includes(`test hold of job ${jobId} `), `job ${jobId} held by the late worker`);
       const removed = await t.request('DELETE', `/api/user/backtests/delete/${folder}`, { key });
       assert.equal(removed.status, 200, removed.text);
-      return async () => waitFor(async () => Boolean((await retries!.getJob(jobId))?.finishedOn), `job ${jobId} finished`, 60_000);
+      return async () => {
+        await release(lateAgain, jobId);
+        await waitFor(async () => Boolean((await retries!.getJob(jobId))?.finishedOn), `job ${jobId} finished`, 60_000);
+      };
     };
     try {
       const user = await funded(t, 10);

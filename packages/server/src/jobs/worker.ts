@@ -16,6 +16,7 @@ import { processExtraction } from './extraction-job.js';
 import type { EnginePool } from './pool.js';
 import { BACKTEST_QUEUE, JOB_NAMES, shedJobData, type ExtractionJobData, type ExtractionJobResult, type QueueJobData, type QueueJobResult } from './queue.js';
 import { paramErrorReason } from './task.js';
+import { testHold } from './test-hold.js';
 
 export interface WorkerOptions {
   url: string;
@@ -27,7 +28,7 @@ export interface WorkerOptions {
    * within this time (its stalled-job check runs as often) and puts the job back once.
    */
   lockMs: number;
-  /** Test seam for the fault tests only (BT_TEST_JOB_HOLD_MS): each job waits this long before its engine (an extraction: before writing its file). */
+  /** Test seam for the fault tests only (BT_TEST_JOB_HOLD_MS): each job waits this long before its engine, a backtest's less if SIGUSR2 releases it (src/jobs/test-hold.ts); an extraction before writing its file. */
   holdMs?: number;
 }
 
@@ -152,7 +153,7 @@ export class BacktestWorker {
     const run = await this.deps.db.models.BacktestRun.findOne({ where: { runId: data.run.runId } });
     if (!run) return { cancelled: true };
     const candles = await loading;
-    if (this.options.holdMs) await new Promise((r) => setTimeout(r, this.options.holdMs));
+    if (this.options.holdMs) await testHold(this.options.holdMs, this.deps.log, job.id);
     const started = performance.now();
     let output: Awaited<ReturnType<EnginePool['run']>>;
     try {
