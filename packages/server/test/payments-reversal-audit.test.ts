@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { register } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
-import { buyWithCrypto, buyWithStripe, paymentRows, usePaymentApp } from './support/payments.js';
+import { buyWithCrypto, buyWithPayPal, buyWithStripe, paymentRows, usePaymentApp } from './support/payments.js';
 import { balance, ledgerRows } from './support/work.js';
 
 // Refund and dispute notices whose ledger reference is one already used for another amount
@@ -89,3 +89,16 @@ async function createCryptoOrder(user: { key: string }) {
   assert.equal(res.status, 200, res.text);
   return { order: res.body.id as string };
 }
+
+describe(`currency letter case in refund notices (${TEST_DIALECT})`, () => {
+  it('a PayPal refund in "eur" is the payment’s EUR: taken back, not refused', async () => {
+    const user = await register(t);
+    const { order, capture } = await buyWithPayPal(p, user, 'CREDIT_10');
+    assert.equal(capture.status, 200, capture.text);
+    const { event } = await p.paypal.refund(p.paypal.captureOf(order.id), { send: false });
+    event.resource.amount.currency_code = 'eur';
+    const answer = await p.paypal.send(event);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(await balance(t, user.id), 0);
+  });
+});

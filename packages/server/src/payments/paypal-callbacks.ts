@@ -131,8 +131,9 @@ export class PayPalCallbacks {
     const payment = await this.paypalCapturePayment(captureId);
     if (!payment) return { received: true, ignored: 'not a bt payment' };
     const amount = (refund.amount ?? {}) as Json;
-    const currency = str(amount.currency_code);
-    if (currency && payment.currencyReceived && currency !== payment.currencyReceived) {
+    // Letter case is no other currency (the payment's own was checked as "EUR" whatever its case).
+    const currency = str(amount.currency_code)?.toUpperCase();
+    if (currency && payment.currencyReceived && currency !== payment.currencyReceived.toUpperCase()) {
       this.deps.log(`payments: PayPal refund ${refundId} of capture ${captureId} in ${currency.slice(0, 8)}, the payment ${payment.reference} was in ${payment.currencyReceived}: refused`);
       throw badRequest(PAY_MSG.currencyMismatch(currency.slice(0, 8), payment.currencyReceived));
     }
