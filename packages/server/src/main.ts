@@ -15,7 +15,8 @@ import { guardConnections } from './app/connection-guard.js';
 import { systemClock } from './clock/index.js';
 import { readEnv } from './config/env.js';
 import { readJobsEnv } from './jobs/env.js';
-import { migrate, migrator, openDatabase } from './db/index.js';
+import { migrate, migrator, openDatabase, parseDatabaseUrl } from './db/index.js';
+import { checkDataDir, checkPortFree, listenFailure } from './config/startup-checks.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/index.js';
@@ -44,6 +45,12 @@ async function main(command: string): Promise<void> {
   logger = createLogger({ level: ops.logLevel, format: ops.logFormat, base: { hostname: hostname() } });
   const log = logFunction(logger);
   const env = readEnv();
+  const s3 = readS3Env(process.env);
+  const jobs = readJobsEnv();
+  if (command !== 'serve' && command !== 'migrate') throw new Error(`invalid command: ${command} (expected serve or migrate)`);
+  // DATA_DIR holds the SQLite file and the local storages: checked when either is used.
+  if (parseDatabaseUrl(env.databaseUrl, env.dataDir).dialect === 'sqlite' || !s3) checkDataDir(env.dataDir);
+  if (command === 'serve') await checkPortFree(env.host, env.port);
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
   log(`bt: database ${db.dialect} (${db.location})`);
 
@@ -53,7 +60,6 @@ async function main(command: string): Promise<void> {
     await db.close();
     return;
   }
-  if (command !== 'serve') throw new Error(`invalid command: ${command} (expected serve or migrate)`);
 
   if (env.autoMigrate) {
     const applied = await migrate(db.sequelize, log);
@@ -78,7 +84,7 @@ async function main(command: string): Promise<void> {
   const identityProviders = env.google
     ? [new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: env.google.issuer, clientId: env.google.clientId, clientSecret: env.google.clientSecret })]
     : [];
-  const { storage, library, description: storageDescription, ping: storagePing } = await openStorages(env.dataDir, readS3Env(process.env));
+  const { storage, library, description: storageDescription, ping: storagePing } = await openStorages(env.dataDir, s3);
   log(`bt: files: ${storageDescription}`);
   // What a killed process was writing never becomes a file: its staging copies are dropped.
   await storage.clearStaging();
@@ -97,7 +103,6 @@ async function main(command: string): Promise<void> {
   const offered = Object.entries(payments).filter(([, gateway]) => gateway).map(([name]) => name);
   log(`bt: payments: ${offered.length ? offered.join(', ') : 'none configured (STRIPE_*, PAYPAL_*, NOWPAYMENTS_*)'}`);
   if (paypal && !paypal.webhookId) log('bt: payments: PAYPAL_WEBHOOK_ID is not set: PayPal refunds and disputes cannot be verified, its webhook answers 503 (docs/payments.md)');
-  const jobs = readJobsEnv();
   log(`bt: backtests: ${jobs.queue ? `Redis job queue (prefix ${jobs.queue.prefix}), run by bt-worker processes (npm run worker)` : `${jobs.engineThreads} worker thread(s) in this process`}`);
   const webDist = env.webDist ? builtWebDist(env.webDist) : null;
   if (env.webDist && !webDist) log(`bt: no web app build in ${env.webDist} (npm run build -w @bt/web): serving the API only`);
@@ -167,7 +172,7 @@ async function main(command: string): Promise<void> {
   app.metrics.setConnectionSource(connections);
   if (env.connections.perAddress > 0 && !connections) log('bt: this runtime hands no connection to check: MAX_CONNECTIONS_PER_IP is not applied');
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenFailure(err, env.host, env.port)));
     server.listen(env.port, env.host, () => resolve());
   });
   const address = server.address();

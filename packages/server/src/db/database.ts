@@ -71,7 +71,21 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): { di
     return { dialect: 'sqlite', url: value, storage: isAbsolute(path) ? path : resolve(path) };
   }
   if (value.startsWith('mysql://') || value.startsWith('mariadb://')) {
-    return { dialect: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
+    const mysql = value.replace(/^mariadb:/, 'mysql:');
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(mysql);
+    } catch {
+      parsed = null;
+    }
+    // Checked here, not left to the driver: a password with an unescaped '#', '/' or '@' made it
+    // look up a host named after a piece of the password (and Node printed the URL whole in a
+    // deprecation warning).
+    if (!parsed || !parsed.hostname) {
+      throw new Error(`invalid DATABASE_URL: ${withoutCredentials(value)} (expected mysql://user:password@host:port/database; percent-encode the user's and password's special characters, '@' as %40, ':' %3A, '/' %2F, '#' %23, '?' %3F, '%' %25)`);
+    }
+    if (!/^\/[^/]+$/.test(parsed.pathname)) throw new Error(`invalid DATABASE_URL: ${withoutCredentials(value)} (expected mysql://user:password@host:port/database: the database's name is missing)`);
+    return { dialect: 'mysql', url: mysql };
   }
   throw new Error(`invalid DATABASE_URL: ${withoutCredentials(value)} (expected mysql://user:password@host:port/database or sqlite:path/to/file.sqlite)`);
 }
@@ -88,7 +102,12 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       dialectOptions: { charset: 'utf8mb4', dateStrings: false },
       define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
     });
-    await sequelize.authenticate();
+    try {
+      await sequelize.authenticate();
+    } catch (err) {
+      await sequelize.close().catch(() => {});
+      throw new Error(`cannot connect to the database at DATABASE_URL ${redact(target.url)}: ${(err as Error).message}`, { cause: err });
+    }
     const db = makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock), () => {
       throw new Error('script() is for SQLite only');
     });

@@ -4,5 +4,6 @@
  * (a misspelt scheme, say) is named with its value, and that value holds the password.
  */
 export function withoutCredentials(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@]*@/, '$1***@');
+  // Up to the last '@': a password written with an unescaped '@', '/' or '#' is masked whole.
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/).*@/s, '$1***@');
 }

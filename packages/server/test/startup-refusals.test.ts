@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SQLITE_PASS_ONLY } from './support/db.js';
+import { startServerProcess } from './support/server-process.js';
+
+/**
+ * What the real server process does with a value it cannot use (docs/server.md, "Environment"):
+ * exit 1 with one line naming the variable, no stack trace, nothing written before it.
+ */
+async function refusal(env: Record<string, string>, options: { dataDir?: string } = {}): Promise<string> {
+  const err = await startServerProcess(env, options).then(
+    async (server) => {
+      await server.stop();
+      throw new Error(`the server started with ${JSON.stringify(env)}:\n${server.output()}`);
+    },
+    (e: Error) => e,
+  );
+  const match = /^the server exited \((\d+)\):\n([\s\S]*)$/.exec(err.message);
+  assert.ok(match, err.message);
+  assert.equal(match[1], '1', err.message);
+  const lines = match[2].split('\n').filter(Boolean);
+  assert.equal(lines.length, 1, `one line:\n${match[2]}`);
+  assert.doesNotMatch(lines[0], /^\s+at |\bat .*\.ts:\d+/, 'no stack trace');
+  return lines[0];
+}
+
+let work: string;
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'bt-refusals-'));
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PASS_ONLY }, () => {
+  it('DATA_DIR that is a file, that cannot be created, or under /proc (it hung for ever)', async () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, 'x');
+    assert.match(await refusal({ DATA_DIR: file }), /"msg":"bt: invalid DATA_DIR: .*a-file is a file, not a directory"/);
+    assert.match(await refusal({ DATA_DIR: join(file, 'data') }), /"msg":"bt: invalid DATA_DIR: .*a-file \(in .*a-file\/data\) is a file, not a directory"/);
+    assert.match(await refusal({ DATA_DIR: '/sys/bt-data' }), /"msg":"bt: invalid DATA_DIR: cannot create \/sys\/bt-data \(E[A-Z]+\)"/);
+    assert.match(await refusal({ DATA_DIR: '/proc/bt-data/x' }), /"msg":"bt: invalid DATA_DIR: cannot create \/proc\/bt-data \(ENOENT\)"/);
+  });
+
+  it('PORT in use: named, and nothing done before (no migration, no admin, no password printed)', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const port = (holder.address() as AddressInfo).port;
+    const dataDir = join(work, 'port-in-use');
+    try {
+      const line = await refusal({ PORT: String(port), ADMIN_PASSWORD: '' }, { dataDir });
+      assert.match(line, new RegExp(`"msg":"bt: invalid PORT: ${port} is already in use on 127\\.0\\.0\\.1 \\(another bt server running\\? stop it or set PORT to a free port\\)"`));
+      assert.equal(existsSync(join(dataDir, 'bt.sqlite')), false, 'no database created');
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('PORT and HOST the system refuses', async () => {
+    assert.match(await refusal({ HOST: '203.0.113.7', PORT: '18080' }), /"msg":"bt: invalid HOST: 203\.0\.113\.7 is not an address of this machine/);
+  });
+
+  it('DATABASE_URL with an unescaped password: named without the password (before: a host lookup of a piece of it, the URL printed whole)', async () => {
+    const line = await refusal({ DATABASE_URL: 'mysql://bt:p@ss:w/rd#hunter2@127.0.0.1:3306/bt' });
+    assert.match(line, /"msg":"bt: invalid DATABASE_URL: mysql:\/\/\*\*\*@127\.0\.0\.1:3306\/bt \(expected mysql:\/\/user:password@host:port\/database; percent-encode/);
+    assert.doesNotMatch(line, /hunter2|w\/rd/);
+    assert.match(await refusal({ DATABASE_URL: 'mysql://bt:pw@127.0.0.1:99999/bt' }), /"msg":"bt: invalid DATABASE_URL: mysql:\/\/\*\*\*@127\.0\.0\.1:99999\/bt/);
+    assert.match(await refusal({ DATABASE_URL: 'mysql://bt:pw@127.0.0.1:3306' }), /invalid DATABASE_URL: .*the database's name is missing/);
+  });
+
+  it('DATABASE_URL unreachable: the variable named, the password masked', async () => {
+    const line = await refusal({ DATABASE_URL: 'mysql://bt:hunter2@127.0.0.1:1/bt' });
+    assert.match(line, /"msg":"bt: cannot connect to the database at DATABASE_URL mysql:\/\/bt:\*\*\*@127\.0\.0\.1:1\/bt: .*ECONNREFUSED/);
+    assert.doesNotMatch(line, /hunter2/);
+  });
+});
+
+describe('the first start', { skip: SQLITE_PASS_ONLY }, () => {
+  it('prints the generated admin password once; the next start never prints it again', async () => {
+    const dataDir = join(work, 'first-start');
+    const first = await startServerProcess({ ADMIN_PASSWORD: '' }, { dataDir });
+    await first.stop();
+    const password = /password: (\S+?)"/.exec(first.output())?.[1];
+    assert.ok(password && password.length >= 12, first.output());
+    assert.equal(first.output().split(password).length - 1, 1, 'printed once');
+    const second = await startServerProcess({ ADMIN_PASSWORD: '' }, { dataDir });
+    await second.stop();
+    assert.ok(!second.output().includes(password), second.output());
+    assert.doesNotMatch(second.output(), /admin account created/);
+  });
+});
