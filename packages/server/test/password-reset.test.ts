@@ -110,6 +110,25 @@ describe(`password reset (${TEST_DIALECT})`, () => {
     assert.equal((await t.request('POST', `/api/auth/reset-password/${fresh}`, { json: { new_password: 'apres-le-changement' } })).status, 200);
   });
 
+  it('links of a deleted account take nothing: not the account, not a new account on its address', async () => {
+    const gone = await register(t);
+    const verifyMail = await inbox.waitFor((m) => recipients(m).includes(gone.email) && m.subject === 'Confirme ton adresse e-mail');
+    const verifyToken = /verify-email\/([A-Za-z0-9_-]{43})/.exec(verifyMail.text ?? '')![1];
+    await requestReset(gone.email);
+    const resetToken = await tokenFor(gone.email);
+    const deleted = await t.request('POST', '/api/user/delete_account', { key: gone.key, json: { current_password: gone.password } });
+    assert.equal(deleted.status, 200, deleted.text);
+    // The same address registered again: another account, which the old links must not reach.
+    const again = await register(t, { ...gone, username: `${gone.username}b` });
+    const reset = await t.request('POST', `/api/auth/reset-password/${resetToken}`, { json: { new_password: 'pris-par-un-autre' } });
+    assert.deepEqual([reset.status, reset.body], [400, { detail: 'Lien invalide ou expiré.' }]);
+    const verify = await t.request('GET', `/api/auth/verify-email/${verifyToken}`);
+    assert.equal(verify.headers.get('location'), 'http://web.bt.test/profile?verified=0');
+    const me = await t.request('GET', '/api/me', { key: again.key });
+    assert.equal(me.body.email_verified, false, 'the new account is not verified by the old link');
+    assert.equal((await t.request('POST', '/api/login', { json: { identifier: gone.email, password: gone.password } })).status, 200);
+  });
+
   it('two concurrent uses of one token: exactly one wins', async () => {
     const user = await register(t);
     await requestReset(user.email);
