@@ -10,7 +10,7 @@ import { sliceCandles } from '../datasets/series.js';
 import { backtestEvent, eventInsertSql, eventLiterals, type EventLog } from '../events/log.js';
 import { chartCandlesPath } from '../results/chart.js';
 import { runSummary } from '../results/summary.js';
-import { oweRemoval, settleRemoval } from '../storage/removals.js';
+import { oweRemoval, settleOwedAt, settleRemoval } from '../storage/removals.js';
 import type { StagedFile, Storage } from '../storage/types.js';
 import type { EngineResult } from '../jobs/task.js';
 
@@ -122,7 +122,8 @@ async function discardAll(storage: Storage, staged: StagedResult): Promise<void>
  * write lock on SQLite (BEGIN IMMEDIATE: no other process writes meanwhile). So a file is never
  * published into a folder its run no longer owns: a deletion committed before finds no row here
  * (nothing published, the files dropped), one after removes the published folder. False when the
- * run was gone. A file that fails to publish takes back those published before it.
+ * run was gone. A file that fails to publish takes back those published before it. A removal still
+ * owed at the folder (the name freed by a deletion and taken by this run) is done first.
  */
 async function publishRun(deps: FinishDeps, run: BacktestRun, staged: StagedResult): Promise<boolean> {
   const { db } = deps;
@@ -135,6 +136,10 @@ async function publishRun(deps: FinishDeps, run: BacktestRun, staged: StagedResu
   try {
     return await db.transaction(async (t) => {
       if ((await db.raw(t).all(read)).length === 0) return false;
+      // The folder of a run given up or deleted whose name this run took, not removed yet: removed
+      // now, under its removal's lock, so that removal cannot land after these files (docs/queue.md,
+      // "A folder freed and taken again").
+      await settleOwedAt(db, deps.storage, t, `results/${run.userId}/${run.folder}`);
       const published: string[] = [];
       try {
         for (const file of staged) {

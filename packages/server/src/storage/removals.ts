@@ -30,21 +30,81 @@ export async function oweRemoval(db: Database, path: string, t: Transaction): Pr
   return line.id;
 }
 
-/** The owed removal done now: true when the files are gone; never throws (a failure is logged and left to the sweep). */
+/**
+ * The owed removal done now: true when the files are gone (or a publication into the folder
+ * removed them first); never throws (a failure is logged and left to the sweep). The removal runs
+ * under the lock of its line (`withOwed`), which a publication into the same folder takes too.
+ */
 export async function settleRemoval(deps: RemovalDeps, id: number, path: string, what: string): Promise<boolean> {
+  let refused: unknown = null;
   try {
-    await deps.storage.remove(path);
-  } catch (err) {
-    const message = errorText(err);
+    await withOwed(deps.db, id, async () => {
+      refused = null;
+      try {
+        await deps.storage.remove(path);
+      } catch (err) {
+        refused = err;
+        return false;
+      }
+      return true;
+    });
+  } catch (e) {
+    // The database failed around the removal: the line stays (committed with the row), the sweep
+    // meets it again.
+    deps.log(`storage: ${what}: removal of ${path} not settled: ${errorText(e)}; retried by the sweep`);
+    return false;
+  }
+  if (refused !== null) {
+    const message = errorText(refused);
     deps.log(`storage: ${what}: files left at ${path} (${message}); removal retried by the sweep`);
     await record(deps, id, 1, message).catch((e) => deps.log(`storage: removal of ${path} not rescheduled: ${errorText(e)}`));
     return false;
   }
-  await deps.db.transaction((t) => deps.db.models.StorageRemoval.destroy({ where: { id }, transaction: t })).catch((e) =>
-    // The line stays: the next sweep removes nothing (already gone) and drops it.
-    deps.log(`storage: removal of ${path} done, its line not dropped: ${errorText(e)}`),
-  );
   return true;
+}
+
+/**
+ * `remove` under the lock of the owed removal's line, in one transaction: the line read FOR UPDATE
+ * on MySQL (by its primary key: no gap lock), SQLite's write lock on SQLite; skipped when the line
+ * is gone (settled by someone else, a publication into the folder among them), and the line
+ * dropped when `remove` answers true. A folder freed by a run's deletion can be taken by the
+ * user's next run at once (folder names are unique among the rows only), and that run publishes
+ * into it under the same lock (`settleOwedAt`, backtests/finish.ts), so a removal never deletes
+ * the files of a run published after the line was written (docs/queue.md, "A folder freed and
+ * taken again").
+ */
+async function withOwed(db: Database, id: number, remove: (t: Transaction) => Promise<boolean>): Promise<void> {
+  const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
+  await db.transaction(async (t) => {
+    const raw = db.raw(t);
+    const owed = await raw.all(`SELECT ${q('id')} FROM ${q('storage_removals')} WHERE ${q('id')} = ${Number(id)}${db.dialect === 'mysql' ? ' FOR UPDATE' : ''}`);
+    if (owed.length === 0) return;
+    if (await remove(t)) await raw.run(`DELETE FROM ${q('storage_removals')} WHERE ${q('id')} = ${Number(id)}`);
+  });
+}
+
+/**
+ * Inside a publication's transaction, before its files reach `path`: the removals still owed at
+ * that path (the folder of a run given up or deleted, whose name this run took) done first, each
+ * under its line's lock, and their lines dropped. So a removal owed before the publication can
+ * never land after it. A removal the storage refuses makes the publication fail (its run is then
+ * given up and refunded, docs/queue.md "Failures"): publishing over files that are still owed a
+ * removal would leave them to a sweep that deletes the new ones with them.
+ */
+export async function settleOwedAt(db: Database, storage: Storage, t: Transaction, path: string): Promise<number> {
+  const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
+  const raw = db.raw(t);
+  // A plain read first (no lock, no gap lock on MySQL): the table is empty but for removals not
+  // done yet. A line written for this folder was committed before this run's row existed.
+  const lines = await raw.all<{ id: number }>(`SELECT ${q('id')} FROM ${q('storage_removals')} WHERE ${q('path')} = ${db.literal(path)}`);
+  let settled = 0;
+  for (const { id } of lines) {
+    if (db.dialect === 'mysql' && (await raw.all(`SELECT ${q('id')} FROM ${q('storage_removals')} WHERE ${q('id')} = ${Number(id)} FOR UPDATE`)).length === 0) continue;
+    await storage.remove(path);
+    await raw.run(`DELETE FROM ${q('storage_removals')} WHERE ${q('id')} = ${Number(id)}`);
+    settled++;
+  }
+  return settled;
 }
 
 /**
@@ -79,23 +139,46 @@ export async function retryRemovals(deps: RemovalDeps, options: { now?: Date; li
   let failed = 0;
   for (const line of due) {
     const result = /^results\/(\d+)\/([^/]+)$/.exec(line.path);
-    if (result && (await BacktestRun.count({ where: { userId: Number(result[1]), folder: result[2] } })) > 0) {
-      deps.log(`storage: ${line.path} not removed: a new run uses this folder now`);
-      await deps.db.transaction((t) => StorageRemoval.destroy({ where: { id: line.id }, transaction: t }));
-      continue;
-    }
+    let refused: unknown = null;
+    let outcome = 'gone' as 'removed' | 'taken' | 'gone';
     try {
-      await deps.storage.remove(line.path);
+      // Under the line's lock, as settleRemoval: a publication into the folder waits, or has
+      // removed it and dropped the line already.
+      await withOwed(deps.db, line.id, async (t) => {
+        refused = null;
+        outcome = 'gone';
+        if (result && (await BacktestRun.count({ where: { userId: Number(result[1]), folder: result[2] }, transaction: t })) > 0) {
+          // Kept for lines owed before publications settled them (they would remove a newer run's
+          // files published over them); a run that holds the name now settles the line itself.
+          outcome = 'taken';
+          return true;
+        }
+        try {
+          await deps.storage.remove(line.path);
+        } catch (err) {
+          refused = err;
+          return false;
+        }
+        outcome = 'removed';
+        return true;
+      });
     } catch (err) {
       failed++;
-      const attempts = line.attempts + 1;
-      deps.log(`storage: files left at ${line.path}: removal failed again (attempt ${attempts}): ${errorText(err)}`);
-      await record(deps, line.id, attempts, errorText(err), now);
+      deps.log(`storage: files left at ${line.path}: removal not settled (database): ${errorText(err)}`);
       continue;
     }
-    removed++;
-    deps.log(`storage: files left at ${line.path} removed (attempt ${line.attempts + 1})`);
-    await deps.db.transaction((t) => StorageRemoval.destroy({ where: { id: line.id }, transaction: t }));
+    if (refused !== null) {
+      failed++;
+      const attempts = line.attempts + 1;
+      deps.log(`storage: files left at ${line.path}: removal failed again (attempt ${attempts}): ${errorText(refused)}`);
+      await record(deps, line.id, attempts, errorText(refused), now);
+      continue;
+    }
+    if (outcome === 'taken') deps.log(`storage: ${line.path} not removed: a new run uses this folder now`);
+    if (outcome === 'removed') {
+      removed++;
+      deps.log(`storage: files left at ${line.path} removed (attempt ${line.attempts + 1})`);
+    }
   }
   return { removed, failed };
 }
