@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { safeNextPath } from '../src/oidc/flow.js';
 import { OpenIdConnectProvider } from '../src/oidc/provider.js';
 import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
@@ -129,6 +130,15 @@ describe(`one account per person through Google (${TEST_DIALECT})`, () => {
     assert.equal(await t.db.models.UserIdentity.count({ where: { userId: me.body.id } }), 1);
     // The first one still signs in.
     assert.ok((await signIn(first)).get('apiKey'));
+  });
+});
+
+describe('the next path kept by the flow', () => {
+  it('keeps a path of the site, drops what a browser would read as another host', () => {
+    assert.equal(safeNextPath('/profile?reauth=password'), '/profile?reauth=password');
+    for (const next of ['//evil.example', '/\\evil.example', 'https://evil.example', '/\t/evil.example', '/\n/evil.example', '/\r\n//evil.example', '/\u0000/x']) {
+      assert.equal(safeNextPath(next), null, JSON.stringify(next));
+    }
   });
 });
 

@@ -17,6 +17,8 @@ export function safeNextPath(value: string | undefined | null): string | null {
   if (!value || typeof value !== 'string' || value.length > 500) return null;
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
   if (/^\/*https?:/i.test(value)) return null;
+  // Browsers drop tabs and line breaks from a URL: '/\t/evil.example' would be read as '//evil.example'.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
   return value;
 }
 
