@@ -102,3 +102,41 @@ describe(`currency letter case in refund notices (${TEST_DIALECT})`, () => {
     assert.equal(await balance(t, user.id), 0);
   });
 });
+
+describe(`a subscription refunded before its payment was processed (${TEST_DIALECT})`, () => {
+  it('first period and renewal: 409 until invoice.paid credits, then taken back once (before: acknowledged as none of ours, the credits kept)', async () => {
+    const user = await register(t);
+    const session = await t.request('POST', '/api/payment/stripe/session', { key: user.key, json: { offer_id: 'SUB_9', user_token: user.key } });
+    assert.equal(session.status, 200, session.text);
+    // Our server misses the confirmation events (Stripe will retry them).
+    const webhook = `${t.url}/api/payment/stripe/webhook`;
+    p.stripe.setWebhook(`${t.url}/api/payment/stripe/nowhere`);
+    const { events } = await p.stripe.complete(session.body.id);
+    p.stripe.setWebhook(webhook);
+    const stored = p.stripe.sessions.get(session.body.id)!;
+    const firstInvoice = stored.invoice as string;
+    const early = await p.stripe.refund(firstInvoice);
+    assert.equal(early.delivery!.status, 409, JSON.stringify(early.delivery!.body));
+    for (const e of events) assert.equal((await p.stripe.send(e)).status, 200);
+    assert.equal(await balance(t, user.id), 10);
+    assert.equal((await p.stripe.send(early.event)).status, 200);
+    assert.equal(await balance(t, user.id), 0);
+
+    // A renewal whose invoice.paid went nowhere, refunded in part.
+    const again = await register(t);
+    const { session: s2 } = await buyWithStripe(p, again, 'SUB_9');
+    const subscriptionId = p.stripe.sessions.get(s2.id)!.subscription as string;
+    assert.equal(await balance(t, again.id), 10);
+    p.stripe.setWebhook(`${t.url}/api/payment/stripe/nowhere`);
+    const renewal = await p.stripe.renew(subscriptionId);
+    p.stripe.setWebhook(webhook);
+    const refund = await p.stripe.refund(renewal.invoice.id as string, { amount: 450 });
+    assert.equal(refund.delivery!.status, 409, JSON.stringify(refund.delivery!.body));
+    assert.equal((await p.stripe.send(renewal.event)).status, 200);
+    assert.equal(await balance(t, again.id), 20);
+    assert.equal((await p.stripe.send(refund.event)).status, 200);
+    assert.equal(await balance(t, again.id), 15, 'half of the renewal: 5 of its 10 credits');
+    const rows = await paymentRows(t, again.id);
+    assert.deepEqual(rows.map((r) => [r.kind, r.status, r.creditsReversed]).sort(), [['renewal', 'paid', 5], ['subscription', 'paid', 0]]);
+  });
+});

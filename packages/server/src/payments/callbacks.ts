@@ -131,7 +131,16 @@ export class PaymentCallbacks {
     const stripe = this.deps.gateways.stripe!;
     try {
       const invoiceId = await stripe.invoiceOfPaymentIntent(intent);
-      if (invoiceId) return await this.deps.records.byTransaction('stripe', invoiceId);
+      if (invoiceId) {
+        const paid = await this.deps.records.byTransaction('stripe', invoiceId);
+        if (paid) return paid;
+        // Its invoice.paid not processed yet (its delivery failed; Stripe retries it): the payment
+        // the invoice pays, as invoice.paid finds it (the first period's, or its renewal row opened
+        // now), still `created`, so Reversals answers 409 and Stripe delivers the refund again once
+        // the credits are there. Before, the refund was acknowledged as none of ours and lost.
+        const found = await this.invoicePayment(await stripe.invoice(invoiceId));
+        return found?.payment ?? null;
+      }
       const reference = await stripe.checkoutReferenceOf(intent);
       const payment = reference ? await this.deps.records.byReference(reference) : null;
       return payment?.provider === 'stripe' ? payment : null;

@@ -54,6 +54,8 @@ export interface StripeGateway {
   renews(subscriptionId: string): Promise<boolean>;
   /** The invoice a payment intent paid (a subscription's charge), or null (GET /v1/invoice_payments). */
   invoiceOfPaymentIntent(paymentIntentId: string): Promise<string | null>;
+  /** An invoice as Stripe has it (GET /v1/invoices/{id}): a subscription charge refunded before its invoice.paid reached us. */
+  invoice(invoiceId: string): Promise<Record<string, unknown>>;
   /** Our reference (`bt_payment`) on the Checkout session of a payment intent, or null (GET /v1/checkout/sessions?payment_intent=). */
   checkoutReferenceOf(paymentIntentId: string): Promise<string | null>;
 }

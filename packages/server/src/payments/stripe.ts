@@ -97,6 +97,14 @@ export class StripeCheckout implements StripeGateway {
     }
   }
 
+  async invoice(invoiceId: string): Promise<Record<string, unknown>> {
+    try {
+      return (await this.stripe.invoices.retrieve(invoiceId)) as unknown as Record<string, unknown>;
+    } catch (err) {
+      throw asProviderError(err);
+    }
+  }
+
   async checkoutReferenceOf(paymentIntentId: string): Promise<string | null> {
     try {
       const list = await this.stripe.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 });

@@ -94,6 +94,8 @@ export async function startStripeServer(options: StripeServerOptions) {
           return json(res, 200, sub);
         }
       }
+      const invoiceMatch = /^\/v1\/invoices\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && invoiceMatch) return invoices.has(invoiceMatch[1]) ? json(res, 200, invoices.get(invoiceMatch[1])) : missing(res, invoiceMatch[1]);
       // Sessions by payment intent (the list endpoint's filter).
       if (req.method === 'GET' && path === '/v1/checkout/sessions') {
         const intent = parseStripeForm(url.search.slice(1)).payment_intent;
