@@ -31,8 +31,9 @@ describe(`dispute amounts that change while open (${TEST_DIALECT})`, () => {
     assert.equal(await balance(t, user.id), 12);
     const raised = await p.stripe.dispute(intent, 'needs_response', { send: false });
     raised.event.data.object.amount = 2000; // the whole charge now: 12 more
-    const answer = await p.stripe.send(raised.event);
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    // Ten copies at once, the first delivery included: the difference moves once.
+    const answers = await Promise.all(Array.from({ length: 10 }, () => p.stripe.send(raised.event)));
+    assert.deepEqual([...new Set(answers.map((a) => a.status))], [200], JSON.stringify(answers.map((a) => a.body)));
     assert.equal(await balance(t, user.id), 0);
     let [row] = await paymentRows(t, user.id);
     assert.deepEqual([row.creditsReversed, row.creditsShortfall], [25, 0]);
