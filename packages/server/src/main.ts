@@ -16,7 +16,7 @@ import { systemClock } from './clock/index.js';
 import { readEnv } from './config/env.js';
 import { readJobsEnv } from './jobs/env.js';
 import { migrate, migrator, openDatabase, parseDatabaseUrl } from './db/index.js';
-import { checkDataDir, checkPortFree, listenFailure } from './config/startup-checks.js';
+import { checkDataDir, checkPortFree, checkSeedDir, listenFailure } from './config/startup-checks.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/index.js';
@@ -50,7 +50,10 @@ async function main(command: string): Promise<void> {
   if (command !== 'serve' && command !== 'migrate') throw new Error(`invalid command: ${command} (expected serve or migrate)`);
   // DATA_DIR holds the SQLite file and the local storages: checked when either is used.
   if (parseDatabaseUrl(env.databaseUrl, env.dataDir).dialect === 'sqlite' || !s3) checkDataDir(env.dataDir);
-  if (command === 'serve') await checkPortFree(env.host, env.port);
+  if (command === 'serve') {
+    checkSeedDir(process.env.SEED_DIR, env.seedDir);
+    await checkPortFree(env.host, env.port);
+  }
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
   log(`bt: database ${db.dialect} (${db.location})`);
 

@@ -58,6 +58,10 @@ describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PAS
     }
   });
 
+  it('SEED_DIR set to a folder that does not exist (it seeded nothing, one line per missing file)', async () => {
+    assert.match(await refusal({ SEED_DIR: join(work, 'no-fixtures') }), /"msg":"bt: invalid SEED_DIR: .*no-fixtures does not exist \(ENOENT; the fixtures folder, or off\)"/);
+  });
+
   it('PORT and HOST the system refuses', async () => {
     assert.match(await refusal({ HOST: '203.0.113.7', PORT: '18080' }), /"msg":"bt: invalid HOST: 203\.0\.113\.7 is not an address of this machine/);
   });

@@ -72,9 +72,17 @@ type Env = Record<string, string | undefined>;
 function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  const value = Number(raw);
+  // Decimal digits only: Number() also reads 0x50, 1e3 and 0b1, which no one means for a port or a size.
+  const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) throw new Error(`invalid ${name}: ${raw} (expected an integer from ${min} to ${max})`);
   return value;
+}
+
+/** `off` (any case) turns a folder setting off; another value is a path from the working directory. */
+function folder(env: Env, name: string, cwd: string): string | null | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  return raw.toLowerCase() === 'off' ? null : resolve(cwd, raw);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -131,6 +139,21 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * PUBLIC_URL, API_PUBLIC_URL: a scheme, a host and maybe a port, nothing else. The web app is
+ * built for the root of its origin and the API answers under /api/ of its own; links were made
+ * both ways (`${url}/reset-password` kept a path, `new URL('/login', url)` dropped it), so a
+ * path sent half the links to the wrong place.
+ */
+function origin(env: Env, name: string, fallback: string): string {
+  const value = url(env, name, fallback);
+  const parsed = new URL(value);
+  if (parsed.pathname !== '/' || parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new Error(`invalid ${name}: ${withoutCredentials(value)} (expected an origin such as https://bt.example.com: no path, query or user)`);
+  }
+  return parsed.origin;
+}
+
 /** A pair of secrets that go together: both or neither. */
 function pair(env: Env, first: string, second: string): [string, string] | null {
   const a = env[first]?.trim() || '';
@@ -147,7 +170,7 @@ function readPayments(env: Env): ServerEnv['payments'] {
   if (paypalWebhookId && !paypal) throw new Error('invalid PAYPAL_WEBHOOK_ID: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET too (the webhook is verified by calling PayPal)');
   if (paypalWebhookId && !/^[A-Za-z0-9_-]{1,64}$/.test(paypalWebhookId)) throw new Error(`invalid PAYPAL_WEBHOOK_ID: ${paypalWebhookId.slice(0, 80)} (the webhook's id in the PayPal developer dashboard, such as 1JE4291016473214C)`);
   const rawRate = env.VAT_RATE?.trim();
-  const vatRatePercent = rawRate ? Number(rawRate.replace(',', '.')) : DEFAULT_SELLER.vatRatePercent;
+  const vatRatePercent = rawRate ? (/^\d{1,3}(?:[.,]\d{1,4})?$/.test(rawRate) ? Number(rawRate.replace(',', '.')) : NaN) : DEFAULT_SELLER.vatRatePercent;
   if (!Number.isFinite(vatRatePercent) || vatRatePercent < 0 || vatRatePercent > 100) throw new Error(`invalid VAT_RATE: ${rawRate} (expected a percentage from 0 to 100, such as 20)`);
   const prefix = env.INVOICE_PREFIX?.trim() ?? DEFAULT_SELLER.invoicePrefix;
   if (!/^[A-Za-z0-9_-]{0,16}$/.test(prefix)) throw new Error(`invalid INVOICE_PREFIX: ${prefix} (up to 16 letters, digits, - or _)`);
@@ -198,7 +221,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
   const proxyHops = proxies(env);
   const trustProxy = proxyHops > 0;
   const host = env.HOST?.trim() || '127.0.0.1';
-  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`);
+  const publicUrl = origin(env, 'PUBLIC_URL', `http://localhost:${port}`);
   const smtpUrl = env.SMTP_URL?.trim() || null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error(`invalid SMTP_URL: ${withoutCredentials(smtpUrl)} (expected smtp://user:password@host:port or smtps://...)`);
   const clientId = env.GOOGLE_CLIENT_ID?.trim() || '';
@@ -209,8 +232,8 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
   const llmKey = env.LLM_API_KEY?.trim() || '';
   const llmModel = env.LLM_MODEL?.trim() || '';
   if ((llmUrl || llmKey || llmModel) && !(llmUrl && llmKey && llmModel)) throw new Error('invalid LLM_BASE_URL / LLM_API_KEY / LLM_MODEL: set all three or none');
-  const seed = env.SEED_DIR?.trim();
-  const webDist = env.WEB_DIST?.trim();
+  const seed = folder(env, 'SEED_DIR', cwd);
+  const webDist = folder(env, 'WEB_DIST', cwd);
   const limits = Object.fromEntries(
     (Object.keys(DEFAULT_RATE_LIMITS) as (keyof RateLimits)[])
       .filter((k) => k !== 'loginAccount')
@@ -226,7 +249,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     dataDir: resolve(cwd, env.DATA_DIR?.trim() || 'data'),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     publicUrl,
-    apiUrl: url(env, 'API_PUBLIC_URL', publicUrl),
+    apiUrl: origin(env, 'API_PUBLIC_URL', publicUrl),
     smtpUrl,
     mailFrom: env.MAIL_FROM?.trim() || 'bt <no-reply@bt.local>',
     supportEmail: env.SUPPORT_EMAIL?.trim() || env.ADMIN_EMAIL?.trim() || null,
@@ -244,7 +267,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
     resetTokenTtlMs: int(env, 'RESET_TOKEN_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
     verifyTokenTtlMs: int(env, 'VERIFY_TOKEN_TTL_HOURS', 48, 1, 24 * 365) * 3600_000,
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
-    seedDir: seed === 'off' ? null : seed ? resolve(cwd, seed) : defaultFixturesDir(),
+    seedDir: seed === undefined ? defaultFixturesDir() : seed,
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_MB', 20, 1, 1024) * 1024 * 1024,
     topMinTrades: int(env, 'TOP_MIN_TRADES', 20, 1, 100_000),
     topCacheMs: int(env, 'TOP_CACHE_SECONDS', 10, 0, 3600) * 1000,
@@ -266,7 +289,7 @@ export function readEnv(env: Env = process.env, cwd = process.cwd()): ServerEnv 
       uid: int(env, 'STRATEGY_SANDBOX_UID', 65534, 1, 2 ** 32 - 2),
       gid: int(env, 'STRATEGY_SANDBOX_GID', 65534, 1, 2 ** 32 - 2),
     },
-    webDist: webDist === 'off' ? null : webDist ? resolve(cwd, webDist) : defaultWebDist(),
+    webDist: webDist === undefined ? defaultWebDist() : webDist,
     llm: llmUrl ? { baseUrl: url(env, 'LLM_BASE_URL', llmUrl), apiKey: llmKey, model: llmModel } : null,
     sessionIdleMs: int(env, 'SESSION_IDLE_DAYS', 30, 1, 3650) * 24 * 3600_000,
     passwordCost: { ...OWASP_SCRYPT, logN: int(env, 'PASSWORD_HASH_COST', OWASP_SCRYPT.logN, 14, 20) },

@@ -31,7 +31,7 @@ export function readOpsEnv(env: Env): OpsEnv {
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
   if (metricsToken && metricsToken.length < 16) throw new Error('invalid METRICS_TOKEN: at least 16 characters');
   const rawTimeout = env.SHUTDOWN_TIMEOUT_MS?.trim();
-  const shutdownTimeoutMs = rawTimeout ? Number(rawTimeout) : 25_000;
+  const shutdownTimeoutMs = rawTimeout ? (/^\d{1,16}$/.test(rawTimeout) ? Number(rawTimeout) : NaN) : 25_000;
   if (!Number.isInteger(shutdownTimeoutMs) || shutdownTimeoutMs < 0 || shutdownTimeoutMs > 600_000) throw new Error(`invalid SHUTDOWN_TIMEOUT_MS: ${rawTimeout} (expected 0 to 600000)`);
   return { redisUrl, redisPrefix, logLevel, logFormat, metricsToken, shutdownTimeoutMs };
 }

@@ -51,6 +51,18 @@ export function checkDataDir(dataDir: string, variable = 'DATA_DIR'): void {
   }
 }
 
+/** A SEED_DIR that was set (not the default fixtures, which a deployment may lack) must be a folder. */
+export function checkSeedDir(raw: string | undefined, seedDir: string | null): void {
+  if (!raw?.trim() || !seedDir) return;
+  let isDir = false;
+  try {
+    isDir = statSync(seedDir).isDirectory();
+  } catch (err) {
+    throw new Error(`invalid SEED_DIR: ${seedDir} does not exist (${code(err)}; the fixtures folder, or off)`);
+  }
+  if (!isDir) throw new Error(`invalid SEED_DIR: ${seedDir} is not a directory (the fixtures folder, or off)`);
+}
+
 /** What a failed listen means, as the start's one line (PORT and HOST named). */
 export function listenFailure(err: unknown, host: string, port: number): Error {
   switch (code(err)) {

@@ -7,7 +7,8 @@ type Env = Record<string, string | undefined>;
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  const value = Number(raw);
+  // Decimal digits only, as config/env.ts: Number() would read 0x10 and 1e3 too.
+  const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) throw new Error(`invalid ${name}: ${raw} (expected an integer from ${min} to ${max})`);
   return value;
 }
