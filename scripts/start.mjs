@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureBubblewrap } from './ensure-bubblewrap.mjs';
 import { ensureInstall, root, run } from './ensure-install.mjs';
+import { portProblem } from './port-check.mjs';
 
+const taken = await portProblem(process.env.HOST?.trim() || '127.0.0.1', process.env.PORT?.trim() || '8080');
+if (taken) {
+  console.error(taken);
+  process.exit(1);
+}
 ensureInstall();
 ensureBubblewrap({ required: false });
 run('npm', ['run', 'build']);
