@@ -7,7 +7,7 @@ import { dispositionName, makeFileFetcher, type FileFetcher } from '../src/api/f
 import { formatDelta, formatSize } from '../src/features/admin/format.js';
 import { cellShade, gridMax, heatmapGrid, SHADE_MAX, SHADE_MIN, WEEKDAYS } from '../src/features/admin/heatmap.js';
 import { HIDDEN_BACKTESTS_CAP, HIDDEN_BACKTESTS_KEY, HiddenBacktests, parseHidden } from '../src/features/admin/hiddenBacktests.js';
-import { currentMonth, importProblem, isMonth, stateFor } from '../src/features/admin/importForm.js';
+import { currentMonth, importProblem, isMonth, needsConfirmation, stateFor } from '../src/features/admin/importForm.js';
 import { failure, MSG } from '../src/features/admin/messages.js';
 import { defaultRange, isDay, rangeQuery, withEnd, withPreset, withStart } from '../src/features/admin/range.js';
 import { DEFAULT_SL, parentPath, reservedNameBadge, stopOf, USER_SORTS } from '../src/features/admin/rules.js';
@@ -169,6 +169,12 @@ describe('admin console shell and messages', () => {
     assert.equal(isMonth('2026-13'), false);
     assert.equal(stateFor(true), 'simulating');
     assert.equal(stateFor(false), 'executing');
+  });
+
+  it('asks before an import that overwrites for real, not before a skip or a dry run', () => {
+    assert.equal(needsConfirmation('overwrite', false), true);
+    assert.equal(needsConfirmation('overwrite', true), false);
+    assert.equal(needsConfirmation('skip', false), false);
   });
 });
 

@@ -31,6 +31,14 @@ describe('roving focus among tabs', () => {
     assert.equal(rovingIndex('ArrowRight', 0, 1), 0);
   });
 
+  it('moves with Up and Down in a column of tabs (the admin sidebar), leaving Left and Right to the browser', () => {
+    assert.equal(rovingIndex('ArrowDown', 0, 7, 'vertical'), 1);
+    assert.equal(rovingIndex('ArrowUp', 0, 7, 'vertical'), 6);
+    assert.equal(rovingIndex('End', 2, 7, 'vertical'), 6);
+    assert.equal(rovingIndex('Home', 5, 7, 'vertical'), 0);
+    for (const key of ['ArrowLeft', 'ArrowRight', 'Tab', 'PageDown']) assert.equal(rovingIndex(key, 2, 7, 'vertical'), null, key);
+  });
+
   it('gives the one tab stop to the selected control, else to the first', () => {
     assert.deepEqual([0, 1, 2, 3].map((i) => rovingTabIndex(i, 2)), [-1, -1, 0, -1]);
     assert.deepEqual([0, 1, 2].map((i) => rovingTabIndex(i, -1)), [0, -1, -1]);

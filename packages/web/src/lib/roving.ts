@@ -4,8 +4,11 @@
  * Home/End). docs/web.md, "Keyboard in groups". Plain logic: the components only move focus and select.
  */
 
-/** Which arrows move: a row of tabs takes Left/Right only (Up/Down still scroll the page); a radio group all four. */
-export type RovingAxis = 'horizontal' | 'both';
+/**
+ * Which arrows move: a row of tabs takes Left/Right only (Up/Down still scroll the page); a column
+ * of tabs (the admin console's sidebar) Up/Down only; a radio group all four.
+ */
+export type RovingAxis = 'horizontal' | 'vertical' | 'both';
 
 /**
  * The index the key moves to among `count` controls from `current` (wrapping at both ends), or
@@ -14,8 +17,8 @@ export type RovingAxis = 'horizontal' | 'both';
 export function rovingIndex(key: string, current: number, count: number, axis: RovingAxis = 'horizontal'): number | null {
   if (count <= 0) return null;
   const from = current >= 0 && current < count ? current : 0;
-  const next = key === 'ArrowRight' || (axis === 'both' && key === 'ArrowDown');
-  const previous = key === 'ArrowLeft' || (axis === 'both' && key === 'ArrowUp');
+  const next = (axis !== 'vertical' && key === 'ArrowRight') || (axis !== 'horizontal' && key === 'ArrowDown');
+  const previous = (axis !== 'vertical' && key === 'ArrowLeft') || (axis !== 'horizontal' && key === 'ArrowUp');
   if (next) return (from + 1) % count;
   if (previous) return (from - 1 + count) % count;
   if (key === 'Home') return 0;

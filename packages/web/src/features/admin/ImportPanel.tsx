@@ -2,9 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import { Upload } from 'lucide-react';
 import type { ImportAnswer } from '../../api/admin.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { admin } from './client.js';
 import { formatCount } from './format.js';
-import { currentMonth, importProblem, stateFor, type ImportMode, type ImportState } from './importForm.js';
+import { currentMonth, importProblem, needsConfirmation, stateFor, type ImportMode, type ImportState } from './importForm.js';
 import { failure, MSG } from './messages.js';
 import { ErrorLine, SectionHead, TableBox } from './ui.js';
 
@@ -19,13 +20,21 @@ export function ImportPanel() {
   const [state, setState] = useState<ImportState>('idle');
   const [error, setError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
+  // An import that overwrites (not a dry run) replaces library months: asked first, like the resets.
+  const [confirming, setConfirming] = useState(false);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const problem = importProblem(file, url);
     setAnswer(null);
     if (problem) return setError(problem);
     setError(null);
+    if (needsConfirmation(mode, dryRun)) return setConfirming(true);
+    void run();
+  }
+
+  async function run() {
+    setConfirming(false);
     setState(stateFor(dryRun));
     try {
       const result = await admin.importOutput({ file, fileName: file?.name, sourceUrl: url.trim() || undefined, targetMonth: month, mode, dryRun });
@@ -52,7 +61,7 @@ export function ImportPanel() {
           {STATE_LABELS[state]}
         </span>
       </SectionHead>
-      <form className="admin-import-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="admin-import-form" onSubmit={submit} noValidate>
         <label>
           Archive ZIP
           <input type="file" accept=".zip,application/zip" onChange={(e) => setFile(e.target.files?.[0] ?? null)} data-testid="import-file" />
@@ -81,6 +90,18 @@ export function ImportPanel() {
         </button>
       </form>
       <ErrorLine text={error} />
+      {confirming ? (
+        <ConfirmDialog
+          title="Remplacer les mois déjà présents ?"
+          text={`Les fichiers de ${month} déjà dans la bibliothèque pour les symboles et unités de temps de l’archive seront remplacés. Cette action est irréversible : lance d’abord une simulation pour voir ce qui serait remplacé.`}
+          confirmLabel="Remplacer"
+          danger
+          busy={false}
+          error={null}
+          onConfirm={() => void run()}
+          onClose={() => setConfirming(false)}
+        />
+      ) : null}
       {answer ? (
         <div data-testid="import-result">
           <p className="small">

@@ -21,3 +21,8 @@ export function importProblem(file: File | Blob | null | undefined, url: string)
   if (!file && url.trim() === '') return 'Fournis un ZIP (fichier) ou une URL.';
   return null;
 }
+
+/** An import that overwrites library months for real (not a dry run) is confirmed first (docs/admin.md "Import rules"). */
+export function needsConfirmation(mode: ImportMode, dryRun: boolean): boolean {
+  return mode === 'overwrite' && !dryRun;
+}

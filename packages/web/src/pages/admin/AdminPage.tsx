@@ -7,6 +7,7 @@
 import { useSearchParams } from 'react-router-dom';
 import { Activity, ChartColumn, FlaskConical, HardDrive, History, Users, Wrench } from 'lucide-react';
 import { PageMeta } from '../../components/PageMeta.js';
+import { useRovingGroup } from '../../lib/useRovingGroup.js';
 import { BacktestsTab } from '../../features/admin/BacktestsTab.js';
 import { DiskTab } from '../../features/admin/DiskTab.js';
 import { HistoryTab } from '../../features/admin/HistoryTab.js';
@@ -49,11 +50,15 @@ function TabContent({ tab }: { tab: AdminTab }) {
 export default function AdminPage() {
   const [params, setParams] = useSearchParams();
   const tab = tabOf(params.get('tab'));
-  const choose = (next: AdminTab) => {
+  // A click adds a history entry (Back returns to the previous tab); the arrows replace it, or
+  // walking down the sidebar would leave one entry per tab passed.
+  const choose = (next: AdminTab, replace = false) => {
     const copy = new URLSearchParams(params);
     copy.set('tab', next);
-    setParams(copy);
+    setParams(copy, { replace });
   };
+  // The sidebar is a vertical tablist (WAI-ARIA tabs): one Tab stop, Up/Down, Home/End.
+  const keys = useRovingGroup(ADMIN_TABS.length, ADMIN_TABS.findIndex((t) => t.key === tab), (index) => choose(ADMIN_TABS[index].key, true), 'vertical');
   return (
     <div className="admin-page" data-testid="admin-page">
       <PageMeta title="Administration" noindex />
@@ -70,12 +75,22 @@ export default function AdminPage() {
               ))}
             </select>
           </label>
-          <ul className="admin-tab-list" role="tablist">
-            {ADMIN_TABS.map((t) => {
+          <ul className="admin-tab-list" role="tablist" aria-orientation="vertical" aria-label="Onglets d’administration" onKeyDown={keys.onKeyDown}>
+            {ADMIN_TABS.map((t, index) => {
               const Icon = ICONS[t.key];
               return (
-                <li key={t.key}>
-                  <button type="button" role="tab" aria-selected={tab === t.key} className={`admin-tab-button${tab === t.key ? ' active' : ''}`} onClick={() => choose(t.key)} data-testid={`admin-tab-${t.key}`}>
+                <li key={t.key} role="presentation">
+                  <button
+                    type="button"
+                    role="tab"
+                    id={`admin-tab-${t.key}`}
+                    aria-selected={tab === t.key}
+                    aria-controls="admin-tabpanel"
+                    {...keys.item(index)}
+                    className={`admin-tab-button${tab === t.key ? ' active' : ''}`}
+                    onClick={() => choose(t.key)}
+                    data-testid={`admin-tab-${t.key}`}
+                  >
                     <Icon size={16} aria-hidden="true" /> {t.label}
                   </button>
                 </li>
@@ -83,7 +98,7 @@ export default function AdminPage() {
             })}
           </ul>
         </nav>
-        <div className="admin-main" role="tabpanel">
+        <div className="admin-main" role="tabpanel" id="admin-tabpanel" aria-labelledby={`admin-tab-${tab}`}>
           <TabContent key={tab} tab={tab} />
         </div>
       </div>
