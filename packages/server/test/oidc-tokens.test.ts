@@ -5,6 +5,7 @@ import { OpenIdConnectProvider } from '../src/oidc/provider.js';
 import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { startOidcProvider, type IdTokenForgery, type ProviderUser, type TestProvider } from './support/oidc-provider.js';
+import { makeAdmin } from './support/work.js';
 
 // The ID token of a Google sign-in, spoiled one check at a time at the local OpenID provider
 // (docs/security.md, "Google sign-in"): each must end at /login?error=oidc_failed with no account,
@@ -130,6 +131,20 @@ describe(`one account per person through Google (${TEST_DIALECT})`, () => {
     assert.equal(await t.db.models.UserIdentity.count({ where: { userId: me.body.id } }), 1);
     // The first one still signs in.
     assert.ok((await signIn(first)).get('apiKey'));
+  });
+});
+
+describe(`the admin account through Google (${TEST_DIALECT})`, () => {
+  it('is never linked by its address: a provider vouching for it gets no admin session', async () => {
+    const admin = await makeAdmin(t);
+    const user = person(admin.email);
+    const params = await signIn(user);
+    assert.equal(params.get('apiKey'), null, params.toString());
+    assert.equal(params.get('error'), 'admin_password');
+    assert.equal(await t.db.models.UserIdentity.count({ where: { userId: admin.id } }), 0);
+    const row = await t.db.models.User.findByPk(admin.id);
+    assert.equal(row!.role, 'admin');
+    assert.ok(row!.passwordHash, 'the admin keeps its password');
   });
 });
 

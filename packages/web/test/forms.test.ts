@@ -48,6 +48,7 @@ describe('return from Google without a session (docs/api.md, the callback\'s err
     assert.match(providerFailureMessage('email_missing'), /^Google n’a pas transmis ton adresse e-mail/);
     assert.match(providerFailureMessage('invalid_state'), /Réessaie\.$/);
     assert.match(providerFailureMessage('identity_conflict'), /^Le compte qui a cette adresse est lié à un autre compte Google/);
+    assert.equal(providerFailureMessage('admin_password'), 'Le compte administrateur se connecte avec son mot de passe, pas avec Google.');
     for (const other of ['oidc_failed', null, '', 'constructor', '__proto__']) assert.equal(providerFailureMessage(other), 'Connexion avec Google impossible. Réessaie.');
   });
 });

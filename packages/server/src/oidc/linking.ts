@@ -11,7 +11,7 @@ import type { ProviderSignIns } from './reauth.js';
 
 /** Why a third-party sign-in could not end in a session; sent back as /login?error=... */
 export class SignInRefused extends Error {
-  constructor(readonly code: 'recreate_limit' | 'email_missing' | 'email_unverified' | 'identity_conflict') {
+  constructor(readonly code: 'recreate_limit' | 'email_missing' | 'email_unverified' | 'identity_conflict' | 'admin_password') {
     super(`third-party sign-in refused: ${code}`);
     this.name = 'SignInRefused';
   }
@@ -62,6 +62,7 @@ export class IdentityLinking {
       const identity = found !== null && found.subject === claims.subject && found.provider === provider ? found : null;
       if (identity) {
         const user = await User.findByPk(identity.userId, { transaction: t });
+        if (user?.role === 'admin' && !user.deletedAt) throw new SignInRefused('admin_password');
         if (user && !user.deletedAt) {
           const { key, keyId } = await this.sessions.issue(user.id, t);
           await this.events.record({ kind: 'login', userId: user.id, method: provider }, t);
@@ -71,6 +72,10 @@ export class IdentityLinking {
       if (!email || !isEmail(email)) throw new SignInRefused('email_missing');
       const existing = await userWithEmail(this.db, email, t);
       if (existing) {
+        // The admin role is never handed out on a provider's word for an address (a Google account
+        // made on the admin's address, verified by a mailbox that changed hands since): the admin
+        // signs in with its password (docs/security.md, "Google sign-in").
+        if (existing.role === 'admin') throw new SignInRefused('admin_password');
         if (!claims.emailVerified) throw new SignInRefused('email_unverified');
         // The account already has its own identity at this provider, under another subject: the
         // address now belongs to another account of the provider (a workplace gave a departed

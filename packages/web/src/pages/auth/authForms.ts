@@ -36,6 +36,7 @@ export const PROVIDER_ERRORS: Readonly<Record<string, string>> = {
   email_unverified: 'Un compte existe déjà avec cette adresse, mais Google ne l’a pas vérifiée : connecte-toi avec ton mot de passe.',
   email_missing: 'Google n’a pas transmis ton adresse e-mail : autorise-la lors de la connexion, ou inscris-toi avec le formulaire.',
   identity_conflict: 'Le compte qui a cette adresse est lié à un autre compte Google : connecte-toi avec celui-ci ou avec ton mot de passe.',
+  admin_password: 'Le compte administrateur se connecte avec son mot de passe, pas avec Google.',
   access_denied: 'Connexion avec Google annulée.',
   invalid_state: 'La connexion avec Google a expiré ou a été commencée dans un autre navigateur. Réessaie.',
 };
