@@ -129,6 +129,22 @@ describe(`password reset (${TEST_DIALECT})`, () => {
     assert.equal((await t.request('POST', '/api/login', { json: { identifier: gone.email, password: gone.password } })).status, 200);
   });
 
+  it('a verification link of the old address does not verify the new one (no verified address one does not own)', async () => {
+    // Register with one's own mailbox, move the account to someone else's address, click the first
+    // link: the account would hold another person's address as verified, and that person's Google
+    // sign-in would then be linked into it, password and sessions kept.
+    const mover = await register(t);
+    const mail = await inbox.waitFor((m) => recipients(m).includes(mover.email) && m.subject === 'Confirme ton adresse e-mail');
+    const ownLink = /verify-email\/([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')![1];
+    const victim = `victime-${mover.email}`;
+    const update = await t.request('POST', '/api/profile/update', { key: mover.key, json: { email: victim, password: mover.password } });
+    assert.equal(update.status, 200, update.text);
+    const click = await t.request('GET', `/api/auth/verify-email/${ownLink}`);
+    assert.equal(click.headers.get('location'), 'http://web.bt.test/profile?verified=0');
+    const me = await t.request('GET', '/api/me', { key: mover.key });
+    assert.deepEqual([me.body.email, me.body.email_verified], [victim, false]);
+  });
+
   it('two concurrent uses of one token: exactly one wins', async () => {
     const user = await register(t);
     await requestReset(user.email);
