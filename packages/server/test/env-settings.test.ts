@@ -126,3 +126,15 @@ describe('numbers, booleans and URLs are read one way everywhere', { skip: SQLIT
     assert.equal(readEnv({ GOOGLE_CLIENT_ID: 'i', GOOGLE_CLIENT_SECRET: 's', OIDC_ISSUER: 'https://sso.example/realms/bt' }).google?.issuer, 'https://sso.example/realms/bt');
   });
 });
+
+describe('a provider enabled without what it needs refuses the start', { skip: SQLITE_PASS_ONLY }, () => {
+  it('live PayPal without PAYPAL_WEBHOOK_ID (pending captures never credited, refunds never verified); the sandbox may go without', () => {
+    assert.throws(() => readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b' }), /^Error: missing PAYPAL_WEBHOOK_ID: live PayPal \(PAYPAL_API_BASE https:\/\/api-m\.paypal\.com\) needs its webhook's id/);
+    assert.throws(() => readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b', PAYPAL_API_BASE: 'https://api-m.paypal.com/' }), /missing PAYPAL_WEBHOOK_ID/);
+    assert.equal(readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b', PAYPAL_WEBHOOK_ID: '1JE4291016473214C' }).payments.paypal?.webhookId, '1JE4291016473214C');
+    assert.equal(readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b', PAYPAL_API_BASE: 'https://api-m.sandbox.paypal.com' }).payments.paypal?.webhookId, null);
+    // Stripe's and NOWPayments' webhook secrets come with their keys or not at all.
+    assert.throws(() => readEnv({ STRIPE_SECRET_KEY: 'sk_live_x' }), /invalid STRIPE_SECRET_KEY \/ STRIPE_WEBHOOK_SECRET: set both or neither/);
+    assert.throws(() => readEnv({ NOWPAYMENTS_API_KEY: 'k' }), /invalid NOWPAYMENTS_API_KEY \/ NOWPAYMENTS_IPN_SECRET: set both or neither/);
+  });
+});

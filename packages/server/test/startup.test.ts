@@ -200,7 +200,7 @@ describe('environment', () => {
     ).payments;
     assert.deepEqual(set.stripe, { secretKey: 'sk_live_x', webhookSecret: 'whsec_x', apiBase: 'http://127.0.0.1:12111' });
     assert.deepEqual(set.paypal, { clientId: 'id', clientSecret: 'secret', apiBase: 'https://api-m.sandbox.paypal.com', webhookId: '1JE4291016473214C' });
-    assert.equal(readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b' }, '/').payments.paypal?.webhookId, null);
+    assert.equal(readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b', PAYPAL_API_BASE: 'https://api-m.sandbox.paypal.com' }, '/').payments.paypal?.webhookId, null);
     assert.throws(() => readEnv({ PAYPAL_WEBHOOK_ID: '1JE4291016473214C' }), /invalid PAYPAL_WEBHOOK_ID: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET too/);
     assert.throws(() => readEnv({ PAYPAL_CLIENT_ID: 'a', PAYPAL_CLIENT_SECRET: 'b', PAYPAL_WEBHOOK_ID: 'a b' }), /invalid PAYPAL_WEBHOOK_ID: a b/);
     assert.deepEqual(set.nowpayments, { apiKey: 'np', ipnSecret: 'ipn', apiBase: 'https://api.nowpayments.io' });

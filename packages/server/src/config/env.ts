@@ -169,6 +169,12 @@ function readPayments(env: Env): ServerEnv['payments'] {
   const paypalWebhookId = env.PAYPAL_WEBHOOK_ID?.trim() || null;
   if (paypalWebhookId && !paypal) throw new Error('invalid PAYPAL_WEBHOOK_ID: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET too (the webhook is verified by calling PayPal)');
   if (paypalWebhookId && !/^[A-Za-z0-9_-]{1,64}$/.test(paypalWebhookId)) throw new Error(`invalid PAYPAL_WEBHOOK_ID: ${paypalWebhookId.slice(0, 80)} (the webhook's id in the PayPal developer dashboard, such as 1JE4291016473214C)`);
+  // Live PayPal without its webhook is half a payment provider: a capture PayPal holds PENDING is
+  // never credited, a refund or dispute never takes the credits back (docs/payments.md). Refused;
+  // the sandbox and a local API (tests) may go without, the webhook then answering 503.
+  if (paypal && !paypalWebhookId && url(env, 'PAYPAL_API_BASE', DEFAULT_PAYPAL_API) === DEFAULT_PAYPAL_API) {
+    throw new Error(`missing PAYPAL_WEBHOOK_ID: live PayPal (PAYPAL_API_BASE ${DEFAULT_PAYPAL_API}) needs its webhook's id, or pending captures are never credited and refunds and disputes never verified`);
+  }
   const rawRate = env.VAT_RATE?.trim();
   const vatRatePercent = rawRate ? (/^\d{1,3}(?:[.,]\d{1,4})?$/.test(rawRate) ? Number(rawRate.replace(',', '.')) : NaN) : DEFAULT_SELLER.vatRatePercent;
   if (!Number.isFinite(vatRatePercent) || vatRatePercent < 0 || vatRatePercent > 100) throw new Error(`invalid VAT_RATE: ${rawRate} (expected a percentage from 0 to 100, such as 20)`);
