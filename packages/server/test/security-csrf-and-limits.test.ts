@@ -92,3 +92,31 @@ describe(`sign-in limits count one client and one address however written (${TES
     }
   });
 });
+
+describe(`reset links per account (${TEST_DIALECT})`, () => {
+  it('many clients asking for one address mail it at most the reset limit per window, answered alike; the last link still works', async () => {
+    // Each request mails the owner and cancels the link before it: spread over addresses, a flood
+    // filled the owner's mailbox and kept every link they received dead.
+    const behind = await startTestApp(t.db, { config: { trustProxy: true, rateLimits: { ...NO_LIMITS, reset: rule(2) } } });
+    try {
+      const owner = await register(behind);
+      const answers = new Set<string>();
+      for (let i = 1; i <= 5; i++) {
+        const res = await behind.request('POST', '/api/auth/generate-reset-token', { json: { email: owner.email }, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+        assert.equal(res.status, 200, res.text);
+        answers.add(res.text);
+      }
+      assert.equal(answers.size, 1, 'the same answer whether a mail left or not');
+      const links = behind.logs.filter((line) => line.includes(`password reset link for user ${owner.id}:`));
+      assert.equal(links.length, 2, links.join('\n'));
+      const token = links.at(-1)!.split('/reset-password/')[1];
+      const reset = await behind.request('POST', `/api/auth/reset-password/${token}`, { json: { new_password: 'le-vrai-proprietaire' } });
+      assert.equal(reset.status, 200, reset.text);
+      behind.clock.advance(61_000);
+      await behind.request('POST', '/api/auth/generate-reset-token', { json: { email: owner.email }, headers: { 'x-forwarded-for': '203.0.113.99' } });
+      assert.equal(behind.logs.filter((line) => line.includes(`password reset link for user ${owner.id}:`)).length, 3, 'a new window mails again');
+    } finally {
+      await behind.close();
+    }
+  });
+});

@@ -212,12 +212,17 @@ export class Accounts {
     return this.deps.ledger.grant(userId, SIGNUP_CREDITS, 'verification', { reference: signupReference(userId), transaction: t });
   }
 
-  /** Sends a reset link when the address has an account; answers nothing either way. */
-  async requestPasswordReset(rawEmail: string): Promise<void> {
+  /**
+   * Sends a reset link when the address has an account; answers nothing either way. `allowed`
+   * counts the mails of one account (any client): past it nothing is sent and the link already
+   * mailed keeps working, said to nobody (a 429 would tell that the account exists).
+   */
+  async requestPasswordReset(rawEmail: string, allowed?: (userId: number) => Promise<boolean>): Promise<void> {
     const email = normalizeEmail(rawEmail);
     if (!isEmail(email)) return;
     const user = await userWithEmail(this.deps.db, email);
     if (!user || user.deletedAt || !user.email) return;
+    if (allowed && !(await allowed(user.id))) return;
     // The link goes to the account's own address, never to what was typed (docs/security.md).
     const to = user.email;
     const token = await this.deps.db.transaction((t) => this.deps.tokens.issue(user.id, 'reset_password', this.deps.config.resetTokenTtlMs, t));

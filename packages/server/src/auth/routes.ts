@@ -85,7 +85,10 @@ export function authRoutes(services: Services, deps: AppDeps): Router<AppState> 
   router.post('/api/auth/generate-reset-token', limited('reset'), async (ctx) => {
     const email = text(bodyOf(ctx), 'email');
     if (!email) throw badRequest(MSG.emailRequired);
-    await accounts.requestPasswordReset(email);
+    // The same limit per account as per client: spread over many clients, requests mailed the
+    // owner without end, each cancelling the link before it (docs/security.md, "Sessions").
+    const rule = rateLimits.reset;
+    await accounts.requestPasswordReset(email, rule ? async (userId) => (await deps.rateLimiter.hit('reset-account', String(userId), rule)).allowed : undefined);
     ctx.body = { status: 'success', message: MSG.resetRequested };
   });
 
