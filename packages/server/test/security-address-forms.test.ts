@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isEmail, normalizeEmail } from '../src/auth/rules.js';
+import { up as canonicalAddresses } from '../src/db/migrations/0015-users-email-canonical.js';
 import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { recipients, startSmtp, type Inbox } from './support/smtp.js';
@@ -140,5 +141,25 @@ describe(`one address, one spelling (${TEST_DIALECT})`, () => {
     const own = await t.request('POST', '/api/profile/update', { key: owner.key, json: { email: email.normalize('NFD').toUpperCase() } });
     assert.equal(own.status, 400, 'the same address: nothing to change (and no new verification)');
     assert.equal((await t.db.models.User.findByPk(other.id))!.email, other.email);
+  });
+
+  it('migration 0015: an address stored in another spelling before is rewritten, unless its form is taken', async () => {
+    const { User } = t.db.models;
+    const now = new Date();
+    const row = (email: string, tag: string) =>
+      User.create({ email, username: `mig${process.pid}${tag}${++n}`, firstName: 'A', lastName: 'B', passwordHash: null, role: 'user', plan: 'free', credits: 0, emailVerified: false, createdAt: now, updatedAt: now });
+    const nfd = accented();
+    const dotted = accented();
+    const taken = accented();
+    const stored = { nfd: await row(nfd.normalize('NFD'), 'a'), dotted: await row(`${dotted.toUpperCase()}.`, 'b'), clash: await row(taken.normalize('NFD'), 'c') };
+    const holder = await register(t, { ...newPerson('forms'), email: taken });
+    await canonicalAddresses({ context: t.db.sequelize.getQueryInterface() });
+    assert.equal((await User.findByPk(stored.nfd.id))!.email, nfd);
+    assert.equal((await User.findByPk(stored.dotted.id))!.email, dotted);
+    assert.equal((await User.findByPk(stored.clash.id))!.email, taken.normalize('NFD'), 'the form is held by another account: left');
+    assert.equal((await User.findByPk(holder.id))!.email, taken);
+    const reset = await t.request('POST', '/api/auth/generate-reset-token', { json: { email: nfd.normalize('NFD') } });
+    assert.equal(reset.status, 200);
+    await inbox.waitFor((m) => m.subject === 'Réinitialisation de ton mot de passe' && recipients(m).some((r) => r.normalize('NFC') === nfd));
   });
 });

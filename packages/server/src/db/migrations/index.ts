@@ -13,6 +13,7 @@ import * as m0011 from './0011-strategy-archive-user.js';
 import * as m0012 from './0012-maintenance-leases.js';
 import * as m0013 from './0013-users-deleted.js';
 import * as m0014 from './0014-users-erased.js';
+import * as m0015 from './0015-users-email-canonical.js';
 
 export interface Migration {
   name: string;
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   { name: '0012-maintenance-leases', ...m0012 },
   { name: '0013-users-deleted', ...m0013 },
   { name: '0014-users-erased', ...m0014 },
+  { name: '0015-users-email-canonical', ...m0015 },
 ];
