@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { SQLITE_PASS_ONLY } from './support/db.js';
@@ -25,6 +28,30 @@ describe('npm start (scripts/start.mjs)', { skip: SQLITE_PASS_ONLY }, () => {
       assert.equal(output, `bt: invalid PORT: ${port} is already in use on 127.0.0.1 (another bt server running? stop it or set PORT to a free port)\n`);
     } finally {
       holder.close();
+    }
+  });
+
+  it('an install that fails in a path with spaces ends with the reason (node-gyp cannot build sqlite3 there)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bt install '));
+    try {
+      const root = join(dir, 'my bt');
+      mkdirSync(join(root, 'scripts'), { recursive: true });
+      copyFileSync(join(ROOT, 'scripts/ensure-install.mjs'), join(root, 'scripts/ensure-install.mjs'));
+      writeFileSync(join(root, 'package-lock.json'), '{}');
+      // npm itself stands in for a failed build: nothing is downloaded.
+      mkdirSync(join(dir, 'bin'));
+      writeFileSync(join(dir, 'bin/npm'), '#!/bin/sh\necho "gyp ERR! not ok" >&2\nexit 1\n');
+      chmodSync(join(dir, 'bin/npm'), 0o755);
+      const child = spawn(process.execPath, ['scripts/ensure-install.mjs'], { cwd: root, env: { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (c) => (output += c));
+      child.stderr.on('data', (c) => (output += c));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      assert.equal(code, 1, output);
+      const lines = output.trim().split('\n');
+      assert.equal(lines.at(-1), `bt: the path has a space ("${root}"): node-gyp cannot build the native SQLite module (sqlite3) there; clone or move the repository to a path without spaces`, output);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
