@@ -1,6 +1,6 @@
 // `bt admin` against a running server: every command, as a table and as --json, and its exit codes.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -185,6 +185,16 @@ describe('bt admin, over HTTP, against a running server', () => {
     assert.equal((await admin(['invoices', 'download', '2026/F-2026-000001.pdf'])).code, 2, 'an existing file needs --force');
     const out = json(await admin(['invoices', 'download', '2026/F-2026-000001.pdf', '-o', 'copy.pdf', '--json']), 'invoices download');
     assert.deepEqual([out.file, out.bytes], ['copy.pdf', 16]);
+    // A page at a time: --limit and --offset, the count of all beside.
+    for (const n of [2, 3]) writeFileSync(join(server.dataDir, `files/invoices/2026/F-2026-00000${n}.pdf`), '%PDF-1.7 facture');
+    const page = ok(await admin(['invoices', 'list', '--limit', '2']), 'invoices page');
+    assert.equal(page.stdout.split('\n').filter((l) => l.startsWith('2026/')).length, 2);
+    assert.match(page.stdout, /\n2 of 3 files, 48 bytes\n$/);
+    const rest = ok(await admin(['invoices', 'list', '--limit', '2', '--offset', '2']), 'invoices next page');
+    assert.match(rest.stdout, /\n1 from 2 of 3 files, 48 bytes\n$/);
+    assert.deepEqual(json(await admin(['invoices', 'list', '--limit', '1', '--json']), 'invoices list').total, 3);
+    for (const bad of [['--limit', '0'], ['--limit', '5001'], ['--limit', '-1'], ['--offset', '1.5']]) assert.equal((await admin(['invoices', 'list', ...bad])).code, 2, bad.join(' '));
+    for (const n of [2, 3]) rmSync(join(server.dataDir, `files/invoices/2026/F-2026-00000${n}.pdf`));
     const traversal = await admin(['invoices', 'download', '../../bt.sqlite', '-o', 'x']);
     assert.deepEqual([traversal.code, traversal.stderr], [1, 'bt: HTTP 400: Chemin de fichier invalide.\n']);
   });

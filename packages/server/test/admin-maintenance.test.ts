@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { register, useTestApp } from './support/app.js';
@@ -115,5 +115,34 @@ describe(`admin maintenance (${TEST_DIALECT})`, () => {
     assert.equal((await post('/api/admin/factures_delete', { rel: 'lien.pdf' })).status, 404);
     assert.deepEqual((await get('/api/admin/factures_info')).body, { count: 1, bytes: 11 });
     rmSync(join(t.storageDir, 'secret.txt'));
+  });
+
+  it('billing files are listed a page at a time, with their count: limit, offset, newest first', async () => {
+    const area = join(t.storageDir, 'invoices', '2027');
+    mkdirSync(area, { recursive: true });
+    const names = Array.from({ length: 7 }, (_, i) => `F-2027-00000${i + 1}.pdf`);
+    names.forEach((name, i) => {
+      writeFileSync(join(area, name), '%PDF');
+      utimesSync(join(area, name), new Date(Date.UTC(2027, 0, 1 + i)), new Date(Date.UTC(2027, 0, 1 + i)));
+    });
+    try {
+      const all = (await get('/api/admin/factures_list')).body;
+      const total = all.total as number;
+      assert.equal(total, all.items.length);
+      assert.ok(total >= 7);
+      const first = await get('/api/admin/factures_list?limit=3');
+      assert.deepEqual([first.body.items.length, first.body.total, first.body.limit, first.body.offset], [3, total, 3, 0]);
+      const second = await get('/api/admin/factures_list?limit=3&offset=3');
+      const rels = [...first.body.items, ...second.body.items].map((i: { rel: string }) => i.rel);
+      assert.deepEqual(rels, all.items.slice(0, 6).map((i: { rel: string }) => i.rel), 'consecutive pages neither overlap nor skip');
+      assert.equal(rels[0], '2027/F-2027-000007.pdf', 'newest first');
+      assert.deepEqual((await get(`/api/admin/factures_list?offset=${total}`)).body.items, []);
+      for (const query of ['limit=0', 'limit=5001', 'limit=abc', 'offset=-1', 'limit=2.5']) {
+        const bad = await get(`/api/admin/factures_list?${query}`);
+        assert.deepEqual([bad.status, bad.body.detail], [400, 'Pagination invalide : offset ≥ 0, limit de 1 à 5000.'], query);
+      }
+    } finally {
+      rmSync(area, { recursive: true, force: true });
+    }
   });
 });

@@ -55,6 +55,20 @@ export async function seedAccounts(dbFile: string, count: number): Promise<void>
   }
 }
 
+/** `count` re-creation counters (`lot0001@bt.test`…), as that many deleted and re-created addresses leave. */
+export async function seedRecreations(dbFile: string, count: number): Promise<void> {
+  const db = new sqlite3.Database(dbFile);
+  try {
+    await exec(db, 'BEGIN');
+    for (let i = 1; i <= count; i++) {
+      await exec(db, 'INSERT INTO email_recreations (email, deletions, recreations, updated_at) VALUES (?, 1, 1, ?)', [`lot${String(i).padStart(4, '0')}@bt.test`, sqliteDate(Date.now() - i * 1000)]);
+    }
+    await exec(db, 'COMMIT');
+  } finally {
+    db.close();
+  }
+}
+
 /** Copies the real runs up to the slots' 23 (new ids, run ids and folders), then dates every run in a slot. */
 export async function seedDatedRuns(dbFile: string): Promise<{ grid: number[][]; runs: number }> {
   const db = new sqlite3.Database(dbFile);

@@ -1,15 +1,17 @@
 /**
- * The admin console's keyboard and confirmations (docs/web.md "Admin console", docs/admin.md): the
- * sidebar is a vertical tablist (one Tab stop, Up/Down, Home/End), a refused action shows the
- * server's sentence, an import that overwrites is confirmed before anything is sent.
+ * The admin console's keyboard, confirmations and long lists (docs/web.md "Admin console",
+ * docs/admin.md): the sidebar is a vertical tablist (one Tab stop, Up/Down, Home/End), a refused
+ * action shows the server's sentence, an import that overwrites is confirmed before anything is
+ * sent, the re-creation counters and the billing files come a page at a time with their count.
  * Run after `npm run build -w @bt/web`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useAdminConsole } from './admin-console-setup.js';
+import { nb, seedRecreations, useAdminConsole } from './admin-console-setup.js';
 
-const { seeded, adminApi, adminPage } = useAdminConsole(async () => undefined);
+const COUNTERS = 130;
+const { seeded, adminApi, adminPage } = useAdminConsole(async ({ dbFile }) => seedRecreations(dbFile, COUNTERS));
 
 const TABS = ['users', 'history', 'stats', 'backtests', 'strategies', 'disk', 'maintenance'];
 
@@ -96,5 +98,42 @@ describe('the admin console from the keyboard', () => {
     await form.getByTestId('import-line').getByText('remplacé', { exact: true }).waitFor();
     assert.equal(sent, 2);
     await page.context().close();
+  });
+
+  it('re-creation counters and billing files: 100, then the rest, with the count', async () => {
+    const page = await adminPage('maintenance');
+    const recreate = page.getByTestId('maintenance-recreate');
+    await recreate.getByTestId('recreate-total').waitFor();
+    assert.equal(await recreate.getByTestId('recreate-row').count(), 100);
+    assert.equal(nb(await recreate.getByTestId('recreate-total').innerText()), `100 sur ${COUNTERS} adresse(s)`);
+    await recreate.getByTestId('recreate-more').click();
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('[data-testid=recreate-row]').length === n, COUNTERS);
+    assert.equal(await recreate.getByTestId('recreate-more').count(), 0, 'no more to ask for');
+    await page.context().close();
+
+    // 250 billing files, answered by the route as the server pages them (its own test: server/test/admin-maintenance.test.ts).
+    const files = Array.from({ length: 250 }, (_, i) => ({ rel: `2026/F-2026-${String(250 - i).padStart(6, '0')}.pdf`, name: `F-2026-${String(250 - i).padStart(6, '0')}.pdf`, bytes: 1000, mtime: new Date(Date.UTC(2026, 0, 1, 0, 250 - i)).toISOString() }));
+    const asked: string[] = [];
+    const billing = await adminPage('users');
+    await billing.route('**/api/admin/factures_list*', async (route) => {
+      const query = new URL(route.request().url()).searchParams;
+      const limit = Number(query.get('limit'));
+      const offset = Number(query.get('offset'));
+      asked.push(`${limit}@${offset}`);
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items: files.slice(offset, offset + limit), total: files.length, limit, offset }) });
+    });
+    await billing.route('**/api/admin/factures_info*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ count: files.length, bytes: files.length * 1000 }) }));
+    await billing.getByTestId('admin-tab-maintenance').click();
+    const invoices = billing.getByTestId('maintenance-invoices');
+    await invoices.getByTestId('invoices-total').waitFor();
+    assert.equal(await invoices.getByTestId('invoice-row').count(), 100);
+    assert.equal(nb(await invoices.getByTestId('invoices-total').innerText()), '100 sur 250 fichier(s)');
+    await invoices.getByTestId('invoices-more').click();
+    await billing.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-testid=invoice-row]').length === 200);
+    await invoices.getByTestId('invoices-more').click();
+    await billing.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-testid=invoice-row]').length === 250);
+    assert.deepEqual(asked, ['100@0', '100@100', '100@200']);
+    assert.equal(await invoices.getByTestId('invoices-more').count(), 0);
+    await billing.context().close();
   });
 });

@@ -118,6 +118,8 @@ export function registerAdminCommand(program: Command): void {
 
   const invoices = admin.command('invoices').description('the billing files (invoice PDFs)');
   connected(invoices.command('list').description('the billing files, newest first, with their count and size'))
+    .option('--limit <n>', 'how many (1-5000, default 500)')
+    .option('--offset <n>', 'skip the first n (the next page)')
     .action(adminAction(async () => (await import('../actions/admin/invoices.js')).invoicesListCommand));
   connected(invoices.command('download').description('download one billing file'))
     .argument('<rel>', 'its path as listed (e.g. 2026/F-2026-000001.pdf)')

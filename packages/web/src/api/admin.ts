@@ -278,10 +278,10 @@ export function makeAdminCalls(api: ApiClient, fetchFile: FileFetcher) {
 
     // Maintenance.
     reindex: () => api.post<ReindexAnswer>(`${A}/csv/reindex-output`, {}),
-    recreateCounts: () => api.get<{ counts: RecreateCount[]; total: number }>(`${A}/email-recreate`),
+    recreateCounts: (limit: number, offset: number) => api.get<{ counts: RecreateCount[]; total: number }>(`${A}/email-recreate`, { query: { limit, offset } }),
     resetRecreate: (email?: string) => api.post<ActionAnswer & { left: number; removed: number }>(`${A}/reset-email-recreate`, email ? { email } : {}),
     invoicesInfo: () => api.get<{ count: number; bytes: number }>(`${A}/factures_info`),
-    invoicesList: () => api.get<{ items: InvoiceFile[] }>(`${A}/factures_list`),
+    invoicesList: (limit: number, offset: number) => api.get<{ items: InvoiceFile[]; total?: number }>(`${A}/factures_list`, { query: { limit, offset } }),
     invoiceDownload: (rel: string, fallbackName: string) => fetchFile(`${A}/factures_download`, { rel }, fallbackName),
     invoiceDelete: (rel: string) => api.post<ActionAnswer>(`${A}/factures_delete`, { rel }, { query: { rel } }),
     importOutput: (request: ImportRequest) => {

@@ -4,7 +4,12 @@ import { basename } from 'node:path';
 import { writeFileWhole } from '@bt/core/node';
 import { RunError, UsageError } from '../../errors.js';
 import { print, renderTable, styles } from '../../output.js';
-import { clientOf, printAnswer, type AdminFlags } from './shared.js';
+import { clientOf, printAnswer, wholeNumber, type AdminFlags } from './shared.js';
+
+export interface AdminInvoiceListFlags extends AdminFlags {
+  limit?: string;
+  offset?: string;
+}
 
 export interface AdminInvoiceFlags extends AdminFlags {
   output?: string;
@@ -18,14 +23,18 @@ interface BillingFile {
   mtime: string;
 }
 
-export async function invoicesListCommand(flags: AdminFlags): Promise<void> {
+export async function invoicesListCommand(flags: AdminInvoiceListFlags): Promise<void> {
+  const limit = wholeNumber('--limit', flags.limit, 1, 5000, 500);
+  const offset = wholeNumber('--offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0);
   const client = clientOf(flags);
-  const [list, info] = await Promise.all([client.json<{ items: BillingFile[] }>('GET', '/factures_list', { shape: { items: 'array' } }), client.json<{ count: number; bytes: number }>('GET', '/factures_info', { shape: { count: 'number', bytes: 'number' } })]);
+  // A page of the list (the server pages it since it grew with the sales; an older server sends them all, `total` absent).
+  const [list, info] = await Promise.all([client.json<{ items: BillingFile[]; total?: number }>('GET', '/factures_list', { query: { limit, offset }, shape: { items: 'array', total: 'number?' } }), client.json<{ count: number; bytes: number }>('GET', '/factures_info', { shape: { count: 'number', bytes: 'number' } })]);
   if (flags.json) return printAnswer('invoices list', { ...list, ...info });
   const s = styles();
-  if (list.items.length === 0) return print(s.dim('no billing file'));
+  if (list.items.length === 0) return print(s.dim(offset ? `no billing file from ${offset} (${info.count} in all)` : 'no billing file'));
   print(renderTable(['rel', 'bytes', 'modified (UTC)'], list.items.map((f) => [f.rel, String(f.bytes), f.mtime.slice(0, 16).replace('T', ' ')]), { header: s.dim }));
-  print(s.dim(`\n${info.count} files, ${info.bytes} bytes`));
+  const all = list.items.length === info.count;
+  print(s.dim(`\n${all ? '' : `${list.items.length}${offset ? ` from ${offset}` : ''} of `}${info.count} files, ${info.bytes} bytes`));
 }
 
 /**

@@ -12,6 +12,9 @@ import { ImportPanel } from './ImportPanel.js';
 import { failure, MSG } from './messages.js';
 import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
+import { nextCount, shownOf } from './pages.js';
+import { INVOICE_PAGES, RECREATE_PAGES } from './rules.js';
+import { usePages } from '../paging/usePages.js';
 
 function Reindex() {
   const [busy, setBusy] = useState(false);
@@ -50,11 +53,14 @@ function Reindex() {
 }
 
 function Recreations() {
-  const loaded = useLoad(() => admin.recreateCounts(), []);
+  // A reset bumps the epoch: the list starts again from its first page.
+  const [epoch, setEpoch] = useState(0);
+  const loaded = usePages((page) => admin.recreateCounts(page.limit, page.offset).then((a) => ({ items: a?.counts, total: a?.total })), (c) => c.email, RECREATE_PAGES, [epoch]);
   const [confirm, setConfirm] = useState<{ email?: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const counts = loaded.data?.counts ?? [];
+  const list = loaded.list;
+  const counts = list?.items ?? [];
   async function reset() {
     if (!confirm) return;
     setBusy(true);
@@ -63,7 +69,7 @@ function Recreations() {
       const answer = await admin.resetRecreate(confirm.email);
       notify(`Compteur(s) remis à zéro : ${formatCount(answer.removed)} (reste ${formatCount(answer.left)}).`);
       setConfirm(null);
-      loaded.reload();
+      setEpoch((e) => e + 1);
     } catch (e) {
       setError(failure(e, confirm.email ? MSG.targetedDeleteFailed : MSG.globalResetFailed));
     } finally {
@@ -77,8 +83,9 @@ function Recreations() {
           <RotateCcw size={14} aria-hidden="true" /> Tout remettre à zéro
         </button>
       </SectionHead>
+      {list && counts.length > 0 ? <p className="muted small" data-testid="recreate-total">{shownOf(counts.length, list.total ?? counts.length, 'adresse(s)')}</p> : null}
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.loadFailed)} /> : null}
-      {loaded.data && counts.length === 0 ? <Empty text={MSG.noEntry} /> : null}
+      {list && counts.length === 0 ? <Empty text={MSG.noEntry} /> : null}
       {counts.length > 0 ? (
         <TableBox>
           <table className="sheet-table admin-table">
@@ -109,6 +116,11 @@ function Recreations() {
           </table>
         </TableBox>
       ) : null}
+      {list && loaded.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="recreate-more">
+          {`Afficher ${nextCount(list, RECREATE_PAGES)} de plus`}
+        </button>
+      ) : null}
       {confirm ? (
         <ConfirmDialog
           title="Remettre à zéro ?"
@@ -127,12 +139,12 @@ function Recreations() {
 
 function Invoices() {
   const info = useLoad(() => admin.invoicesInfo(), []);
-  const list = useLoad(() => admin.invoicesList(), []);
+  const list = usePages((page) => admin.invoicesList(page.limit, page.offset).then((a) => ({ items: a?.items, total: a?.total ?? null })), (f) => f.rel, INVOICE_PAGES, []);
   const [deleting, setDeleting] = useState<InvoiceFile | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirmError, setConfirmError] = useState<string | null>(null);
-  const items = list.data?.items ?? [];
+  const items = list.list?.items ?? [];
   async function download(file: InvoiceFile) {
     setError(null);
     try {
@@ -150,7 +162,7 @@ function Invoices() {
       notify(answer.detail ?? 'Fichier supprimé.');
       setDeleting(null);
       info.reload();
-      list.reload();
+      list.remove(deleting.rel);
     } catch (e) {
       setConfirmError(`${MSG.fileDelete} ${failure(e, '')}`.trim());
     } finally {
@@ -163,8 +175,9 @@ function Invoices() {
         <span className="muted small" data-testid="invoices-info">{info.data ? `${formatCount(info.data.count)} fichier(s), ${formatSize(info.data.bytes)}` : ''}</span>
       </SectionHead>
       <ErrorLine text={error} />
+      {list.list && items.length > 0 ? <p className="muted small" data-testid="invoices-total">{shownOf(items.length, list.list.total ?? info.data?.count ?? items.length, 'fichier(s)')}</p> : null}
       {list.error ? <ErrorLine text={failure(list.error, MSG.loadFailed)} /> : null}
-      {list.data && items.length === 0 ? <Empty text={MSG.noFile} /> : null}
+      {list.list && items.length === 0 ? <Empty text={MSG.noFile} /> : null}
       {items.length > 0 ? (
         <TableBox>
           <table className="sheet-table admin-table">
@@ -197,6 +210,11 @@ function Invoices() {
             </tbody>
           </table>
         </TableBox>
+      ) : null}
+      {list.list && list.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={list.loadMore} disabled={list.loading} data-testid="invoices-more">
+          {`Afficher ${nextCount(list.list, INVOICE_PAGES)} de plus`}
+        </button>
       ) : null}
       {deleting ? (
         <ConfirmDialog

@@ -22,6 +22,13 @@ export function reservedNameBadge(user: Pick<AdminUser, 'reserved_username'>): {
 /** Users: 100, then 100 more (decided here, docs/web.md). */
 export const USER_PAGES: PageSizes = { first: 100, next: 100 };
 
+/**
+ * Re-creation counters and billing files: 100, then 100 more (decided here, docs/web.md): the
+ * counters were cut at the route's 1,000 without a word, and every sale adds a billing file.
+ */
+export const RECREATE_PAGES: PageSizes = { first: 100, next: 100 };
+export const INVOICE_PAGES: PageSizes = { first: 100, next: 100 };
+
 /** The global history's preview (docs/product.md §3.9), then the loaded lines in pages of 200 (the route's default). */
 export const HISTORY_PREVIEW = 5;
 export const HISTORY_PAGES: PageSizes = { first: 200, next: 200 };
