@@ -152,6 +152,9 @@ describe('bt admin, over HTTP, against a running server', () => {
     const list = ok(await admin(['email-recreate']), 'email-recreate');
     assert.match(list.stdout, new RegExp(`${doomed.email.replace('.', '\\.')}\\s+1\\s+0\\s+no\\n`));
     assert.equal(json(await admin(['email-recreate', 'list', '--json']), 'email-recreate').total, 1);
+    assert.deepEqual(json(await admin(['email-recreate', 'list', '--offset', '1', '--json']), 'email-recreate').counts, [], 'the next page');
+    assert.match(ok(await admin(['email-recreate', 'list', '--offset', '1']), 'next page').stdout, /^no re-creation counter from 1 \(1 in all\)\n$/);
+    assert.equal((await admin(['email-recreate', 'list', '--offset', '-2'])).code, 2);
     assert.equal((await admin(['email-recreate', 'reset'])).code, 2, 'resetting all needs --yes');
     const one = ok(await admin(['email-recreate', 'reset', doomed.email]), 'reset one');
     assert.equal(one.stdout, `counter of ${doomed.email} reset; 0 address(es) still counted\n`);

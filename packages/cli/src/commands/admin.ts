@@ -99,6 +99,7 @@ export function registerAdminCommand(program: Command): void {
   const recreate = admin.command('email-recreate').description('the per-address account re-creation counters');
   connected(recreate.command('list', { isDefault: true }).description('list the counters (the default)'))
     .option('--limit <n>', 'rows (1-5000)', '1000')
+    .option('--offset <n>', 'skip the first n (the next page)')
     .action(adminAction(async () => (await import('../actions/admin/maintenance.js')).emailRecreateCommand));
   connected(recreate.command('reset').description("reset one address's counter, or every counter (with --yes)"))
     .argument('[email]', 'the address (default: all)')

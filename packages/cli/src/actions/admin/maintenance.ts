@@ -20,6 +20,7 @@ export interface AdminImportFlags extends AdminFlags {
 
 export interface AdminRecreateFlags extends AdminFlags {
   limit?: string;
+  offset?: string;
 }
 
 interface ReindexAnswer {
@@ -142,12 +143,14 @@ interface RecreateAnswer {
 
 export async function emailRecreateCommand(flags: AdminRecreateFlags): Promise<void> {
   const limit = wholeNumber('--limit', flags.limit, 1, 5000, 1000);
-  const answer = await clientOf(flags).json<RecreateAnswer>('GET', '/email-recreate', { query: { limit }, shape: { counts: 'array', total: 'number', limit: 'number' } });
+  // Past 5,000 addresses, the rest were out of reach: --offset asks for the next page.
+  const offset = wholeNumber('--offset', flags.offset, 0, Number.MAX_SAFE_INTEGER, 0);
+  const answer = await clientOf(flags).json<RecreateAnswer>('GET', '/email-recreate', { query: { limit, offset: offset || undefined }, shape: { counts: 'array', total: 'number', limit: 'number' } });
   if (flags.json) return printAnswer('email-recreate', answer);
   const s = styles();
-  if (answer.counts.length === 0) return print(s.dim('no re-creation counter'));
+  if (answer.counts.length === 0) return print(s.dim(offset ? `no re-creation counter from ${offset} (${answer.total} in all)` : 'no re-creation counter'));
   print(renderTable(['email', 'deletions', 'recreations', 'blocked'], answer.counts.map((c) => [c.email, String(c.deletions), String(c.recreations), c.blocked ? 'yes' : 'no']), { header: s.dim }));
-  print(s.dim(`\n${answer.counts.length} of ${answer.total} addresses · blocked after ${answer.limit} re-creations`));
+  print(s.dim(`\n${answer.counts.length}${offset ? ` from ${offset}` : ''} of ${answer.total} addresses · blocked after ${answer.limit} re-creations`));
 }
 
 export async function emailRecreateResetCommand(email: string | undefined, flags: AdminConfirmFlags): Promise<void> {
