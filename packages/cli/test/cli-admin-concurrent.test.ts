@@ -23,7 +23,7 @@ after(async () => {
 
 const env = () => ({ BT_API_URL: server.url, BT_API_KEY: server.adminKey });
 const admin = (args: string[]) => bt(['admin', ...args], { cwd: work.dir, env: env() });
-const BUSY = 'bt: HTTP 409: Un import est déjà en cours : réessaie quand il sera terminé.\n';
+const BUSY = 'bt: HTTP 409: Une maintenance de la bibliothèque (import ou réindexation) est déjà en cours : réessaie quand elle sera terminée.\n';
 
 /** Exit 0, or exit 1 with the server's busy sentence and nothing on stdout. */
 function doneOrBusy(run: Run, what: string): 'done' | 'busy' {

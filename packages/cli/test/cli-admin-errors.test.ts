@@ -50,7 +50,7 @@ describe('bt admin when the server refuses', () => {
       [401, 'Clé API invalide ou expirée.'],
       [403, 'Accès réservé aux administrateurs.'],
       [404, 'Utilisateur introuvable.'],
-      [409, 'Un import est déjà en cours : réessaie quand il sera terminé.'],
+      [409, 'Une maintenance de la bibliothèque (import ou réindexation) est déjà en cours : réessaie quand elle sera terminée.'],
       [413, 'Archive trop volumineuse (100 Mo maximum).'],
       [404, 'Not Found'],
       [500, 'Internal error, see the log'],

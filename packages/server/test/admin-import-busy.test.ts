@@ -13,7 +13,7 @@ import { importArchive, importForm, libraryCsv } from './support/import-archives
 import { makeAdmin } from './support/work.js';
 
 const MB = 1024 * 1024;
-const BUSY = 'Un import est déjà en cours : réessaie quand il sera terminé.';
+const BUSY = 'Une maintenance de la bibliothèque (import ou réindexation) est déjà en cours : réessaie quand elle sera terminée.';
 
 /**
  * Two API servers on one database (docs/deployment.md, "Several servers"), each with its own

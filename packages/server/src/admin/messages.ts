@@ -82,7 +82,9 @@ export const ADMIN_MSG = {
   dryRunInvalid: (value: string) => `dry_run invalide : « ${value.slice(0, 40)} » (true ou false).`,
   importBodyTimeout: "Envoi de l'archive trop lent : la connexion a été coupée. Réessaie.",
   zipAndUrl: 'Fournis un ZIP ou une URL, pas les deux.',
-  importBusy: 'Un import est déjà en cours : réessaie quand il sera terminé.',
+  // Said to an import or a reindex refused, whichever holds the library: "Un import est déjà en
+  // cours" was wrong while a reindex ran.
+  importBusy: 'Une maintenance de la bibliothèque (import ou réindexation) est déjà en cours : réessaie quand elle sera terminée.',
   importTooLarge: (mb: number) => `Archive trop volumineuse (${mb} Mo maximum).`,
   notAZip: (why: string) => `Le fichier n'est pas une archive ZIP lisible (${why}).`,
   tooManyEntries: (max: number) => `Archive refusée : plus de ${max} entrées.`,

@@ -68,7 +68,7 @@ export class MaintenanceLeases {
    * At start: frees the lease when its holder was a process of this host that no longer runs (or
    * had this pid but started at another time: this process's previous life, in a container that
    * restarts with pid 1). A server killed mid-import and restarted at once would otherwise answer
-   * 'Un import est déjà en cours' for a minute. A holder on another host is left to its expiry:
+   * 409 (a maintenance already running) for a minute. A holder on another host is left to its expiry:
    * it may be running.
    */
   async freeOrphan(name: string): Promise<boolean> {
