@@ -131,4 +131,13 @@ describe('bt admin when the server refuses', () => {
     assert.equal(confirmed.code, 0, confirmed.stderr);
     assert.equal(keys.length, 2);
   });
+
+  it('an address with a query or a fragment is a usage error, before any call', async () => {
+    keys.length = 0;
+    for (const api of [`${url}/?tenant=1`, `${url}/#top`, `${url}?`]) {
+      const run = await bt(['admin', 'users', '--api', api, '--key', 'k'], { cwd: work.dir });
+      assert.deepEqual(run, { code: 2, stdout: '', stderr: `bt: invalid --api: ${JSON.stringify(api)} has a query or a fragment (expected the server's address alone, such as http://127.0.0.1:8080)\n` }, api);
+    }
+    assert.deepEqual(keys, []);
+  });
 });

@@ -32,6 +32,9 @@ export function connectionOf(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pr
   // fetch refuses such an address, and its message (then every later one naming the server)
   // printed the password on stderr, into CI logs. The address is not repeated here.
   if (url.username || url.password) throw new UsageError(`invalid --api: the address holds a user name or password (${url.protocol}//…@${url.host}): give the server's address alone, and the admin key with --key or BT_API_KEY`);
+  // The calls' paths are appended to the address: a query or a fragment would swallow them (every
+  // call went to the address's own page, answered "did not answer JSON").
+  if (url.search || url.hash || /[?#]/.test(api)) throw new UsageError(`invalid --api: ${JSON.stringify(api)} has a query or a fragment (expected the server's address alone, such as http://127.0.0.1:8080)`);
   if (!key) throw new UsageError("the admin commands need an admin's key: --key KEY or BT_API_KEY (the key /api/login gives)");
   return { api: url.toString().replace(/\/+$/, ''), key };
 }
