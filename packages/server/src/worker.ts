@@ -10,7 +10,8 @@ import { systemClock } from './clock/index.js';
 import { readEnv } from './config/env.js';
 import { CreditLedger } from './credits/ledger.js';
 import { DatasetStore } from './datasets/store.js';
-import { migrator, openDatabase } from './db/index.js';
+import { migrator, openDatabase, parseDatabaseUrl } from './db/index.js';
+import { checkDataDir } from './config/startup-checks.js';
 import { EventLog } from './events/log.js';
 import { readJobsEnv } from './jobs/env.js';
 import { EnginePool } from './jobs/pool.js';
@@ -27,12 +28,15 @@ async function main(): Promise<void> {
   const env = readEnv();
   const jobs = readJobsEnv();
   if (!jobs.url) throw new Error('REDIS_URL is not set: bt-worker takes its jobs from the Redis queue (docs/queue.md)');
+  const s3 = readS3Env(process.env);
+  // As the server (config/startup-checks.ts): a DATA_DIR it cannot use is named before anything opens.
+  if (parseDatabaseUrl(env.databaseUrl, env.dataDir).dialect === 'sqlite' || !s3) checkDataDir(env.dataDir);
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
   // The server migrates; a worker never runs against a schema it does not know.
   const pending = await migrator(db.sequelize).pending();
   if (pending.length) throw new Error(`${pending.length} pending migration(s): start the server (or 'main.ts migrate') first`);
   // The same storage as the API servers (local DATA_DIR or the S3 bucket): they read what it writes.
-  const { storage, library, description } = await openStorages(env.dataDir, readS3Env(process.env));
+  const { storage, library, description } = await openStorages(env.dataDir, s3);
   log(`bt-worker: files: ${description}`);
   const events = new EventLog(db, systemClock, log);
   const ledger = new CreditLedger(db, (entry, t) => events.fromLedger(entry, t));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SQLITE_PASS_ONLY } from './support/db.js';
 import { startServerProcess } from './support/server-process.js';
+import { startWorkerProcess } from './support/worker-process.js';
 
 /**
  * What the real server process does with a value it cannot use (docs/server.md, "Environment"):
@@ -42,6 +43,19 @@ describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PAS
     assert.match(await refusal({ DATA_DIR: join(file, 'data') }), /"msg":"bt: invalid DATA_DIR: .*a-file \(in .*a-file\/data\) is a file, not a directory"/);
     assert.match(await refusal({ DATA_DIR: '/sys/bt-data' }), /"msg":"bt: invalid DATA_DIR: cannot create \/sys\/bt-data \(E[A-Z]+\)"/);
     assert.match(await refusal({ DATA_DIR: '/proc/bt-data/x' }), /"msg":"bt: invalid DATA_DIR: cannot create \/proc\/bt-data \(ENOENT\)"/);
+  });
+
+  it('the worker names a DATA_DIR it cannot use too', async () => {
+    const file = join(work, 'worker-file');
+    writeFileSync(file, 'x');
+    const err = await startWorkerProcess({ DATA_DIR: file, REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: '' }).then(
+      async (worker) => {
+        await worker.stop();
+        return new Error('the worker started');
+      },
+      (e: Error) => e,
+    );
+    assert.match(err.message, /^the worker exited \(1\):\n.*bt-worker: failed: invalid DATA_DIR: .*worker-file is a file, not a directory"\}\n$/s);
   });
 
   it('PORT in use: named, and nothing done before (no migration, no admin, no password printed)', async () => {
