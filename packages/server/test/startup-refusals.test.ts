@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { SQLITE_PASS_ONLY } from './support/db.js';
 import { startServerProcess } from './support/server-process.js';
@@ -43,6 +45,26 @@ describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PAS
     assert.match(await refusal({ DATA_DIR: join(file, 'data') }), /"msg":"bt: invalid DATA_DIR: .*a-file \(in .*a-file\/data\) is a file, not a directory"/);
     assert.match(await refusal({ DATA_DIR: '/sys/bt-data' }), /"msg":"bt: invalid DATA_DIR: cannot create \/sys\/bt-data \(E[A-Z]+\)"/);
     assert.match(await refusal({ DATA_DIR: '/proc/bt-data/x' }), /"msg":"bt: invalid DATA_DIR: cannot create \/proc\/bt-data \(ENOENT\)"/);
+  });
+
+  it('DATA_DIR that exists but this process may not write (the server run as another user)', { skip: process.getuid?.() === 0 ? false : 'needs root to start the server as nobody' }, async () => {
+    const dir = join(work, 'not-writable');
+    mkdirSync(dir);
+    chmodSync(work, 0o755);
+    chmodSync(dir, 0o755);
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', TMPDIR: '/tmp', PORT: '0', DATA_DIR: dir, SEED_DIR: 'off', WEB_DIST: 'off' },
+      uid: 65534,
+      gid: 65534,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    assert.equal(code, 1, output);
+    assert.match(output, /^\{[^\n]*"msg":"bt: invalid DATA_DIR: .*not-writable is not writable by this process \(EACCES\)"\}\n$/);
   });
 
   it('the worker names a DATA_DIR it cannot use too', async () => {
