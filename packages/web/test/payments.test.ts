@@ -113,6 +113,9 @@ describe('payment return and success parameters', () => {
   it('messages: not signed in, the server’s detail, a failed capture', () => {
     assert.equal(paymentErrorMessage(new HttpError(401, 'Non authentifié', {})), 'Inscrivez-vous pour acheter des crédits');
     assert.equal(paymentErrorMessage(new HttpError(400, 'Offre inconnue : « X ».', {})), 'Offre inconnue : « X ».');
+    // A card subscription refused over a period already paid: the server's sentence, its date included, under the plans.
+    const prepaid = 'Ton abonnement Starter est déjà payé jusqu’au 29/01/2027 : un abonnement par carte commencerait aujourd’hui et les jours déjà payés seraient perdus. Souscris-le par carte à partir du 29/01/2027, ou prolonge-le de 30 jours par un paiement sans renouvellement automatique.';
+    assert.equal(paymentErrorMessage(new HttpError(409, prepaid, { detail: prepaid })), prepaid);
     assert.equal(paymentErrorMessage(new Error('network')), 'Erreur serveur');
     assert.equal(captureErrorMessage(new HttpError(502, undefined, {})), 'Capture échouée.');
     assert.equal(captureErrorMessage(new HttpError(400, 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).', {})), 'Capture échouée : PayPal a refusé le paiement (INSTRUMENT_DECLINED).');

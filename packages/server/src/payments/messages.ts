@@ -12,6 +12,8 @@ export const PAY_MSG = {
   currencyInvalid: (value: string) => `Crypto-monnaie invalide : « ${value} » (par exemple usdttrc20).`,
   tokenMismatch: 'Jeton utilisateur invalide : il ne correspond pas à ta session.',
   alreadySubscribed: (label: string) => `Tu es déjà abonné à ${label} : l’abonnement se renouvelle tout seul.`,
+  alreadyPaidUntil: (label: string, day: string) =>
+    `Ton abonnement ${label} est déjà payé jusqu’au ${day} : un abonnement par carte commencerait aujourd’hui et les jours déjà payés seraient perdus. Souscris-le par carte à partir du ${day}, ou prolonge-le de 30 jours par un paiement sans renouvellement automatique.`,
   noDowngrade: 'Tu es abonné à Pro : résilie-le, puis choisis Starter une fois la période terminée.',
   providerFailed: (method: keyof typeof METHOD_LABELS) => `${method === 'crypto' ? 'Le service de paiement crypto' : METHOD_LABELS[method]} ne répond pas : paiement non créé. Réessaie dans un instant.`,
   orderMissing: 'Commande PayPal manquante (orderID).',

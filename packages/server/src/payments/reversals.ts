@@ -79,6 +79,9 @@ export class Reversals {
       let shortfall = row.creditsShortfall;
       let taken = 0;
       let given = 0;
+      let forgiven = 0;
+      // A dispute won on a deleted account (or one with no user): owed back, granted to no one.
+      let forgone = 0;
       const user = row.userId === null ? null : await User.findByPk(row.userId, { transaction: t });
       const meta = { payment: row.reference, offer_id: row.offerId, method: row.provider, refunded_cents: refunded, disputed_cents: disputed, paid_cents: paidCents };
       if (delta > 0) {
@@ -91,10 +94,13 @@ export class Reversals {
         }
       } else if (delta < 0) {
         // A dispute won: what was never taken is forgiven first, then what was taken comes back.
-        const forgiven = Math.min(shortfall, -delta);
+        forgiven = Math.min(shortfall, -delta);
         shortfall -= forgiven;
-        given = -delta - forgiven;
-        if (given > 0 && user && !user.deletedAt) await ledger.grant(user.id, given, 'dispute_won', { reference: await this.unusedReference('grant', notice.reference, t), meta, transaction: t });
+        const back = -delta - forgiven;
+        if (back > 0 && user && !user.deletedAt) {
+          await ledger.grant(user.id, back, 'dispute_won', { reference: await this.unusedReference('grant', notice.reference, t), meta, transaction: t });
+          given = back;
+        } else forgone = back;
       }
       const planEnded = row.status === 'paid' && reversedCents >= paidCents && paidCents > 0 && user ? await this.endPlanPaidBy(row, user.id, t) : null;
       const changes = { refundedCents: refunded, disputedCents: disputed, disputeStatus, creditsReversed: owed, creditsShortfall: shortfall };
@@ -112,12 +118,12 @@ export class Reversals {
           { dated: true },
         );
       }
-      return { status: row.status !== 'paid' ? ('unpaid' as const) : delta === 0 ? ('unchanged' as const) : ('reversed' as const), taken, shortfall: delta > 0 ? delta - taken : 0, given, planEnded, row };
+      return { status: row.status !== 'paid' ? ('unpaid' as const) : delta === 0 ? ('unchanged' as const) : ('reversed' as const), taken, shortfall: delta > 0 ? delta - taken : 0, given, forgiven, forgone, planEnded, row };
     });
     const { row } = result;
     if (result.status === 'reversed') {
-      const what = result.given ? `${result.given} credits given back` : `${result.taken} credits taken back${result.shortfall ? `, ${result.shortfall} already spent (shortfall)` : ''}`;
-      this.deps.log(`payments: ${row.provider} payment ${row.reference} ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): ${what} for user ${row.userId}`);
+      const what = this.movement(result, row.userId);
+      this.deps.log(`payments: ${row.provider} payment ${row.reference} ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): ${what}`);
     } else if (result.status === 'unpaid') {
       this.deps.log(`payments: ${row.provider} payment ${row.reference} (${row.status}) ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): it credited nothing, nothing to take back`);
     }
@@ -126,6 +132,16 @@ export class Reversals {
       if (result.planEnded.stripeSubscription) await this.deps.subscriptions.endReplaced(result.planEnded.stripeSubscription);
     }
     return { status: result.status, taken: result.taken, shortfall: result.shortfall, given: result.given, planEnded: !!result.planEnded };
+  }
+
+  /** For the log: what a reversal moved, as it happened (a dispute won on a deleted account grants nothing). */
+  private movement(r: { taken: number; shortfall: number; given: number; forgiven: number; forgone: number }, userId: number | null): string {
+    const parts: string[] = [];
+    if (r.taken || r.shortfall) parts.push(`${r.taken} credits taken back${r.shortfall ? `, ${r.shortfall} already spent (shortfall)` : ''}`);
+    if (r.forgiven) parts.push(`${r.forgiven} credits never taken back (shortfall) forgiven`);
+    if (r.given) parts.push(`${r.given} credits given back`);
+    if (r.forgone) parts.push(`${r.forgone} credits owed back but the account is deleted: nothing granted`);
+    return `${parts.join(', ') || 'nothing moved'} for user ${userId}`;
   }
 
   /**

@@ -236,7 +236,7 @@ export class Payments {
       await this.refuseNew(buyer, method, offer.id, 'method_unavailable', PAY_MSG.cryptoBelowMinimum);
       throw badRequest(PAY_MSG.cryptoBelowMinimum);
     }
-    this.deps.subscriptions.checkPurchase(buyer.user, offer);
+    this.deps.subscriptions.checkPurchase(buyer.user, offer, method);
     return { quote: priced, planBefore };
   }
 

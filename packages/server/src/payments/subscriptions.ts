@@ -1,4 +1,4 @@
-import { getOffer, type OfferDefinition } from '@bt/core/catalogue';
+import { getOffer, type OfferDefinition, type PaymentMethod } from '@bt/core/catalogue';
 import type { Transaction } from 'sequelize';
 import { badRequest, conflict, HttpError, serviceUnavailable } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
@@ -11,6 +11,11 @@ import type { PaymentGateways } from './gateways.js';
 import { PAY_MSG } from './messages.js';
 
 const DAY_MS = 86_400_000;
+
+/** `dd/mm/yyyy` (UTC), as the unsubscribe answer writes the renewal date. */
+export function frenchDay(date: Date): string {
+  return date.toISOString().slice(0, 10).split('-').reverse().join('/');
+}
 
 /** Starter under Pro: the one order between plans (a plan is not below itself, nor below free). */
 function isBelow(offerId: string, plan: string): boolean {
@@ -32,12 +37,19 @@ export interface PaidPeriod {
 export class Subscriptions {
   constructor(private readonly deps: { db: Database; clock: Clock; gateways: PaymentGateways; events: EventLog; log: (message: string) => void }) {}
 
-  /** Refuses what cannot be bought now: the plan one has and renews, or Starter under Pro. */
-  checkPurchase(user: User, offer: OfferDefinition): void {
+  /**
+   * Refuses what cannot be bought now: the plan one has and renews, Starter under Pro, and a
+   * Stripe subscription of the plan already paid until a later date (a PayPal or crypto period,
+   * or a Stripe subscription that no longer renews): Stripe would charge today and its period
+   * would replace the renewal date, so the days already paid would be lost (docs/payments.md
+   * "Subscriptions").
+   */
+  checkPurchase(user: User, offer: OfferDefinition, method: PaymentMethod): void {
     if (offer.kind !== 'subscription') return;
     const plan = effectivePlan(user, this.deps.clock.now());
     if (plan === offer.id && user.subscriptionAutoRenew) throw conflict(PAY_MSG.alreadySubscribed(offer.label));
     if (isBelow(offer.id, plan)) throw conflict(PAY_MSG.noDowngrade);
+    if (method === 'stripe' && plan === offer.id && user.subscriptionRenewDate) throw conflict(PAY_MSG.alreadyPaidUntil(offer.label, frenchDay(user.subscriptionRenewDate)));
   }
 
   /**
@@ -61,11 +73,16 @@ export class Subscriptions {
       return { replaced: payment.provider === 'stripe' ? subscriptionId : null, stale: true };
     }
     let renewDate: Date;
-    if (payment.provider === 'stripe' && period.periodEnd) renewDate = period.periodEnd;
-    else {
-      const base = current === offer.id && user.subscriptionRenewDate && user.subscriptionRenewDate > now ? user.subscriptionRenewDate : now;
-      renewDate = new Date(base.getTime() + (offer.periodDays ?? 30) * DAY_MS);
-    }
+    const prepaid = current === offer.id && user.subscriptionRenewDate && user.subscriptionRenewDate > now ? user.subscriptionRenewDate : null;
+    if (payment.provider === 'stripe' && payment.kind === 'subscription' && prepaid && user.subscriptionId !== subscriptionId) {
+      // checkPurchase refuses this at creation; a Checkout page opened before a PayPal or crypto
+      // period of the same plan was paid, and paid after, still gets here. The later of the two
+      // dates stays (no day lost now) and the overlap Stripe billed is told, to settle by hand.
+      const stripeEnd = period.periodEnd ?? new Date(now.getTime() + (offer.periodDays ?? 30) * DAY_MS);
+      renewDate = stripeEnd > prepaid ? stripeEnd : prepaid;
+      this.deps.log(`payments: stripe payment ${payment.reference} of user ${user.id} started ${offer.id} while it was paid until ${prepaid.toISOString()} (Stripe billed until ${stripeEnd.toISOString()}): days paid twice, to refund or extend by hand`);
+    } else if (payment.provider === 'stripe' && period.periodEnd) renewDate = period.periodEnd;
+    else renewDate = new Date((prepaid ?? now).getTime() + (offer.periodDays ?? 30) * DAY_MS);
     const replaced = user.subscriptionProvider === 'stripe' && user.subscriptionId && user.subscriptionId !== subscriptionId ? user.subscriptionId : null;
     await this.deps.db.models.User.update(
       {
