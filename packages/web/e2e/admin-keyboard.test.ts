@@ -2,16 +2,21 @@
  * The admin console's keyboard, confirmations and long lists (docs/web.md "Admin console",
  * docs/admin.md): the sidebar is a vertical tablist (one Tab stop, Up/Down, Home/End), a refused
  * action shows the server's sentence, an import that overwrites is confirmed before anything is
- * sent, the re-creation counters and the billing files come a page at a time with their count.
+ * sent, the re-creation counters, the billing files and the statistics' details come a page at a
+ * time with their count.
  * Run after `npm run build -w @bt/web`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { nb, seedRecreations, useAdminConsole } from './admin-console-setup.js';
+import { nb, seedAccounts, seedRecreations, useAdminConsole } from './admin-console-setup.js';
 
 const COUNTERS = 130;
-const { seeded, adminApi, adminPage } = useAdminConsole(async ({ dbFile }) => seedRecreations(dbFile, COUNTERS));
+const ACCOUNTS = 130;
+const { seeded, adminApi, adminPage } = useAdminConsole(async ({ dbFile }) => {
+  await seedRecreations(dbFile, COUNTERS);
+  await seedAccounts(dbFile, ACCOUNTS);
+});
 
 const TABS = ['users', 'history', 'stats', 'backtests', 'strategies', 'disk', 'maintenance'];
 
@@ -62,6 +67,7 @@ describe('the admin console from the keyboard', () => {
     const balance = (await adminApi('GET', `/api/admin/user_history/${seeded.bruno.id}`)).body.user.credits as number;
     if (balance > 0) assert.equal((await adminApi('POST', '/api/admin/remove_credit', { user_id: seeded.bruno.id, amount: balance })).status, 200);
     const page = await adminPage('users');
+    await page.getByTestId('users-search').fill(seeded.bruno.email);
     const row = page.locator(`[data-testid=user-row][data-user-id="${seeded.bruno.id}"]`);
     await row.getByTestId('user-remove-credit').click();
     await page.getByTestId('admin-users').getByRole('alert').getByText('Impossible de retirer 1 crédit(s) : le solde est de 0 (il ne descend jamais sous zéro).').waitFor();
@@ -135,5 +141,21 @@ describe('the admin console from the keyboard', () => {
     assert.deepEqual(asked, ['100@0', '100@100', '100@200']);
     assert.equal(await invoices.getByTestId('invoices-more').count(), 0);
     await billing.context().close();
+  });
+
+  it('the ledger and the KPI details: 100 rows, then the rest, with the count', async () => {
+    const page = await adminPage('stats');
+    await page.getByTestId('ledger-select').selectOption('users_all');
+    const ledger = page.getByTestId('ledger-table');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-testid=ledger-table] [data-testid=details-row]').length === 100);
+    const total = (await adminApi('GET', '/api/admin/metrics/details/users_all?range=all&limit=1')).body.total as number;
+    assert.ok(total > 100 && total <= 200, String(total));
+    assert.equal(nb(await ledger.locator('p').innerText()), `100 sur ${total} ligne(s)`);
+    await page.getByTestId('ledger-table-more').click();
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('[data-testid=ledger-table] [data-testid=details-row]').length === n, total);
+    assert.equal(await page.getByTestId('ledger-table-more').count(), 0);
+    const ids = await ledger.locator('[data-testid=details-row] td:nth-child(2)').allInnerTexts();
+    assert.equal(new Set(ids).size, ids.length, 'no row twice');
+    await page.context().close();
   });
 });

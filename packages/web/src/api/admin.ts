@@ -252,7 +252,8 @@ export function makeAdminCalls(api: ApiClient, fetchFile: FileFetcher) {
       api.get<{ kind: string; items: T[] }>(`${A}/metrics/breakdown`, { query: { kind, ...rangeParams(range) } }),
     details: (kpi: string, range: RangeQuery, filters: DetailsFilters = {}) =>
       api.get<DetailsAnswer>(`${A}/metrics/details`, { query: { kpi, ...rangeParams(range), ...filters } }),
-    ledger: (which: 'sales' | 'offered' | 'users_all', range: RangeQuery) => api.get<DetailsAnswer>(`${A}/metrics/details/${which}`, { query: rangeParams(range) }),
+    ledger: (which: 'sales' | 'offered' | 'users_all', range: RangeQuery, page: { limit?: number; offset?: number } = {}) =>
+      api.get<DetailsAnswer>(`${A}/metrics/details/${which}`, { query: { ...rangeParams(range), ...page } }),
     resetMetrics: () => api.post<ActionAnswer & { deleted: number }>(`${A}/metrics/reset`, {}),
     rebuildMetrics: () => api.post<ActionAnswer & { added: number; total: number }>(`${A}/metrics/rebuild_from_users`, {}),
     globalStats: () => api.get<Record<string, unknown>>(`${A}/global_stats`),

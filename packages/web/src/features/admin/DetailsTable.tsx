@@ -1,9 +1,11 @@
 /** A details answer (KPI details, ledger, drill-down) as a table, its columns in French. */
+import { useRef, type DependencyList } from 'react';
 import type { DetailsAnswer } from '../../api/admin.js';
+import { usePages } from '../paging/usePages.js';
 import { formatCell } from './format.js';
-import { MSG } from './messages.js';
-import { shownOf } from './pages.js';
-import { Empty, TableBox } from './ui.js';
+import { failure, MSG } from './messages.js';
+import { nextCount, shownOf, type PageSizes } from './pages.js';
+import { Empty, ErrorLine, Loading, TableBox } from './ui.js';
 
 const COLUMN_LABELS: Record<string, string> = {
   date: 'Date',
@@ -59,5 +61,44 @@ export function DetailsTable({ answer, testId }: { answer: DetailsAnswer; testId
       </table>
       {answer.total > answer.rows.length ? <p className="muted small">{shownOf(answer.rows.length, answer.total, 'ligne(s)')}</p> : null}
     </TableBox>
+  );
+}
+
+/** A details row with its place in the whole list (rows have no id of their own). */
+interface PlacedRow {
+  at: number;
+  row: Record<string, unknown>;
+}
+
+/**
+ * The details of a KPI, the ledger, a heatmap cell: a page, then 'Afficher N de plus' up to the
+ * server's `total` (decided here, docs/web.md: the first 100 were all a range of thousands showed).
+ */
+export function PagedDetails({ load, deps, sizes, testId }: { load: (limit: number, offset: number) => Promise<DetailsAnswer>; deps: DependencyList; sizes: PageSizes; testId: string }) {
+  // The server's column order, from its answers (the rows' keys otherwise).
+  const columns = useRef<string[]>([]);
+  const loaded = usePages<PlacedRow>(
+    (page) =>
+      load(page.limit, page.offset).then((answer) => {
+        if (answer.columns?.length) columns.current = answer.columns;
+        return { items: answer.rows.map((row, k) => ({ at: page.offset + k, row })), total: answer.total };
+      }),
+    (placed) => placed.at,
+    sizes,
+    deps,
+  );
+  const list = loaded.list;
+  const rows = list?.items.map((p) => p.row) ?? [];
+  return (
+    <>
+      {loaded.loading && !list ? <Loading /> : null}
+      {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.detailsLoad)} /> : null}
+      {list ? <DetailsTable answer={{ kpi: '', columns: columns.current.length ? columns.current : undefined, rows, total: list.total ?? rows.length, limit: rows.length, offset: 0 }} testId={testId} /> : null}
+      {list && loaded.more ? (
+        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid={`${testId}-more`}>
+          {`Afficher ${nextCount(list, sizes)} de plus`}
+        </button>
+      ) : null}
+    </>
   );
 }

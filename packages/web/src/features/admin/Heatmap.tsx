@@ -3,19 +3,15 @@ import { useState } from 'react';
 import type { HeatmapRow, RangeQuery } from '../../api/admin.js';
 import { Modal } from '../../components/Modal.js';
 import { admin } from './client.js';
-import { DetailsTable } from './DetailsTable.js';
+import { PagedDetails } from './DetailsTable.js';
+import { DRILL_DOWN_PAGES } from './rules.js';
 import { cellShade, gridMax, heatmapGrid, WEEKDAY_NAMES, WEEKDAYS } from './heatmap.js';
-import { failure, MSG } from './messages.js';
-import { ErrorLine, Loading } from './ui.js';
-import { useLoad } from './useLoad.js';
+import { MSG } from './messages.js';
 
 function DrillDown({ weekday, hour, count, range, onClose }: { weekday: number; hour: number; count: number; range: RangeQuery; onClose: () => void }) {
-  const loaded = useLoad(() => admin.details('backtests_count', range, { weekday, hour, limit: 200 }), [weekday, hour, range]);
   return (
     <Modal title={`Backtests du ${WEEKDAY_NAMES[weekday]}, ${hour} h–${hour + 1} h (UTC) : ${count}`} onClose={onClose} wide>
-      {loaded.loading ? <Loading /> : null}
-      {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.detailsLoad)} /> : null}
-      {loaded.data ? <DetailsTable answer={loaded.data} testId="heatmap-drilldown" /> : null}
+      <PagedDetails load={(limit, offset) => admin.details('backtests_count', range, { weekday, hour, limit, offset })} deps={[weekday, hour, JSON.stringify(range)]} sizes={DRILL_DOWN_PAGES} testId="heatmap-drilldown" />
     </Modal>
   );
 }

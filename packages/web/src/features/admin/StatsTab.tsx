@@ -8,12 +8,13 @@ import type { HeatmapRow, Overview } from '../../api/admin.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { AnalysesModal } from './AnalysesModal.js';
 import { admin, notify } from './client.js';
-import { DetailsTable } from './DetailsTable.js';
+import { PagedDetails } from './DetailsTable.js';
 import { formatCount, formatEur } from './format.js';
 import { Heatmap } from './Heatmap.js';
 import { KpiDetailsModal } from './KpiDetailsModal.js';
 import { failure, MSG } from './messages.js';
 import { defaultRange, rangeQuery } from './range.js';
+import { DETAILS_PAGES } from './rules.js';
 import { RangeBar } from './RangeBar.js';
 import { ErrorLine, Kpi, Loading, SectionHead } from './ui.js';
 import { useLoad } from './useLoad.js';
@@ -67,7 +68,6 @@ export function StatsTab() {
   // The fallback totals, read from the tables when the event log cannot answer.
   const fallback = useLoad(() => (overview.error && !overview.forbidden ? admin.globalStats() : Promise.resolve(null)), [overview.error]);
   const [ledger, setLedger] = useState<(typeof LEDGERS)[number]['key']>('sales');
-  const ledgerRows = useLoad(() => admin.ledger(ledger, query), [ledger, key, epoch]);
   const [details, setDetails] = useState<{ kpi: string; label: string } | null>(null);
   const [analyses, setAnalyses] = useState(false);
   const [confirm, setConfirm] = useState<Confirm>(null);
@@ -146,9 +146,7 @@ export function StatsTab() {
           </select>
         </label>
       </SectionHead>
-      {ledgerRows.loading && !ledgerRows.data ? <Loading /> : null}
-      {ledgerRows.error ? <ErrorLine text={failure(ledgerRows.error, MSG.detailsLoad)} /> : null}
-      {ledgerRows.data ? <DetailsTable answer={ledgerRows.data} testId="ledger-table" /> : null}
+      <PagedDetails load={(limit, offset) => admin.ledger(ledger, query, { limit, offset })} deps={[ledger, key, epoch]} sizes={DETAILS_PAGES} testId="ledger-table" />
 
       {details ? <KpiDetailsModal kpi={details.kpi} label={details.label} range={query} onClose={() => setDetails(null)} /> : null}
       {analyses ? <AnalysesModal initial={range} onClose={() => setAnalyses(false)} /> : null}

@@ -29,6 +29,11 @@ export const USER_PAGES: PageSizes = { first: 100, next: 100 };
 export const RECREATE_PAGES: PageSizes = { first: 100, next: 100 };
 export const INVOICE_PAGES: PageSizes = { first: 100, next: 100 };
 
+/** KPI details and the ledger: the route's default page, then as many more (decided here, docs/web.md). */
+export const DETAILS_PAGES: PageSizes = { first: 100, next: 100 };
+/** A heatmap cell's backtests: 200 at a time, as it asked before it had pages. */
+export const DRILL_DOWN_PAGES: PageSizes = { first: 200, next: 200 };
+
 /** The global history's preview (docs/product.md §3.9), then the loaded lines in pages of 200 (the route's default). */
 export const HISTORY_PREVIEW = 5;
 export const HISTORY_PAGES: PageSizes = { first: 200, next: 200 };
