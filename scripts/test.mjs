@@ -20,10 +20,17 @@ await ensureRedis();
 // Every package's types, two at a time (about 35 s one after another, 20 s side by side).
 const typecheck = (pkg) => ['npm', ['run', 'typecheck', '-w', pkg]];
 await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typecheck('@bt/web'), typecheck('@bt/cli')]]);
-// Two at a time on a 2-core machine (scripts/parallel.mjs): the suites wait on processes, browsers
-// and databases as much as they compute. The server's suite, the longest, beside the others.
+// Two chains side by side on a 2-core machine (scripts/parallel.mjs), with no barrier between
+// them: the suites wait on processes, browsers and databases as much as they compute, and a step
+// that waited for the other chain's longest suite left a core idle (docs/development.md, "The
+// test command"). One chain: the server's suite on SQLite, then on MariaDB. The other: the core,
+// CLI and web unit suites, `bt regress`, then the web app as users get it (the built bundle,
+// served by the server, driven in Chromium).
 await runSideBySide(
-  [['npm', ['run', 'test', '-w', '@bt/server']]],
+  [
+    ['npm', ['run', 'test', '-w', '@bt/server']],
+    ['npm', ['run', 'test:mariadb', '-w', '@bt/server']],
+  ],
   [
     [
       ['npm', ['run', 'test', '-w', '@bt/core']],
@@ -32,13 +39,11 @@ await runSideBySide(
       // The golden results through the installed command, as CI users run it (exit 1 on any
       // drift); the CLI's pretest built packages/cli/dist.
       ['node', ['packages/cli/dist/bin.js', 'regress']],
+      ['npm', ['run', 'build', '-w', '@bt/web']],
+      ['npm', ['run', 'e2e', '-w', '@bt/web']],
     ],
   ],
 );
-// The web app as users get it: the built bundle, served by the server, driven in Chromium; beside
-// it, the server's suite again on MariaDB.
-run('npm', ['run', 'build', '-w', '@bt/web']);
-await runSideBySide([['npm', ['run', 'e2e', '-w', '@bt/web']]], [[['npm', ['run', 'test:mariadb', '-w', '@bt/server']]]]);
 // Deno does not know the @bt/source condition: it loads @bt/core from dist/ (built once nothing
 // else runs, as servers started by the suites above may load it).
 run('npm', ['run', 'build', '-w', '@bt/core']);

@@ -34,7 +34,10 @@ console.log(`MariaDB pass: ${Object.keys(SQLITE_PASS_ONLY).length} test files le
 for (const [name, why] of Object.entries(SQLITE_PASS_ONLY)) console.log(`  ${name}: ${why}`);
 const run = files.filter((name) => !(name in SQLITE_PASS_ONLY)).map((name) => `test/${name}`);
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-const result = spawnSync(process.execPath, [tsx, '--conditions=@bt/source', '--test', ...run], {
+// Two files at a time, as the SQLite pass: each file has its own database (test/support/db.ts),
+// Redis key prefix, ports and temporary directories, and many of these files wait on workers,
+// timeouts and a paused Redis more than they compute (docs/development.md, "The test command").
+const result = spawnSync(process.execPath, [tsx, '--conditions=@bt/source', '--test', '--test-concurrency=2', ...run], {
   cwd: fileURLToPath(new URL('..', import.meta.url)),
   stdio: 'inherit',
   env: { ...process.env, BT_TEST_DB: 'mariadb' },
