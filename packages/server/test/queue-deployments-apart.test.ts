@@ -30,10 +30,13 @@ describe('two deployments on one Redis, each with its REDIS_PREFIX', () => {
     redis = await startPrivateRedis();
     [prodDb, stagingDb] = await Promise.all([openTestDatabase(), openTestDatabase()]);
     prodDir = mkdtempSync(join(tmpdir(), 'bt-prod-'));
-    // Each API server's queue settings as main.ts reads them from its environment.
-    const queueOf = (prefix: string) => readJobsEnv({ REDIS_URL: redis.url, REDIS_PREFIX: prefix, JOB_TIMEOUT_MS: '3000' }).queue!;
-    prod = await startTestApp(prodDb.db, { library: true, dataDir: prodDir, queue: queueOf('prod:') });
-    staging = await startTestApp(stagingDb.db, { library: true, queue: queueOf('staging:') });
+    // Each API server's queue settings as main.ts reads them from its environment. Staging's
+    // request waits its whole bound (no worker of its own), so a short one; production's ends
+    // with its job, so a bound a loaded machine does not reach (3 s timed a production run out
+    // at a load average of 15, beside another test file).
+    const queueOf = (prefix: string, timeoutMs: number) => readJobsEnv({ REDIS_URL: redis.url, REDIS_PREFIX: prefix, JOB_TIMEOUT_MS: String(timeoutMs) }).queue!;
+    prod = await startTestApp(prodDb.db, { library: true, dataDir: prodDir, queue: queueOf('prod:', 30_000) });
+    staging = await startTestApp(stagingDb.db, { library: true, queue: queueOf('staging:', 3000) });
     // Production's only worker; staging has none running.
     prodWorker = await startWorkerProcess({ DATABASE_URL: prodDb.url, DATA_DIR: prodDir, REDIS_URL: redis.url, REDIS_PREFIX: 'prod:', WORKER_CONCURRENCY: '1', ENGINE_THREADS: '1' });
   });
