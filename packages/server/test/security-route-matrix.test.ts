@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { register, useTestApp, type TestResponse } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
@@ -48,30 +47,6 @@ function spellings(path: string): Record<string, string> {
   };
 }
 
-/** A request sent as written (fetch would resolve `./`, `\\` and `//` itself), with headers. */
-function rawRequest(method: string, path: string, options: { key?: string; headers?: Record<string, string> } = {}): Promise<TestResponse> {
-  const target = new URL(t.url);
-  const headers = { ...options.headers, ...(options.key ? { 'x-api-key': options.key } : {}) };
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: any;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, body });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 const REFUSED = new Set([401, 403]);
 const NOT_REACHED = new Set([404, 405, 400]);
 
@@ -90,7 +65,7 @@ describe(`every /api route in every spelling, method and identity (${TEST_DIALEC
     let requests = 0;
     const ask = async (method: string, path: string, key?: string, headers: Record<string, string> = {}) => {
       requests++;
-      const res = await rawRequest(method, path, { key, headers });
+      const res = await t.raw(method, path, { key, headers });
       checkAnswer(`${method} ${path}`, res);
       return res;
     };
@@ -144,8 +119,8 @@ describe(`every /api route in every spelling, method and identity (${TEST_DIALEC
     const user = await register(t);
     for (const path of ['/api/admin/ping', '/API/Admin/ping/', '/api/%61dmin/get_users', '/api/admin;x=1/ping', '/api/admin/no-such-route']) {
       for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'PUT']) {
-        const anonymous = await rawRequest(method, path);
-        const asUser = await rawRequest(method, path, { key: user.key });
+        const anonymous = await t.raw(method, path);
+        const asUser = await t.raw(method, path, { key: user.key });
         if (path.includes(';')) {
           // Not /api/admin to a guard, nor to the router: no route (a matrix parameter names another segment).
           assert.ok(NOT_REACHED.has(anonymous.status), `${method} ${path}: ${anonymous.status}`);

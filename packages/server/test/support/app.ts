@@ -43,7 +43,7 @@ export interface TestApp {
   storageDir: string;
   libraryDir: string;
   /** A request sent as written: no URL normalisation (fetch would resolve `../` itself). */
-  raw(method: string, path: string, options?: { key?: string }): Promise<TestResponse>;
+  raw(method: string, path: string, options?: { key?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -137,7 +137,8 @@ export async function startTestApp(
     raw(method, path, opts = {}) {
       return new Promise((resolve, reject) => {
         const target = new URL(url);
-        const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers: opts.key ? { 'x-api-key': opts.key } : {} }, (res) => {
+        const headers = { ...opts.headers, ...(opts.key ? { 'x-api-key': opts.key } : {}) };
+        const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
