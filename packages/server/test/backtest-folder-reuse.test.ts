@@ -8,11 +8,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { chargeRun, type RunStart } from '../src/backtests/charge.js';
+import { chargeRun } from '../src/backtests/charge.js';
 import { cancelRun, finishRun } from '../src/backtests/finish.js';
 import type { Database } from '../src/db/database.js';
 import { EventLog } from '../src/events/log.js';
-import type { EngineResult } from '../src/jobs/task.js';
 import { Results } from '../src/results/service.js';
 import { LocalStorage, type Storage } from '../src/storage/index.js';
 import { retryRemovals } from '../src/storage/removals.js';
@@ -20,6 +19,7 @@ import { S3Storage, s3Client } from '../src/storage/s3.js';
 import { useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
+import { FINISHED_RESULT, runStart } from './support/run-start.js';
 import { funded } from './support/work.js';
 
 const t = useTestApp();
@@ -35,33 +35,8 @@ after(async () => {
   await s3?.close();
 });
 
-const start = (userId: number, base: string): RunStart => ({
-  runId: randomUUID(),
-  userId,
-  base,
-  source: 'official',
-  official: true,
-  strategy: 'fvg_pullback_multi',
-  strategyLabel: 'FVG',
-  userStrategyId: null,
-  symbol: 'EURUSD',
-  timeframe: 'M15',
-  startDate: '2023-01-01',
-  endDate: '2023-01-31',
-  slMode: 'external',
-  slPips: 10,
-  tp1Pips: 10,
-  tp2Pips: null,
-  params: '{}',
-  createdAt: t.clock.now(),
-});
-
-const result = {
-  strategyLabel: 'FVG',
-  from: 0,
-  warnings: [],
-  statistics: { global: { trades: 3, resolved: 2, tp1: { winrate: 0.5 }, tp2: { winrate: null }, slRate: 0.5 }, sessions: [], byHour: [], byWeekday: [] },
-} as unknown as EngineResult;
+const start = (userId: number, base: string) => runStart(t, userId, base);
+const result = FINISHED_RESULT;
 
 /**
  * The database and storage a removal is given, with `hook` run once, at whichever comes first

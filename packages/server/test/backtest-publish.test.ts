@@ -8,46 +8,20 @@ import { existsSync, readdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chargeRun, type RunStart } from '../src/backtests/charge.js';
+import { chargeRun } from '../src/backtests/charge.js';
 import { cancelRun, finishRun, RunNotRunning } from '../src/backtests/finish.js';
 import { EventLog } from '../src/events/log.js';
-import type { EngineResult } from '../src/jobs/task.js';
 import { Results } from '../src/results/service.js';
 import { LocalStorage, type StagedFile, type Storage } from '../src/storage/index.js';
 import { useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
+import { FINISHED_RESULT, runStart } from './support/run-start.js';
 import { funded } from './support/work.js';
 
 const t = useTestApp();
 
-const start = (userId: number, base: string): RunStart => ({
-  runId: randomUUID(),
-  userId,
-  base,
-  source: 'official',
-  official: true,
-  strategy: 'fvg_pullback_multi',
-  strategyLabel: 'FVG',
-  userStrategyId: null,
-  symbol: 'EURUSD',
-  timeframe: 'M15',
-  startDate: '2023-01-01',
-  endDate: '2023-01-31',
-  slMode: 'external',
-  slPips: 10,
-  tp1Pips: 10,
-  tp2Pips: null,
-  params: '{}',
-  createdAt: t.clock.now(),
-});
-
-/** The figures finishRun reads of a result. */
-const result = {
-  strategyLabel: 'FVG',
-  from: 0,
-  warnings: [],
-  statistics: { global: { trades: 3, resolved: 2, tp1: { winrate: 0.5 }, tp2: { winrate: null }, slRate: 0.5 }, sessions: [], byHour: [], byWeekday: [] },
-} as unknown as EngineResult;
+const start = (userId: number, base: string) => runStart(t, userId, base);
+const result = FINISHED_RESULT;
 
 /** The local storage, calling `during` in the middle of each publication (before the rename). */
 function storageWith(during: (path: string) => Promise<void>): { storage: Storage; published: string[] } {

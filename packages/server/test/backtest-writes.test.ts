@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { chargeRun, type RunStart } from '../src/backtests/charge.js';
+import { chargeRun } from '../src/backtests/charge.js';
 import { finishRun, RunNotRunning, cancelRun } from '../src/backtests/finish.js';
 import { InsufficientCreditsError } from '../src/credits/ledger.js';
 import { isUniqueViolation } from '../src/db/database.js';
@@ -10,30 +10,17 @@ import type { EngineResult } from '../src/jobs/task.js';
 import { LocalStorage } from '../src/storage/index.js';
 import { useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
+import { runStart } from './support/run-start.js';
 import { funded } from './support/work.js';
 
 const t = useTestApp();
 
-const start = (userId: number, base: string): RunStart => ({
-  runId: randomUUID(),
-  userId,
-  base,
-  source: 'official',
-  official: true,
-  strategy: 'fvg_pullback_multi',
-  strategyLabel: "FVG l'étiquette « citée » \\ avec\0NUL",
-  userStrategyId: null,
-  symbol: 'EURUSD',
-  timeframe: 'M15',
-  startDate: '2023-01-01',
-  endDate: '2023-01-31',
-  slMode: 'fixed',
-  slPips: 10,
-  tp1Pips: 10,
-  tp2Pips: null,
-  params: JSON.stringify({ note: 'a "quoted" \u0000 value' }),
-  createdAt: t.clock.now(),
-});
+const start = (userId: number, base: string) =>
+  runStart(t, userId, base, {
+    strategyLabel: "FVG l'étiquette « citée » \\ avec\0NUL",
+    slMode: 'fixed',
+    params: JSON.stringify({ note: 'a "quoted" \u0000 value' }),
+  });
 
 /** The figures finishRun reads of a result (a real run's are checked by test/backtests.test.ts). */
 const result = {
