@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { PayPalOrders } from '../src/payments/paypal.js';
 import { register, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
-import { buyWithPayPal, PAYPAL_KEYS, PAYPAL_WEBHOOK_ID, paymentRows, usePaymentApp } from './support/payments.js';
-import { balance, ledgerRows, makeAdmin } from './support/work.js';
+import { buyWithPayPal, paymentRows, PAYPAL_KEYS, PAYPAL_WEBHOOK_ID, reversalRows, usePaymentApp } from './support/payments.js';
+import { balance, makeAdmin } from './support/work.js';
 
 // PayPal refunds, reversals and disputes (docs/payments.md "Refunds and disputes"), through the
 // local PayPal: its webhook notices are signed with its RSA key for our webhook id and verified by
@@ -14,8 +14,7 @@ import { balance, ledgerRows, makeAdmin } from './support/work.js';
 const p = usePaymentApp();
 const { t } = p;
 
-const reversals = async (userId: number) =>
-  (await ledgerRows(t, userId)).filter((r) => ['payment_refund', 'payment_dispute', 'dispute_won'].includes(r.reason)).map((r) => [r.kind, r.reason, r.amount]);
+const reversals = (userId: number) => reversalRows(t, userId);
 
 async function paidPack(offer: string) {
   const user = await register(t);

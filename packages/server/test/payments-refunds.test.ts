@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { register } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
-import { buyWithCrypto, buyWithStripe, paymentRows, usePaymentApp } from './support/payments.js';
+import { buyWithCrypto, buyWithStripe, paymentRows, reversalRows, usePaymentApp } from './support/payments.js';
 import { balance, ledgerRows, makeAdmin } from './support/work.js';
 
 // Refunds and disputes (docs/payments.md "Refunds and disputes"), through the local Stripe and
@@ -12,8 +12,7 @@ import { balance, ledgerRows, makeAdmin } from './support/work.js';
 const p = usePaymentApp();
 const { t } = p;
 
-const reversals = async (userId: number) =>
-  (await ledgerRows(t, userId)).filter((r) => ['payment_refund', 'payment_dispute', 'dispute_won'].includes(r.reason)).map((r) => [r.kind, r.reason, r.amount]);
+const reversals = (userId: number) => reversalRows(t, userId);
 
 async function paidPack(offer: string) {
   const user = await register(t);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { register } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
-import { buyWithCrypto, buyWithPayPal, buyWithStripe, paymentRows, usePaymentApp } from './support/payments.js';
-import { balance, ledgerRows } from './support/work.js';
+import { buyWithCrypto, buyWithPayPal, buyWithStripe, paymentRows, reversalRows, usePaymentApp } from './support/payments.js';
+import { balance } from './support/work.js';
 
 // Refund and dispute notices whose ledger reference is one already used for another amount
 // (docs/payments.md "Refunds and disputes", "Once, in any order").
@@ -19,8 +19,7 @@ async function paidPack(offer: string) {
   return { user, intent };
 }
 
-const reversals = async (userId: number) =>
-  (await ledgerRows(t, userId)).filter((r) => ['payment_refund', 'payment_dispute', 'dispute_won'].includes(r.reason)).map((r) => [r.kind, r.reason, r.amount]);
+const reversals = (userId: number) => reversalRows(t, userId);
 
 describe(`dispute amounts that change while open (${TEST_DIALECT})`, () => {
   it('a dispute raised while open takes the difference, and won gives back exactly what was taken', async () => {

@@ -10,6 +10,7 @@ import { useTestApp, type TestApp } from './app.js';
 import { startNowPaymentsServer, type NowPaymentsServer } from './nowpayments-server.js';
 import { startPayPalServer, type PayPalServer } from './paypal-server.js';
 import { startStripeServer, type StripeServer } from './stripe-server.js';
+import { ledgerRows } from './work.js';
 
 export const STRIPE_KEYS = { secretKey: 'sk_test_local_0123456789', webhookSecret: 'whsec_local_0123456789abcdef' };
 export const PAYPAL_KEYS = { clientId: 'paypal-client-local', clientSecret: 'paypal-secret-local' };
@@ -90,6 +91,11 @@ export async function buyWithCrypto(p: PaymentTestApp, user: Buyer, offerId: str
   if (order.status !== 200) throw new Error(`crypto order: ${order.status} ${order.text}`);
   const ipn = await p.nowpayments.notify(order.body.id, 'finished');
   return { order: order.body, ipn };
+}
+
+/** A user's refund and dispute movements in the ledger, as [kind, reason, amount], oldest first. */
+export async function reversalRows(t: TestApp, userId: number) {
+  return (await ledgerRows(t, userId)).filter((r) => ['payment_refund', 'payment_dispute', 'dispute_won'].includes(r.reason)).map((r) => [r.kind, r.reason, r.amount]);
 }
 
 /** Payment rows of a user (null: the refusals without a user), oldest first. */
