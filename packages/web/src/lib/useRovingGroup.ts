@@ -3,11 +3,16 @@
  * move the focus and choose (docs/web.md "Keyboard in groups"). Spread `onKeyDown` on the group
  * and `item(i)` on each of its controls.
  */
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { rovingIndex, rovingTabIndex, type RovingAxis } from './roving.js';
 
 export function useRovingGroup(count: number, selected: number, choose: (index: number) => void, axis: RovingAxis = 'horizontal') {
   const nodes = useRef<(HTMLElement | null)[]>([]);
+  // The control a key just moved to holds the Tab stop at once: a choice made through the router
+  // is a transition React may render later, and Tab pressed meanwhile must not land on the
+  // previous choice's control (docs/web.md "Keyboard in groups").
+  const [moved, setMoved] = useState<number | null>(null);
+  useEffect(() => setMoved(null), [selected]);
   return {
     onKeyDown(event: KeyboardEvent<HTMLElement>) {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -15,6 +20,7 @@ export function useRovingGroup(count: number, selected: number, choose: (index: 
       const target = rovingIndex(event.key, focused >= 0 ? focused : selected, count, axis);
       if (target === null) return;
       event.preventDefault();
+      setMoved(target);
       choose(target);
       nodes.current[target]?.focus();
     },
@@ -23,7 +29,7 @@ export function useRovingGroup(count: number, selected: number, choose: (index: 
         ref: (node: HTMLElement | null) => {
           nodes.current[index] = node;
         },
-        tabIndex: rovingTabIndex(index, selected),
+        tabIndex: rovingTabIndex(index, moved ?? selected),
       };
     },
   };
