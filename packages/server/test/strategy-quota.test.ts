@@ -2,14 +2,54 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { useTestApp } from './support/app.js';
+import type { StrategySandbox } from '../src/strategies/sandbox/sandbox.js';
+import { TEST_SANDBOX_LIMITS, useTestApp } from './support/app.js';
 import { TEST_DIALECT } from './support/db.js';
+import { testSandbox } from './support/sandbox.js';
 import { BREAKOUT_PY, funded, importStrategy } from './support/work.js';
 
 // Small limits, so the caps are reached in a few requests (docs/strategies-python.md, "Limits per account").
 const LIMITS = { maxPerUser: 3, dailyAttempts: 8, failedKept: 2 };
+/**
+ * The tests' sandbox, whose runs can be held at its door: requests held there have all passed the
+ * early count, so a race past it is made, not hoped for (on a slow machine a late request met the
+ * count already full and was refused early, a 429 the test did not expect).
+ */
+class HeldSandbox {
+  private held: (() => void)[] | null = null;
+  private arrived = 0;
+  constructor(private readonly inner: StrategySandbox) {}
+  get available() { return this.inner.available; }
+  get limits() { return this.inner.limits; }
+  get unavailable() { return this.inner.unavailable; }
+  hold(): void {
+    this.held = [];
+    this.arrived = 0;
+  }
+  /** Resolves once `count` runs wait at the door, then lets them all in; fails if a request was answered before it got there. */
+  async releaseWhen(count: number, answered: () => number): Promise<void> {
+    while (this.arrived < count) {
+      assert.equal(answered(), 0, 'a request was answered before its sandbox run');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const waiting = this.held ?? [];
+    this.held = null;
+    for (const go of waiting) go();
+  }
+  async run(request: Parameters<StrategySandbox['run']>[0]) {
+    if (this.held) {
+      this.arrived++;
+      await new Promise<void>((resolve) => this.held!.push(resolve));
+    }
+    return this.inner.run(request);
+  }
+}
+let sandbox: HeldSandbox;
 // 20 sandbox runs of one account at once, so all 20 requests race to the rows rather than being turned away busy.
-const t = useTestApp({ library: true, sandboxConcurrency: 20, config: { strategyQuota: LIMITS } });
+const t = useTestApp(async () => {
+  sandbox = new HeldSandbox(await testSandbox({ limits: TEST_SANDBOX_LIMITS, concurrency: 20 }));
+  return { library: true, config: { strategyQuota: LIMITS }, deps: { sandbox } };
+});
 
 const TOO_MANY = "Tu as atteint le maximum de 3 stratégies personnelles. Supprimes-en avant d'en importer ou d'en générer une autre.";
 const DAILY = 'Limite quotidienne atteinte : 8 imports ou générations de stratégie par jour. Réessaie demain.';
@@ -57,7 +97,11 @@ describe(`personal strategies: limits per account (${TEST_DIALECT})`, () => {
   it('failures racing past the daily count are answered but not archived; the next day, only the newest failures are kept', async () => {
     const user = await funded(t, 0);
     for (let i = 0; i < 7; i++) assert.equal((await importStrategy(t, user.key, REFUSED_PY, `bad${i}.py`)).status, 400);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => importStrategy(t, user.key, REFUSED_PY, `c${i}.py`)));
+    sandbox.hold();
+    let answered = 0;
+    const racing = Array.from({ length: 20 }, (_, i) => importStrategy(t, user.key, REFUSED_PY, `c${i}.py`).finally(() => answered++));
+    await sandbox.releaseWhen(20, () => answered);
+    const answers = await Promise.all(racing);
     for (const res of answers) assert.match(res.body.detail, /^Import interdit ligne 1/, `${res.status} ${res.text}`);
     const yesterday = await archived(user.id);
     assert.equal(yesterday.length, 8, 'exactly the daily count archived');
