@@ -39,3 +39,35 @@ export async function entriesIterated<T>(list: readonly unknown[], work: () => P
     delete (writable as { [Symbol.iterator]?: unknown })[Symbol.iterator];
   }
 }
+
+/**
+ * What `work` returns, and how many entries of any Map it walked (for...of, keys, values, entries,
+ * forEach). Past `budget` entries the walk throws at once: the bad case fails in a moment, not
+ * after the billion steps it would take.
+ */
+export function mapEntriesWalked<T>(work: () => T, budget: number): { result: T; walked: number } {
+  const proto = Map.prototype as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>;
+  const names = [Symbol.iterator, 'entries', 'keys', 'values', 'forEach'] as const;
+  const originals = names.map((name) => proto[name]);
+  let walked = 0;
+  const step = () => {
+    if (++walked > budget) throw new Error(`more than ${budget} Map entries walked`);
+  };
+  for (const [i, name] of names.entries()) {
+    const original = originals[i];
+    proto[name] =
+      name === 'forEach'
+        ? function (this: Map<unknown, unknown>, callback: unknown, thisArg: unknown) {
+            return original.call(this, (...args: unknown[]) => (step(), (callback as (...a: unknown[]) => unknown).apply(thisArg, args)));
+          }
+        : function (this: Map<unknown, unknown>) {
+            const inner = original.call(this) as Iterator<unknown>;
+            return { next: () => (step(), inner.next()), [Symbol.iterator]() { return this; } };
+          };
+  }
+  try {
+    return { result: work(), walked };
+  } finally {
+    for (const [i, name] of names.entries()) proto[name] = originals[i];
+  }
+}
