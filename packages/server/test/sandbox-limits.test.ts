@@ -43,13 +43,17 @@ describe('each resource limit of the sandbox alone', { skip: ONCE }, () => {
   it('the CPU limit stops an endless loop with no wall-clock limit in reach', async () => {
     const { code, ms } = await stopped(fn('while True:\n    pass'), { cpuSeconds: 1 });
     assert.equal(code, 'cpu_limit');
-    assert.ok(ms < 20_000, `${ms} ms`);
+    // Stopped by this limit, not by LOOSE's 60 s: one CPU second takes ten of wall time on a machine
+    // loaded twenty times over, so the bound sits under 60 s rather than near one.
+    assert.ok(ms < 50_000, `${ms} ms`);
   });
 
   it('the wall-clock limit stops an endless loop with no CPU limit in reach', async () => {
     const { code, ms } = await stopped(fn('while True:\n    pass'), { wallMs: 1500 });
     assert.equal(code, 'wall_timeout');
-    assert.ok(ms < 10_000, `${ms} ms`);
+    // Stopped by this limit, not by LOOSE's 60 s: the bound leaves a loaded machine time to start
+    // bubblewrap and Python.
+    assert.ok(ms < 50_000, `${ms} ms`);
   });
 
   it('the memory limit stops a growing bomb with no time limit in reach', async () => {
