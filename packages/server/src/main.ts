@@ -13,10 +13,9 @@ import { appConfig } from './app/config.js';
 import { createApp } from './app/createApp.js';
 import { guardConnections } from './app/connection-guard.js';
 import { systemClock } from './clock/index.js';
-import { readEnv } from './config/env.js';
-import { readJobsEnv } from './jobs/env.js';
-import { migrate, migrator, openDatabase, parseDatabaseUrl } from './db/index.js';
-import { checkDataDir, checkPortFree, checkSeedDir, listenFailure } from './config/startup-checks.js';
+import { migrate, migrator, openDatabase } from './db/index.js';
+import { listenFailure } from './config/startup-checks.js';
+import { preflight } from './config/preflight.js';
 import { DisabledMailer, SmtpMailer } from './mail/index.js';
 import { OpenIdConnectProvider } from './oidc/provider.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/index.js';
@@ -25,7 +24,7 @@ import { Closers } from './app/lifecycle.js';
 import { createLogger, logFunction, type Logger } from './logging/logger.js';
 import { Metrics } from './metrics/index.js';
 import { describeRedisUrl, openRedis } from './redis/client.js';
-import { openStorages, readS3Env } from './storage/index.js';
+import { openStorages } from './storage/index.js';
 import { ensureAdmin } from './users/bootstrap.js';
 import { bootstrapLibrary } from './datasets/bootstrap.js';
 import { OpenAiCompatibleClient } from './gpt/llm.js';
@@ -44,16 +43,8 @@ async function main(command: string): Promise<void> {
   const ops = readOpsEnv(process.env);
   logger = createLogger({ level: ops.logLevel, format: ops.logFormat, base: { hostname: hostname() } });
   const log = logFunction(logger);
-  const env = readEnv();
-  const s3 = readS3Env(process.env);
-  const jobs = readJobsEnv();
-  if (command !== 'serve' && command !== 'migrate') throw new Error(`invalid command: ${command} (expected serve or migrate)`);
-  // DATA_DIR holds the SQLite file and the local storages: checked when either is used.
-  if (parseDatabaseUrl(env.databaseUrl, env.dataDir).dialect === 'sqlite' || !s3) checkDataDir(env.dataDir);
-  if (command === 'serve') {
-    checkSeedDir(process.env.SEED_DIR, env.seedDir);
-    await checkPortFree(env.host, env.port);
-  }
+  // Nothing is opened or written before these checks pass (docs/server.md, "Environment").
+  const { env, s3, jobs } = await preflight(command, process.env);
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
   log(`bt: database ${db.dialect} (${db.location})`);
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { preflight } from '../src/config/preflight.js';
+import { openDatabase } from '../src/db/index.js';
 import { SQLITE_PASS_ONLY } from './support/db.js';
 import { startServerProcess } from './support/server-process.js';
 import { startWorkerProcess } from './support/worker-process.js';
@@ -31,6 +33,28 @@ async function refusal(env: Record<string, string>, options: { dataDir?: string 
   return lines[0];
 }
 
+/**
+ * The same refusal in this process: the checks main.ts runs before it opens anything
+ * (`preflight`), on the environment `startServerProcess` gives, and the message main.ts prints
+ * as its one line (`bt: ` and the message, never the stack). The process starts above prove
+ * that wiring once; each value's message is judged here, without a process start of its own.
+ */
+async function refusedInProcess(env: Record<string, string>, then?: (checked: Awaited<ReturnType<typeof preflight>>) => Promise<unknown>): Promise<string> {
+  const dataDir = mkdtempSync(join(work, 'in-process-'));
+  const source = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SEED_DIR: 'off', WEB_DIST: 'off', SMTP_URL: '', VERIFY_ON_SCREEN: 'credits', PASSWORD_HASH_COST: '14', ADMIN_PASSWORD: 'admin-password-123', ...env };
+  const err = await preflight('serve', source)
+    .then(async (checked) => {
+      await then?.(checked);
+      return new Error(`accepted: ${JSON.stringify(env)}`);
+    })
+    .then(
+      (e) => assert.fail(e.message),
+      (e: Error) => e,
+    );
+  assert.ok(err.message && !err.message.includes('\n'), `one line: ${err.message}`);
+  return `bt: ${err.message}`;
+}
+
 let work: string;
 before(() => {
   work = mkdtempSync(join(tmpdir(), 'bt-refusals-'));
@@ -41,9 +65,10 @@ describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PAS
   it('DATA_DIR that is a file, that cannot be created, or under /proc (it hung for ever)', async () => {
     const file = join(work, 'a-file');
     writeFileSync(file, 'x');
-    assert.match(await refusal({ DATA_DIR: file }), /"msg":"bt: invalid DATA_DIR: .*a-file is a file, not a directory"/);
-    assert.match(await refusal({ DATA_DIR: join(file, 'data') }), /"msg":"bt: invalid DATA_DIR: .*a-file \(in .*a-file\/data\) is a file, not a directory"/);
-    assert.match(await refusal({ DATA_DIR: '/sys/bt-data' }), /"msg":"bt: invalid DATA_DIR: cannot create \/sys\/bt-data \(E[A-Z]+\)"/);
+    assert.match(await refusedInProcess({ DATA_DIR: file }), /^bt: invalid DATA_DIR: .*a-file is a file, not a directory$/);
+    assert.match(await refusedInProcess({ DATA_DIR: join(file, 'data') }), /^bt: invalid DATA_DIR: .*a-file \(in .*a-file\/data\) is a file, not a directory$/);
+    assert.match(await refusedInProcess({ DATA_DIR: '/sys/bt-data' }), /^bt: invalid DATA_DIR: cannot create \/sys\/bt-data \(E[A-Z]+\)$/);
+    // A real process for the one that hung for ever: a hang here is bounded by the start's 60 s.
     assert.match(await refusal({ DATA_DIR: '/proc/bt-data/x' }), /"msg":"bt: invalid DATA_DIR: cannot create \/proc\/bt-data \(ENOENT\)"/);
   });
 
@@ -95,24 +120,25 @@ describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PAS
   });
 
   it('SEED_DIR set to a folder that does not exist (it seeded nothing, one line per missing file)', async () => {
-    assert.match(await refusal({ SEED_DIR: join(work, 'no-fixtures') }), /"msg":"bt: invalid SEED_DIR: .*no-fixtures does not exist \(ENOENT; the fixtures folder, or off\)"/);
+    assert.match(await refusedInProcess({ SEED_DIR: join(work, 'no-fixtures') }), /^bt: invalid SEED_DIR: .*no-fixtures does not exist \(ENOENT; the fixtures folder, or off\)$/);
   });
 
   it('PORT and HOST the system refuses', async () => {
-    assert.match(await refusal({ HOST: '203.0.113.7', PORT: '18080' }), /"msg":"bt: invalid HOST: 203\.0\.113\.7 is not an address of this machine/);
+    assert.match(await refusedInProcess({ HOST: '203.0.113.7', PORT: '18080' }), /^bt: invalid HOST: 203\.0\.113\.7 is not an address of this machine/);
   });
 
   it('DATABASE_URL with an unescaped password: named without the password (before: a host lookup of a piece of it, the URL printed whole)', async () => {
-    const line = await refusal({ DATABASE_URL: 'mysql://bt:p@ss:w/rd#hunter2@127.0.0.1:3306/bt' });
-    assert.match(line, /"msg":"bt: invalid DATABASE_URL: mysql:\/\/\*\*\*@127\.0\.0\.1:3306\/bt \(expected mysql:\/\/user:password@host:port\/database; percent-encode/);
+    const line = await refusedInProcess({ DATABASE_URL: 'mysql://bt:p@ss:w/rd#hunter2@127.0.0.1:3306/bt' });
+    assert.match(line, /^bt: invalid DATABASE_URL: mysql:\/\/\*\*\*@127\.0\.0\.1:3306\/bt \(expected mysql:\/\/user:password@host:port\/database; percent-encode/);
     assert.doesNotMatch(line, /hunter2|w\/rd/);
-    assert.match(await refusal({ DATABASE_URL: 'mysql://bt:pw@127.0.0.1:99999/bt' }), /"msg":"bt: invalid DATABASE_URL: mysql:\/\/\*\*\*@127\.0\.0\.1:99999\/bt/);
-    assert.match(await refusal({ DATABASE_URL: 'mysql://bt:pw@127.0.0.1:3306' }), /invalid DATABASE_URL: .*the database's name is missing/);
+    assert.match(await refusedInProcess({ DATABASE_URL: 'mysql://bt:pw@127.0.0.1:99999/bt' }), /^bt: invalid DATABASE_URL: mysql:\/\/\*\*\*@127\.0\.0\.1:99999\/bt/);
+    assert.match(await refusedInProcess({ DATABASE_URL: 'mysql://bt:pw@127.0.0.1:3306' }), /^bt: invalid DATABASE_URL: .*the database's name is missing/);
   });
 
   it('DATABASE_URL unreachable: the variable named, the password masked', async () => {
-    const line = await refusal({ DATABASE_URL: 'mysql://bt:hunter2@127.0.0.1:1/bt' });
-    assert.match(line, /"msg":"bt: cannot connect to the database at DATABASE_URL mysql:\/\/bt:\*\*\*@127\.0\.0\.1:1\/bt: .*ECONNREFUSED/);
+    // What main.ts opens right after the checks, with what they read.
+    const line = await refusedInProcess({ DATABASE_URL: 'mysql://bt:hunter2@127.0.0.1:1/bt' }, ({ env }) => openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax }));
+    assert.match(line, /^bt: cannot connect to the database at DATABASE_URL mysql:\/\/bt:\*\*\*@127\.0\.0\.1:1\/bt: .*ECONNREFUSED/);
     assert.doesNotMatch(line, /hunter2/);
   });
 });
