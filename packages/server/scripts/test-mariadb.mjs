@@ -4,7 +4,8 @@
 // they run in the SQLite pass. This pass says which it leaves out, and why, before it starts.
 // A file that touches the database in any way stays in both passes; inside such a file, a part
 // that uses none skips itself here with `{ skip: SQLITE_PASS_ONLY }` (test/support/db.ts).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -34,13 +35,54 @@ console.log(`MariaDB pass: ${Object.keys(SQLITE_PASS_ONLY).length} test files le
 for (const [name, why] of Object.entries(SQLITE_PASS_ONLY)) console.log(`  ${name}: ${why}`);
 const run = files.filter((name) => !(name in SQLITE_PASS_ONLY)).map((name) => `test/${name}`);
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-// Two files at a time, as the SQLite pass: each file has its own database (test/support/db.ts),
-// Redis key prefix, ports and temporary directories, and many of these files wait on workers,
-// timeouts and a paused Redis more than they compute (docs/development.md, "The test command").
-const result = spawnSync(process.execPath, [tsx, '--conditions=@bt/source', '--test', '--test-concurrency=2', ...run], {
-  cwd: fileURLToPath(new URL('..', import.meta.url)),
-  stdio: 'inherit',
-  env: { ...process.env, BT_TEST_DB: 'mariadb' },
-});
-if (result.error) throw result.error;
-process.exit(result.status ?? 1);
+const cwd = fileURLToPath(new URL('..', import.meta.url));
+const server = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+
+// One migrated template for the whole pass; each file's database is a copy of it
+// (test/support/db-template.ts; docs/development.md, "A migrated template for the MariaDB pass").
+const template = `bt_test_template_${process.pid}_${randomBytes(4).toString('hex')}`;
+async function dropTemplate() {
+  const { createConnection } = await import('mysql2/promise');
+  const conn = await createConnection(server);
+  try {
+    await conn.query(`DROP DATABASE IF EXISTS \`${template}\``);
+  } finally {
+    await conn.end();
+  }
+}
+
+let child = null;
+let stoppedBy = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stoppedBy = signal;
+    // The pass ends with its files; the template is dropped once they have.
+    child?.kill(signal);
+  });
+}
+
+let status = 1;
+try {
+  const made = spawnSync(process.execPath, [tsx, '--conditions=@bt/source', 'test/support/db-template-main.ts', template], { cwd, stdio: 'inherit' });
+  if (made.error) throw made.error;
+  if (made.status !== 0) throw new Error(`the template database ${template} could not be made (exit ${made.status ?? made.signal})`);
+  if (!stoppedBy) {
+    // Two files at a time, as the SQLite pass: each file has its own database (test/support/db.ts),
+    // Redis key prefix, ports and temporary directories, and many of these files wait on workers,
+    // timeouts and a paused Redis more than they compute (docs/development.md, "The test command").
+    child = spawn(process.execPath, [tsx, '--conditions=@bt/source', '--test', '--test-concurrency=2', ...run], {
+      cwd,
+      stdio: 'inherit',
+      env: { ...process.env, BT_TEST_DB: 'mariadb', BT_TEST_MYSQL_TEMPLATE: template },
+    });
+    status = await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve(code ?? 1));
+    });
+  }
+} finally {
+  await dropTemplate().catch((err) => {
+    console.error(`MariaDB pass: could not drop the template database ${template}: ${err.message}`);
+  });
+}
+process.exit(stoppedBy ? (stoppedBy === 'SIGINT' ? 130 : 143) : status);

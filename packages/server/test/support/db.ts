@@ -7,10 +7,13 @@ import { migrate, openDatabase, type Database } from '../../src/db/index.js';
 /**
  * The database the suite runs on: SQLite by default, MariaDB/MySQL when BT_TEST_DB=mariadb
  * (server from BT_TEST_MYSQL_URL, default mysql://root@127.0.0.1:3306). Each test file gets a
- * fresh database (bt_test_<pid>_<random>), migrated (never sync()), and drops it at the end.
+ * fresh database (bt_test_<pid>_<random>), migrated (never sync()) or, in the MariaDB pass, a copy
+ * of the pass's migrated template, and drops it at the end.
  */
 export const TEST_DIALECT = process.env.BT_TEST_DB === 'mariadb' || process.env.BT_TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
-const MYSQL_SERVER = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+export const MYSQL_SERVER = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+/** bt's own character set and collation, what every test database is created with unless a test says otherwise. */
+export const MYSQL_CREATE_OPTIONS = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci';
 /**
  * `{ skip: SQLITE_PASS_ONLY }`: a part of a test file that uses no database, or only a server
  * process (always on SQLite), runs in the SQLite pass alone; on MariaDB it would run the same code
@@ -28,7 +31,7 @@ export interface TestDatabase {
  * `createOptions`: what follows `CREATE DATABASE name` on MySQL (the character set and collation;
  * '' for the server's defaults, as an operator's plain `CREATE DATABASE bt` gets).
  */
-export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT, createOptions = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_DIALECT, createOptions = MYSQL_CREATE_OPTIONS): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'mysql') {
     // Imported here: the files of the SQLite pass never load the MySQL client (docs/development.md).
     const { createConnection } = await import('mysql2/promise');
@@ -49,15 +52,36 @@ export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_D
   return { url: `sqlite:${join(dir, 'bt.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The pass's migrated template (scripts/test-mariadb.mjs sets it; docs/development.md, "A migrated
+ * template for the MariaDB pass"): a file's database is then a copy of it instead of 15 migrations.
+ * Without it (one file run alone), or for a database created with other options, it is migrated.
+ */
+const MYSQL_TEMPLATE = TEST_DIALECT === 'mysql' ? process.env.BT_TEST_MYSQL_TEMPLATE || undefined : undefined;
+
 export async function openTestDatabase(createOptions?: string): Promise<TestDatabase> {
   const { url, drop } = await createTestDatabaseUrl(TEST_DIALECT, createOptions);
-  const db = await openDatabase(url, { dataDir: tmpdir() });
-  await migrate(db.sequelize);
+  let db: Database | undefined;
+  try {
+    if (MYSQL_TEMPLATE && createOptions === undefined) {
+      const { copyTemplate } = await import('./db-template.js');
+      await copyTemplate(MYSQL_SERVER, MYSQL_TEMPLATE, decodeURIComponent(new URL(url).pathname.slice(1)));
+      db = await openDatabase(url, { dataDir: tmpdir() });
+    } else {
+      db = await openDatabase(url, { dataDir: tmpdir() });
+      await migrate(db.sequelize);
+    }
+  } catch (err) {
+    await db?.close().catch(() => {});
+    await drop().catch(() => {});
+    throw err;
+  }
+  const opened = db;
   return {
-    db,
+    db: opened,
     url,
     drop: async () => {
-      await db.close();
+      await opened.close();
       await drop();
     },
   };
