@@ -20,6 +20,11 @@ interface Load {
   stop(): Promise<void>;
   /** 200s received after `since`. */
   okSince(since: number): number;
+  /**
+   * Until the traffic has met an outage that began at `since`: as many 503s answered since then
+   * as there are clients (the outage lasts until the clients see it, not a fixed time).
+   */
+  outageMet(since: number): Promise<void>;
 }
 
 /** `clients` loops sending backtests one after the other until stopped. */
@@ -40,6 +45,7 @@ function load(t: TestApp, key: string, clients: number): Load {
   return {
     answers,
     okSince: (since) => answers.filter((a) => a.at >= since && a.res?.status === 200).length,
+    outageMet: (since) => waitFor(() => answers.filter((a) => a.at >= since && a.res?.status === 503).length >= clients, 'the clients meet the outage'),
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -104,8 +110,9 @@ describe('outages under load', { skip: TEST_DIALECT === 'mysql' ? 'runs in the S
 
     const traffic = load(t, user.key, 3);
     await waitFor(() => traffic.okSince(0) >= 4, 'backtests through the queue');
+    const away = Date.now();
     await redis.kill();
-    await new Promise((r) => setTimeout(r, 1500));
+    await traffic.outageMet(away);
     await redis.restart();
     const back = Date.now();
     await waitFor(() => traffic.okSince(back) >= 4, 'backtests again after the restart', 40_000);
@@ -134,8 +141,9 @@ describe('outages under load', { skip: TEST_DIALECT === 'mysql' ? 'runs in the S
 
     const traffic = load(t, user.key, 3);
     await waitFor(() => traffic.okSince(0) >= 4, 'backtests on MariaDB');
+    const away = Date.now();
     await mariadb.kill();
-    await new Promise((r) => setTimeout(r, 1500));
+    await traffic.outageMet(away);
     await mariadb.restart();
     const back = Date.now();
     await waitFor(() => traffic.okSince(back) >= 4, 'backtests again after the restart', 60_000);
