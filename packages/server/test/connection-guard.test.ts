@@ -4,7 +4,9 @@
 // closed before its request is read, so that request never runs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { tmpdir } from 'node:os';
 import { addressKey } from '../src/app/connection-guard.js';
+import { preflight } from '../src/config/preflight.js';
 import { MSG } from '../src/app/messages.js';
 import { rawConnection, UNFINISHED_HEAD, wholeHead, type RawConnection } from './support/raw-http.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -101,6 +103,8 @@ describe('connections per client address', () => {
   });
 
   it('refuses a bad setting at start, naming it', async () => {
-    await assert.rejects(startServerProcess({ MAX_CONNECTIONS_PER_IP: 'many' }), /invalid MAX_CONNECTIONS_PER_IP: many \(expected an integer from 0 to 1000000\)/);
+    // The start's checks, in this process (main.ts runs them before it opens anything; the
+    // refusal's one line: docs/server.md, "Environment").
+    await assert.rejects(preflight('serve', { PORT: '0', DATA_DIR: tmpdir(), SEED_DIR: 'off', MAX_CONNECTIONS_PER_IP: 'many' }), /^Error: invalid MAX_CONNECTIONS_PER_IP: many \(expected an integer from 0 to 1000000\)$/);
   });
 });
