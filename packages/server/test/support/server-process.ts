@@ -86,7 +86,11 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        // The bound's timer is cleared once the process is gone: left pending, it kept the test file's
+        // process alive for the rest of its 10 s after the last test (docs/development.md).
+        let bound: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([exited, new Promise((r) => (bound = setTimeout(r, 10_000)))]);
+        clearTimeout(bound);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });

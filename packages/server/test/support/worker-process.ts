@@ -48,7 +48,11 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
       if (gone()) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      // The bound's timer is cleared once the worker exits: left running, it kept the test file's
+      // process alive 10 s after its last test (docs/development.md, "The queue files' waits").
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+      clearTimeout(timer);
       if (!gone()) child.kill('SIGKILL');
     },
   };
