@@ -96,16 +96,18 @@ describe('outages under load', { skip: TEST_DIALECT === 'mysql' ? 'runs in the S
     const db = await openDatabase(`sqlite:${join(dir, 'bt.sqlite')}`, { dataDir: dir });
     await migrate(db.sequelize);
     cleanups.push(() => db.close());
+    // The worker process starts (seconds) while the API starts and waits out the enqueue's bound.
+    const worker: Promise<WorkerProcess> = startWorkerProcess({ DATABASE_URL: `sqlite:${join(dir, 'bt.sqlite')}`, DATA_DIR: dir, REDIS_URL: redis.url, QUEUE_PREFIX: 'bt', WORKER_LOCK_MS: '1000', WORKER_CONCURRENCY: '2', ENGINE_THREADS: '1' });
+    cleanups.push(async () => (await worker.catch(() => null))?.stop());
     const t = await startTestApp(db, { library: true, dataDir: dir, queue: { url: redis.url, prefix: 'bt', timeoutMs: 4000 } });
     cleanups.push(() => t.close());
-    const worker: WorkerProcess = await startWorkerProcess({ DATABASE_URL: `sqlite:${join(dir, 'bt.sqlite')}`, DATA_DIR: dir, REDIS_URL: redis.url, QUEUE_PREFIX: 'bt', WORKER_LOCK_MS: '1000', WORKER_CONCURRENCY: '2', ENGINE_THREADS: '1' });
-    cleanups.push(() => worker.stop());
     const user = await funded(t, 1000);
 
     // Redis away since the API started (never reached): a 503 after the enqueue's bound, not a hang.
     const never = await runBacktest(t, user.key);
     assert.equal(never.status, 503, never.text);
     assert.match(never.body.detail, /momentanément indisponible/);
+    await worker;
     await redis.restart();
 
     const traffic = load(t, user.key, 3);
