@@ -124,9 +124,14 @@ export async function runBacktest(server: RunningServer, key: string, overrides:
   return answer.body;
 }
 
-/** A page signed in with the key given in the address (stored, then removed from it). */
+/**
+ * A page signed in with the key given in the address (stored, then removed from it). It prefers
+ * reduced motion, as every other browser test's page does: the animated hexagon background, drawn
+ * without a GPU, costs headless Chromium most of a shared machine's CPU (e2e/support/harness.ts;
+ * the visitor flow checks the animation itself).
+ */
 export async function signedInPage(browser: Browser, server: RunningServer, key: string | null, path: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'fr-FR', acceptDownloads: true });
+  const context = await browser.newContext({ viewport, locale: 'fr-FR', acceptDownloads: true, reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.on('pageerror', (error) => {
     throw error;
