@@ -122,7 +122,9 @@ describe('backtest screen: address and failures', () => {
     assert.match((await sent).headers()['content-type'] ?? '', /^multipart\/form-data/);
     const card = page.getByTestId('result-card');
     await card.or(page.getByTestId('form-error')).first().waitFor({ timeout: 90_000 });
-    assert.equal(await page.getByTestId('form-error').count(), 0, await page.getByTestId('form-error').innerText().catch(() => ''));
+    // The message is read only when there is an error: innerText() on no element waits its 30 s.
+    const errors = await page.getByTestId('form-error').count();
+    assert.equal(errors, 0, errors ? await page.getByTestId('form-error').innerText() : '');
     assert.match(await card.innerText(), /EURUSD · H1 · FVG pullback multi/);
     assert.equal(await credits(running.server, user.key), before - 2);
     // What the server ran: the typed symbol upper-cased, the chosen strategy and timeframe.
