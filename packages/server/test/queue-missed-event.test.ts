@@ -4,7 +4,9 @@
 // stored), a finished extraction its file (charged once). The API used to remove the job first,
 // which deleted the finished job with its answer: a stored backtest was answered 503 « Le backtest
 // est terminé … », a written extraction 503 and left unowned. Here the API's QueueEvents is closed
-// so that no end reaches it, and a real bt-worker runs the jobs.
+// so that no end reaches it, and a real bt-worker runs the jobs. The two tests run at once (two
+// jobs at once on the worker): each waits the whole bound whatever it does, so together they wait
+// one bound instead of two.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { balance, funded, ledgerRows, runBacktest } from './support/work.js';
 
 const PREFIX = `bt-test-missed-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-describe("a finished job whose end the API did not hear", () => {
+describe("a finished job whose end the API did not hear", { concurrency: true }, () => {
   let database: TestDatabase;
   let t: TestApp;
   let dataDir: string;
@@ -29,8 +31,11 @@ describe("a finished job whose end the API did not hear", () => {
   before(async () => {
     database = await openTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'bt-queue-missed-'));
-    t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 4000 } });
-    worker = await startWorkerProcess({ DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: SHARED_REDIS, QUEUE_PREFIX: PREFIX, WORKER_CONCURRENCY: '1', ENGINE_THREADS: '1' });
+    // The worker's start (seconds of tsx) beside the app's: the database is migrated already.
+    [t, worker] = await Promise.all([
+      startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 5000 } }),
+      startWorkerProcess({ DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: SHARED_REDIS, QUEUE_PREFIX: PREFIX, WORKER_CONCURRENCY: '2', ENGINE_THREADS: '1' }),
+    ]);
     // The API's event reader stops: no job's end reaches its waits any more.
     const runner = t.app.services.backtests.runner as unknown as { opened: Promise<{ events: QueueEvents }> };
     await (await runner.opened).events.close();
