@@ -21,6 +21,8 @@ import { startWorkerProcess, type WorkerProcess } from './support/worker-process
 import { OFFICIAL_RUN, balance, funded, ledgerRows, runBacktest } from './support/work.js';
 
 const PREFIX = `bt-test-${process.pid}-${randomBytes(3).toString('hex')}`;
+/** The last test's queue: its worker holds each job until released (SIGUSR2, src/jobs/test-hold.ts). */
+const HELD_PREFIX = `${PREFIX}-held`;
 
 describe(`hostile jobs on the Redis queue (${TEST_DIALECT})`, () => {
   let database: TestDatabase;
@@ -29,24 +31,23 @@ describe(`hostile jobs on the Redis queue (${TEST_DIALECT})`, () => {
   let queue: Queue;
   let redis: Redis;
   let worker: WorkerProcess;
+  /** Started beside `worker` (each start is seconds of tsx) for the last test, on its own queue. */
+  let held: WorkerProcess;
   /** A real job's data, as the API writes it (from a first run through the API). */
   let template: QueueJobData;
 
   before(async () => {
     database = await openTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'bt-queue-hostile-'));
-    t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 30_000 } });
     redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest: null });
     queue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix: PREFIX });
-    worker = await startWorkerProcess({
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      REDIS_URL: SHARED_REDIS,
-      QUEUE_PREFIX: PREFIX,
-      WORKER_CONCURRENCY: '1',
-      ENGINE_THREADS: '1',
-      WORKER_LOCK_MS: '1000',
-    });
+    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: SHARED_REDIS, WORKER_CONCURRENCY: '1', ENGINE_THREADS: '1', WORKER_LOCK_MS: '1000' };
+    // The app and both workers start together: the database is migrated already.
+    [t, worker, held] = await Promise.all([
+      startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 30_000 } }),
+      startWorkerProcess({ ...env, QUEUE_PREFIX: PREFIX }),
+      startWorkerProcess({ ...env, QUEUE_PREFIX: HELD_PREFIX, BT_TEST_JOB_HOLD_MS: '60000' }),
+    ]);
     const user = await funded(t, 10);
     const res = await runBacktest(t, user.key);
     assert.equal(res.status, 200, res.text);
@@ -54,11 +55,12 @@ describe(`hostile jobs on the Redis queue (${TEST_DIALECT})`, () => {
   });
 
   after(async () => {
-    await worker?.stop();
+    await Promise.all([worker?.stop(), held?.stop()]);
     await t?.close();
     await queue?.close();
     redis?.disconnect();
     await deleteKeys(SHARED_REDIS, `${PREFIX}:*`);
+    await deleteKeys(SHARED_REDIS, `${HELD_PREFIX}:*`);
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -191,24 +193,28 @@ describe(`hostile jobs on the Redis queue (${TEST_DIALECT})`, () => {
   });
 
   it('a run given up while its job runs (the stale sweep of another API): the waiting request gets a 503 with a detail, refunded once, no folder', async () => {
-    // A worker that holds each job 2 s before its engine, alone on the queue.
-    await worker.stop();
-    worker = await startWorkerProcess({
-      DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: SHARED_REDIS, QUEUE_PREFIX: PREFIX, WORKER_CONCURRENCY: '1', ENGINE_THREADS: '1', WORKER_LOCK_MS: '1000', BT_TEST_JOB_HOLD_MS: '2000',
-    });
-    const user = await funded(t, 4);
-    const call = runBacktest(t, user.key, { sl_pips: 16 });
-    await waitFor(async () => (await queue.getActiveCount()) === 1, 'the job taken');
-    const row = (await t.db.models.BacktestRun.findOne({ where: { userId: user.id, status: 'running' } }))!;
-    const deps = { db: t.db, ledger: t.app.services.ledger, storage: t.app.deps.storage, log: () => {} };
-    assert.equal(await cancelRun(deps, refOf(row)), 'cancelled');
-    const res = await call;
-    assert.equal(res.status, 503, res.text);
-    assert.equal(res.body.detail, 'Le calcul du backtest a été abandonné. Aucun crédit n’a été débité.');
-    assert.deepEqual((await ledgerRows(t, user.id)).filter((r) => r.reference === row.runId).map((r) => r.kind).sort(), ['refund', 'spend']);
-    assert.equal(await balance(t, user.id), 4);
-    await waitFor(async () => !(await t.app.deps.storage.exists(`results/${user.id}/${row.folder}`)), 'no folder left');
-    assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
+    // An API on the held worker's queue (the same database, files and seeded library: no copy,
+    // no reindex): its job is taken, then held until the test releases it.
+    const app = await startTestApp(database.db, { dataDir, queue: { url: SHARED_REDIS, prefix: HELD_PREFIX, timeoutMs: 30_000 } });
+    try {
+      const user = await funded(app, 4);
+      const call = runBacktest(app, user.key, { sl_pips: 16 });
+      await waitFor(() => held.output().includes(' test hold of job '), 'the job taken and held');
+      const row = (await app.db.models.BacktestRun.findOne({ where: { userId: user.id, status: 'running' } }))!;
+      assert.ok(held.output().includes(`test hold of job ${row.runId} `));
+      const deps = { db: app.db, ledger: app.app.services.ledger, storage: app.app.deps.storage, log: () => {} };
+      assert.equal(await cancelRun(deps, refOf(row)), 'cancelled');
+      process.kill(held.pid, 'SIGUSR2');
+      const res = await call;
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.body.detail, 'Le calcul du backtest a été abandonné. Aucun crédit n’a été débité.');
+      assert.deepEqual((await ledgerRows(app, user.id)).filter((r) => r.reference === row.runId).map((r) => r.kind).sort(), ['refund', 'spend']);
+      assert.equal(await balance(app, user.id), 4);
+      await waitFor(async () => !(await app.app.deps.storage.exists(`results/${user.id}/${row.folder}`)), 'no folder left');
+      assert.equal(await app.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
+    } finally {
+      await app.close();
+    }
   });
 
   it('malformedJobData accepts what the API writes', () => {
