@@ -122,6 +122,25 @@ describe('shared client: GET de-duplication (250 ms)', () => {
     assert.equal(client.get('/api/admin/strategies/recent', { query }), client.get('/api/admin/strategies/recent', { query }));
   });
 
+  it('a GET that spends credits (a library month, an extraction) is a write: the balance read after it is read again', async () => {
+    const { client, sent, tick } = harness();
+    const work = makeWorkAreaCalls(client);
+    for (const spend of [() => work.downloadCsv('EU50/H1/EU50_H1_2023-01.csv'), () => work.extract({ symbol: 'EURUSD', timeframe: 'M15', start_date: '2023-01-02', end_date: '2023-01-05' })]) {
+      const count = sent.length;
+      const before = await client.get<{ n: number }>('/api/me');
+      tick(10);
+      await spend();
+      tick(10);
+      const after = await client.get<{ n: number }>('/api/me');
+      assert.equal(sent.length, count + 3, 'the balance after the spending is sent for, not the one read before');
+      assert.notEqual(after.n, before.n);
+      tick(250);
+    }
+    // The same spending twice within 250 ms is sent twice (the server decides what each costs).
+    await Promise.all([work.downloadCsv('EU50/H1/EU50_H1_2023-02.csv'), work.downloadCsv('EU50/H1/EU50_H1_2023-02.csv')]);
+    assert.equal(sent.filter((s) => s.url.includes('2023-02')).length, 2);
+  });
+
   it('a read sent while a write is in flight is not shared with a read sent once it has settled', async () => {
     const sent: string[] = [];
     let finishWrite: () => void = () => {};

@@ -183,12 +183,12 @@ export function makeWorkAreaCalls(api: ApiClient) {
     /** The whole library, or one instrument's months (the reference page's pair sheet). */
     csvLibrary: (symbol?: string) => api.get<{ files?: unknown } | unknown[]>('/api/list_csv_library', symbol ? { query: { symbol } } : {}).then(requireJson),
     /** A library month: 1 credit the first time, free once owned (the server decides). */
-    downloadCsv: (path: string) => api.get<Blob>(`/api/download_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
+    downloadCsv: (path: string) => api.get<Blob>(`/api/download_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token', spends: true }),
     downloadOwnedCsv: (path: string) => api.get<Blob>(`/api/download_owned_csv_by_path/${encodePath(path)}`, { as: 'blob', keyQuery: 'token' }),
     recentExtractions: (limit = 3) => api.get<{ files?: unknown }>('/api/my_recent_extractions', { query: { limit } }).then(requireJson),
     /** 401 is answered in the panel ('Inscrivez-vous…'), not by the login redirect. */
     extract: (query: { symbol: string; timeframe: string; start_date: string; end_date: string }) =>
-      api.get<Record<string, unknown>>('/api/extract_to_output_live', { query, redirectOnAuthError: false }),
+      api.get<Record<string, unknown>>('/api/extract_to_output_live', { query, redirectOnAuthError: false, spends: true }),
     profileUpdate: (form: () => FormData) =>
       on404(() => api.post<ProfileAnswer>('/api/profile/update', form()), () => api.post<ProfileAnswer>('/api/profile/update', form())),
     setPassword: (currentPassword: string, newPassword: string) => {

@@ -51,6 +51,12 @@ export interface CallOptions {
   bearer?: boolean;
   /** Also send the key as this query parameter (download links). */
   keyQuery?: 'token' | 'apiKey';
+  /**
+   * A GET the server charges credits for (a library month, an extraction): sent and settled as a
+   * write, never shared, so the balance or list read right after it is read again
+   * (docs/web.md, "GET de-duplication").
+   */
+  spends?: boolean;
   /** How to read the answer (default json). */
   as?: ResponseKind;
   signal?: AbortSignal;
@@ -158,7 +164,7 @@ export function createApiClient(deps: ClientDeps): ApiClient {
 
   function call<T>(path: string, options: CallOptions = {}): Promise<T> {
     const method = options.method ?? 'GET';
-    if (method !== 'GET' || options.body !== undefined) {
+    if (method !== 'GET' || options.body !== undefined || options.spends) {
       deduper.forget();
       const written = send(path, options);
       const forget = () => deduper.forget();
