@@ -195,6 +195,9 @@ describe('CSV shop against the bt server', () => {
     await page.unroute('**/api/list_csv_library');
     await page.getByTestId('csv-refresh').click();
     await cards(page).first().waitFor();
+    // Identical GETs within 250 ms share one answer (docs/web.md, "GET de-duplication"): the
+    // refresh below is a new read only past that window from the one above, whatever the speed.
+    await page.waitForTimeout(250);
     await page.route('**/api/list_csv_library', (route) => route.fulfill({ status: 503, json: { detail: 'indisponible' } }));
     await page.getByTestId('csv-refresh').click();
     await page.getByTestId('csv-library-error').getByText('Erreur de rafraîchissement').waitFor();
