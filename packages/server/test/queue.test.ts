@@ -21,6 +21,10 @@ import { balance, BREAKOUT_PY, fixture, funded, importStrategy, ledgerRows, OFFI
 
 const PREFIX = `bt-test-${process.pid}-${randomBytes(3).toString('hex')}`;
 const LOCK_MS = 1000;
+/** A hold the test ends (SIGUSR2, src/jobs/test-hold.ts) when its turn comes; the bound only ends one a failed test left. */
+const HOLD_MS = 60_000;
+/** The late extraction's queue (no other worker there). */
+const LATE_PREFIX = `${PREFIX}:late`;
 
 describe('backtests on the Redis job queue, run by bt-worker processes', () => {
   let database: TestDatabase;
@@ -44,9 +48,25 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     workers.push(started);
     return started;
   };
-  // One plain worker shared by the last tests (each start costs seconds of tsx).
+  // One plain worker shared by the last tests (each start costs seconds of tsx): the one that
+  // fails the job whose workers died twice, kept for the tests after it.
   let plain: WorkerProcess | undefined;
   const plainWorker = async () => (plain ??= await worker());
+  /** A worker holding each job until released; the survivor of the killed-worker test serves the next one. */
+  const heldWorker = () => worker({ BT_TEST_JOB_HOLD_MS: String(HOLD_MS) });
+  let spare: WorkerProcess | undefined;
+  /** The worker of `pool` holding job `id`, once one says so. */
+  const holder = async (pool: WorkerProcess[], id: string) => {
+    let found: WorkerProcess | undefined;
+    await waitFor(() => Boolean((found = pool.find((w) => w.output().includes(`test hold of job ${id} `)))), `job ${id} held`, 60_000);
+    return found!;
+  };
+  const activeJob = async () => {
+    await waitFor(async () => (await queue.getActiveCount()) === 1, 'a job taken');
+    return (await queue.getJobs(['active']))[0]!;
+  };
+  /** The late extraction test's worker, on a queue of its own: started in `before`, beside the first tests. */
+  let slowStarting: Promise<WorkerProcess> | undefined;
   const depth = () => t.app.services.backtests.runner.queueDepth();
   const job = async (runId: string) => (await queue.getJob(runId))!;
 
@@ -56,9 +76,12 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     t = await startTestApp(database.db, { library: true, dataDir, queue: { url: SHARED_REDIS, prefix: PREFIX, timeoutMs: 30_000 } });
     redis = new Redis(SHARED_REDIS, { maxRetriesPerRequest: null });
     queue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix: PREFIX });
+    slowStarting = worker({ QUEUE_PREFIX: LATE_PREFIX, BT_TEST_JOB_HOLD_MS: '2500' });
+    slowStarting.catch(() => undefined);
   });
 
   after(async () => {
+    await slowStarting?.catch(() => undefined);
     await Promise.all(workers.map((w) => w.stop()));
     await t?.close();
     await queue?.close();
@@ -78,7 +101,8 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     await waitFor(async () => (await depth()) === 3, 'three jobs queued');
     const proCalls = [0, 1, 2].map((i) => runBacktest(t, pro.key, { sl_pips: 20 + i }));
     await waitFor(async () => (await depth()) === 6, 'six jobs queued');
-    const first = await worker();
+    // Two workers, started together; each holds a job 300 ms, so neither takes them all.
+    const [a, b] = await Promise.all([worker({ BT_TEST_JOB_HOLD_MS: '300' }), worker({ BT_TEST_JOB_HOLD_MS: '300' })]);
     const answers = await Promise.all([...standardCalls, ...proCalls]);
     for (const res of answers) assert.equal(res.status, 200, res.text);
     const started = async (runIds: string[]) => Promise.all(runIds.map(async (id) => (await job(id)).processedOn!));
@@ -94,9 +118,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     const file = await t.request('GET', answers[0].body.download_url, { key: standard.key });
     assert.equal(file.status, 200);
 
-    // A second worker: the next burst is shared (each holds a job 300 ms, so neither takes them all).
-    await first.stop();
-    const [a, b] = await Promise.all([worker({ BT_TEST_JOB_HOLD_MS: '300' }), worker({ BT_TEST_JOB_HOLD_MS: '300' })]);
+    // The next burst is shared by the two workers.
     const burst = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => runBacktest(t, standard.key, { sl_pips: 30 + i })));
     for (const res of burst) assert.equal(res.status, 200, res.text);
     const by = await Promise.all(burst.map(async (r) => (await job(r.body.run_id)).processedBy ?? ''));
@@ -114,12 +136,15 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
 
   it('a worker killed mid-job: the job is retried once by another worker, charged once, answered', async () => {
     const user = await funded(t, 10);
-    const doomed = await worker({ BT_TEST_JOB_HOLD_MS: '3000' });
+    // Two workers started together, both holding each job: the one that takes it is killed, the
+    // other finds the job's lock expired (WORKER_LOCK_MS) and runs it again once released.
+    const pool = await Promise.all([heldWorker(), heldWorker()]);
     const call = runBacktest(t, user.key);
-    await waitFor(async () => (await queue.getActiveCount()) === 1, 'the job taken by the first worker');
+    const id = (await activeJob()).id!;
+    const doomed = await holder(pool, id);
     await doomed.kill();
-    // The survivor finds the job's lock expired (WORKER_LOCK_MS) and runs it again.
-    const survivor = await worker();
+    const survivor = await holder(pool.filter((w) => w !== doomed), id);
+    process.kill(survivor.pid, 'SIGUSR2');
     const res = await call;
     assert.equal(res.status, 200, res.text);
     const ran = await job(res.body.run_id);
@@ -129,19 +154,21 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.deepEqual(rows.filter((r) => r.reference === res.body.run_id).map((r) => [r.kind, r.amount]), [['spend', -2]]);
     assert.equal((await t.db.models.User.findByPk(user.id))!.credits, 8);
     assert.equal(res.body.credits_remaining, 8);
-    await survivor.stop();
+    spare = survivor;
   });
 
   it('a job whose workers die twice fails: the run is refunded once and answered 503 with a detail', async () => {
     const user = await funded(t, 10);
-    const first = await worker({ BT_TEST_JOB_HOLD_MS: '3000' });
+    const pool = await Promise.all([spare ?? heldWorker(), heldWorker()]);
     const call = runBacktest(t, user.key, OFFICIAL_RUN);
-    await waitFor(async () => (await queue.getActiveCount()) === 1, 'the job taken by the first worker');
+    const id = (await activeJob()).id!;
+    const first = await holder(pool, id);
     await first.kill();
-    const second = await worker({ BT_TEST_JOB_HOLD_MS: '3000' });
-    await waitFor(async () => (await queue.getActiveCount()) === 1 && (await queue.getJobs(['active']))[0]?.processedBy?.endsWith(second.name) === true, 'the job retried by the second worker');
+    const second = await holder(pool.filter((w) => w !== first), id);
+    assert.ok((await job(id)).processedBy?.endsWith(second.name), 'the job retried by the second worker');
     await second.kill();
-    const third = await worker();
+    // A third worker's stalled-job check fails the job (stalled twice); it stays for the next tests.
+    await plainWorker();
     const res = await call;
     assert.equal(res.status, 503, res.text);
     assert.match(res.body.detail, /Aucun crédit n’a été débité/);
@@ -150,7 +177,6 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.deepEqual(kinds, ['refund', 'spend']);
     assert.equal((await t.db.models.User.findByPk(user.id))!.credits, 10);
     assert.equal(await t.db.models.BacktestRun.count({ where: { userId: user.id } }), 0);
-    await third.stop();
   });
 
   it("an uploaded file's candles travel with the job: the worker stores the workbook and the chart's candles", async () => {
@@ -280,8 +306,8 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
   });
 
   it('an extraction whose worker finishes past the deadline writes no file: the API has answered 503 and charged nothing', { timeout: 60_000 }, async () => {
-    const prefix = `${PREFIX}:late`;
-    const slow = await worker({ QUEUE_PREFIX: prefix, BT_TEST_JOB_HOLD_MS: '2500' });
+    const prefix = LATE_PREFIX;
+    const slow = await slowStarting!;
     const late = await startTestApp(database.db, { queue: { url: SHARED_REDIS, prefix, timeoutMs: 1500 } });
     const lateQueue = new Queue(BACKTEST_QUEUE, { connection: redis, prefix });
     try {
