@@ -53,6 +53,8 @@ describe('paid actions are sent once', () => {
 
     // Back from a provider, a page restored from the cache gives the buttons back.
     await page.evaluate(() => (globalThis as any).dispatchEvent(new (globalThis as any).PageTransitionEvent('pageshow', { persisted: true })));
+    // React renders the state the event handler set in a later task: wait for it, then check.
+    await page.locator('[data-testid=buy-CREDIT_10]:not([disabled])').waitFor();
     assert.equal(await page.getByTestId('buy-CREDIT_10').isDisabled(), false);
     release();
     await page.getByTestId('pricing-notice').getByText('Paiement par carte indisponible pour le moment.').waitFor();
