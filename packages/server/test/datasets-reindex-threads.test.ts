@@ -22,7 +22,7 @@ async function indexRows() {
 }
 
 describe(`reindex reads stale months off the event loop (${TEST_DIALECT})`, () => {
-  it('every stale month is parsed on a parse thread, never the event loop; the index, the errors and their sentences are those of an in-process reindex', async () => {
+  it('every stale month is parsed in a parse process, never on the event loop; the index, the errors and their sentences are those of an in-process reindex', async () => {
     const admin = await makeAdmin(t);
     const csvs = monthCsvs(t.libraryDir);
     assert.ok(csvs.length >= 50, `${csvs.length} months`);
@@ -39,9 +39,10 @@ describe(`reindex reads stale months off the event loop (${TEST_DIALECT})`, () =
 
     const res = await t.request('POST', '/api/admin/csv/reindex-output', { key: admin.key });
     assert.equal(res.status, 200, res.text);
-    const threads = [...t.app.services.datasets.csvParseThreads];
-    assert.ok(threads.length > 0, 'CSVs were parsed');
-    assert.ok(!threads.includes(0), `parsed on threads ${threads.join(', ')}, the event loop (0) is not one`);
+    const readers = [...t.app.services.datasets.csvReaders];
+    assert.ok(readers.length > 0, 'CSVs were parsed');
+    assert.ok(!readers.includes(0), `parsed by ${readers.join(', ')}, the event loop (0) is not one`);
+    assert.ok(!readers.includes(process.pid), 'nor this process');
     const onThreads = { result: res.body.result, rows: await indexRows() };
     assert.deepEqual(onThreads.rows, rowsBefore, 'the index of the whole months is unchanged');
 
@@ -49,7 +50,7 @@ describe(`reindex reads stale months off the event loop (${TEST_DIALECT})`, () =
     for (const csv of csvs) utimesSync(join(t.libraryDir, csv), new Date(Date.now() + 120_000), new Date(Date.now() + 120_000));
     const inProcess = new DatasetStore(t.db, new LocalStorage(t.libraryDir));
     const again = await inProcess.reindex();
-    assert.deepEqual([...inProcess.csvParseThreads], [0]);
+    assert.deepEqual([...inProcess.csvReaders], [0]);
     assert.deepEqual(
       { datasets: onThreads.result.datasets, files: onThreads.result.files, errors: onThreads.result.errors },
       { datasets: again.datasets, files: again.files, errors: again.errors },

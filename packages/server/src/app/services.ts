@@ -89,7 +89,7 @@ export function createServices(deps: AppDeps) {
   // first such task (docs/queue.md).
   const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads, false);
   if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
-  // The upload parse threads also read the library's CSVs that a reindex finds stale.
+  // The upload parse processes also read the library's CSVs that a reindex finds stale.
   const uploads = new CandleUploads(config.uploads, log);
   const datasets = new DatasetStore(db, library, log, importPool, uploads);
   const archive = new StrategyArchive(db, storage, clock, log);

@@ -1,4 +1,3 @@
-import { threadId } from 'node:worker_threads';
 import { CandleFileError, candlesToIpc, readCandlesCsv, type CandleProblem } from '@bt/core/candles';
 import { parseTimeframe } from '@bt/core/catalogue';
 
@@ -13,31 +12,32 @@ export interface LibraryCsvTask {
 
 /**
  * The month's Arrow copy and the facts its index row needs, or why the CSV does not read (a
- * candle problem, or another error's message), with the thread that read it (0: the event loop).
+ * candle problem, or another error's message), with who read it: 0 for the server's event loop,
+ * else the parse process's pid (uploads/parse-pool.ts).
  */
 export type LibraryCsvResult =
-  | { ok: true; ipc: Uint8Array; rows: number; first: number; last: number; thread: number }
-  | { ok: false; problems: CandleProblem[]; omitted: number; file?: string; thread: number }
-  | { ok: false; message: string; thread: number };
+  | { ok: true; ipc: Uint8Array; rows: number; first: number; last: number; reader: number }
+  | { ok: false; problems: CandleProblem[]; omitted: number; file?: string; reader: number }
+  | { ok: false; message: string; reader: number };
 
-/** What reads those CSVs: the parse pool's threads (uploads/parse-pool.ts), or this thread. */
+/** What reads those CSVs: the parse pool's processes (uploads/parse-pool.ts), or this thread. */
 export interface LibraryCsvReader {
   libraryCsv(task: LibraryCsvTask): Promise<LibraryCsvResult>;
 }
 
 /**
  * Core's CSV reader and the Arrow copy, as the reindex did them on the event loop: tens of
- * milliseconds per month, thousands of months in a library. Runs in a parse worker
- * (uploads/parse-worker.ts).
+ * milliseconds per month, thousands of months in a library. Runs in a parse process
+ * (uploads/parse-process.ts), which names itself as the `reader`.
  */
-export function readLibraryCsv(task: LibraryCsvTask): LibraryCsvResult {
+export function readLibraryCsv(task: LibraryCsvTask, reader = 0): LibraryCsvResult {
   try {
     const candles = readCandlesCsv(task.bytes, { symbol: task.symbol, timeframe: task.timeframe, file: task.file }).candles;
     const ipc = candlesToIpc({ ...candles, symbol: task.symbol, timeframe: parseTimeframe(task.timeframe) });
-    return { ok: true, ipc, rows: candles.length, first: candles.time[0], last: candles.time[candles.length - 1], thread: threadId };
+    return { ok: true, ipc, rows: candles.length, first: candles.time[0], last: candles.time[candles.length - 1], reader };
   } catch (err) {
-    if (err instanceof CandleFileError) return { ok: false, problems: [...err.problems], omitted: err.omitted, file: err.file, thread: threadId };
-    return { ok: false, message: String((err as Error)?.message ?? err), thread: threadId };
+    if (err instanceof CandleFileError) return { ok: false, problems: [...err.problems], omitted: err.omitted, file: err.file, reader };
+    return { ok: false, message: String((err as Error)?.message ?? err), reader };
   }
 }
 

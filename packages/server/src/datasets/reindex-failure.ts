@@ -9,7 +9,7 @@ import { ParseAborted } from '../uploads/parse-pool.js';
 export function reindexFailure(err: unknown): string {
   if (err instanceof CandleFileError) return candleFileHttpError(err, 'csv').message.slice(0, 300);
   if (err instanceof Error && err.message === 'no candle') return 'Fichier sans bougie.';
-  // Read on a parse thread (datasets/library-csv.ts), under the uploads' caps.
+  // Read in a parse process (datasets/library-csv.ts), under the uploads' caps.
   if (err instanceof ParseAborted) return err.reason === 'memory' ? 'Fichier illisible (trop lourd : mémoire de lecture dépassée).' : 'Fichier illisible (lecture trop longue : délai dépassé).';
   const code = (err as NodeJS.ErrnoException)?.code;
   return `Fichier illisible (${code ?? String((err as Error)?.message ?? err).slice(0, 200)}).`;

@@ -76,12 +76,12 @@ export class DatasetStore {
     private readonly log: (message: string) => void = () => {},
     /** Where an import's month files are made (off the event loop); without it, in-process. */
     private readonly pool: EnginePool | null = null,
-    /** What a reindex reads stale months' CSVs with: the parse threads (app/services.ts), or in-process. */
+    /** What a reindex reads stale months' CSVs with: the parse processes (app/services.ts), or in-process. */
     private readonly csvReader: LibraryCsvReader = IN_PROCESS_CSV_READER,
   ) {}
 
-  /** The threads that read CSVs in reindexes (0: the event loop); tests check which. */
-  readonly csvParseThreads = new Set<number>();
+  /** Who read CSVs in reindexes (0: the event loop, else a parse process's pid); tests check which. */
+  readonly csvReaders = new Set<number>();
 
   count(): Promise<number> {
     return this.db.models.Dataset.count();
@@ -208,10 +208,10 @@ export class DatasetStore {
         const copy = (await this.ipcIsFresh(path)) ? await this.readIpc(ipcPathFor(path)) : null;
         let facts = copy ? { rows: copy.length, first: copy.time[0], last: copy.time[copy.length - 1] } : null;
         if (!facts) {
-          // Parsed off the event loop (a library holds thousands of months): the bytes are a copy
-          // of their own, moved to the thread; the checksum below is of the caller's.
+          // Parsed off the event loop (a library holds thousands of months), in a parse process
+          // that gets a copy of the bytes; the checksum below is of the caller's.
           const result = await this.csvReader.libraryCsv({ bytes: new Uint8Array(csv), symbol: parsed.symbol, timeframe: parsed.timeframe, file: path });
-          this.csvParseThreads.add(result.thread);
+          this.csvReaders.add(result.reader);
           const read = libraryCsvFacts(result);
           await this.library.write(ipcPathFor(path), read.ipc);
           facts = read;

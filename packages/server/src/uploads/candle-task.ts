@@ -2,7 +2,7 @@ import { candlesToIpc, CandleFileError, detectCandleContainer, readCandles, type
 import type { TimeframeKey } from '@bt/core/catalogue';
 import { checkXlsx, XlsxTooManyRows, ZipRefusal } from '@bt/core/node';
 
-/** What the upload route asks a parse worker to read. */
+/** What the upload route asks a parse process to read. */
 export interface CandleTask {
   bytes: Uint8Array;
   kind: 'csv' | 'xlsx';
@@ -35,9 +35,9 @@ function containerOf(bytes: Uint8Array): string {
 }
 
 /**
- * Reads an uploaded candle file; runs inside a parse worker (uploads/parse-pool.ts), so a slow or
+ * Reads an uploaded candle file; runs inside a parse process (uploads/parse-pool.ts), so a slow or
  * huge file never holds the server's event loop and a file that exhausts memory only ends its
- * worker. The file's content must match its extension: a .csv that is really a zip, an Arrow or
+ * process. The file's content must match its extension: a .csv that is really a zip, an Arrow or
  * a JSON file is refused before any reader sees it.
  */
 export async function readCandleTask(task: CandleTask): Promise<CandleTaskResult> {

@@ -19,7 +19,7 @@ import { CandleParsePool, ParseAborted } from './parse-pool.js';
 export class CandleUploads implements LibraryCsvReader {
   private readonly gate: Semaphore;
   private readonly pool: CandleParsePool;
-  /** Files handed to a parse worker since start (tests check that refused requests parse nothing). */
+  /** Files handed to a parse process since start (tests check that refused requests parse nothing). */
   parsesStarted = 0;
 
   constructor(
@@ -39,7 +39,7 @@ export class CandleUploads implements LibraryCsvReader {
 
   /** The file's candles, or a 4xx saying what is wrong with it (never a 500 for a bad file). */
   async readCandles(file: UploadedFile, kind: 'csv' | 'xlsx', symbol: string, timeframe: TimeframeKey | undefined): Promise<{ candles: Candles; timeframe: TimeframeKey | undefined }> {
-    // A view of a larger buffer cannot be moved to the worker: give it a buffer of its own.
+    // A view is sent with its whole buffer (structured clone): send a buffer of its own.
     const whole = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength;
     const bytes = whole ? file.bytes : file.bytes.slice();
     let result;
@@ -80,7 +80,7 @@ export class CandleUploads implements LibraryCsvReader {
     }
   }
 
-  /** A reindex's library CSV, read on the parse threads (datasets/library-csv.ts); the bytes move there. */
+  /** A reindex's library CSV, read in a parse process (datasets/library-csv.ts). */
   libraryCsv(task: LibraryCsvTask): Promise<LibraryCsvResult> {
     return this.pool.libraryCsv(task);
   }

@@ -4,7 +4,7 @@ export interface UploadLimits {
   concurrency: number;
   /** Uploads allowed to wait; past it the answer is 503 at once. */
   maxQueue: number;
-  /** Old-generation heap of each parse worker: a file that needs more ends its worker, not the server. */
+  /** Old-generation heap of each parse process: a file that needs more ends its process, not the server. */
   parseMemoryMb: number;
   /** A parse still running after this is stopped (its worker ended). */
   parseTimeoutMs: number;

@@ -194,7 +194,7 @@ export class OutputImporter {
     return report;
   }
 
-  /** Core's reader in a parse worker; a refusal becomes the entry's error (French, with line and column). */
+  /** Core's reader in a parse process; a refusal becomes the entry's error (French, with line and column). */
   private async validate(info: ZipEntryInfo, data: Buffer, symbol: string, timeframe: Parameters<CandleUploads['readCandles']>[3], refuse: (file: string, detail: string) => void): Promise<Candles | null> {
     try {
       const { candles } = await this.deps.uploads.readCandles({ filename: info.name.split('/').pop() ?? info.name, bytes: data }, 'csv', symbol, timeframe);
