@@ -52,11 +52,12 @@ describe('health and readiness while the database hangs', { skip: TEST_DIALECT =
     assert.equal((await probe(`${t.url}/api/health`, 5000))?.status, 200);
     relay.freeze();
     const [health, ready] = await Promise.all([probe(`${t.url}/api/health`, 6000), probe(`${t.url}/api/ready`, 6000)]);
+    // The probe's own 6 s is the bound (the check gives up at 2 s): a health that waited on the
+    // query would never answer. No tighter bound in milliseconds: a loaded CI machine is late.
     assert.ok(health, '/api/health answered while the database hangs');
     assert.equal(health.status, 503);
     assert.equal(health.body.database, 'error');
     assert.equal(health.body.detail, 'Base de données indisponible.');
-    assert.ok(health.ms < 4000, `answered in ${health.ms} ms`);
     assert.ok(ready, '/api/ready answered while the database hangs');
     assert.equal(ready.status, 503);
     assert.deepEqual(ready.body.checks, { database: 'error', storage: 'ok' });
