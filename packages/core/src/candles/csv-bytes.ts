@@ -64,8 +64,12 @@ export function text(bytes: Uint8Array, start: number, end: number): string {
   }
 }
 
+/** The cells' texts; a quoted cell's doubled quotes read as one (`"a""b"` is `a"b`), as bt writes them. */
 export function cells(bytes: Uint8Array, start: number, end: number, sep: number): string[] {
-  return splitLine(bytes, start, end, sep).map(([s, e]) => text(bytes, s, e).trim());
+  return splitLine(bytes, start, end, sep).map(([s, e]) => {
+    const cell = text(bytes, s, e);
+    return (s > start && bytes[s - 1] === QUOTE ? cell.replace(/""/g, '"') : cell).trim();
+  });
 }
 
 export function count(bytes: Uint8Array, start: number, end: number, byte: number): number {

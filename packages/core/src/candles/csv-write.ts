@@ -1,4 +1,7 @@
 // The official CSV: Datetime as `YYYY-MM-DD HH:MM:SS+00:00`, numbers in their shortest exact form.
+// Its text cells (the column names, the symbol row) follow the rule of every CSV bt writes:
+// formula-looking text is neutralised (docs/csv-format.md "Column names that look like formulas").
+import { csvText } from '../format/csv-text.js';
 import { civilFromDays, DAY_MS, formatClock, formatDate } from './datetime.js';
 import type { Candles } from './types.js';
 
@@ -19,20 +22,16 @@ export function formatCsvNumber(value: number): string {
   return String(value);
 }
 
-function csvCell(name: string): string {
-  return /[",\r\n]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name;
-}
-
 /** The official CSV in chunks of `rowsPerChunk` rows (header first), so big series stream to disk. */
 export function* candlesCsvChunks(candles: Candles, options: WriteCsvOptions = {}, rowsPerChunk = 20000): Generator<string> {
   const nl = options.newline ?? '\n';
   if (nl !== '\n' && nl !== '\r\n') throw new Error(`invalid newline: ${JSON.stringify(nl)} (expected \\n or \\r\\n)`);
   const extraNames = Object.keys(candles.extra);
   const extra = extraNames.map((n) => candles.extra[n]);
-  let head = ['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume', ...extraNames].map(csvCell).join(',') + nl;
+  let head = ['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume', ...extraNames].map(csvText).join(',') + nl;
   if (options.symbolRow) {
     if (!candles.symbol) throw new Error('invalid symbolRow: the candles have no symbol to write');
-    head += ['', ...Array(5).fill(csvCell(candles.symbol)), ...extra.map(() => '')].join(',') + nl;
+    head += ['', ...Array(5).fill(csvText(candles.symbol)), ...extra.map(() => '')].join(',') + nl;
   }
   yield head;
   const { time, open, high, low, close, volume } = candles;

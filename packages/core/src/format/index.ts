@@ -19,6 +19,7 @@ export {
   formatDateTimeFr,
   dayToMs,
 } from './french.js';
+export { csvText } from './csv-text.js';
 export { parseWinrate, homeWinrateClass, isHotWinrate, winrateClass, type HomeWinrateClass, type WinrateClass } from './winrate.js';
 export {
   HOURLY_TIME_ZONES,
