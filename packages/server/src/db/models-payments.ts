@@ -62,10 +62,32 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare issuedAt: Date;
 }
 
+/** A credit note (facture d'avoir, migration 0016, payments/credit-notes.ts): a refunded share of an invoice. */
+export class CreditNote extends Model<InferAttributes<CreditNote>, InferCreationAttributes<CreditNote>> {
+  declare id: CreationOptional<number>;
+  declare number: number;
+  declare label: string;
+  declare invoiceId: number;
+  declare paymentId: number;
+  declare userId: number | null;
+  declare amountCents: number;
+  /** The payment's amount credited so far, this note included (unique per payment). */
+  declare creditedCents: number;
+  declare currency: string;
+  declare ledgerReference: string | null;
+  /** JSON: what the PDF prints (payments/invoice-content.ts). */
+  declare content: string;
+  /** Relative to the file storage: `invoices/{year}/{label}.pdf`. */
+  declare path: string;
+  declare bytes: CreationOptional<number | null>;
+  declare issuedAt: Date;
+}
+
 export interface PaymentModels {
   Payment: typeof Payment;
   InvoiceCounter: typeof InvoiceCounter;
   Invoice: typeof Invoice;
+  CreditNote: typeof CreditNote;
 }
 
 const str = (length: number, allowNull = false) => ({ type: DataTypes.STRING(length), allowNull });
@@ -125,5 +147,25 @@ export function initPaymentModels(sequelize: Sequelize): PaymentModels {
     },
     { sequelize, tableName: 'invoices', modelName: 'Invoice', underscored: true, timestamps: false },
   );
-  return { Payment: P, InvoiceCounter: C, Invoice: I };
+  const N = class extends CreditNote {};
+  N.init(
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      number: int(),
+      label: str(40),
+      invoiceId: int(),
+      paymentId: int(),
+      userId: int(true),
+      amountCents: int(),
+      creditedCents: int(),
+      currency: str(8),
+      ledgerReference: str(191, true),
+      content: { type: DataTypes.TEXT, allowNull: false },
+      path: str(255),
+      bytes: int(true),
+      issuedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'credit_notes', modelName: 'CreditNote', underscored: true, timestamps: false },
+  );
+  return { Payment: P, InvoiceCounter: C, Invoice: I, CreditNote: N };
 }

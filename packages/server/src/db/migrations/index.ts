@@ -14,6 +14,7 @@ import * as m0012 from './0012-maintenance-leases.js';
 import * as m0013 from './0013-users-deleted.js';
 import * as m0014 from './0014-users-erased.js';
 import * as m0015 from './0015-users-email-canonical.js';
+import * as m0016 from './0016-credit-notes.js';
 
 export interface Migration {
   name: string;
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   { name: '0013-users-deleted', ...m0013 },
   { name: '0014-users-erased', ...m0014 },
   { name: '0015-users-email-canonical', ...m0015 },
+  { name: '0016-credit-notes', ...m0016 },
 ];
