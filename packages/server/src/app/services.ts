@@ -33,6 +33,7 @@ import { Reversals } from '../payments/reversals.js';
 import { Fulfilment } from '../payments/fulfilment.js';
 import { NO_PAYMENT_GATEWAYS } from '../payments/gateways.js';
 import { Invoices } from '../payments/invoices.js';
+import { CreditNotes } from '../payments/credit-notes.js';
 import { PaymentRecords } from '../payments/records.js';
 import { Payments } from '../payments/service.js';
 import { Subscriptions } from '../payments/subscriptions.js';
@@ -108,13 +109,14 @@ export function createServices(deps: AppDeps) {
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
-  const reversals = new Reversals({ db, clock, ledger, subscriptions, events, log });
+  const creditNotes = new CreditNotes({ db, storage, clock, seller: config.seller, log });
+  const reversals = new Reversals({ db, clock, ledger, subscriptions, events, creditNotes, log });
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
     sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
-    paymentRecords, invoices, subscriptions, fulfilment, payments, paymentCallbacks, admin,
+    paymentRecords, invoices, creditNotes, subscriptions, fulfilment, payments, paymentCallbacks, admin,
   };
 }
 

@@ -21,6 +21,8 @@ export const QUERY_KEY_ROUTES: readonly RegExp[] = [
   /^\/api\/download_owned_csv_by_path\/.+$/,
   // An invoice PDF of the profile's purchase history (docs/payments.md "Invoices").
   /^\/api\/profile\/invoices\/\d{1,9}(\.pdf)?$/,
+  // A credit note of the same history (docs/payments.md "Credit notes").
+  /^\/api\/profile\/invoices\/credit-notes\/\d{1,9}(\.pdf)?$/,
   // The admin console's plain links (docs/admin.md): billing files and the disk explorer.
   /^\/api\/admin\/factures_download$/,
   /^\/api\/admin\/fs\/download$/,

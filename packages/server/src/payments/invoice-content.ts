@@ -70,3 +70,29 @@ export function invoiceContent(input: {
     payment_reference: payment.reference,
   };
 }
+
+/**
+ * A credit note (facture d'avoir, docs/payments.md "Credit notes"): the invoice's content, seller,
+ * buyer, line, method and VAT rate as the invoice printed them, with its own number and date, the
+ * invoice it credits and the amount refunded by this share (TTC, split at the invoice's rate).
+ */
+export interface CreditNoteContent extends InvoiceContent {
+  credit_note: { invoice_number: number; invoice_label: string; invoice_issued_at: string; reason: 'refund' | 'dispute' };
+}
+
+export function creditNoteLabel(number: number): string {
+  return invoiceLabel('AV-', number);
+}
+
+export function creditNoteContent(invoice: InvoiceContent, input: { number: number; issuedAt: Date; amountCents: number; reason: 'refund' | 'dispute' }): CreditNoteContent {
+  const { base, vat } = splitVat(input.amountCents, invoice.vat.rate_percent);
+  return {
+    ...invoice,
+    number: input.number,
+    label: creditNoteLabel(input.number),
+    issued_at: input.issuedAt.toISOString(),
+    total_cents: input.amountCents,
+    vat: { ...invoice.vat, base_cents: base, vat_cents: vat },
+    credit_note: { invoice_number: invoice.number, invoice_label: invoice.label, invoice_issued_at: invoice.issued_at, reason: input.reason },
+  };
+}

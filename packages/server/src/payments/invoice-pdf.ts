@@ -1,5 +1,5 @@
 import { importFor } from '../app/optional-module.js';
-import type { InvoiceContent } from './invoice-content.js';
+import type { CreditNoteContent, InvoiceContent } from './invoice-content.js';
 import { printable } from './invoice-text.js';
 import { euros } from './money.js';
 
@@ -7,9 +7,15 @@ const DATE = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
 
 /**
  * Draws an invoice with pdfkit's built-in Helvetica (no font file to ship). The creation date is
- * the issue date, so drawing the same invoice again gives the same document.
+ * the issue date, so drawing the same invoice again gives the same document. A credit note
+ * (docs/payments.md "Credit notes") is drawn the same way: its title, the invoice it credits, the
+ * amounts negative and the amount refunded.
  */
-export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer> {
+export async function renderInvoicePdf(content: InvoiceContent | CreditNoteContent): Promise<Buffer> {
+  const credit = 'credit_note' in content ? content.credit_note : null;
+  const title = credit ? `Facture d’avoir ${content.label}` : `Facture ${content.label}`;
+  // A credit note's amounts are what goes back: printed negative.
+  const signed = (cents: number) => euros(credit ? -cents : cents);
   // Loaded by the first invoice drawn, not at every start (app/optional-module.ts).
   const { default: PDFDocument } = await importFor('invoice PDFs', 'pdfkit', () => import('pdfkit'));
   return new Promise((resolve, reject) => {
@@ -17,7 +23,7 @@ export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer>
     const doc = new PDFDocument({
       size: 'A4',
       margin: 56,
-      info: { Title: `Facture ${content.label}`, Author: content.seller.name, CreationDate: issued, ModDate: issued },
+      info: { Title: title, Author: content.seller.name, CreationDate: issued, ModDate: issued },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -25,8 +31,12 @@ export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer>
     doc.on('error', reject);
 
     const { seller, buyer, line, vat } = content;
-    doc.font('Helvetica-Bold').fontSize(20).text(`Facture ${content.label}`);
+    doc.font('Helvetica-Bold').fontSize(20).text(title);
     doc.font('Helvetica').fontSize(10).text(`Date : ${DATE(content.issued_at)}`);
+    if (credit) {
+      doc.text(`Avoir sur la facture n° ${credit.invoice_label} du ${DATE(credit.invoice_issued_at)}`);
+      doc.text(credit.reason === 'refund' ? 'Motif : remboursement' : 'Motif : contestation du paiement perdue');
+    }
     doc.moveDown(1.2);
 
     // Each line of the two blocks on one line of the page, cut with … when too long: a long name
@@ -55,9 +65,10 @@ export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer>
     if (line.period_end) doc.text(`Période payée jusqu’au ${DATE(line.period_end)}`);
     doc.moveDown(1);
 
-    doc.text(`Total HT : ${euros(vat.base_cents)}`);
-    doc.text(`TVA (${String(vat.rate_percent).replace('.', ',')} %) : ${euros(vat.vat_cents)}`);
-    doc.font('Helvetica-Bold').fontSize(12).text(`Total TTC : ${euros(content.total_cents)}`);
+    doc.text(`Total HT : ${signed(vat.base_cents)}`);
+    doc.text(`TVA (${String(vat.rate_percent).replace('.', ',')} %) : ${signed(vat.vat_cents)}`);
+    doc.font('Helvetica-Bold').fontSize(12).text(`Total TTC : ${signed(content.total_cents)}`);
+    if (credit) doc.text(`Montant remboursé : ${euros(content.total_cents)}`);
     doc.font('Helvetica').fontSize(10);
     if (vat.note) doc.text(vat.note);
     doc.moveDown(1);
@@ -65,7 +76,7 @@ export async function renderInvoicePdf(content: InvoiceContent): Promise<Buffer>
     doc.text(`Moyen de paiement : ${content.method_name}`);
     doc.text(`Référence du paiement : ${printable(content.provider_reference)}`);
     doc.text(`Référence bt : ${content.payment_reference}`);
-    doc.text('Payée le ' + DATE(content.issued_at) + '.');
+    doc.text((credit ? 'Remboursé le ' : 'Payée le ') + DATE(content.issued_at) + '.');
     doc.end();
   });
 }

@@ -34,6 +34,7 @@ export const PAY_MSG = {
   paypalPending: 'Paiement en attente chez PayPal : les crédits sont ajoutés dès que PayPal le confirme.',
   cancelled: 'Paiement annulé.',
   invoiceNotFound: 'Facture introuvable.',
+  creditNoteNotFound: 'Avoir introuvable.',
   stripeUnreachable: 'Stripe ne répond pas : résiliation impossible pour l’instant. Réessaie dans un instant.',
   reversalBeforePayment: 'Paiement pas encore confirmé : remboursement ou contestation à renvoyer plus tard.',
   paypalWebhookUnconfigured: 'Webhook PayPal non configuré sur ce serveur (PAYPAL_WEBHOOK_ID) : notification à renvoyer.',

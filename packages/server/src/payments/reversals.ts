@@ -7,6 +7,7 @@ import type { Payment } from '../db/models.js';
 import { refundEvent, type EventLog } from '../events/log.js';
 import { PAY_MSG } from './messages.js';
 import { reversedCents as reversedOf } from './money.js';
+import type { CreditNotes } from './credit-notes.js';
 import type { Subscriptions } from './subscriptions.js';
 
 /** What a provider says now about the money of a paid payment. */
@@ -39,10 +40,11 @@ export interface ReversalOutcome {
  * by a dispute, credits owed back, shortfall) and its lock orders concurrent notices; the credits
  * owed are recomputed from the cumulative amounts each time and only the difference moves, through
  * the ledger (a `spend` row, reason payment_refund / payment_dispute; a dispute won is a grant,
- * reason dispute_won). Lock order as fulfilment: payment row → user balance → ledger.
+ * reason dispute_won). Lock order as fulfilment: payment row → user balance → ledger, then the
+ * credit note's counter and row (docs/payments.md "Credit notes").
  */
 export class Reversals {
-  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; events: EventLog; log: (message: string) => void }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; events: EventLog; creditNotes: CreditNotes; log: (message: string) => void }) {}
 
   /** The credits a reversed share takes back: all of them for the whole payment, otherwise rounded up (the shop's favour). */
   static creditsFor(credits: number, paidCents: number, reversedCents: number): number {
@@ -84,9 +86,11 @@ export class Reversals {
       let forgone = 0;
       const user = row.userId === null ? null : await User.findByPk(row.userId, { transaction: t });
       const meta = { payment: row.reference, offer_id: row.offerId, method: row.provider, refunded_cents: refunded, disputed_cents: disputed, paid_cents: paidCents };
+      let ledgerReference: string | null = null;
       if (delta > 0) {
         if (user) {
-          const took = await ledger.takeBack(user.id, delta, notice.reason, { reference: await this.unusedReference('spend', notice.reference, t), meta, transaction: t });
+          ledgerReference = await this.unusedReference('spend', notice.reference, t);
+          const took = await ledger.takeBack(user.id, delta, notice.reason, { reference: ledgerReference, meta, transaction: t });
           taken = took.taken;
           shortfall += took.shortfall;
         } else {
@@ -103,6 +107,10 @@ export class Reversals {
         } else forgone = back;
       }
       const planEnded = row.status === 'paid' && reversedCents >= paidCents && paidCents > 0 && user ? await this.endPlanPaidBy(row, user.id, t) : null;
+      // The money credited back on the invoice (docs/payments.md "Credit notes"): refunded, or held
+      // by a dispute lost; an open dispute may still be won, and issues no note.
+      const credited = row.status === 'paid' ? reversedOf({ provider: row.provider, paidCents, refundedCents: refunded, disputedCents: disputeStatus === 'lost' ? disputed : 0 }) : 0;
+      const creditNote = credited > 0 ? await this.deps.creditNotes.issue({ payment: row, creditedCents: credited, reason: notice.reason === 'payment_refund' ? 'refund' : 'dispute', ledgerReference }, t) : null;
       const changes = { refundedCents: refunded, disputedCents: disputed, disputeStatus, creditsReversed: owed, creditsShortfall: shortfall };
       // Written only when something changed: a replay leaves the row, and its updated_at (the date a
       // rebuild gives the statistics' refund), as they were.
@@ -118,7 +126,7 @@ export class Reversals {
           { dated: true },
         );
       }
-      return { status: row.status !== 'paid' ? ('unpaid' as const) : delta === 0 ? ('unchanged' as const) : ('reversed' as const), taken, shortfall: delta > 0 ? delta - taken : 0, given, forgiven, forgone, planEnded, row };
+      return { status: row.status !== 'paid' ? ('unpaid' as const) : delta === 0 ? ('unchanged' as const) : ('reversed' as const), taken, shortfall: delta > 0 ? delta - taken : 0, given, forgiven, forgone, planEnded, row, creditNote };
     });
     const { row } = result;
     if (result.status === 'reversed') {
@@ -126,6 +134,10 @@ export class Reversals {
       this.deps.log(`payments: ${row.provider} payment ${row.reference} ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): ${what}`);
     } else if (result.status === 'unpaid') {
       this.deps.log(`payments: ${row.provider} payment ${row.reference} (${row.status}) ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}): it credited nothing, nothing to take back`);
+    }
+    if (result.creditNote) {
+      this.deps.log(`payments: ${row.provider} payment ${row.reference}: credit note ${result.creditNote.label} of ${result.creditNote.amountCents} cents issued`);
+      await this.deps.creditNotes.storeQuietly(result.creditNote);
     }
     if (result.planEnded) {
       this.deps.log(`payments: ${row.provider} payment ${row.reference} paid the plan in force and was reversed in full: the plan ends now`);

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../app/errors.js';
 import { bodyOf, text, textOf } from '../app/input.js';
 import type { Services } from '../app/services.js';
 import { currentUser, keyOf, requireUser } from '../auth/middleware.js';
+import { presentCreditNoteLink } from './credit-notes.js';
 import { PAY_MSG } from './messages.js';
 import { readRawBody } from './raw-body.js';
 import type { Buyer } from './service.js';
@@ -83,7 +84,21 @@ export function paymentRoutes(services: Services): Router<AppState> {
   });
 
   router.get('/api/profile/invoices', requireUser, async (ctx) => {
-    ctx.body = { items: await payments.invoices(buyer(ctx)) };
+    // credit_notes: added beside the invoices (docs/api.md "Payments").
+    const userId = currentUser(ctx).user.id;
+    ctx.body = { items: await payments.invoices(buyer(ctx)), credit_notes: (await services.creditNotes.listForUser(userId)).map(presentCreditNoteLink) };
+  });
+
+  // A credit note's download link, guarded as the invoice's: the owner's only, the key may be in the query.
+  router.get('/api/profile/invoices/credit-notes/:number', requireUser, async (ctx) => {
+    const raw = String(ctx.params.number).replace(/\.pdf$/i, '');
+    if (!/^\d{1,9}$/.test(raw)) throw notFound(PAY_MSG.creditNoteNotFound);
+    const note = await services.creditNotes.forUser(currentUser(ctx).user.id, Number(raw));
+    if (!note) throw notFound(PAY_MSG.creditNoteNotFound);
+    const pdf = await services.creditNotes.pdf(note);
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `attachment; filename="avoir-${note.label}.pdf"`);
+    ctx.body = Buffer.from(pdf);
   });
 
   // A download link: the key may be the token/apiKey query parameter.
