@@ -19,6 +19,9 @@ import {
 } from '../src/features/payments/payments.js';
 import { POLL_ATTEMPTS, POLL_BUDGET_MS, POLL_MS, handlePaymentReturn, type ReturnDeps } from '../src/features/payments/returns.js';
 import { historyRows } from '../src/features/profile/profile.js';
+import { creditNoteRows, creditNoteText } from '../src/features/profile/creditNotes.js';
+import { makePaymentCalls } from '../src/api/calls.js';
+import type { ApiClient } from '../src/api/client.js';
 
 const ALL = { stripe: true, paypal: true, crypto: true };
 const card = (cards: ReturnType<typeof offerCards>, id: string) => cards.find((c) => c.offer.id === id)!;
@@ -290,5 +293,52 @@ describe('purchase history', () => {
     const [row] = historyRows({ purchase_history: [{ id: 4, type: 'purchase', label: 'Pack 12 crédits', amount: 10, credits: 12, txid: 'stripe:pi_1', method: 'stripe', invoice: { number: 2, label: 'BT-000002', url: '/api/profile/invoices/2' }, date: '2026-01-15T10:00:00Z' }] });
     assert.deepEqual([row.label, row.invoice], ['Pack 12 crédits (carte)', { label: 'BT-000002', path: '/api/profile/invoices/2' }]);
     assert.equal(historyRows({ purchase_history: [{ type: 'backtest', credits: -2 }] })[0].invoice, null);
+  });
+});
+
+describe('credit notes on the profile', () => {
+  const note = { number: 1, label: 'AV-000001', url: '/api/profile/invoices/credit-notes/1', issued_at: '2026-02-03T09:30:00Z', invoice_label: 'BT-000042', amount_eur: 7 };
+
+  it('reads the credit notes of the invoices answer, newest first as given, with their download path', () => {
+    const rows = creditNoteRows({ items: [], credit_notes: [{ ...note, number: 2, label: 'AV-000002', url: '/api/profile/invoices/credit-notes/2', amount_eur: 3.5 }, note] });
+    assert.deepEqual(rows.map((row) => [row.label, row.path]), [['AV-000002', '/api/profile/invoices/credit-notes/2'], ['AV-000001', '/api/profile/invoices/credit-notes/1']]);
+    assert.equal(creditNoteText(rows[1]).replace(/\u202f|\u00a0/g, ' '), 'Avoir AV-000001 — sur la facture BT-000042 — 7,00 € — 03/02/2026');
+  });
+
+  it('shows nothing for an older server or a malformed field', () => {
+    for (const answer of [{ items: [] }, { credit_notes: null }, { credit_notes: 'AV-000001' }, { credit_notes: { 0: note } }, null, 'x', []]) {
+      assert.deepEqual(creditNoteRows(answer), [], JSON.stringify(answer));
+    }
+  });
+
+  it('skips an item without a label or with a link that is not our download route, and a repeated one', () => {
+    const rows = creditNoteRows({
+      credit_notes: [
+        null, 'AV-000009', [note],
+        { ...note, label: '' },
+        { ...note, label: 7 },
+        { ...note, url: 'https://elsewhere.example/api/profile/invoices/credit-notes/1' },
+        { ...note, url: '/api/admin/fs/download?rel=x' },
+        { ...note, url: 12 },
+        note, note,
+      ],
+    });
+    assert.deepEqual(rows.map((row) => row.label), ['AV-000001']);
+  });
+
+  it('a missing or malformed amount, date or invoice label is left out', () => {
+    const [bare] = creditNoteRows({ credit_notes: [{ label: 'AV-000003', url: '/api/profile/invoices/credit-notes/3', amount_eur: 'abc', issued_at: 'hier', invoice_label: 42 }] });
+    assert.equal(creditNoteText(bare), 'Avoir AV-000003');
+    const [amountOnly] = creditNoteRows({ credit_notes: [{ label: 'AV-000004', url: '/api/profile/invoices/credit-notes/4', amount_eur: '12.5' }] });
+    assert.equal(creditNoteText(amountOnly).replace(/\u202f|\u00a0/g, ' '), 'Avoir AV-000004 — 12,50 €');
+  });
+
+  it('asks GET /api/profile/invoices without the login redirect; the note links with ?token=', async () => {
+    const asked: unknown[] = [];
+    const api = { get: async (path: string, options: unknown) => (asked.push([path, options]), { credit_notes: [note] }), url: (path: string, query: Record<string, string>) => `${path}?token=${query.token}` } as unknown as ApiClient;
+    const calls = makePaymentCalls(api, () => 'KEY');
+    const [row] = creditNoteRows(await calls.invoices());
+    assert.deepEqual(asked, [['/api/profile/invoices', { redirectOnAuthError: false }]]);
+    assert.equal(calls.invoiceUrl(row.path), '/api/profile/invoices/credit-notes/1?token=KEY');
   });
 });

@@ -245,7 +245,9 @@ export function makePaymentCalls(api: ApiClient, key: () => string | null) {
     /** The payment behind a return link (Stripe session, PayPal order, our crypto reference). */
     status: (payment: string, reference: string) => api.get<PaymentAnswer>('/api/payment/status', { query: { payment, reference }, redirectOnAuthError: false }),
     cancel: (payment: string, reference: string) => api.post<PaymentAnswer>('/api/payment/cancel', { payment, reference }, { redirectOnAuthError: false }),
-    /** An invoice PDF: a plain link with the key in the query (download routes accept it). */
+    /** The account's invoices and credit notes (`items`, `credit_notes`), read by features/profile/creditNotes.ts. */
+    invoices: () => api.get<unknown>('/api/profile/invoices', { redirectOnAuthError: false }),
+    /** An invoice or credit note PDF: a plain link with the key in the query (download routes accept it). */
     invoiceUrl: (path: string) => api.url(path, { token: key() ?? undefined }),
   };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck, FileDown } from 'lucide-react';
 import { calls, payments, storage } from '../../runtime.js';
@@ -13,6 +13,7 @@ import {
   storedAvatarColor,
 } from '../../shell/avatar.js';
 import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, visibleHistory } from '../../features/profile/profile.js';
+import { creditNoteDetail, creditNoteRows, type CreditNoteRow } from '../../features/profile/creditNotes.js';
 import type { UserProfile } from '../../session/types.js';
 import { ScrollX } from '../../components/ScrollX.js';
 import { AVATAR_CHOICES, avatarColorName } from '../../features/profile/avatarColors.js';
@@ -142,10 +143,27 @@ export function SupportCard() {
   );
 }
 
+/** The account's credit notes, asked once the card shows; none when the call fails (docs/web.md "Comparator, CSV shop and profile"). */
+function useCreditNotes(): CreditNoteRow[] {
+  const [notes, setNotes] = useState<CreditNoteRow[]>([]);
+  useEffect(() => {
+    let live = true;
+    payments.invoices().then(
+      (answer) => live && setNotes(creditNoteRows(answer)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return notes;
+}
+
 export function PurchaseHistory({ user }: { user: UserProfile }) {
   const [showAll, setShowAll] = useState(false);
   const rows = historyRows(user);
   const shown = visibleHistory(rows, showAll);
+  const creditNotes = useCreditNotes();
   return (
     <section className="card profile-card profile-history" data-testid="purchase-history">
       <h2>Historique des achats et crédits</h2>
@@ -193,6 +211,22 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
         <button type="button" className="btn btn-ghost btn-small" onClick={() => setShowAll((v) => !v)} data-testid="history-toggle">
           {showAll ? 'Afficher moins' : `Tout afficher (${rows.length})`}
         </button>
+      ) : null}
+      {creditNotes.length > 0 ? (
+        <div className="credit-notes" data-testid="credit-notes">
+          <h3>Factures d’avoir</h3>
+          <ul>
+            {creditNotes.map((note) => (
+              <li key={note.key} data-testid="credit-note-row">
+                <DownloadLink className="invoice-link" href={payments.invoiceUrl(note.path)} file={`avoir-${note.label}.pdf`} data-testid="credit-note-link">
+                  <FileDown size={15} aria-hidden="true" />
+                  Avoir {note.label}
+                </DownloadLink>
+                {creditNoteDetail(note) ? ` — ${creditNoteDetail(note)}` : null}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
     </section>
   );
