@@ -2,7 +2,7 @@ import { literal, type Transaction } from 'sequelize';
 import { parseStoredObject } from '../db/json.js';
 import type { CreditNote, Payment } from '../db/models.js';
 import { creditNoteContent, type CreditNoteContent } from './invoice-content.js';
-import { renderInvoicePdf } from './invoice-pdf.js';
+import { BillingPdfs } from './billing-pdfs.js';
 import { contentOf, type InvoiceDeps } from './invoices.js';
 
 /** Where a user downloads a credit note (key header, or `?token=` on the link). */
@@ -30,7 +30,11 @@ export function presentCreditNoteLink(note: CreditNote) {
  * note for the same state. The PDF is drawn after the commit, like an invoice's.
  */
 export class CreditNotes {
-  constructor(private readonly deps: InvoiceDeps) {}
+  private readonly pdfs: BillingPdfs<CreditNote>;
+
+  constructor(private readonly deps: InvoiceDeps) {
+    this.pdfs = new BillingPdfs<CreditNote>(deps, 'credit note', creditNoteOf);
+  }
 
   /** Inside the reversal's transaction, the payment row locked: the note for what `creditedCents` adds, if anything. */
   async issue(input: { payment: Payment; creditedCents: number; reason: 'refund' | 'dispute'; ledgerReference: string | null }, t: Transaction): Promise<CreditNote | null> {
@@ -65,34 +69,19 @@ export class CreditNotes {
     );
   }
 
-  /** Draws the PDF and stores it beside the invoices (after the commit); returns its bytes. */
-  async store(note: CreditNote): Promise<Uint8Array> {
-    const pdf = await renderInvoicePdf(creditNoteOf(note));
-    await this.deps.storage.write(note.path, pdf);
-    if (note.bytes !== pdf.length) await this.deps.db.transaction((t) => note.update({ bytes: pdf.length }, { transaction: t }));
-    return pdf;
+  /** Draws the PDF and stores it (after the commit); returns its bytes. */
+  store(note: CreditNote): Promise<Uint8Array> {
+    return this.pdfs.store(note);
   }
 
   /** Stores it, and logs rather than fails: the download draws it again if it is missing. */
-  async storeQuietly(note: CreditNote): Promise<void> {
-    try {
-      await this.store(note);
-    } catch (err) {
-      this.deps.log(`payments: credit note ${note.label} not stored yet: ${(err as Error).message}`);
-    }
+  storeQuietly(note: CreditNote): Promise<void> {
+    return this.pdfs.storeQuietly(note);
   }
 
   /** The stored PDF, drawn again when it is missing or incomplete. */
-  async pdf(note: CreditNote): Promise<Uint8Array> {
-    if (note.bytes !== null) {
-      try {
-        const bytes = await this.deps.storage.read(note.path);
-        if (bytes.byteLength === note.bytes) return bytes;
-      } catch {
-        // missing: drawn again below
-      }
-    }
-    return this.store(note);
+  pdf(note: CreditNote): Promise<Uint8Array> {
+    return this.pdfs.pdf(note);
   }
 
   /** A user's own credit note by number (null for another user's or an unknown number). */

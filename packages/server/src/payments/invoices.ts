@@ -6,7 +6,7 @@ import { parseStoredObject } from '../db/json.js';
 import type { CreditEntry, Invoice, Payment, User } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
 import { invoiceContent, type InvoiceContent } from './invoice-content.js';
-import { renderInvoicePdf } from './invoice-pdf.js';
+import { BillingPdfs } from './billing-pdfs.js';
 import type { SellerSettings } from './settings.js';
 
 export interface InvoiceDeps {
@@ -36,7 +36,11 @@ export interface IssueInput {
  * drawn again from the row's frozen content.
  */
 export class Invoices {
-  constructor(private readonly deps: InvoiceDeps) {}
+  private readonly pdfs: BillingPdfs<Invoice>;
+
+  constructor(private readonly deps: InvoiceDeps) {
+    this.pdfs = new BillingPdfs<Invoice>(deps, 'invoice', contentOf);
+  }
 
   /** Inside the payment's transaction: the next number and the row. */
   async issue(input: IssueInput, t: Transaction): Promise<Invoice> {
@@ -61,33 +65,18 @@ export class Invoices {
   }
 
   /** Draws the PDF and stores it (after the commit); returns its bytes. */
-  async store(invoice: Invoice): Promise<Uint8Array> {
-    const pdf = await renderInvoicePdf(contentOf(invoice));
-    await this.deps.storage.write(invoice.path, pdf);
-    if (invoice.bytes !== pdf.length) await this.deps.db.transaction((t) => invoice.update({ bytes: pdf.length }, { transaction: t }));
-    return pdf;
+  store(invoice: Invoice): Promise<Uint8Array> {
+    return this.pdfs.store(invoice);
   }
 
   /** Stores it, and logs rather than fails: the download draws it again if it is missing. */
-  async storeQuietly(invoice: Invoice): Promise<void> {
-    try {
-      await this.store(invoice);
-    } catch (err) {
-      this.deps.log(`payments: invoice ${invoice.label} not stored yet: ${(err as Error).message}`);
-    }
+  storeQuietly(invoice: Invoice): Promise<void> {
+    return this.pdfs.storeQuietly(invoice);
   }
 
   /** The stored PDF, drawn again when it is missing or incomplete. */
-  async pdf(invoice: Invoice): Promise<Uint8Array> {
-    if (invoice.bytes !== null) {
-      try {
-        const bytes = await this.deps.storage.read(invoice.path);
-        if (bytes.byteLength === invoice.bytes) return bytes;
-      } catch {
-        // missing: drawn again below
-      }
-    }
-    return this.store(invoice);
+  pdf(invoice: Invoice): Promise<Uint8Array> {
+    return this.pdfs.pdf(invoice);
   }
 
   /** A user's own invoice by number (null for another user's or an unknown number). */

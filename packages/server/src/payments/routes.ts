@@ -91,26 +91,16 @@ export function paymentRoutes(services: Services): Router<AppState> {
 
   // A credit note's download link, guarded as the invoice's: the owner's only, the key may be in the query.
   router.get('/api/profile/invoices/credit-notes/:number', requireUser, async (ctx) => {
-    const raw = String(ctx.params.number).replace(/\.pdf$/i, '');
-    if (!/^\d{1,9}$/.test(raw)) throw notFound(PAY_MSG.creditNoteNotFound);
-    const note = await services.creditNotes.forUser(currentUser(ctx).user.id, Number(raw));
+    const note = await services.creditNotes.forUser(currentUser(ctx).user.id, documentNumber(ctx.params.number, PAY_MSG.creditNoteNotFound));
     if (!note) throw notFound(PAY_MSG.creditNoteNotFound);
-    const pdf = await services.creditNotes.pdf(note);
-    ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `attachment; filename="avoir-${note.label}.pdf"`);
-    ctx.body = Buffer.from(pdf);
+    sendPdf(ctx, await services.creditNotes.pdf(note), `avoir-${note.label}.pdf`);
   });
 
   // A download link: the key may be the token/apiKey query parameter.
   router.get('/api/profile/invoices/:number', requireUser, async (ctx) => {
-    const raw = String(ctx.params.number).replace(/\.pdf$/i, '');
-    if (!/^\d{1,9}$/.test(raw)) throw notFound(PAY_MSG.invoiceNotFound);
-    const invoice = await services.invoices.forUser(currentUser(ctx).user.id, Number(raw));
+    const invoice = await services.invoices.forUser(currentUser(ctx).user.id, documentNumber(ctx.params.number, PAY_MSG.invoiceNotFound));
     if (!invoice) throw notFound(PAY_MSG.invoiceNotFound);
-    const pdf = await services.invoices.pdf(invoice);
-    ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `attachment; filename="facture-${invoice.label}.pdf"`);
-    ctx.body = Buffer.from(pdf);
+    sendPdf(ctx, await services.invoices.pdf(invoice), `facture-${invoice.label}.pdf`);
   });
 
   return router;
@@ -128,4 +118,17 @@ function returnOf(source: Record<string, unknown>): { method: string; reference:
   if (!['stripe', 'paypal', 'crypto'].includes(method)) throw badRequest(PAY_MSG.returnInvalid);
   if (!reference || reference.length > 191) throw badRequest(PAY_MSG.returnInvalid);
   return { method, reference };
+}
+
+/** An invoice's or credit note's number from its path (`42` or `42.pdf`); anything else is 404 with `message`. */
+function documentNumber(param: string, message: string): number {
+  const raw = String(param).replace(/\.pdf$/i, '');
+  if (!/^\d{1,9}$/.test(raw)) throw notFound(message);
+  return Number(raw);
+}
+
+function sendPdf(ctx: AppContext, pdf: Uint8Array, filename: string): void {
+  ctx.type = 'application/pdf';
+  ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+  ctx.body = Buffer.from(pdf);
 }
