@@ -142,6 +142,19 @@ describe('buying credits against the bt server and local payment providers', () 
     assert.ok(invoice.includes('Carte bancaire (Stripe)'));
     assert.equal(await page.evaluate("localStorage.getItem('lastOfferId')"), null, 'forgotten once paid');
     await page.context().close();
+
+    // 3 € refunded from Stripe's dashboard: the profile lists the credit note, its PDF downloads.
+    await providers.stripe.refund([...providers.stripe.charges.keys()].at(-1)!, { amount: 300 });
+    await providers.stripe.settle();
+    const profile = await signedInPage(running.browser, running.server, user.key, '/profile');
+    const note = profile.getByTestId('credit-note-row');
+    await note.waitFor();
+    assert.match((await note.innerText()).replace(/\s/g, ' '), /^Avoir AV-\d{6} — sur la facture BT-\d{6} — 3,00 € — \d{2}\/\d{2}\/\d{4}$/);
+    const download = profile.waitForEvent('download');
+    await note.getByTestId('credit-note-link').click();
+    const pdf = pdfText(await readFile(await (await download).path()));
+    for (const expected of ['Facture d’avoir', 'Avoir sur la facture n° BT-', 'bt SAS']) assert.ok(pdf.includes(expected), `${expected} in the credit note:\n${pdf}`);
+    await profile.context().close();
   });
 
   it('buys a pack through PayPal (approval, capture on return) and in crypto (NOWPayments IPN)', async () => {
