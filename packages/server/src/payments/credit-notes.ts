@@ -1,9 +1,9 @@
-import { literal, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { parseStoredObject } from '../db/json.js';
 import type { CreditNote, Payment } from '../db/models.js';
 import { creditNoteContent, type CreditNoteContent } from './invoice-content.js';
 import { BillingPdfs } from './billing-pdfs.js';
-import { contentOf, type InvoiceDeps } from './invoices.js';
+import { billingPath, contentOf, nextBillingNumber, type InvoiceDeps } from './invoices.js';
 
 /** Where a user downloads a credit note (key header, or `?token=` on the link). */
 export const creditNotePath = (number: number) => `/api/profile/invoices/credit-notes/${number}`;
@@ -38,18 +38,16 @@ export class CreditNotes {
 
   /** Inside the reversal's transaction, the payment row locked: the note for what `creditedCents` adds, if anything. */
   async issue(input: { payment: Payment; creditedCents: number; reason: 'refund' | 'dispute'; ledgerReference: string | null }, t: Transaction): Promise<CreditNote | null> {
-    const { Invoice, InvoiceCounter, CreditNote: Notes } = this.deps.db.models;
+    const { Invoice, CreditNote: Notes } = this.deps.db.models;
     const invoice = await Invoice.findOne({ where: { paymentId: input.payment.id }, transaction: t });
     if (!invoice) return null;
     const invoiced = contentOf(invoice);
     const target = Math.min(input.creditedCents, invoiced.total_cents);
     const before = Number(await Notes.sum('amountCents', { where: { paymentId: input.payment.id }, transaction: t })) || 0;
     if (target <= before) return null;
-    await InvoiceCounter.update({ value: literal('value + 1') as unknown as number }, { where: { name: 'credit_note' }, transaction: t });
-    const counter = await InvoiceCounter.findByPk('credit_note', { transaction: t });
-    if (!counter) throw new Error('credit note counter missing (migration 0016)');
+    const number = await nextBillingNumber(this.deps.db, 'credit_note', t);
     const issuedAt = this.deps.clock.now();
-    const content = creditNoteContent(invoiced, { number: counter.value, issuedAt, amountCents: target - before, reason: input.reason });
+    const content = creditNoteContent(invoiced, { number, issuedAt, amountCents: target - before, reason: input.reason });
     return Notes.create(
       {
         number: content.number,
@@ -62,7 +60,7 @@ export class CreditNotes {
         currency: content.currency,
         ledgerReference: input.ledgerReference,
         content: JSON.stringify(content),
-        path: `invoices/${issuedAt.getUTCFullYear()}/${content.label}.pdf`,
+        path: billingPath(issuedAt, content.label),
         issuedAt,
       },
       { transaction: t },

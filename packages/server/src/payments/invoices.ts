@@ -44,12 +44,10 @@ export class Invoices {
 
   /** Inside the payment's transaction: the next number and the row. */
   async issue(input: IssueInput, t: Transaction): Promise<Invoice> {
-    const { InvoiceCounter, Invoice } = this.deps.db.models;
-    await InvoiceCounter.update({ value: literal('value + 1') as unknown as number }, { where: { name: 'invoice' }, transaction: t });
-    const counter = await InvoiceCounter.findByPk('invoice', { transaction: t });
-    if (!counter) throw new Error('invoice counter missing (migration 0004)');
+    const { Invoice } = this.deps.db.models;
+    const number = await nextBillingNumber(this.deps.db, 'invoice', t);
     const issuedAt = this.deps.clock.now();
-    const content = invoiceContent({ ...input, number: counter.value, issuedAt, seller: this.deps.seller });
+    const content = invoiceContent({ ...input, number, issuedAt, seller: this.deps.seller });
     return Invoice.create(
       {
         number: content.number,
@@ -57,7 +55,7 @@ export class Invoices {
         paymentId: input.payment.id,
         userId: input.user.id,
         content: JSON.stringify(content),
-        path: `invoices/${issuedAt.getUTCFullYear()}/${content.label}.pdf`,
+        path: billingPath(issuedAt, content.label),
         issuedAt,
       },
       { transaction: t },
@@ -140,6 +138,22 @@ export class Invoices {
     return { count, bytes: Number(bytes) || 0 };
   }
 }
+
+/**
+ * The next number of a billing series ('invoice', 'credit_note': rows of invoice_counters),
+ * inside the caller's transaction: the counter's row stays locked until the commit, so numbers
+ * have no gap and no repeat (docs/payments.md, "Invoices").
+ */
+export async function nextBillingNumber(db: Database, series: 'invoice' | 'credit_note', t: Transaction): Promise<number> {
+  const { InvoiceCounter } = db.models;
+  await InvoiceCounter.update({ value: literal('value + 1') as unknown as number }, { where: { name: series }, transaction: t });
+  const counter = await InvoiceCounter.findByPk(series, { transaction: t });
+  if (!counter) throw new Error(`billing counter ${series} missing (migrations 0004, 0016)`);
+  return counter.value;
+}
+
+/** Where an invoice's or credit note's PDF is stored. */
+export const billingPath = (issuedAt: Date, label: string) => `invoices/${issuedAt.getUTCFullYear()}/${label}.pdf`;
 
 export function contentOf(invoice: Invoice): InvoiceContent {
   return parseStoredObject<InvoiceContent>(invoice.content) as InvoiceContent;
