@@ -44,12 +44,12 @@ export class CandleParsePool {
 
   /** The bytes are copied to the process; the caller may reuse them. */
   parse(task: CandleTask): Promise<CandleTaskResult> {
-    return this.run({ id: 0, name: 'candles', task });
+    return this.run((id) => ({ id, name: 'candles', task }));
   }
 
   /** A library month CSV of a reindex (datasets/library-csv.ts), under the same caps; the process's pid names its reader. */
-  async libraryCsv(task: LibraryCsvTask): Promise<LibraryCsvResult> {
-    return this.run({ id: 0, name: 'libraryCsv', task });
+  libraryCsv(task: LibraryCsvTask): Promise<LibraryCsvResult> {
+    return this.run((id) => ({ id, name: 'libraryCsv', task }));
   }
 
   /** The processes alive now (tests). */
@@ -57,10 +57,10 @@ export class CandleParsePool {
     return this.all.size;
   }
 
-  private async run<T>(request: ParseRequest): Promise<T> {
+  private async run<T>(request: (id: number) => ParseRequest): Promise<T> {
     const worker = await this.acquire();
     try {
-      return await this.send<T>(worker, { ...request, id: this.nextId++ } as ParseRequest);
+      return await this.send<T>(worker, request(this.nextId++));
     } finally {
       this.release(worker);
     }
