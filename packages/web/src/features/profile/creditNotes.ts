@@ -4,7 +4,7 @@
  * The answer is untrusted: an absent or malformed field is no note, a malformed item is skipped.
  */
 import { fieldString as str } from '../../api/fields.js';
-import { formatDate } from './profile.js';
+import { formatDate, formatEuros } from './profile.js';
 
 export interface CreditNoteRow {
   key: string;
@@ -24,13 +24,6 @@ export interface CreditNoteRow {
  */
 const CREDIT_NOTE_PATH = /^\/api\/profile\/invoices\/credit-notes\/\d{1,9}$/;
 
-const EURO = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
-
-function amountOf(value: unknown): number | null {
-  const amount = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
-  return Number.isFinite(amount) ? amount : null;
-}
-
 function dateOf(value: unknown): string {
   return typeof value === 'string' && !Number.isNaN(new Date(value).getTime()) ? formatDate(value) : '';
 }
@@ -48,13 +41,12 @@ export function creditNoteRows(answer: unknown): CreditNoteRow[] {
     const label = str(note.label);
     if (!CREDIT_NOTE_PATH.test(path) || !label || seen.has(path)) continue;
     seen.add(path);
-    const amount = amountOf(note.amount_eur);
     rows.push({
       key: path,
       label,
       path,
       invoiceLabel: str(note.invoice_label),
-      amount: amount === null ? '' : EURO.format(amount),
+      amount: formatEuros(note.amount_eur) ?? '',
       date: dateOf(note.issued_at),
     });
   }

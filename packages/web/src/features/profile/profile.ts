@@ -242,6 +242,12 @@ const METHOD_SUFFIX: Record<string, string> = { stripe: 'carte', paypal: 'PayPal
 
 const EURO = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 
+/** An amount in euros given as a number or a numeric text ('7,00 €'); null when it does not read as one. */
+export function formatEuros(value: unknown): string | null {
+  const amount = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
+  return Number.isFinite(amount) ? EURO.format(amount) : null;
+}
+
 const TYPE_LABELS: Record<string, string> = {
   verification: 'Crédits offerts (adresse e-mail vérifiée)',
   purchase: 'Achat de crédits',
@@ -262,7 +268,6 @@ export function historyRows(user: User | null | undefined): HistoryRow[] {
     .map((entry, i) => {
       const type = str(entry.type);
       const credits = typeof entry.credits === 'number' ? entry.credits : null;
-      const amount = typeof entry.amount === 'number' ? entry.amount : typeof entry.amount === 'string' && entry.amount ? Number(entry.amount) : null;
       const invoice = entry.invoice && typeof entry.invoice === 'object' ? (entry.invoice as Record<string, unknown>) : null;
       const method = METHOD_SUFFIX[str(entry.method)];
       const label = str(entry.label) || str(entry.offer_id) || TYPE_LABELS[type] || type || '—';
@@ -270,7 +275,7 @@ export function historyRows(user: User | null | undefined): HistoryRow[] {
         key: `${str(entry.txid) || 'entry'}-${String(entry.id ?? i)}`,
         label: method ? `${label} (${method})` : label,
         date: formatDate(entry.date, true),
-        amount: amount === null || Number.isNaN(amount) ? '—' : EURO.format(amount),
+        amount: formatEuros(entry.amount) ?? '—',
         credits: credits === null ? '—' : credits > 0 ? `+${credits}` : String(credits),
         txid: str(entry.txid),
         invoice: invoice && str(invoice.url) ? { label: str(invoice.label) || 'Facture', path: str(invoice.url) } : null,

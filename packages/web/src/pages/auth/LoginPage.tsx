@@ -11,6 +11,7 @@ import { AUTH_MESSAGES, googleSignIn, providerFailureMessage, registrationSuccee
 import { ResendVerification } from './ResendVerification.js';
 import { Hexagon, PartyPopper } from 'lucide-react';
 import { useRovingGroup } from '../../lib/useRovingGroup.js';
+import { useAnswerOnce } from '../../lib/useAnswerOnce.js';
 
 function LegalLinks() {
   return (
@@ -23,17 +24,7 @@ function LegalLinks() {
 
 /** The Google button; disabled, with why, on a server that has no Google sign-in configured. */
 function GoogleButton({ next }: { next: string }) {
-  const [availability, setAvailability] = useState<'available' | 'unavailable' | 'unknown'>('unknown');
-  useEffect(() => {
-    let live = true;
-    calls.health().then(
-      (answer) => live && setAvailability(googleSignIn(answer)),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const availability = useAnswerOnce(calls.health, googleSignIn, 'unknown' as 'available' | 'unavailable' | 'unknown');
   const off = availability === 'unavailable';
   return (
     <>

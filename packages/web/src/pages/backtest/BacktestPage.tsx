@@ -35,6 +35,7 @@ import { StrategyPickers } from './StrategyPickers.js';
 import { TipsAside } from './TipsAside.js';
 import { useRun } from './useRun.js';
 import { parseUserStrategies, signatureFromAnswer, type PersonalListStatus, type UserStrategy } from './userStrategies.js';
+import { useAnswerOnce } from '../../lib/useAnswerOnce.js';
 
 type Panel = 'ai' | 'import' | null;
 
@@ -60,17 +61,7 @@ export default function BacktestPage() {
   const [fileInput, setFileInput] = useState<File | null>(null);
   const { view, run } = useRun();
   // What the official library holds (public): the pair list, the timeframes and the presets follow it.
-  const [availability, setAvailability] = useState<Availability | null>(null);
-  useEffect(() => {
-    let alive = true;
-    calls.datasets().then(
-      (answer) => alive && setAvailability(parseAvailability(answer)),
-      () => undefined,
-    );
-    return () => {
-      alive = false;
-    };
-  }, []);
+  const availability = useAnswerOnce(calls.datasets, parseAvailability, null as Availability | null);
   // A pair from the address (?symbol=, the pair sheets' link) gets a timeframe it has data in once
   // the library is known, as a pair chosen in the list does: most pairs have no M15, the default.
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck, FileDown } from 'lucide-react';
 import { calls, payments, storage } from '../../runtime.js';
@@ -14,6 +14,7 @@ import {
 } from '../../shell/avatar.js';
 import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, visibleHistory } from '../../features/profile/profile.js';
 import { creditNoteDetail, creditNoteRows, type CreditNoteRow } from '../../features/profile/creditNotes.js';
+import { useAnswerOnce } from '../../lib/useAnswerOnce.js';
 import type { UserProfile } from '../../session/types.js';
 import { ScrollX } from '../../components/ScrollX.js';
 import { AVATAR_CHOICES, avatarColorName } from '../../features/profile/avatarColors.js';
@@ -143,27 +144,12 @@ export function SupportCard() {
   );
 }
 
-/** The account's credit notes, asked once the card shows; none when the call fails (docs/web.md "Comparator, CSV shop and profile"). */
-function useCreditNotes(): CreditNoteRow[] {
-  const [notes, setNotes] = useState<CreditNoteRow[]>([]);
-  useEffect(() => {
-    let live = true;
-    payments.invoices().then(
-      (answer) => live && setNotes(creditNoteRows(answer)),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return notes;
-}
-
 export function PurchaseHistory({ user }: { user: UserProfile }) {
   const [showAll, setShowAll] = useState(false);
   const rows = historyRows(user);
   const shown = visibleHistory(rows, showAll);
-  const creditNotes = useCreditNotes();
+  // Asked once the card shows; none when the call fails (docs/web.md "Comparator, CSV shop and profile").
+  const creditNotes = useAnswerOnce(payments.invoices, creditNoteRows, [] as CreditNoteRow[]);
   return (
     <section className="card profile-card profile-history" data-testid="purchase-history">
       <h2>Historique des achats et crédits</h2>
@@ -216,15 +202,18 @@ export function PurchaseHistory({ user }: { user: UserProfile }) {
         <div className="credit-notes" data-testid="credit-notes">
           <h3>Factures d’avoir</h3>
           <ul>
-            {creditNotes.map((note) => (
+            {creditNotes.map((note) => {
+              const detail = creditNoteDetail(note);
+              return (
               <li key={note.key} data-testid="credit-note-row">
                 <DownloadLink className="invoice-link" href={payments.invoiceUrl(note.path)} file={`avoir-${note.label}.pdf`} data-testid="credit-note-link">
                   <FileDown size={15} aria-hidden="true" />
                   Avoir {note.label}
                 </DownloadLink>
-                {creditNoteDetail(note) ? ` — ${creditNoteDetail(note)}` : null}
+                {detail ? ` — ${detail}` : null}
               </li>
-            ))}
+              );
+            })}
           </ul>
         </div>
       ) : null}
