@@ -8,6 +8,7 @@ import { DAY_MS, formatClock, formatDate, civilFromDays, formatCandleTime } from
 import { normalizeCandleOptions, type ReadCandlesOptions } from './options.js';
 import { CandleFileError, type CandleProblem } from './problems.js';
 import type { Candles } from './types.js';
+import { checkedSheetName, sheetNameFromSymbol } from './xlsx-sheet-name.js';
 
 async function newWorkbook(): Promise<Workbook> {
   const module = await import('exceljs');
@@ -112,7 +113,7 @@ export async function readCandlesXlsx(input: Uint8Array | ArrayBuffer, options: 
 export interface WriteXlsxOptions {
   /** `text` (default) writes the official `YYYY-MM-DD HH:MM:SS+00:00` strings; `excel` writes date cells holding UTC. */
   dates?: 'text' | 'excel';
-  /** Worksheet name (default: the symbol, else `Candles`). */
+  /** Worksheet name, refused when Excel would refuse it (default: the symbol made valid, else `Candles`). */
   sheetName?: string;
 }
 
@@ -120,12 +121,13 @@ export interface WriteXlsxOptions {
 export async function candlesToXlsx(candles: Candles, options: WriteXlsxOptions = {}): Promise<Uint8Array> {
   const { dates = 'text' } = options;
   if (dates !== 'text' && dates !== 'excel') throw new Error(`invalid dates: ${JSON.stringify(dates)} (expected text or excel)`);
+  const sheetName = options.sheetName === undefined ? sheetNameFromSymbol(candles.symbol) : checkedSheetName(options.sheetName);
   const workbook = await newWorkbook();
   // Dated by the data, not the clock: the same candles give the same workbook properties.
   const stamp = new Date(candles.length ? candles.time[candles.length - 1] : 0);
   workbook.created = stamp;
   workbook.modified = stamp;
-  const sheet = workbook.addWorksheet(options.sheetName ?? candles.symbol ?? 'Candles');
+  const sheet = workbook.addWorksheet(sheetName);
   const extraNames = Object.keys(candles.extra);
   sheet.addRow(['Datetime', 'Open', 'High', 'Low', 'Close', 'Volume', ...extraNames]);
   const { time, open, high, low, close, volume } = candles;
