@@ -47,6 +47,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare backtestPriority: CreationOptional<boolean>;
   /** The last request made with one of the user's keys, written at most every few minutes. */
   declare lastSeenAt: CreationOptional<Date | null>;
+  /** The warning of the current period of inactivity, 30 days before the archiving (users/inactivity.ts). */
+  declare inactivityWarnedAt: CreationOptional<Date | null>;
+  /** When that warning's e-mail went (null: not mailed, no mailer or no address). */
+  declare inactivityMailedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -173,6 +177,8 @@ export function initModels(sequelize: Sequelize): Models {
       subscriptionId: { type: DataTypes.STRING(191), allowNull: true },
       backtestPriority: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       lastSeenAt: { type: DataTypes.DATE, allowNull: true },
+      inactivityWarnedAt: { type: DataTypes.DATE, allowNull: true },
+      inactivityMailedAt: { type: DataTypes.DATE, allowNull: true },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },

@@ -15,6 +15,7 @@ import * as m0013 from './0013-users-deleted.js';
 import * as m0014 from './0014-users-erased.js';
 import * as m0015 from './0015-users-email-canonical.js';
 import * as m0016 from './0016-credit-notes.js';
+import * as m0017 from './0017-users-inactivity.js';
 
 export interface Migration {
   name: string;
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   { name: '0014-users-erased', ...m0014 },
   { name: '0015-users-email-canonical', ...m0015 },
   { name: '0016-credit-notes', ...m0016 },
+  { name: '0017-users-inactivity', ...m0017 },
 ];
