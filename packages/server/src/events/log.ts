@@ -212,7 +212,10 @@ export function refundEvent(p: RefundFacts): EventInput {
 
 export const signupEvent = (user: Pick<User, 'id' | 'createdAt'>): EventInput => ({ kind: 'signup', userId: user.id, at: user.createdAt, reference: `user:${user.id}` });
 
-export const deletionEvent = (userId: number, at: Date, by: 'self' | 'admin' | 'unknown'): EventInput => ({
+/** Who deleted an account: its owner, an admin, the sweep of inactive accounts (users/inactivity.ts), or unknown (a rebuild). */
+export type DeletedBy = 'self' | 'admin' | 'inactivity';
+
+export const deletionEvent = (userId: number, at: Date, by: DeletedBy | 'unknown'): EventInput => ({
   kind: 'deletion',
   userId,
   at,

@@ -43,3 +43,26 @@ export function supportMail(
     text: [`De : ${m.firstName} ${m.lastName} <${m.email}>`, `Page : ${m.path ?? '-'}`, '', m.message].join('\n'),
   };
 }
+
+/**
+ * The warning of an inactive account, 30 days before its archiving (docs/server.md "Inactive
+ * accounts"): the day it goes, how to keep it, and the credits it would take with it.
+ */
+export function inactivityWarningMail(to: string, m: { firstName: string; lastActivity: string; archiveOn: string; credits: number; signInUrl: string }): MailMessage {
+  return {
+    to,
+    subject: `Ton compte sera archivé le ${m.archiveOn}`,
+    text: [
+      `Bonjour ${m.firstName || ''},`.replace(' ,', ','),
+      '',
+      `Tu n'as pas utilisé ton compte depuis le ${m.lastActivity}. Sans connexion de ta part, il sera archivé le ${m.archiveOn} : tes stratégies, tes CSV et tes résultats seront supprimés, puis tes données personnelles effacées 12 mois plus tard.`,
+      ...(m.credits > 1 ? ['', `Il te reste ${m.credits} crédits : ils ne pourront plus être utilisés une fois le compte archivé.`] : []),
+      ...(m.credits === 1 ? ['', 'Il te reste 1 crédit : il ne pourra plus être utilisé une fois le compte archivé.'] : []),
+      '',
+      'Pour garder ton compte, il suffit de te connecter avant cette date :',
+      m.signInUrl,
+      '',
+      "Si tu ne souhaites plus l'utiliser, tu n'as rien à faire.",
+    ].join('\n'),
+  };
+}

@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import { HttpError, badRequest, conflict, unauthorized } from '../app/errors.js';
 import { MSG } from '../app/messages.js';
 import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
@@ -10,7 +11,7 @@ import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { Subscriptions } from '../payments/subscriptions.js';
 import type { User } from '../db/models.js';
-import { deletionEvent, type EventLog } from '../events/log.js';
+import { deletionEvent, type DeletedBy, type EventLog } from '../events/log.js';
 import { REAUTH_WINDOW_MINUTES, type ProviderSignIns } from '../oidc/reauth.js';
 import { userWithEmail } from './lookup.js';
 import type { AccountPurge } from './purge.js';
@@ -150,17 +151,24 @@ export class Profiles {
    * admin's deletion asks none): the row is archived (ledger kept, legal notice: 12 months), the address
    * and username are freed, sessions, tokens and linked identities are removed, so are its
    * strategies, archive entries, CSVs and results with their files (users/purge.ts), and the
-   * deletion counts toward the address's re-creation limit.
+   * deletion counts toward the address's re-creation limit. The sweep of inactive accounts
+   * archives through here too (users/inactivity.ts): `still` locks the row and checks again, in
+   * the archiving's transaction, that the account is still due; such an archiving counts no
+   * deletion toward the re-creation limit (the limit is against farming sign-up credits, docs/server.md
+   * "Inactive accounts"). Answers whether this call archived the account.
    */
-  async deleteAccount(user: User, by: 'self' | 'admin' = 'self'): Promise<void> {
+  async deleteAccount(user: User, by: DeletedBy = 'self', still?: (t: Transaction) => Promise<boolean>): Promise<boolean> {
     const { User, ApiKey, UserToken, UserIdentity } = this.deps.db.models;
     // The subscription as it is now (not as the request's sign-in read it): a renewing Stripe
-    // subscription ends first, so a deleted account is never charged again.
+    // subscription ends first, so a deleted account is never charged again. An inactive account
+    // has none in force (`still` checks it): nothing to end, and a subscription taken meanwhile
+    // is never cancelled by the sweep.
     const live = await User.findByPk(user.id);
-    if (!live || live.deletedAt) return;
-    await this.deps.subscriptions.endForDeletion(live);
+    if (!live || live.deletedAt) return false;
+    if (by !== 'inactivity') await this.deps.subscriptions.endForDeletion(live);
     const now = this.deps.clock.now();
     const owed = await this.deps.db.transaction(async (t) => {
+      if (still && !(await still(t))) return null;
       // Guarded on the account being live, and first: a double click (or the user and an admin at
       // once) deletes once. The second request waits on this row's lock, finds it deleted and does
       // nothing, instead of counting a second deletion toward the re-creation limit (SQLite) or
@@ -170,13 +178,15 @@ export class Profiles {
         { where: { id: user.id, deletedAt: null }, transaction: t },
       );
       if (changed !== 1) return null;
-      if (user.email) await this.deps.recreations.recordDeletion(user.email, t);
+      if (user.email && by !== 'inactivity') await this.deps.recreations.recordDeletion(user.email, t);
       await this.deps.events.record(deletionEvent(user.id, now, by), t);
       await ApiKey.destroy({ where: { userId: user.id }, transaction: t });
       await UserToken.destroy({ where: { userId: user.id }, transaction: t });
       await UserIdentity.destroy({ where: { userId: user.id }, transaction: t });
-      return (await this.deps.purge?.owe(user.id, t)) ?? null;
+      return (await this.deps.purge?.owe(user.id, t)) ?? [];
     });
-    if (owed) await this.deps.purge!.settle(user.id, owed);
+    if (!owed) return false;
+    if (owed.length > 0) await this.deps.purge!.settle(user.id, owed);
+    return true;
   }
 }
