@@ -9,6 +9,7 @@ import { IdentityLinking } from '../oidc/linking.js';
 import { OidcFlow } from '../oidc/flow.js';
 import { ProviderSignIns } from '../oidc/reauth.js';
 import { Support } from '../support/service.js';
+import { DataRetention } from '../retention/sweep.js';
 import { AccountPurge } from '../users/purge.js';
 import { Profiles } from '../users/profile.js';
 import { Recreations } from '../users/recreations.js';
@@ -98,7 +99,9 @@ export function createServices(deps: AppDeps) {
   const publicListing = new ListingCache<Map<string, PublicRun>>(config.topCacheMs, clock);
   const results = new Results(db, storage, publicListing, async (bytes) => textWorkbookReader(await importPool.workbook(bytes)), log);
   const charts = new ResultCharts({ results, datasets, storage });
-  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing, accountPurge: purge });
+  // Rows past their use (docs/server.md "Data retention"), removed by the same minute sweep.
+  const retention = new DataRetention({ db, clock, log, sessionIdleMs: config.sessionIdleMs });
+  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing, accountPurge: purge, retention });
   const topStrategies = new TopStrategies(db, results, publicListing, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner, log });
   const comparator = new Comparator(db);
@@ -114,7 +117,7 @@ export function createServices(deps: AppDeps) {
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
-    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, linking, oidc, support,
+    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, retention, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
     paymentRecords, invoices, creditNotes, subscriptions, fulfilment, payments, paymentCallbacks, admin,
   };

@@ -101,6 +101,8 @@ export class Backtests {
       publicListing?: { forget(): void };
       /** Deleted accounts still owning rows, purged by the sweep (users/purge.ts). */
       accountPurge?: { sweepDeleted(): Promise<number> };
+      /** Rows kept past their use: old support messages, expired links, idle keys (src/retention/). */
+      retention?: { sweep(): Promise<unknown> };
     },
   ) {}
 
@@ -144,7 +146,7 @@ export class Backtests {
   /**
    * The sweep every `everyMs` (main.ts starts it; close() stops it): stale runs, deleted accounts
    * still owning rows (users/purge.ts), then the files whose removal failed earlier
-   * (storage/removals.ts).
+   * (storage/removals.ts), then the rows kept past their use (retention/sweep.ts).
    */
   startSweeper(everyMs: number, olderThanMs: number): void {
     this.sweeper ??= setInterval(() => {
@@ -153,7 +155,9 @@ export class Backtests {
         .then(() => this.deps.accountPurge?.sweepDeleted())
         .catch((err) => this.deps.log(`deleted accounts sweep failed: ${(err as Error).message}`))
         .then(() => retryRemovals(this.deps))
-        .catch((err) => this.deps.log(`storage removals sweep failed: ${(err as Error).message}`));
+        .catch((err) => this.deps.log(`storage removals sweep failed: ${(err as Error).message}`))
+        .then(() => this.deps.retention?.sweep())
+        .catch((err) => this.deps.log(`retention sweep failed: ${(err as Error).message}`));
     }, everyMs);
     this.sweeper.unref?.();
   }

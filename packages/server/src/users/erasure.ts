@@ -1,6 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
+import { forgetSupportMessages } from '../retention/support.js';
 
 export interface ErasureDeps {
   db: Database;
@@ -60,6 +61,7 @@ export async function eraseExpired(deps: ErasureDeps, limit = 20): Promise<numbe
         { where: { id }, transaction: t },
       );
       if (address) await forgetAddress(db, address, t);
+      await forgetSupportMessages(db, id, address, t);
       return true;
     });
     if (!done) continue;

@@ -16,6 +16,7 @@ import * as m0014 from './0014-users-erased.js';
 import * as m0015 from './0015-users-email-canonical.js';
 import * as m0016 from './0016-credit-notes.js';
 import * as m0017 from './0017-users-inactivity.js';
+import * as m0018 from './0018-retention-indexes.js';
 
 export interface Migration {
   name: string;
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   { name: '0015-users-email-canonical', ...m0015 },
   { name: '0016-credit-notes', ...m0016 },
   { name: '0017-users-inactivity', ...m0017 },
+  { name: '0018-retention-indexes', ...m0018 },
 ];
