@@ -3,6 +3,7 @@ import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { analytics } from './runtime.js';
 import { RequireAdmin, RequireAuth } from './session/guards.js';
 import { useSessionSync } from './session/react.js';
+import { AccountSwitchDialog } from './shell/AddressKeyPrompts.js';
 import { BareLayout, Layout } from './shell/Layout.js';
 
 // Route-level code splitting: each page is its own chunk, so a visitor downloads only what they see.
@@ -43,6 +44,7 @@ export function App() {
   return (
     <>
       <RouteEffects />
+      <AccountSwitchDialog />
       <Routes>
         <Route element={<Layout />}>
           <Route path="/" element={<HomePage />} />

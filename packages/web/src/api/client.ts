@@ -172,7 +172,9 @@ export function createApiClient(deps: ClientDeps): ApiClient {
       return written as Promise<T>;
     }
     const key = options.auth === false ? '' : (deps.getKey() ?? '');
-    const dedupeKey = JSON.stringify([url(path, options.query), key, options.keyQuery ?? '', options.bearer ?? false, options.as ?? 'json']);
+    // The headers too: a profile read with a given key (calls.me) sends it in its own header, and two
+    // keys read at once (session/store.ts, a key in the address) must not share one answer.
+    const dedupeKey = JSON.stringify([url(path, options.query), key, options.keyQuery ?? '', options.bearer ?? false, options.as ?? 'json', options.headers ?? {}]);
     return deduper.run(dedupeKey, () => send(path, options)) as Promise<T>;
   }
 

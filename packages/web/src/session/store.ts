@@ -2,6 +2,7 @@
  * The session (docs/product.md §1.4) as a small observable store, independent of React so its transitions
  * are testable: key from the address, profile fetch, login, logout, admin status, other tabs.
  */
+import { decideAddressKey, sameAccount } from './addressKey.js';
 import { AdminStatusCache, isAdminUser, profileRole } from './adminStatus.js';
 import type { CreditsChannel } from './creditsChannel.js';
 import { clearStoredKey, readStoredKey, storeKey, type KeyValueStorage } from './keyStorage.js';
@@ -34,6 +35,13 @@ export interface SessionState {
   /** Result of the admin ping for this key (null until known). */
   readonly adminPing: boolean | null;
   readonly isAdmin: boolean;
+  /**
+   * A key from the address for another account while this one's session is live: the visitor is
+   * asked before switching (session/addressKey.ts). `user` is its profile, null if unread.
+   */
+  readonly offer: { readonly key: string; readonly user: UserProfile | null } | null;
+  /** This session was opened by a link (a key in the address, nobody signed in before): said once. */
+  readonly byLink: boolean;
 }
 
 export interface SessionDeps {
@@ -55,7 +63,7 @@ export class SessionStore {
   constructor(private readonly deps: SessionDeps) {
     this.admin = new AdminStatusCache(deps.pingAdmin);
     const key = readStoredKey(deps.storage);
-    this.state = { key, user: null, status: key ? 'loading' : 'anonymous', adminPing: null, isAdmin: false };
+    this.state = { key, user: null, status: key ? 'loading' : 'anonymous', adminPing: null, isAdmin: false, offer: null, byLink: false };
     // Another tab spent or bought credits: re-read the profile here, without telling anyone again.
     deps.credits?.subscribe(() => {
       if (this.state.key && this.state.status === 'ready') void this.loadProfile(this.state.key, true).catch(() => undefined);
@@ -69,16 +77,72 @@ export class SessionStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Starts the session: `urlKey` is a key taken from the address (already removed from it). */
-  start(urlKey: string | null): Promise<void> {
-    if (urlKey) {
+  /**
+   * Starts the session: `urlKey` is a key taken from the address (already removed from it);
+   * `ownSignIn` says it comes back from a sign-in started in this tab (session/addressKey.ts).
+   */
+  start(urlKey: string | null, ownSignIn = false): Promise<void> {
+    const stored = this.state.key;
+    const { action, byLink } = decideAddressKey(stored, urlKey, ownSignIn);
+    if (action === 'take' && urlKey) {
       storeKey(this.deps.storage, urlKey);
       this.admin.reset();
-      this.set({ key: urlKey, user: null, status: 'consuming', adminPing: null });
+      this.set({ key: urlKey, user: null, status: 'consuming', adminPing: null, byLink });
       return this.loadProfile(urlKey).then(() => undefined, () => undefined);
     }
-    if (this.state.key) return this.loadProfile(this.state.key, false, true).then(() => undefined, () => undefined);
+    if (action === 'ask' && urlKey && stored) return this.restoreAndOffer(stored, urlKey);
+    if (stored) return this.loadProfile(stored, false, true).then(() => undefined, () => undefined);
     return Promise.resolve();
+  }
+
+  /**
+   * The stored key and the address's, read side by side; nothing stored changes until both are
+   * known. A refused address key is dropped; another key of the same account is taken silently
+   * (a fresh sign-in's); a refused stored key was no live session, so the address key is taken,
+   * as a sign-in by a link; otherwise the visitor is asked (`offer`).
+   */
+  private async restoreAndOffer(stored: string, candidate: string): Promise<void> {
+    const generation = ++this.generation;
+    const [mine, theirs] = await Promise.allSettled([this.deps.fetchProfile(stored), this.deps.fetchProfile(candidate)]);
+    if (generation !== this.generation) return;
+    const theirUser = theirs.status === 'fulfilled' ? theirs.value : null;
+    const theirsRefused = theirs.status === 'rejected' && !isTransientFailure(theirs.reason);
+    if (mine.status === 'rejected' && !isTransientFailure(mine.reason)) {
+      this.admin.reset();
+      clearStoredKey(this.deps.storage);
+      if (theirUser) {
+        storeKey(this.deps.storage, candidate);
+        this.set({ key: candidate, user: theirUser, status: 'ready', adminPing: null, byLink: true });
+      } else {
+        this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+      }
+      return;
+    }
+    const myUser = mine.status === 'fulfilled' ? mine.value : null;
+    if (myUser && theirUser && sameAccount(myUser, theirUser)) {
+      storeKey(this.deps.storage, candidate);
+      this.admin.reset();
+      this.set({ key: candidate, user: theirUser, status: 'ready', adminPing: null });
+      return;
+    }
+    this.set({ user: myUser, status: myUser ? 'ready' : 'unavailable', offer: theirsRefused ? null : { key: candidate, user: theirUser } });
+  }
+
+  /** The visitor chose the address's account: signed in with it, as by the form. */
+  acceptOffer(): Promise<void> {
+    const offer = this.state.offer;
+    if (!offer) return Promise.resolve();
+    return this.login(offer.key).then(() => undefined, () => undefined);
+  }
+
+  /** The visitor stays on their account: the address's key is forgotten, the session untouched. */
+  declineOffer(): void {
+    if (this.state.offer) this.set({ offer: null });
+  }
+
+  /** The notice of a sign-in by a link was read. */
+  dismissLinkNotice(): void {
+    if (this.state.byLink) this.set({ byLink: false });
   }
 
   /** Asks again for the profile of a kept key ('unavailable'). */
@@ -93,7 +157,7 @@ export class SessionStore {
   async login(key: string): Promise<UserProfile> {
     storeKey(this.deps.storage, key);
     this.admin.reset();
-    this.set({ key, user: null, status: 'loading', adminPing: null });
+    this.set({ key, user: null, status: 'loading', adminPing: null, offer: null, byLink: false });
     return this.loadProfile(key);
   }
 
@@ -104,7 +168,7 @@ export class SessionStore {
     this.generation++;
     clearStoredKey(this.deps.storage);
     this.admin.reset();
-    this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+    this.set({ key: null, user: null, status: 'anonymous', adminPing: null, offer: null, byLink: false });
   }
 
   /** Re-reads the profile (after a purchase or a paid action); other tabs hear of a new balance. */
@@ -154,10 +218,10 @@ export class SessionStore {
     this.admin.reset();
     if (!key) {
       this.generation++;
-      this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+      this.set({ key: null, user: null, status: 'anonymous', adminPing: null, offer: null, byLink: false });
       return;
     }
-    this.set({ key, user: null, status: 'loading', adminPing: null });
+    this.set({ key, user: null, status: 'loading', adminPing: null, offer: null, byLink: false });
     void this.loadProfile(key, false, true).catch(() => undefined);
   }
 
@@ -181,7 +245,7 @@ export class SessionStore {
       if (generation === this.generation && !quiet) {
         clearStoredKey(this.deps.storage);
         this.admin.reset();
-        this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+        this.set({ key: null, user: null, status: 'anonymous', adminPing: null, byLink: false });
       }
       throw error;
     }

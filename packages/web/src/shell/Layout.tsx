@@ -7,6 +7,7 @@ import { PageErrorBoundary } from './PageErrorBoundary.js';
 import { RouteFallback } from './RouteFallback.js';
 import { TopBar } from './TopBar.js';
 import { Toaster } from '../components/Toaster.js';
+import { LinkSignInNotice } from './AddressKeyPrompts.js';
 
 /** The main layout (docs/product.md §1.2): bar, routed page (max width 7xl, centred, padded), footer. */
 export function Layout() {
@@ -16,6 +17,7 @@ export function Layout() {
       <LoadingBar />
       <TopBar />
       <main className="main">
+        <LinkSignInNotice />
         <PageErrorBoundary>
           <Suspense fallback={<RouteFallback />}>
             <Outlet />
@@ -34,6 +36,7 @@ export function BareLayout() {
     <div className="app-shell bare">
       <HexBackground />
       <LoadingBar />
+      <LinkSignInNotice />
       <PageErrorBoundary>
         <Suspense fallback={<RouteFallback />}>
           <Outlet />

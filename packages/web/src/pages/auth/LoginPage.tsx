@@ -5,6 +5,7 @@ import { HttpError, errorDetail } from '../../api/errors.js';
 import { Modal } from '../../components/Modal.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { analytics, calls, session } from '../../runtime.js';
+import { leaveForGoogleSignIn } from '../../session/googleSignIn.js';
 import { safeNext } from '../../session/next.js';
 import { useSession } from '../../session/react.js';
 import { AUTH_MESSAGES, googleSignIn, providerFailureMessage, registrationSucceeded, tabFromQuery, validateLogin, validateRegister, type AuthTab } from './authForms.js';
@@ -33,7 +34,7 @@ function GoogleButton({ next }: { next: string }) {
         className="btn btn-google"
         disabled={off}
         aria-describedby={off ? 'google-unavailable' : undefined}
-        onClick={() => window.location.assign(calls.googleSignInUrl(next))}
+        onClick={() => leaveForGoogleSignIn(next)}
         data-testid="google-signin"
       >
         <span aria-hidden="true" className="g-mark">G</span> Continuer avec Google

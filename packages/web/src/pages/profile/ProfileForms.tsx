@@ -14,7 +14,8 @@ import {
   reauthReturnPath,
   type ReauthAction,
 } from '../../features/profile/profile.js';
-import { calls, session, toasts } from '../../runtime.js';
+import { session, toasts } from '../../runtime.js';
+import { leaveForGoogleSignIn } from '../../session/googleSignIn.js';
 import type { UserProfile } from '../../session/types.js';
 
 type Outcome = { error: boolean; text: string; link?: string; reauth?: ReauthAction } | null;
@@ -65,7 +66,7 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) 
       {outcome.reauth ? (
         <>
           {' '}
-          <button type="button" className="btn btn-google" onClick={() => window.location.assign(calls.googleSignInUrl(reauthReturnPath(outcome.reauth!)))} data-testid={`${testId}-reauth`}>
+          <button type="button" className="btn btn-google" onClick={() => leaveForGoogleSignIn(reauthReturnPath(outcome.reauth!))} data-testid={`${testId}-reauth`}>
             {REAUTH_BUTTON}
           </button>
         </>
