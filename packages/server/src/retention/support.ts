@@ -35,17 +35,24 @@ export function expireSupportMessages(db: Database, clock: Clock, limit: number)
  */
 export async function forgetSupportMessages(db: Database, userId: number, address: string | null, t: Transaction): Promise<number> {
   const { SupportMessage, User } = db.models;
-  let removed = await SupportMessage.destroy({ where: { userId }, transaction: t });
-  if (!address) return removed;
-  const named = await User.count({ where: { [Op.or]: [{ email: address }, { deletedEmail: address, erasedAt: null }] }, transaction: t });
-  if (named > 0) return removed;
   const q = (name: string) => db.sequelize.getQueryInterface().quoteIdentifier(name);
-  // LOWER narrows the candidates on both databases (SQLite compares case-sensitively, MariaDB by
-  // its collation, accent-blind too); the exact match on the normalised form decides.
-  const candidates = await db.raw(t).all<{ id: number | string; email: string }>(
-    `SELECT ${q('id')}, ${q('email')} FROM ${q('support_messages')} WHERE ${q('user_id')} IS NULL AND LOWER(${q('email')}) = ${db.literal(address.toLowerCase())}`,
-  );
-  const ids = candidates.filter((row) => normalizeEmail(row.email) === address).map((row) => Number(row.id));
-  if (ids.length) removed += await SupportMessage.destroy({ where: { id: ids, userId: null }, transaction: t });
-  return removed;
+  const raw = db.raw(t);
+  // Plain reads, then deletes by id: on MariaDB a DELETE by user_id or by address would lock the
+  // index range around it, and hold other senders' messages waiting on the erasure.
+  const own = await raw.all<{ id: number | string }>(`SELECT ${q('id')} FROM ${q('support_messages')} WHERE ${q('user_id')} = ${Number(userId)}`);
+  const ids = own.map((row) => Number(row.id));
+  if (address) {
+    const named = await User.count({ where: { [Op.or]: [{ email: address }, { deletedEmail: address, erasedAt: null }] }, transaction: t });
+    // LOWER narrows the candidates on both databases (SQLite compares case-sensitively, MariaDB by
+    // its collation, accent-blind too); the exact match on the normalised form decides.
+    const candidates =
+      named > 0
+        ? []
+        : await raw.all<{ id: number | string; email: string }>(
+            `SELECT ${q('id')}, ${q('email')} FROM ${q('support_messages')} WHERE ${q('user_id')} IS NULL AND LOWER(${q('email')}) = ${db.literal(address.toLowerCase())}`,
+          );
+    for (const row of candidates) if (normalizeEmail(row.email) === address) ids.push(Number(row.id));
+  }
+  if (ids.length === 0) return 0;
+  return SupportMessage.destroy({ where: { id: ids, userId: { [Op.or]: [userId, null] } }, transaction: t });
 }
