@@ -15,6 +15,7 @@ const SQLITE_PASS_ONLY = {
   'engine-pool.test.ts': 'the engine threads, no database',
   'ops-settings.test.ts': 'environment parsing and closers, no database',
   'parse-pool.test.ts': 'the upload parse processes, no database',
+  'pdf-fonts.test.ts': "the PDFs' font files and the build's copy of them, no database",
   'queue-retention.test.ts': 'job retention in Redis, no database',
   'queue-wait.test.ts': 'waiting for a job in Redis, no database',
   'sandbox-layers.test.ts': "the sandbox's OS and Python layers alone, no database",
