@@ -1,15 +1,19 @@
 import { importFor } from '../app/optional-module.js';
+import { FONT, useUnicodeFonts } from '../pdf/fonts.js';
+import { textLine } from '../pdf/rtl.js';
 import type { CreditNoteContent, InvoiceContent } from './invoice-content.js';
 import { printable } from './invoice-text.js';
 import { euros } from './money.js';
 
+const GRAPHEMES = new Intl.Segmenter('fr', { granularity: 'grapheme' });
 const DATE = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
 
 /**
- * Draws an invoice with pdfkit's built-in Helvetica (no font file to ship). The creation date is
- * the issue date, so drawing the same invoice again gives the same document. A credit note
- * (docs/payments.md "Credit notes") is drawn the same way: its title, the invoice it credits, the
- * amounts negative and the amount refunded.
+ * Draws an invoice in the PDFs' Unicode font (pdf/fonts.ts), so that a buyer's name prints in its
+ * own letters whatever its script (docs/payments.md "Invoices"). The creation date is the issue
+ * date, so drawing the same invoice again gives the same document. A credit note (docs/payments.md
+ * "Credit notes") is drawn the same way: its title, the invoice it credits, the amounts negative
+ * and the amount refunded.
  */
 export async function renderInvoicePdf(content: InvoiceContent | CreditNoteContent): Promise<Buffer> {
   const credit = 'credit_note' in content ? content.credit_note : null;
@@ -29,10 +33,11 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
+    useUnicodeFonts(doc);
 
     const { seller, buyer, line, vat } = content;
-    doc.font('Helvetica-Bold').fontSize(20).text(title);
-    doc.font('Helvetica').fontSize(10).text(`Date : ${DATE(content.issued_at)}`);
+    doc.font(FONT.bold).fontSize(20).text(title);
+    doc.font(FONT.regular).fontSize(10).text(`Date : ${DATE(content.issued_at)}`);
     if (credit) {
       doc.text(`Avoir sur la facture n° ${credit.invoice_label} du ${DATE(credit.invoice_issued_at)}`);
       doc.text(credit.reason === 'refund' ? 'Motif : remboursement' : 'Motif : contestation du paiement perdue');
@@ -42,16 +47,18 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
     // Each line of the two blocks on one line of the page, cut with … when too long: a long name
     // wrapped at its spaces could still start a line of its own ("… Total TTC : 0,00 €").
     const block = (title: string, lines: string[], x: number, y: number) => {
-      doc.font('Helvetica-Bold').fontSize(11).text(title, x, y);
-      doc.font('Helvetica').fontSize(10);
-      lines.forEach((line, i) => doc.text(fit(line, 220), x, y + 16 + i * 12, { lineBreak: false }));
+      doc.font(FONT.bold).fontSize(11).text(title, x, y);
+      doc.font(FONT.regular).fontSize(10);
+      lines.forEach((line, i) => textLine(doc, fit(line, 220), x, y + 16 + i * 12));
       return y + 16 + lines.length * 12;
     };
     const fit = (raw: string, width: number) => {
-      let line = printable(raw);
+      const line = printable(raw);
       if (doc.widthOfString(line) <= width) return line;
-      while (line.length > 1 && doc.widthOfString(`${line}…`) > width) line = line.slice(0, -1);
-      return `${line.trimEnd()}…`;
+      // Cut between graphemes: never half of an emoji's surrogate pair, nor a letter from its accent.
+      const graphemes = Array.from(GRAPHEMES.segment(line), (g) => g.segment);
+      while (graphemes.length > 1 && doc.widthOfString(`${graphemes.join('')}…`) > width) graphemes.pop();
+      return `${graphemes.join('').trimEnd()}…`;
     };
     const top = doc.y;
     const sellerEnd = block('Vendeur', [seller.name, ...seller.address, ...(seller.email ? [seller.email] : []), ...(seller.registration ? [`SIRET : ${seller.registration}`] : []), ...(seller.vat_id ? [`TVA : ${seller.vat_id}`] : [])], 56, top);
@@ -60,16 +67,16 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
     doc.y = Math.max(sellerEnd, buyerEnd, top + 100);
     doc.moveDown(1);
 
-    doc.font('Helvetica-Bold').fontSize(11).text('Désignation', 56, doc.y, { continued: false });
-    doc.font('Helvetica').fontSize(10).text(`${line.description} (offre ${line.offer_id})`);
+    doc.font(FONT.bold).fontSize(11).text('Désignation', 56, doc.y, { continued: false });
+    doc.font(FONT.regular).fontSize(10).text(`${line.description} (offre ${line.offer_id})`);
     if (line.period_end) doc.text(`Période payée jusqu’au ${DATE(line.period_end)}`);
     doc.moveDown(1);
 
     doc.text(`Total HT : ${signed(vat.base_cents)}`);
     doc.text(`TVA (${String(vat.rate_percent).replace('.', ',')} %) : ${signed(vat.vat_cents)}`);
-    doc.font('Helvetica-Bold').fontSize(12).text(`Total TTC : ${signed(content.total_cents)}`);
+    doc.font(FONT.bold).fontSize(12).text(`Total TTC : ${signed(content.total_cents)}`);
     if (credit) doc.text(`Montant remboursé : ${euros(content.total_cents)}`);
-    doc.font('Helvetica').fontSize(10);
+    doc.font(FONT.regular).fontSize(10);
     if (vat.note) doc.text(vat.note);
     doc.moveDown(1);
 

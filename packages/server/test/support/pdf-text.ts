@@ -1,7 +1,12 @@
 /**
- * The text of a PDF written by pdfkit with its standard fonts, for the tests: every content
- * stream (inflated when FlateDecode), the strings of its Tj/TJ operators (pdfkit writes them as
- * hex, in WinAnsi encoding), one line per text object.
+ * The text of a PDF written by pdfkit, for the tests: the page content streams (inflated when
+ * FlateDecode), the strings of their Tj/TJ operators, one line per baseline (consecutive text
+ * objects on the same one join, as the pieces of a line with right-to-left words do).
+ *
+ * pdfkit writes strings as hex: in WinAnsi with a standard font (Helvetica), as 2-byte glyph ids
+ * with an embedded font (Type0, Identity-H), read back through the font's ToUnicode CMap. Text is
+ * stored in the order it is drawn; as readers do, a run of right-to-left letters is put back in
+ * reading order (src/pdf/rtl.ts).
  */
 import { inflateSync } from 'node:zlib';
 
@@ -10,36 +15,109 @@ import { inflateSync } from 'node:zlib';
 const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 const winAnsi = (bytes: Buffer) => Array.from(bytes, (b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] : String.fromCharCode(b))).join('');
 
-function decodeString(token: string): string {
-  if (token.startsWith('<')) return winAnsi(Buffer.from(token.slice(1, -1), 'hex'));
-  return token.slice(1, -1).replace(/\\([nrtbf()\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c);
+type ToUnicode = Map<number, string>;
+
+const hexBytes = (hex: string) => Buffer.from(hex.replace(/\s+/g, ''), 'hex');
+const utf16 = (hex: string) => hexBytes(hex).swap16().toString('utf16le');
+
+/** The objects of the file: number → dictionary text and stream bytes (inflated). */
+function objects(bytes: Buffer): Map<number, { dict: string; stream: Buffer | null }> {
+  const latin = bytes.toString('latin1');
+  const found = new Map<number, { dict: string; stream: Buffer | null }>();
+  const pattern = /(\d+) 0 obj\b/g;
+  for (let match = pattern.exec(latin); match; match = pattern.exec(latin)) {
+    const start = match.index + match[0].length;
+    const streamAt = latin.indexOf('stream', start);
+    const end = latin.indexOf('endobj', start);
+    if (end < 0) break;
+    if (streamAt < 0 || streamAt > end) {
+      found.set(Number(match[1]), { dict: latin.slice(start, end), stream: null });
+      continue;
+    }
+    const dict = latin.slice(start, streamAt);
+    const dataStart = streamAt + 'stream'.length + (latin[streamAt + 6] === '\r' ? 2 : 1);
+    let stream: Buffer = bytes.subarray(dataStart, latin.indexOf('endstream', dataStart));
+    if (/FlateDecode/.test(dict)) {
+      try {
+        stream = inflateSync(stream);
+      } catch {
+        stream = Buffer.alloc(0);
+      }
+    }
+    found.set(Number(match[1]), { dict, stream });
+    pattern.lastIndex = end;
+  }
+  return found;
 }
 
-export function pdfText(pdf: Uint8Array): string {
-  const bytes = Buffer.from(pdf);
-  const latin = bytes.toString('latin1');
-  const lines: string[] = [];
-  const streamPattern = /<<([^]*?)>>\s*stream\r?\n/g;
-  for (let match = streamPattern.exec(latin); match; match = streamPattern.exec(latin)) {
-    const start = match.index + match[0].length;
-    const end = latin.indexOf('endstream', start);
-    if (end < 0) break;
-    let content = bytes.subarray(start, end);
-    if (/FlateDecode/.test(match[1])) {
-      try {
-        content = inflateSync(content);
-      } catch {
+/** The bfchar and bfrange entries of a ToUnicode CMap (pdfkit writes ranges with arrays). */
+function parseToUnicode(cmap: string): ToUnicode {
+  const map: ToUnicode = new Map();
+  for (const [, body] of cmap.matchAll(/beginbfchar([^]*?)endbfchar/g)) {
+    for (const [, code, to] of body.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F\s]+)>/g)) map.set(parseInt(code, 16), utf16(to));
+  }
+  for (const [, body] of cmap.matchAll(/beginbfrange([^]*?)endbfrange/g)) {
+    for (const [, lo, hi, list, to] of body.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(?:\[([^\]]*)\]|<([0-9a-fA-F\s]+)>)/g)) {
+      const first = parseInt(lo, 16);
+      if (list !== undefined) {
+        [...list.matchAll(/<([0-9a-fA-F\s]*)>/g)].forEach(([, hex], i) => map.set(first + i, utf16(hex)));
         continue;
       }
-    }
-    const text = content.toString('latin1');
-    for (const block of text.split(/\bET\b/)) {
-      const parts: string[] = [];
-      for (const op of block.matchAll(/(\[[^\]]*\]|<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\))\s*T[Jj]/g)) {
-        for (const s of op[1].matchAll(/<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\)/g)) parts.push(decodeString(s[0]));
+      const start = hexBytes(to);
+      for (let code = first; code <= parseInt(hi, 16); code++) {
+        const dest = Buffer.from(start);
+        dest.writeUInt16BE(dest.readUInt16BE(dest.length - 2) + code - first, dest.length - 2);
+        map.set(code, dest.swap16().toString('utf16le'));
       }
-      if (parts.length) lines.push(parts.join(''));
     }
   }
-  return lines.join('\n');
+  return map;
+}
+
+function decodeString(token: string, toUnicode: ToUnicode | undefined): string {
+  if (!token.startsWith('<')) return token.slice(1, -1).replace(/\\([nrtbf()\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c);
+  const bytes = hexBytes(token.slice(1, -1));
+  if (!toUnicode) return winAnsi(bytes);
+  let text = '';
+  for (let i = 0; i + 1 < bytes.length; i += 2) text += toUnicode.get(bytes.readUInt16BE(i)) ?? '\uFFFD';
+  return text;
+}
+
+const RTL_RUN = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}](?:[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{M} \u00A0]*[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{M}])?/gu;
+const readingOrder = (line: string) => line.replace(RTL_RUN, (run) => Array.from(run).reverse().join(''));
+
+export function pdfText(pdf: Uint8Array): string {
+  const all = objects(Buffer.from(pdf));
+  const fonts = new Map<string, ToUnicode>();
+  for (const { dict } of all.values()) {
+    for (const [, resources] of dict.matchAll(/\/Font\s*<<([^>]*)>>/g)) {
+      for (const [, name, ref] of resources.matchAll(/\/([^\s/]+)\s+(\d+)\s+0\s+R/g)) {
+        const cmapRef = all.get(Number(ref))?.dict.match(/\/ToUnicode\s+(\d+)\s+0\s+R/);
+        const cmap = cmapRef ? all.get(Number(cmapRef[1]))?.stream : null;
+        if (cmap) fonts.set(name, parseToUnicode(cmap.toString('latin1')));
+      }
+    }
+  }
+
+  const lines: { y: string | null; text: string }[] = [];
+  for (const { dict } of all.values()) {
+    const contents = /\/Type\s*\/Page\b/.test(dict) ? dict.match(/\/Contents\s+(\d+)\s+0\s+R/) : null;
+    const stream = contents ? all.get(Number(contents[1]))?.stream : null;
+    if (!stream) continue;
+    for (const block of stream.toString('latin1').split(/\bET\b/)) {
+      let font: ToUnicode | undefined;
+      let text = '';
+      const ops = /\/([^\s/]+)\s+[-\d.]+\s+Tf|(\[[^\]]*\]|<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\))\s*T[Jj]/g;
+      for (const op of block.matchAll(ops)) {
+        if (op[1] !== undefined) font = fonts.get(op[1]);
+        else for (const s of op[2].matchAll(/<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\)/g)) text += decodeString(s[0], font);
+      }
+      if (!text) continue;
+      const y = block.match(/[-\d.]+\s+([-\d.]+)\s+Tm/)?.[1] ?? null;
+      const last = lines[lines.length - 1];
+      if (last && y !== null && last.y === y) last.text += text;
+      else lines.push({ y, text });
+    }
+  }
+  return lines.map((line) => readingOrder(line.text)).join('\n');
 }
