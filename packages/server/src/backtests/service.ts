@@ -101,6 +101,8 @@ export class Backtests {
       publicListing?: { forget(): void };
       /** Deleted accounts still owning rows, purged by the sweep (users/purge.ts). */
       accountPurge?: { sweepDeleted(): Promise<number> };
+      /** Inactive accounts, warned then archived by the sweep (users/inactivity.ts). */
+      accountInactivity?: { sweep(): Promise<unknown> };
       /** Rows kept past their use: old support messages, expired links, idle keys (src/retention/). */
       retention?: { sweep(): Promise<unknown> };
     },
@@ -145,8 +147,9 @@ export class Backtests {
 
   /**
    * The sweep every `everyMs` (main.ts starts it; close() stops it): stale runs, deleted accounts
-   * still owning rows (users/purge.ts), then the files whose removal failed earlier
-   * (storage/removals.ts), then the rows kept past their use (retention/sweep.ts).
+   * still owning rows (users/purge.ts), the inactive accounts (users/inactivity.ts), then the files
+   * whose removal failed earlier (storage/removals.ts), then the rows kept past their use
+   * (retention/sweep.ts).
    */
   startSweeper(everyMs: number, olderThanMs: number): void {
     this.sweeper ??= setInterval(() => {
@@ -154,6 +157,8 @@ export class Backtests {
         .catch((err) => this.deps.log(`stale runs sweep failed: ${(err as Error).message}`))
         .then(() => this.deps.accountPurge?.sweepDeleted())
         .catch((err) => this.deps.log(`deleted accounts sweep failed: ${(err as Error).message}`))
+        .then(() => this.deps.accountInactivity?.sweep())
+        .catch((err) => this.deps.log(`inactive accounts sweep failed: ${(err as Error).message}`))
         .then(() => retryRemovals(this.deps))
         .catch((err) => this.deps.log(`storage removals sweep failed: ${(err as Error).message}`))
         .then(() => this.deps.retention?.sweep())
