@@ -1,5 +1,5 @@
 import { importFor } from '../app/optional-module.js';
-import { FONT, useUnicodeFonts } from '../pdf/fonts.js';
+import { FONT, loadPdfFonts, useUnicodeFonts } from '../pdf/fonts.js';
 import { textLine } from '../pdf/rtl.js';
 import type { CreditNoteContent, InvoiceContent } from './invoice-content.js';
 import { printable } from './invoice-text.js';
@@ -22,6 +22,7 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
   const signed = (cents: number) => euros(credit ? -cents : cents);
   // Loaded by the first invoice drawn, not at every start (app/optional-module.ts).
   const { default: PDFDocument } = await importFor('invoice PDFs', 'pdfkit', () => import('pdfkit'));
+  const fonts = await loadPdfFonts();
   return new Promise((resolve, reject) => {
     const issued = new Date(content.issued_at);
     const doc = new PDFDocument({
@@ -33,7 +34,7 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    useUnicodeFonts(doc);
+    useUnicodeFonts(doc, fonts);
 
     const { seller, buyer, line, vat } = content;
     doc.font(FONT.bold).fontSize(20).text(title);
@@ -53,7 +54,7 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
       return y + 16 + lines.length * 12;
     };
     const fit = (raw: string, width: number) => {
-      const line = printable(raw);
+      const line = printable(raw, fonts);
       if (doc.widthOfString(line) <= width) return line;
       // Cut between graphemes: never half of an emoji's surrogate pair, nor a letter from its accent.
       const graphemes = Array.from(GRAPHEMES.segment(line), (g) => g.segment);
@@ -81,7 +82,7 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
     doc.moveDown(1);
 
     doc.text(`Moyen de paiement : ${content.method_name}`);
-    doc.text(`Référence du paiement : ${printable(content.provider_reference)}`);
+    doc.text(`Référence du paiement : ${printable(content.provider_reference, fonts)}`);
     doc.text(`Référence bt : ${content.payment_reference}`);
     doc.text((credit ? 'Remboursé le ' : 'Payée le ') + DATE(content.issued_at) + '.');
     doc.end();

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { fontCoverage } from './font-coverage.js';
+import { readFile } from 'node:fs/promises';
+import type { Font } from 'fontkit';
+import { importFor } from '../app/optional-module.js';
 
 /**
  * The one typeface of the server's PDFs (invoices, credit notes): DejaVu Sans, regular and bold,
@@ -19,33 +20,43 @@ export const FONT_FILES = {
 /** What a document prints in place of a character the font has no glyph for (CJK, most emoji). */
 export const MISSING_GLYPH = '\uFFFD';
 
-interface Loaded {
-  regular: Buffer;
-  bold: Buffer;
-  /** Code points both weights draw: a text prints the same whichever it is set in. */
-  covered: Set<number>;
+export interface PdfFonts {
+  regular: Font;
+  bold: Font;
+  /** Whether both weights draw the code point: a text prints the same whichever it is set in. */
+  hasGlyph(codePoint: number): boolean;
 }
-let loaded: Loaded | undefined;
 
-/** Read once, at the first document: about 1.4 MB, which every document then reuses. */
-function fonts(): Loaded {
-  if (!loaded) {
-    const regular = readFileSync(FONT_FILES.regular);
-    const bold = readFileSync(FONT_FILES.bold);
-    const inBold = fontCoverage(bold);
-    loaded = { regular, bold, covered: new Set([...fontCoverage(regular)].filter((code) => inBold.has(code))) };
-  }
-  return loaded;
+let loading: Promise<PdfFonts> | undefined;
+
+/**
+ * The two fonts, parsed once by fontkit and handed to every document as parsed fonts: given the
+ * file's bytes, pdfkit parses the font again for each document, and decoding DejaVu's tables was
+ * most of an invoice's drawing time (docs/payments.md "Invoices"). fontkit is loaded with the first
+ * document, not at the server's start (app/optional-module.ts).
+ */
+export function loadPdfFonts(): Promise<PdfFonts> {
+  loading ??= (async () => {
+    const fontkit = await importFor('invoice PDFs', 'fontkit', () => import('fontkit'));
+    const parse = async (file: URL): Promise<Font> => {
+      const font = fontkit.create(await readFile(file));
+      if (!('layout' in font)) throw new Error(`${file.pathname}: a font collection, not one font`);
+      return font;
+    };
+    const [regular, bold] = await Promise.all([parse(FONT_FILES.regular), parse(FONT_FILES.bold)]);
+    const inBold = new Set(bold.characterSet);
+    const covered = new Set(regular.characterSet.filter((code) => inBold.has(code)));
+    return { regular, bold, hasGlyph: (codePoint) => covered.has(codePoint) };
+  })();
+  // A failed load is not kept: the next document tries again.
+  loading.catch(() => (loading = undefined));
+  return loading;
 }
 
 /** Registers both weights in the document under FONT's names and starts it in the regular one. */
-export function useUnicodeFonts(doc: PDFKit.PDFDocument): void {
-  const { regular, bold } = fonts();
-  doc.registerFont(FONT.regular, regular);
-  doc.registerFont(FONT.bold, bold);
+export function useUnicodeFonts(doc: PDFKit.PDFDocument, fonts: PdfFonts): void {
+  // pdfkit takes a parsed fontkit font where its types say a file (PDFFontFactory.open).
+  doc.registerFont(FONT.regular, fonts.regular as unknown as ArrayBuffer);
+  doc.registerFont(FONT.bold, fonts.bold as unknown as ArrayBuffer);
   doc.font(FONT.regular);
-}
-
-export function hasGlyph(codePoint: number): boolean {
-  return fonts().covered.has(codePoint);
 }
