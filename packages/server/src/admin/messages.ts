@@ -97,4 +97,12 @@ export const ADMIN_MSG = {
   urlStatus: (status: number) => `Téléchargement de l'URL impossible : le serveur a répondu ${status}.`,
   urlTooManyRedirects: (max: number) => `Téléchargement de l'URL impossible : plus de ${max} redirections.`,
   urlTimeout: (seconds: number) => `Téléchargement de l'URL trop long (plus de ${seconds} s).`,
+
+  // Payment situations for the admin.
+  attentionStatusInvalid: (value: string) => `Statut inconnu : « ${value.slice(0, 40)} » (open, resolved ou all).`,
+  attentionIdInvalid: 'Identifiant de situation invalide (un entier positif).',
+  attentionNotFound: 'Situation de paiement introuvable.',
+  attentionAlreadyResolved: 'Cette situation de paiement est déjà close.',
+  attentionNoteTooLong: 'Note trop longue (500 caractères au plus).',
+  attentionResolved: 'Situation de paiement close.',
 } as const;

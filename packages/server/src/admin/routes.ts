@@ -10,6 +10,7 @@ import { registerArchiveRoutes } from './archive-routes.js';
 import { registerDiskRoutes } from './disk-routes.js';
 import { registerMaintenanceRoutes } from './maintenance-routes.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
+import { registerPaymentAttentionRoutes } from './payment-attention-routes.js';
 import { registerUserRoutes } from './users-routes.js';
 
 /**
@@ -38,5 +39,6 @@ export function adminRoutes(services: Services, deps: AppDeps): Router<AppState>
   registerArchiveRoutes(router, services, admin.archive);
   registerDiskRoutes(router, admin.disk);
   registerMaintenanceRoutes(router, services, deps, admin.importer, admin.invoices);
+  registerPaymentAttentionRoutes(router, services.paymentAttention);
   return router;
 }

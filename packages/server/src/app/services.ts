@@ -31,6 +31,7 @@ import { UserStrategies } from '../strategies/service.js';
 import { CandleUploads } from '../uploads/candle-uploads.js';
 import { PaymentCallbacks } from '../payments/callbacks.js';
 import { Reversals } from '../payments/reversals.js';
+import { PaymentAttention } from '../payments/attention.js';
 import { Fulfilment } from '../payments/fulfilment.js';
 import { NO_PAYMENT_GATEWAYS } from '../payments/gateways.js';
 import { Invoices } from '../payments/invoices.js';
@@ -72,7 +73,9 @@ export function createServices(deps: AppDeps) {
   });
   // Plans are ended with the account they belong to (profiles), so they come before it.
   const gateways = deps.payments ?? NO_PAYMENT_GATEWAYS;
-  const subscriptions = new Subscriptions({ db, clock, gateways, events, log });
+  // Payment situations for the admin (docs/payments.md "Situations for the admin").
+  const paymentAttention = new PaymentAttention({ db, clock, log });
+  const subscriptions = new Subscriptions({ db, clock, gateways, events, attention: paymentAttention, log });
   const providerSignIns = new ProviderSignIns(deps.rateLimiter, deps.identityProviders);
   // The public top list's cache is made below; the deletion only calls it once the app runs.
   const purge = new AccountPurge({ db, storage: deps.storage, ledger, log, clock, forgetPublicListing: () => publicListing.forget() });
@@ -110,16 +113,16 @@ export function createServices(deps: AppDeps) {
   // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.
   const paymentRecords = new PaymentRecords(db, clock, events);
   const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
-  const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, log });
-  const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, urls: config, log });
+  const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, attention: paymentAttention, log });
+  const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, attention: paymentAttention, urls: config, log });
   const creditNotes = new CreditNotes({ db, storage, clock, seller: config.seller, log });
-  const reversals = new Reversals({ db, clock, ledger, subscriptions, events, creditNotes, log });
-  const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, log });
+  const reversals = new Reversals({ db, clock, ledger, subscriptions, events, creditNotes, attention: paymentAttention, log });
+  const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, attention: paymentAttention, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
     sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, retention, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
-    paymentRecords, invoices, creditNotes, subscriptions, fulfilment, payments, paymentCallbacks, admin,
+    paymentRecords, invoices, creditNotes, subscriptions, fulfilment, payments, paymentCallbacks, paymentAttention, admin,
   };
 }
 

@@ -83,11 +83,31 @@ export class CreditNote extends Model<InferAttributes<CreditNote>, InferCreation
   declare issuedAt: Date;
 }
 
+/** A payment situation for the admin (migration 0019, payments/attention.ts): open until resolved. */
+export class PaymentAttentionItem extends Model<InferAttributes<PaymentAttentionItem>, InferCreationAttributes<PaymentAttentionItem>> {
+  declare id: CreationOptional<number>;
+  declare kind: string;
+  declare provider: string;
+  /** The provider's id of the fact (a transaction, a capture, a dispute); unique with kind and provider. */
+  declare reference: string;
+  declare paymentId: number | null;
+  declare userId: number | null;
+  declare amountCents: number | null;
+  declare currency: string | null;
+  /** The English sentence the log writes for it. */
+  declare message: string;
+  declare createdAt: Date;
+  declare resolvedAt: CreationOptional<Date | null>;
+  declare resolvedBy: CreationOptional<number | null>;
+  declare note: CreationOptional<string | null>;
+}
+
 export interface PaymentModels {
   Payment: typeof Payment;
   InvoiceCounter: typeof InvoiceCounter;
   Invoice: typeof Invoice;
   CreditNote: typeof CreditNote;
+  PaymentAttention: typeof PaymentAttentionItem;
 }
 
 const str = (length: number, allowNull = false) => ({ type: DataTypes.STRING(length), allowNull });
@@ -167,5 +187,24 @@ export function initPaymentModels(sequelize: Sequelize): PaymentModels {
     },
     { sequelize, tableName: 'credit_notes', modelName: 'CreditNote', underscored: true, timestamps: false },
   );
-  return { Payment: P, InvoiceCounter: C, Invoice: I, CreditNote: N };
+  const A = class extends PaymentAttentionItem {};
+  A.init(
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      kind: str(32),
+      provider: str(16),
+      reference: str(191),
+      paymentId: int(true),
+      userId: int(true),
+      amountCents: int(true),
+      currency: str(16, true),
+      message: str(500),
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      resolvedAt: { type: DataTypes.DATE, allowNull: true },
+      resolvedBy: int(true),
+      note: str(500, true),
+    },
+    { sequelize, tableName: 'payment_attention', modelName: 'PaymentAttention', underscored: true, timestamps: false },
+  );
+  return { Payment: P, InvoiceCounter: C, Invoice: I, CreditNote: N, PaymentAttention: A };
 }

@@ -1,5 +1,6 @@
 import { badRequest, serviceUnavailable } from '../app/errors.js';
 import type { Payment, PaymentProvider } from '../db/models.js';
+import type { PaymentAttention } from './attention.js';
 import type { Fulfilment, Receipt } from './fulfilment.js';
 import { centsOf, ProviderError, SignatureError, type CryptoNotification, type PaymentGateways, type PayPalTransmission, type StripeEvent } from './gateways.js';
 import { PAY_MSG } from './messages.js';
@@ -15,6 +16,7 @@ export interface CallbackDeps {
   fulfilment: Fulfilment;
   subscriptions: Subscriptions;
   reversals: Reversals;
+  attention: PaymentAttention;
   log: (message: string) => void;
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../clock/index.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { Invoice, Payment } from '../db/models.js';
+import type { PaymentAttention } from './attention.js';
 import type { Invoices } from './invoices.js';
 import { PAY_MSG } from './messages.js';
 import type { FailureKind, PaymentRecords } from './records.js';
@@ -35,6 +36,7 @@ export interface FulfilmentDeps {
   records: PaymentRecords;
   invoices: Invoices;
   subscriptions: Subscriptions;
+  attention: PaymentAttention;
   log: (message: string) => void;
 }
 
@@ -82,6 +84,8 @@ export class Fulfilment {
           { where: { id: payment.id, status: { [Op.ne]: 'paid' } }, transaction: t },
         );
         if (changed !== 1) return 'already' as const;
+        // A capture PayPal held PENDING is confirmed: its item for the admin closes with it.
+        if (payment.provider === 'paypal') await this.deps.attention.settle('capture_pending', payment.id, 'Capture confirmée par PayPal : paiement crédité.', t);
         const granted = await ledger.grant(user.id, credits, payment.kind === 'purchase' ? 'purchase' : 'subscription', {
           reference: `${payment.provider}:${receipt.transactionId}`,
           meta: { offer_id: offer.id, amount_eur: payment.amountExpectedCents! / 100, method: payment.provider, payment: payment.reference },
@@ -113,8 +117,12 @@ export class Fulfilment {
 
     if (outcome === 'already') return this.already(payment, receipt);
     if (outcome === 'account_deleted') {
-      await this.deps.records.mark(payment, 'refused', 'account_deleted', PAY_MSG.accountGone, { amountCents: receipt.amountCents, currency });
-      this.deps.log(`payments: ${payment.provider} payment ${payment.reference} (${receipt.transactionId}) paid for a deleted account: refund it`);
+      const message = `payments: ${payment.provider} payment ${payment.reference} (${receipt.transactionId}) paid for a deleted account: refund it`;
+      // The money is ours and no account gets it: an item for the admin, with the refusal.
+      await this.deps.records.mark(payment, 'refused', 'account_deleted', PAY_MSG.accountGone, { amountCents: receipt.amountCents, currency }, (t) =>
+        this.deps.attention.record({ kind: 'account_deleted', provider: payment.provider, reference: receipt.transactionId, paymentId: payment.id, userId: payment.userId, amountCents: receipt.amountCents, currency, message }, t),
+      );
+      this.deps.log(message);
       return { applied: false, payment: (await this.reload(payment))!, credits: 0, invoice: null };
     }
     await this.deps.invoices.storeQuietly(outcome.invoice);
@@ -131,7 +139,10 @@ export class Fulfilment {
     // invoice.paid) name it by the session when the session carries no invoice id.
     const twoNamesForOne = fresh.provider === 'stripe' && fresh.kind === 'subscription';
     if (fresh.status === 'paid' && fresh.transactionId && fresh.transactionId !== receipt.transactionId && !twoNamesForOne) {
-      this.deps.log(`payments: ${fresh.provider} payment ${fresh.reference} paid again (${receipt.transactionId}, after ${fresh.transactionId}): not credited twice, refund it`);
+      const message = `payments: ${fresh.provider} payment ${fresh.reference} paid again (${receipt.transactionId}, after ${fresh.transactionId}): not credited twice, refund it`;
+      this.deps.log(message);
+      // Keyed by the second transaction: its replays and concurrent copies record one item.
+      await this.deps.attention.record({ kind: 'paid_twice', provider: fresh.provider, reference: receipt.transactionId, paymentId: fresh.id, userId: fresh.userId, amountCents: receipt.amountCents, currency: receipt.currency?.toUpperCase() ?? null, message });
     }
     const invoice = (await this.deps.invoices.byPayments([fresh.id])).get(fresh.id) ?? null;
     return { applied: false, payment: fresh, credits: fresh.status === 'paid' ? (fresh.credits ?? 0) : 0, invoice };

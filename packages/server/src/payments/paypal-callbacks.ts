@@ -99,11 +99,15 @@ export class PayPalCallbacks {
     const payment = await this.paypalCapturePayment(captureId);
     if (!payment) return { received: true, ignored: 'not a bt payment' };
     if (payment.status === 'paid') {
-      this.deps.log(`payments: PayPal capture ${captureId} of payment ${payment.reference} DENIED, but the payment is paid: left as it is, for the admin to check`);
+      const message = `payments: PayPal capture ${captureId} of payment ${payment.reference} DENIED, but the payment is paid: left as it is, for the admin to check`;
+      this.deps.log(message);
+      await this.deps.attention.record({ kind: 'capture_denied_after_paid', provider: 'paypal', reference: captureId, paymentId: payment.id, userId: payment.userId, amountCents: payment.amountReceivedCents, currency: payment.currencyReceived, message });
       return { received: true, status: 'paid' };
     }
     const reason = str(((capture.status_details ?? {}) as Json).reason);
-    await this.deps.records.mark(payment, 'failed', 'payment_failed', `PayPal capture ${captureId} DENIED${reason ? ` (${reason.slice(0, 40)})` : ''}`);
+    await this.deps.records.mark(payment, 'failed', 'payment_failed', `PayPal capture ${captureId} DENIED${reason ? ` (${reason.slice(0, 40)})` : ''}`, undefined, (t) =>
+      this.deps.attention.settle('capture_pending', payment.id, 'Capture refusée par PayPal : rien n’a été crédité.', t),
+    );
     this.deps.log(`payments: PayPal capture ${captureId} of payment ${payment.reference} DENIED: payment failed, nothing credited`);
     return { received: true, status: 'failed' };
   }

@@ -83,8 +83,11 @@ export class PaymentRecords {
     await this.db.transaction((t) => payment.update({ providerRef }, { transaction: t }));
   }
 
-  /** Records an outcome other than paid; a paid payment keeps its status. */
-  async mark(payment: Payment, status: Exclude<PaymentStatus, 'paid' | 'created'>, failureKind: FailureKind, detail: string, received?: { amountCents: number | null; currency: string | null }): Promise<void> {
+  /**
+   * Records an outcome other than paid; a paid payment keeps its status. `alongside` writes in the
+   * same transaction (an item for the admin, payments/attention.ts).
+   */
+  async mark(payment: Payment, status: Exclude<PaymentStatus, 'paid' | 'created'>, failureKind: FailureKind, detail: string, received?: { amountCents: number | null; currency: string | null }, alongside?: (t: Transaction) => Promise<void>): Promise<void> {
     const changes = {
       status,
       failureKind,
@@ -94,6 +97,7 @@ export class PaymentRecords {
     await this.db.transaction(async (t) => {
       const [changed] = await this.db.models.Payment.update(changes, { where: { id: payment.id, status: { [Op.ne]: 'paid' } }, transaction: t });
       if (changed === 1 && (status === 'failed' || status === 'refused')) await this.recordFailure(payment, failureKind, t);
+      if (alongside) await alongside(t);
     });
   }
 

@@ -5,6 +5,7 @@ import type { CreditLedger } from '../credits/ledger.js';
 import type { Database } from '../db/database.js';
 import type { Payment } from '../db/models.js';
 import { refundEvent, type EventLog } from '../events/log.js';
+import type { PaymentAttention } from './attention.js';
 import { PAY_MSG } from './messages.js';
 import { reversedCents as reversedOf } from './money.js';
 import type { CreditNotes } from './credit-notes.js';
@@ -44,7 +45,7 @@ export interface ReversalOutcome {
  * credit note's counter and row (docs/payments.md "Credit notes").
  */
 export class Reversals {
-  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; events: EventLog; creditNotes: CreditNotes; log: (message: string) => void }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; ledger: CreditLedger; subscriptions: Subscriptions; events: EventLog; creditNotes: CreditNotes; attention: PaymentAttention; log: (message: string) => void }) {}
 
   /** The credits a reversed share takes back: all of them for the whole payment, otherwise rounded up (the shop's favour). */
   static creditsFor(credits: number, paidCents: number, reversedCents: number): number {
@@ -54,6 +55,23 @@ export class Reversals {
   }
 
   async apply(payment: Payment, notice: ReversalNotice): Promise<ReversalOutcome> {
+    try {
+      return await this.applyOnce(payment, notice);
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 409)) throw err;
+      // The provider retries for days, then gives up: if the payment is credited after that (the
+      // buyer back late), nothing takes this share back. An item for the admin, closed by itself
+      // when a notice for this payment applies (below).
+      await this.deps.attention.record({
+        kind: 'reversal_before_payment', provider: payment.provider, reference: payment.reference, paymentId: payment.id, userId: payment.userId,
+        amountCents: notice.refundedCents ?? notice.dispute?.amountCents ?? null, currency: payment.currencyExpected,
+        message: `payments: ${payment.provider} payment ${payment.reference} ${notice.reason === 'payment_refund' ? 'refunded' : 'disputed'} (${notice.detail}) before it was paid: answered 409, to take back by hand if the provider stops delivering it`,
+      });
+      throw err;
+    }
+  }
+
+  private async applyOnce(payment: Payment, notice: ReversalNotice): Promise<ReversalOutcome> {
     const { db, ledger, clock } = this.deps;
     const { Payment: Payments, User } = db.models;
     const result = await db.transaction(async (t) => {
@@ -61,6 +79,7 @@ export class Reversals {
       // Not final yet (the paid callback has not arrived: Stripe does not order its events). A
       // 409 makes the provider deliver the notice again later, once the credits are there.
       if (row.status === 'created') throw new HttpError(409, PAY_MSG.reversalBeforePayment);
+      await this.deps.attention.settle('reversal_before_payment', row.id, 'Notification de remboursement ou de litige appliquée après le paiement.', t);
       const refunded = Math.max(row.refundedCents, notice.refundedCents ?? 0);
       let disputeStatus = row.disputeStatus;
       let disputed = row.disputedCents;
@@ -105,6 +124,13 @@ export class Reversals {
           await ledger.grant(user.id, back, 'dispute_won', { reference: await this.unusedReference('grant', notice.reference, t), meta, transaction: t });
           given = back;
         } else forgone = back;
+      }
+      // PayPal notifies no "reversal cancelled": a dispute won over a capture it had reversed leaves
+      // the reversal's credits taken (docs/payments.md "Limits and decisions"), for the admin.
+      if (row.provider === 'paypal' && row.status === 'paid' && dispute?.status === 'won' && row.disputeStatus !== 'won' && refunded > 0) {
+        const message = `payments: paypal payment ${row.reference} dispute ${dispute.id} won while ${refunded} cents stay refunded or reversed: the credits stay taken, give them back if the money came back`;
+        this.deps.log(message);
+        await this.deps.attention.record({ kind: 'dispute_won_after_reversal', provider: 'paypal', reference: dispute.id, paymentId: row.id, userId: row.userId, amountCents: refunded, currency: row.currencyReceived, message }, t);
       }
       const planEnded = row.status === 'paid' && reversedCents >= paidCents && paidCents > 0 && user ? await this.endPlanPaidBy(row, user.id, t) : null;
       // The money credited back on the invoice (docs/payments.md "Credit notes"): refunded, or held

@@ -5,6 +5,7 @@ import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { Payment, PaymentProvider, User } from '../db/models.js';
 import { effectivePlan } from '../users/presenter.js';
+import type { PaymentAttention } from './attention.js';
 import type { Fulfilment } from './fulfilment.js';
 import { ProviderError, type PaymentGateways } from './gateways.js';
 import type { Invoices } from './invoices.js';
@@ -34,6 +35,7 @@ export interface PaymentDeps {
   fulfilment: Fulfilment;
   subscriptions: Subscriptions;
   invoices: Invoices;
+  attention: PaymentAttention;
   /** Web app (return links) and API (the crypto IPN URL) base URLs; read when used. */
   urls: { publicUrl: string; apiUrl: string };
   log: (message: string) => void;
@@ -136,7 +138,11 @@ export class Payments {
       // The payment stays `created` (not final: a refund notice meanwhile is a 409, delivered again)
       // and the webhook's PAYMENT.CAPTURE.COMPLETED credits it, DENIED records it failed.
       if (captured.status === 'COMPLETED' && captured.captureStatus === 'PENDING' && captured.captureId) {
-        this.deps.log(`payments: PayPal capture ${captured.captureId} of payment ${payment.reference} is PENDING: credited when PayPal notifies PAYMENT.CAPTURE.COMPLETED`);
+        const message = `payments: PayPal capture ${captured.captureId} of payment ${payment.reference} is PENDING: credited when PayPal notifies PAYMENT.CAPTURE.COMPLETED`;
+        this.deps.log(message);
+        // Open until PayPal completes or denies it (fulfilment and the DENIED notice close it); if
+        // neither ever comes, the admin settles it.
+        await this.deps.attention.record({ kind: 'capture_pending', provider: 'paypal', reference: captured.captureId, paymentId: payment.id, userId: payment.userId, amountCents: captured.amountCents, currency: captured.currency, message });
         const pending = await this.present(payment);
         // Completed meanwhile (the webhook won the race): answered as any paid capture below.
         if (pending.status !== 'paid') return { status: 'pending', message: PAY_MSG.paypalPending, offer_id: pending.offer_id, method: 'paypal', credits_added: 0, amount_eur: pending.amount_eur, credits: await this.balance(buyer), invoice: null, payment: pending };

@@ -7,6 +7,7 @@ import type { Database } from '../db/database.js';
 import type { Payment, User } from '../db/models.js';
 import type { EventLog } from '../events/log.js';
 import { effectivePlan } from '../users/presenter.js';
+import type { PaymentAttention } from './attention.js';
 import type { PaymentGateways } from './gateways.js';
 import { PAY_MSG } from './messages.js';
 
@@ -35,7 +36,7 @@ export interface PaidPeriod {
  * starts a new Pro period now and ends a Stripe Starter subscription at once.
  */
 export class Subscriptions {
-  constructor(private readonly deps: { db: Database; clock: Clock; gateways: PaymentGateways; events: EventLog; log: (message: string) => void }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; gateways: PaymentGateways; events: EventLog; attention: PaymentAttention; log: (message: string) => void }) {}
 
   /**
    * Refuses what cannot be bought now: the plan one has and renews, Starter under Pro, and a
@@ -80,7 +81,9 @@ export class Subscriptions {
       // dates stays (no day lost now) and the overlap Stripe billed is told, to settle by hand.
       const stripeEnd = period.periodEnd ?? new Date(now.getTime() + (offer.periodDays ?? 30) * DAY_MS);
       renewDate = stripeEnd > prepaid ? stripeEnd : prepaid;
-      this.deps.log(`payments: stripe payment ${payment.reference} of user ${user.id} started ${offer.id} while it was paid until ${prepaid.toISOString()} (Stripe billed until ${stripeEnd.toISOString()}): days paid twice, to refund or extend by hand`);
+      const message = `payments: stripe payment ${payment.reference} of user ${user.id} started ${offer.id} while it was paid until ${prepaid.toISOString()} (Stripe billed until ${stripeEnd.toISOString()}): days paid twice, to refund or extend by hand`;
+      this.deps.log(message);
+      await this.deps.attention.record({ kind: 'days_paid_twice', provider: 'stripe', reference: payment.reference, paymentId: payment.id, userId: user.id, amountCents: payment.amountExpectedCents, currency: payment.currencyExpected, message }, t);
     } else if (payment.provider === 'stripe' && period.periodEnd) renewDate = period.periodEnd;
     else renewDate = new Date((prepaid ?? now).getTime() + (offer.periodDays ?? 30) * DAY_MS);
     const replaced = user.subscriptionProvider === 'stripe' && user.subscriptionId && user.subscriptionId !== subscriptionId ? user.subscriptionId : null;
@@ -102,14 +105,20 @@ export class Subscriptions {
   async endReplaced(subscriptionId: string): Promise<void> {
     const stripe = this.deps.gateways.stripe;
     if (!stripe) {
-      this.deps.log(`payments: Stripe subscription ${subscriptionId} was replaced but Stripe is not configured: cancel it in the Stripe dashboard`);
+      await this.leftRunning(subscriptionId, `payments: Stripe subscription ${subscriptionId} was replaced but Stripe is not configured: cancel it in the Stripe dashboard`);
       return;
     }
     try {
       await stripe.cancelNow(subscriptionId);
     } catch (err) {
-      this.deps.log(`payments: could not cancel the replaced Stripe subscription ${subscriptionId}: ${(err as Error).message}`);
+      await this.leftRunning(subscriptionId, `payments: could not cancel the replaced Stripe subscription ${subscriptionId}: ${(err as Error).message}`);
     }
+  }
+
+  /** A Stripe subscription that should have ended and may still charge: logged, and an item for the admin. */
+  private async leftRunning(subscriptionId: string, message: string, userId: number | null = null): Promise<void> {
+    this.deps.log(message);
+    await this.deps.attention.record({ kind: 'stripe_subscription_left', provider: 'stripe', reference: subscriptionId, userId, message });
   }
 
   /** POST /api/profile/unsubscribe: no renewal (Stripe cancels at the period's end); credits stay. */
@@ -142,7 +151,7 @@ export class Subscriptions {
     if (user.subscriptionProvider !== 'stripe' || !user.subscriptionId || !user.subscriptionAutoRenew) return;
     const stripe = this.deps.gateways.stripe;
     if (!stripe) {
-      this.deps.log(`payments: account ${user.id} deleted with Stripe subscription ${user.subscriptionId} but Stripe is not configured: cancel it in the Stripe dashboard`);
+      await this.leftRunning(user.subscriptionId, `payments: account ${user.id} deleted with Stripe subscription ${user.subscriptionId} but Stripe is not configured: cancel it in the Stripe dashboard`, user.id);
       return;
     }
     try {

@@ -17,6 +17,7 @@ import * as m0015 from './0015-users-email-canonical.js';
 import * as m0016 from './0016-credit-notes.js';
 import * as m0017 from './0017-users-inactivity.js';
 import * as m0018 from './0018-retention-indexes.js';
+import * as m0019 from './0019-payment-attention.js';
 
 export interface Migration {
   name: string;
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   { name: '0016-credit-notes', ...m0016 },
   { name: '0017-users-inactivity', ...m0017 },
   { name: '0018-retention-indexes', ...m0018 },
+  { name: '0019-payment-attention', ...m0019 },
 ];
