@@ -36,7 +36,7 @@ const rangeOptions = (command: Command) =>
 export function registerAdminCommand(program: Command): void {
   const admin = program
     .command('admin')
-    .description("run a bt server's admin tasks over its HTTP API: users, credits, statistics, reindex, imports, archive, invoices")
+    .description("run a bt server's admin tasks over its HTTP API: users, credits, statistics, reindex, imports, archive, invoices, payments to settle")
     .addHelpText('after', '\nEvery subcommand takes --api URL and --key KEY (or BT_API_URL and BT_API_KEY) and --json.\nSee docs/cli.md ("bt admin") and docs/admin.md.\n');
   examples(admin, [
     'export BT_API_URL=http://127.0.0.1:8080 BT_API_KEY=...',
@@ -116,6 +116,17 @@ export function registerAdminCommand(program: Command): void {
   connected(archive.command('restore-all').description('restore every soft-deleted entry of a type'))
     .addOption(new Option('--type <type>', 'gpt or import (required)').choices(['gpt', 'import']))
     .action(adminAction(async () => (await import('../actions/admin/archive.js')).archiveRestoreAllCommand));
+
+  const payments = admin.command('payments').description('payment situations that need the operator: money to give back or a decision to take');
+  connected(payments.command('attention').description('the open situations, newest first (--all: the closed ones too)'))
+    .option('--all', 'closed situations too')
+    .option('--limit <n>', 'how many (1-1000, default 200)')
+    .option('--offset <n>', 'skip the first n (the next page)')
+    .action(adminAction(async () => (await import('../actions/admin/payments.js')).attentionCommand));
+  connected(payments.command('resolve').description('close one situation, once settled (refunded, extended, decided)'))
+    .argument('<id>', 'the situation (see bt admin payments attention)')
+    .option('--note <text>', 'what was done (500 characters at most)')
+    .action(adminAction(async () => (await import('../actions/admin/payments.js')).resolveCommand));
 
   const invoices = admin.command('invoices').description('the billing files (invoice PDFs)');
   connected(invoices.command('list').description('the billing files, newest first, with their count and size'))
