@@ -10,7 +10,7 @@ import { HIDDEN_BACKTESTS_CAP, HIDDEN_BACKTESTS_KEY, HiddenBacktests, parseHidde
 import { currentMonth, importProblem, isMonth, needsConfirmation, stateFor } from '../src/features/admin/importForm.js';
 import { failure, MSG } from '../src/features/admin/messages.js';
 import { defaultRange, isDay, rangeQuery, withEnd, withPreset, withStart } from '../src/features/admin/range.js';
-import { DEFAULT_SL, parentPath, reservedNameBadge, stopOf, USER_SORTS } from '../src/features/admin/rules.js';
+import { attentionAmount, DEFAULT_SL, parentPath, reservedNameBadge, stopOf, USER_SORTS } from '../src/features/admin/rules.js';
 import { ADMIN_TABS, tabOf } from '../src/features/admin/tabs.js';
 import { memoryStorage } from '../src/session/keyStorage.js';
 
@@ -192,6 +192,28 @@ describe('admin console tab rules', () => {
       ['/api/admin/global_history', { limit: 200, offset: 400 }],
     ]);
     assert.deepEqual(USER_SORTS.map((s) => s.key), ['newest', 'email', 'username', 'credits']);
+  });
+
+  it('lists the payments to settle by status, a page at a time, and closes one with its note (docs/admin.md "Payments to settle")', async () => {
+    const asked: [string, string, unknown][] = [];
+    const api = {
+      get: async (path: string, options: { query?: unknown }) => (asked.push(['GET', path, options.query]), { items: [], total: 0, open: 0 }),
+      post: async (path: string, body: unknown) => (asked.push(['POST', path, body]), { status: 'success', item: {} }),
+    } as unknown as ApiClient;
+    const calls = makeAdminCalls(api, (async () => undefined) as unknown as FileFetcher);
+    await calls.paymentAttention('open', 50, 0);
+    await calls.paymentAttention('all', 50, 50);
+    await calls.resolvePaymentAttention(7, 'remboursé sur Stripe');
+    await calls.resolvePaymentAttention(8, '');
+    assert.deepEqual(asked, [
+      ['GET', '/api/admin/payments/attention', { status: 'open', limit: 50, offset: 0 }],
+      ['GET', '/api/admin/payments/attention', { status: 'all', limit: 50, offset: 50 }],
+      ['POST', '/api/admin/payments/attention/7/resolve', { note: 'remboursé sur Stripe' }],
+      ['POST', '/api/admin/payments/attention/8/resolve', {}],
+    ]);
+    assert.equal(attentionAmount({ amount_cents: 2000, currency: 'EUR' }), '20,00 EUR');
+    assert.equal(attentionAmount({ amount_cents: 1050, currency: null }), '10,50');
+    assert.equal(attentionAmount({ amount_cents: null, currency: 'EUR' }), '—');
   });
 
   it('a username taken before it was reserved gets a "Nom réservé" badge, only when the server says so (docs/admin.md)', () => {

@@ -201,6 +201,28 @@ export interface InvoiceFile {
   mtime: string;
 }
 
+/** A payment situation to settle (docs/admin.md "Payments to settle"). */
+export interface PaymentAttentionItem {
+  id: number;
+  kind: string;
+  /** The kind's French sentence: what to do. */
+  label: string;
+  provider: string;
+  provider_reference: string;
+  payment_id: number | null;
+  payment_reference: string | null;
+  user_id: number | null;
+  amount_cents: number | null;
+  currency: string | null;
+  message: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: number | null;
+  note: string | null;
+}
+
+export type PaymentAttentionStatus = 'open' | 'resolved' | 'all';
+
 export interface ImportFileLine {
   file: string;
   symbol?: string;
@@ -281,6 +303,10 @@ export function makeAdminCalls(api: ApiClient, fetchFile: FileFetcher) {
     reindex: () => api.post<ReindexAnswer>(`${A}/csv/reindex-output`, {}),
     recreateCounts: (limit: number, offset: number) => api.get<{ counts: RecreateCount[]; total: number }>(`${A}/email-recreate`, { query: { limit, offset } }),
     resetRecreate: (email?: string) => api.post<ActionAnswer & { left: number; removed: number }>(`${A}/reset-email-recreate`, email ? { email } : {}),
+    paymentAttention: (status: PaymentAttentionStatus, limit: number, offset: number) =>
+      api.get<{ items: PaymentAttentionItem[]; total: number; open: number }>(`${A}/payments/attention`, { query: { status, limit, offset } }),
+    resolvePaymentAttention: (id: number, note: string) =>
+      api.post<ActionAnswer & { item: PaymentAttentionItem }>(`${A}/payments/attention/${encodeURIComponent(String(id))}/resolve`, note ? { note } : {}),
     invoicesInfo: () => api.get<{ count: number; bytes: number }>(`${A}/factures_info`),
     invoicesList: (limit: number, offset: number) => api.get<{ items: InvoiceFile[]; total?: number }>(`${A}/factures_list`, { query: { limit, offset } }),
     invoiceDownload: (rel: string, fallbackName: string) => fetchFile(`${A}/factures_download`, { rel }, fallbackName),

@@ -1,6 +1,7 @@
 /**
- * Maintenance: reindex of the output datasets, e-mail re-creation counters, billing files and the
- * import of output data (docs/admin.md "Maintenance").
+ * Maintenance: the payments to settle, reindex of the output datasets, e-mail re-creation
+ * counters, billing files and the import of output data (docs/admin.md "Maintenance", "Payments
+ * to settle").
  */
 import { useState } from 'react';
 import { Download, RefreshCw, RotateCcw, Trash2 } from 'lucide-react';
@@ -9,6 +10,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { admin, notify, save } from './client.js';
 import { formatCount, formatInstant, formatSize } from './format.js';
 import { ImportPanel } from './ImportPanel.js';
+import { PaymentAttention } from './PaymentAttention.js';
 import { failure, MSG } from './messages.js';
 import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
@@ -235,6 +237,7 @@ function Invoices() {
 export function MaintenanceTab() {
   return (
     <section className="admin-tab" data-testid="admin-maintenance">
+      <PaymentAttention />
       <Reindex />
       <Recreations />
       <Invoices />

@@ -29,6 +29,16 @@ export const USER_PAGES: PageSizes = { first: 100, next: 100 };
 export const RECREATE_PAGES: PageSizes = { first: 100, next: 100 };
 export const INVOICE_PAGES: PageSizes = { first: 100, next: 100 };
 
+/** Payments to settle: 50, then 50 more (decided here, docs/web.md); the open ones are few. */
+export const ATTENTION_PAGES: PageSizes = { first: 50, next: 50 };
+
+/** A situation's amount: `20,00 EUR`, or an em dash when the server knows none. */
+export function attentionAmount(item: { amount_cents: number | null; currency: string | null }): string {
+  if (typeof item.amount_cents !== 'number' || !Number.isFinite(item.amount_cents)) return '—';
+  const value = (item.amount_cents / 100).toFixed(2).replace('.', ',');
+  return item.currency ? `${value} ${item.currency}` : value;
+}
+
 /** KPI details and the ledger: the route's default page, then as many more (decided here, docs/web.md). */
 export const DETAILS_PAGES: PageSizes = { first: 100, next: 100 };
 /** A heatmap cell's backtests: 200 at a time, as it asked before it had pages. */
