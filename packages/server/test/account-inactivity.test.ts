@@ -95,7 +95,9 @@ describe(`inactive accounts (${TEST_DIALECT})`, () => {
     const user = await register(t);
     const seen = (await row(t, user.id)).lastSeenAt!;
     moveTo(t, later(seen, 36));
-    await sweeper(t).sweep();
+    // The app's own sweep (app/services.ts), with its mailer.
+    await t.app.services.inactivity.sweep();
+    await inbox.waitFor((m) => recipients(m).includes(user.email) && (m.subject ?? '').startsWith(WARNING));
     const warnedAt = (await row(t, user.id)).inactivityWarnedAt!;
     assert.ok(warnedAt);
 
@@ -104,7 +106,7 @@ describe(`inactive accounts (${TEST_DIALECT})`, () => {
     assert.equal((await row(t, user.id)).deletedAt, null, 'a second before the 30 days: still live');
 
     moveTo(t, new Date(warnedAt.getTime() + 30 * DAY));
-    await Promise.all([sweeper(t).sweep(), sweeper(t).sweep()]);
+    await Promise.all([t.app.services.inactivity.sweep(), sweeper(t).sweep()]);
     const archived = await row(t, user.id);
     assert.equal(archived.deletedAt?.getTime(), t.clock.now().getTime());
     assert.equal(archived.deletedEmail, user.email);

@@ -10,6 +10,7 @@ import { OidcFlow } from '../oidc/flow.js';
 import { ProviderSignIns } from '../oidc/reauth.js';
 import { Support } from '../support/service.js';
 import { DataRetention } from '../retention/sweep.js';
+import { AccountInactivity } from '../users/inactivity.js';
 import { AccountPurge } from '../users/purge.js';
 import { Profiles } from '../users/profile.js';
 import { Recreations } from '../users/recreations.js';
@@ -80,6 +81,8 @@ export function createServices(deps: AppDeps) {
   // The public top list's cache is made below; the deletion only calls it once the app runs.
   const purge = new AccountPurge({ db, storage: deps.storage, ledger, log, clock, forgetPublicListing: () => publicListing.forget() });
   const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns, purge });
+  // Inactive accounts warned, then archived as a deletion (docs/server.md "Inactive accounts").
+  const inactivity = new AccountInactivity({ db, clock, mailer, profiles, urls: config, log });
   const linking = new IdentityLinking(db, accounts, sessions, events, providerSignIns);
   const oidc = new OidcFlow(db, clock, linking, config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
@@ -104,7 +107,7 @@ export function createServices(deps: AppDeps) {
   const charts = new ResultCharts({ results, datasets, storage });
   // Rows past their use (docs/server.md "Data retention"), removed by the same minute sweep.
   const retention = new DataRetention({ db, clock, log, sessionIdleMs: config.sessionIdleMs });
-  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing, accountPurge: purge, retention });
+  const backtests = new Backtests({ db, storage, ledger, datasets, strategies, events, clock, sandboxLimits, runner, log, publicListing, accountPurge: purge, accountInactivity: inactivity, retention });
   const topStrategies = new TopStrategies(db, results, publicListing, { minTrades: config.topMinTrades, limit: TOP_LIMIT });
   const csvShop = new CsvShop({ db, storage, datasets, ledger, clock, runner, log });
   const comparator = new Comparator(db);
@@ -120,7 +123,7 @@ export function createServices(deps: AppDeps) {
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, attention: paymentAttention, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });
   return {
-    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, retention, linking, oidc, support,
+    sessions, tokens, ledger, events, presence, statistics, recreations, accounts, profiles, purge, inactivity, retention, linking, oidc, support,
     datasets, archive, strategies, results, charts, backtests, topStrategies, csvShop, comparator, generator, uploads,
     paymentRecords, invoices, creditNotes, subscriptions, fulfilment, payments, paymentCallbacks, paymentAttention, admin,
   };
