@@ -29,8 +29,10 @@ export function registerPaymentAttentionRoutes(router: Router<AppState>, attenti
   });
 
   router.post('/payments/attention/:id/resolve', async (ctx) => {
+    // The body's type first, as on every route that reads one (docs/api.md, content types).
+    const body = bodyOf(ctx);
     const id = itemIdOf(ctx.params.id ?? '');
-    const note = text(bodyOf(ctx), 'note');
+    const note = text(body, 'note');
     if (characterCount(note) > 500) throw badRequest(ADMIN_MSG.attentionNoteTooLong);
     const outcome = await attention.resolve(id, currentUser(ctx).user.id, note === '' ? null : note);
     if (outcome === 'unknown') throw notFound(ADMIN_MSG.attentionNotFound);
