@@ -10,8 +10,8 @@ import { TEST_DIALECT } from './support/db.js';
 /**
  * Rows kept past their use (docs/server.md "Data retention"): support messages 24 months after
  * receipt, and at the erasure of the account that sent them; one-time links 30 days after their
- * expiry; session keys idle past their limit; expired sign-in states. Each removed by the minute
- * sweep at its boundary, a bounded number a round, once when two servers sweep at once.
+ * expiry; session keys idle past their limit; expired sign-in states and codes. Each removed by the
+ * minute sweep at its boundary, a bounded number a round, once when two servers sweep at once.
  */
 const t = useTestApp();
 
@@ -138,6 +138,19 @@ describe(`data retention (${TEST_DIALECT})`, () => {
     t.clock.advance(2 * 60_000);
     assert.ok((await sweep()).oidcStates >= 1);
     assert.equal(await OidcState.findByPk(row.id), null);
+  });
+
+  it('a sign-in code nobody redeemed is removed once past its minute', async () => {
+    const { OidcCode } = t.db.models;
+    const user = await register(t);
+    const expiresAt = new Date(t.clock.now().getTime() + 60_000);
+    const row = await OidcCode.create({ codeHash: randomUUID().replace(/-/g, ''), bindingHash: 'b'.repeat(64), provider: 'google', userId: user.id, nextPath: '/profile', expiresAt });
+    t.clock.advance(59_000);
+    await sweep();
+    assert.ok(await OidcCode.findByPk(row.id), 'not expired: kept');
+    t.clock.advance(2_000);
+    assert.ok((await sweep()).oidcCodes >= 1);
+    assert.equal(await OidcCode.findByPk(row.id), null);
   });
 
   it("an account's erasure removes its support messages, signed in or sent with its address, and no one else's", async () => {

@@ -27,19 +27,36 @@ after(async () => {
   await tdb.drop();
 });
 
-/** A browser's whole sign-in: start, the provider, the callback with the binding cookie. */
-async function signIn(user: ProviderUser, forgery?: IdTokenForgery): Promise<URLSearchParams> {
+/**
+ * A browser's whole sign-in: start, the provider, the callback with the binding cookie, and the
+ * web app's redeem of the return's code with the cookie the callback left. Answers the return's
+ * parameters, plus `apiKey`: the key the code was redeemed for (the address itself never has one).
+ */
+async function signIn(user: ProviderUser, forgery?: IdTokenForgery, app: TestApp = t): Promise<URLSearchParams> {
   provider.signIn(user);
   if (forgery) provider.forgeNext(forgery);
-  const start = await fetch(`${t.url}/api/auth/google/login`, { redirect: 'manual' });
+  const start = await fetch(`${app.url}/api/auth/google/login`, { redirect: 'manual' });
   const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];
   const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  const back = await fetch(atProvider.headers.get('location')!, { redirect: 'manual', headers: { cookie } });
+  // The callback at this app's own address (the https app's API URL is not where it listens).
+  const callback = new URL(atProvider.headers.get('location')!);
+  const back = await fetch(`${app.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
   assert.equal(back.status, 302);
   const target = new URL(back.headers.get('location')!);
   assert.equal(target.pathname, '/login');
-  return target.searchParams;
+  assert.equal(target.searchParams.get('apiKey') ?? target.searchParams.get('token'), null, 'no key in the address');
+  const result = new URLSearchParams(target.searchParams);
+  const code = target.searchParams.get('code');
+  if (code) {
+    lastCodeCookie = back.headers.get('set-cookie') ?? '';
+    const answer = await app.request('POST', '/api/auth/google/redeem', { json: { code }, headers: { cookie: lastCodeCookie.split(';')[0] } });
+    assert.equal(answer.status, 200, answer.text);
+    result.set('apiKey', answer.body.apiKey);
+  }
+  return result;
 }
+/** The Set-Cookie of the last callback that issued a code. */
+let lastCodeCookie = '';
 
 let n = 0;
 const person = (email = `g${process.pid}x${++n}@gmail.example`): ProviderUser => ({ sub: `sub-${process.pid}-${++n}`, email, email_verified: true, given_name: 'Léa', family_name: 'Martin' });
@@ -170,6 +187,12 @@ describe(`the flow's cookie (${TEST_DIALECT})`, () => {
         assert.match(cookie, /; samesite=lax/i);
         assert.match(cookie, /; httponly/i);
         assert.equal(/; secure/i.test(cookie), secure, cookie);
+        // The code's binding, set by the callback, the same way.
+        assert.ok((await signIn(person(), undefined, app)).get('apiKey'));
+        assert.match(lastCodeCookie, /^bt_oidc=[^;]+; path=\/api\/auth\/google;/i);
+        assert.match(lastCodeCookie, /; samesite=lax/i);
+        assert.match(lastCodeCookie, /; httponly/i);
+        assert.equal(/; secure/i.test(lastCodeCookie), secure, lastCodeCookie);
       }
     } finally {
       await https.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RECREATE_ACCOUNT_LIMIT, SIGNUP_CREDITS } from '@bt/core/catalogue';
 import { OpenIdConnectProvider } from '../src/oidc/provider.js';
-import { newPerson, register, startTestApp, type TestApp } from './support/app.js';
+import { NO_LIMITS, newPerson, register, startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './support/db.js';
 import { startOidcProvider, type ProviderUser, type TestProvider } from './support/oidc-provider.js';
 
@@ -25,8 +25,14 @@ after(async () => {
   await tdb.drop();
 });
 
+/** Where the callback sent the browser, and the `bt_oidc` cookie it left (name=value), if any. */
+interface Return {
+  params: URLSearchParams;
+  cookie: string | null;
+}
+
 /** What a browser does: start, follow the provider's redirect, come back with the cookie. */
-async function signIn(user: ProviderUser | { deny: true }, next?: string, tamper?: (callback: URL) => void, cookieOverride?: string | null) {
+async function signInReturn(user: ProviderUser | { deny: true }, next?: string, tamper?: (callback: URL) => void, cookieOverride?: string | null): Promise<Return> {
   provider.signIn(user);
   const start = await fetch(`${t.url}/api/auth/google/login${next ? `?next=${encodeURIComponent(next)}` : ''}`, { redirect: 'manual' });
   assert.equal(start.status, 302);
@@ -45,10 +51,36 @@ async function signIn(user: ProviderUser | { deny: true }, next?: string, tamper
   const back = await fetch(callback, { redirect: 'manual', headers: cookieOverride === null ? {} : { cookie: cookieOverride ?? cookie } });
   assert.equal(back.status, 302);
   const target = new URL(back.headers.get('location')!);
+  // No session key in any address the server sends the browser to (docs/security.md "Google sign-in").
+  assert.deepEqual([...target.searchParams.keys()].filter((name) => /^(apikey|api_key|token|key)$/i.test(name)), []);
   assert.equal(target.origin + target.pathname, 'http://web.bt.test/login');
   assert.equal(target.searchParams.get('provider'), 'google');
-  return target.searchParams;
+  const left = /bt_oidc=([^;]*)/.exec(back.headers.get('set-cookie') ?? '');
+  if (target.searchParams.get('code')) {
+    // The code's binding: a fresh value of the cookie, as long-lived as the code.
+    assert.ok(left?.[1], 'a fresh binding for the code');
+    assert.notEqual(`bt_oidc=${left[1]}`, cookie, 'not the state’s binding');
+    assert.match(back.headers.get('set-cookie')!, /path=\/api\/auth\/google;.*httponly/i);
+    const expires = Date.parse(/expires=([^;]+)/i.exec(back.headers.get('set-cookie')!)![1]) - Date.now();
+    assert.ok(expires > 55_000 && expires <= 61_000, `expires in ${expires} ms`);
+  }
+  return { params: target.searchParams, cookie: left?.[1] ? `bt_oidc=${left[1]}` : null };
 }
+
+/** What the web app does with the return: POST the code with the cookie. */
+const redeem = (code: string | null, cookie: string | null) => t.request('POST', '/api/auth/google/redeem', { json: { code }, headers: cookie ? { cookie } : {} });
+
+/** A whole sign-in, as the web app ends it: `key` is the redeemed session key, or null. */
+async function signIn(...args: Parameters<typeof signInReturn>): Promise<{ key: string | null; error: string | null; next: string | null }> {
+  const { params, cookie } = await signInReturn(...args);
+  const error = params.get('error');
+  if (error) return { key: null, error, next: params.get('next') };
+  const answer = await redeem(params.get('code'), cookie);
+  assert.equal(answer.status, 200, answer.text);
+  return { key: answer.body.apiKey, error: null, next: params.get('next') };
+}
+
+const REFUSED = 'La connexion avec Google a expiré ou a été commencée dans un autre navigateur. Réessaie.';
 
 let sub = 0;
 const googleUser = (email: string, verified = true): ProviderUser => ({
@@ -61,12 +93,12 @@ const googleUser = (email: string, verified = true): ProviderUser => ({
 });
 
 describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () => {
-  it('creates a verified account with the sign-up credits and returns to /login with a key', async () => {
+  it('creates a verified account with the sign-up credits and returns to /login with a code for the key', async () => {
     const email = newPerson().email;
     const params = await signIn(googleUser(email), '/backtest?symbol=EURUSD');
-    const key = params.get('apiKey')!;
+    const key = params.key!;
     assert.ok(key);
-    assert.equal(params.get('next'), '/backtest?symbol=EURUSD');
+    assert.equal(params.next, '/backtest?symbol=EURUSD');
     const me = await t.request('GET', '/api/me', { key });
     assert.equal(me.status, 200);
     assert.equal(me.body.email, email);
@@ -83,7 +115,7 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
 
   it('an address admin@… does not give its account a reserved username (docs/admin.md#the-admin-account)', async () => {
     const params = await signIn(googleUser(`Admin@oidc-${process.pid}-${sub}.example`));
-    const me = await t.request('GET', '/api/me', { key: params.get('apiKey')! });
+    const me = await t.request('GET', '/api/me', { key: params.key! });
     assert.equal(me.status, 200);
     assert.equal(me.body.username, 'admin-user');
   });
@@ -92,8 +124,8 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     const person = googleUser(newPerson().email);
     const first = await signIn(person);
     const second = await signIn(person);
-    const a = await t.request('GET', '/api/me', { key: first.get('apiKey')! });
-    const b = await t.request('GET', '/api/me', { key: second.get('apiKey')! });
+    const a = await t.request('GET', '/api/me', { key: first.key! });
+    const b = await t.request('GET', '/api/me', { key: second.key! });
     assert.equal(a.body.id, b.body.id);
     assert.equal(b.body.credits, SIGNUP_CREDITS);
   });
@@ -103,8 +135,8 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     const results = await Promise.all([signIn(person), signIn(person), signIn(person)]);
     const ids = new Set<number>();
     for (const params of results) {
-      const key = params.get('apiKey');
-      assert.ok(key, params.toString());
+      const key = params.key;
+      assert.ok(key, JSON.stringify(params));
       ids.add((await t.request('GET', '/api/me', { key })).body.id);
     }
     assert.equal(ids.size, 1);
@@ -116,7 +148,7 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
   it('links an existing password account with the same verified address, and verifies it', async () => {
     const user = await register(t);
     const params = await signIn(googleUser(user.email.toUpperCase()));
-    const me = await t.request('GET', '/api/me', { key: params.get('apiKey')! });
+    const me = await t.request('GET', '/api/me', { key: params.key! });
     assert.equal(me.body.id, user.id);
     assert.equal(me.body.email_verified, true);
     assert.equal(me.body.credits, SIGNUP_CREDITS);
@@ -129,7 +161,7 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     // squatter's password and key went on working: whatever the owner bought, they shared.
     const squatter = await register(t);
     const params = await signIn(googleUser(squatter.email));
-    const owner = params.get('apiKey')!;
+    const owner = params.key!;
     assert.equal((await t.request('GET', '/api/me', { key: owner })).body.id, squatter.id);
     assert.equal((await t.request('GET', '/api/me', { key: squatter.key })).status, 401, 'the squatter’s session ends');
     const login = await t.request('POST', '/api/login', { json: { identifier: squatter.email, password: squatter.password } });
@@ -145,7 +177,7 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     const user = await register(t);
     await tdb.db.models.User.update({ emailVerified: true }, { where: { id: user.id } });
     const params = await signIn(googleUser(user.email));
-    assert.equal((await t.request('GET', '/api/me', { key: params.get('apiKey')! })).body.id, user.id);
+    assert.equal((await t.request('GET', '/api/me', { key: params.key! })).body.id, user.id);
     assert.equal((await t.request('GET', '/api/me', { key: user.key })).status, 200);
     assert.equal((await t.request('POST', '/api/login', { json: { identifier: user.email, password: user.password } })).status, 200);
   });
@@ -154,7 +186,7 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     const user = await register(t, { ...newPerson('oidc'), email: `lea${process.pid}x${++sub}@bt-desk.example` });
     const lookalike = user.email.replace('bt-desk', 'bt-désk');
     const params = await signIn(googleUser(lookalike));
-    const me = await t.request('GET', '/api/me', { key: params.get('apiKey')! });
+    const me = await t.request('GET', '/api/me', { key: params.key! });
     assert.notEqual(me.body.id, user.id, 'a new account, not the password account');
     assert.equal(me.body.email, lookalike);
     assert.equal(await tdb.db.models.UserIdentity.count({ where: { userId: user.id } }), 0);
@@ -164,8 +196,8 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     const tag = `${process.pid}-${++sub}`;
     const first = await signIn({ ...googleUser(newPerson().email), sub: `Subject-${tag}` });
     const second = await signIn({ ...googleUser(newPerson().email), sub: `subject-${tag}` });
-    const a = await t.request('GET', '/api/me', { key: first.get('apiKey')! });
-    const b = await t.request('GET', '/api/me', { key: second.get('apiKey')! });
+    const a = await t.request('GET', '/api/me', { key: first.key! });
+    const b = await t.request('GET', '/api/me', { key: second.key! });
     assert.notEqual(a.body.id, b.body.id);
     assert.notEqual(a.body.email, b.body.email);
   });
@@ -173,35 +205,35 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
   it('does not link by an address the provider did not verify', async () => {
     const user = await register(t);
     const params = await signIn(googleUser(user.email, false));
-    assert.equal(params.get('error'), 'email_unverified');
-    assert.equal(params.get('apiKey'), null);
+    assert.equal(params.error, 'email_unverified');
+    assert.equal(params.key, null);
   });
 
   it('returns error=recreate_limit once the address was re-created 3 times', async () => {
     const person = googleUser(newPerson('googlerecreate').email);
     for (let i = 0; i <= RECREATE_ACCOUNT_LIMIT; i++) {
       const params = await signIn({ ...person, sub: `${person.sub}-${i}` });
-      const key = params.get('apiKey');
+      const key = params.key;
       assert.ok(key, `creation ${i + 1}: ${params}`);
       assert.equal((await t.request('POST', '/api/user/delete_account', { key })).status, 200);
     }
     const refused = await signIn({ ...person, sub: `${person.sub}-last` });
-    assert.equal(refused.get('error'), 'recreate_limit');
-    assert.equal(refused.get('apiKey'), null);
+    assert.equal(refused.error, 'recreate_limit');
+    assert.equal(refused.key, null);
   });
 
   it('passes the provider refusal back as error=access_denied', async () => {
     const params = await signIn({ deny: true });
-    assert.equal(params.get('error'), 'access_denied');
+    assert.equal(params.error, 'access_denied');
   });
 
   it('refuses a callback whose state was altered, or that comes without the browser cookie', async () => {
     const tampered = await signIn(googleUser(newPerson().email), undefined, (u) => u.searchParams.set('state', 'forged'));
-    assert.equal(tampered.get('error'), 'invalid_state');
+    assert.equal(tampered.error, 'invalid_state');
     const otherBrowser = await signIn(googleUser(newPerson().email), undefined, undefined, 'bt_oidc=someone-else');
-    assert.equal(otherBrowser.get('error'), 'invalid_state');
+    assert.equal(otherBrowser.error, 'invalid_state');
     const noCookie = await signIn(googleUser(newPerson().email), undefined, undefined, null);
-    assert.equal(noCookie.get('error'), 'invalid_state');
+    assert.equal(noCookie.error, 'invalid_state');
   });
 
   it('refuses a replayed callback (state and code are single use)', async () => {
@@ -210,15 +242,15 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
     const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];
     const callback = (await fetch(start.headers.get('location')!, { redirect: 'manual' })).headers.get('location')!;
     const first = new URL((await fetch(callback, { redirect: 'manual', headers: { cookie } })).headers.get('location')!);
-    assert.ok(first.searchParams.get('apiKey'));
+    assert.ok(first.searchParams.get('code'));
     const replay = new URL((await fetch(callback, { redirect: 'manual', headers: { cookie } })).headers.get('location')!);
     assert.equal(replay.searchParams.get('error'), 'invalid_state');
   });
 
   it('drops a next parameter that leaves the site', async () => {
     const params = await signIn(googleUser(newPerson().email), 'https://evil.example/phish');
-    assert.ok(params.get('apiKey'));
-    assert.equal(params.get('next'), null);
+    assert.ok(params.key);
+    assert.equal(params.next, null);
   });
 
   it('says clearly when Google sign-in is not configured, and 404 for an unknown provider', async () => {
@@ -231,6 +263,98 @@ describe(`Google sign-in through a local OpenID provider (${TEST_DIALECT})`, () 
   });
 });
 
+describe(`the return's one-time code (${TEST_DIALECT})`, () => {
+  it('the return carries a code, never a key; the code redeemed with the flow’s cookie answers the key as a login does, once', async () => {
+    const email = newPerson().email;
+    const { params, cookie } = await signInReturn(googleUser(email), '/results');
+    const code = params.get('code');
+    assert.ok(code && cookie);
+    assert.deepEqual([...params.keys()].sort(), ['code', 'next', 'provider']);
+    assert.equal(params.get('next'), '/results');
+    assert.equal(await t.db.models.ApiKey.count({ where: { userId: (await t.db.models.User.findOne({ where: { email } }))!.id } }), 0, 'no session before the redeem');
+    const answer = await redeem(code, cookie);
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(Object.keys(answer.body).sort(), ['apiKey', 'message', 'next', 'status', 'token']);
+    assert.equal(answer.body.status, 'success');
+    assert.equal(answer.body.token, answer.body.apiKey);
+    assert.equal(answer.body.next, '/results');
+    // The cookie's work is done: the answer clears it.
+    assert.match(answer.headers.get('set-cookie') ?? '', /bt_oidc=;.*path=\/api\/auth\/google/i);
+    const me = await t.request('GET', '/api/me', { key: answer.body.apiKey });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.email, email);
+    const replay = await redeem(code, cookie);
+    assert.deepEqual([replay.status, replay.body], [400, { detail: REFUSED }]);
+  });
+
+  it('refuses a code without the cookie, or with another browser’s: 400, and no key', async () => {
+    const { params, cookie } = await signInReturn(googleUser(newPerson().email));
+    const code = params.get('code')!;
+    const missing = await redeem(code, null);
+    assert.deepEqual([missing.status, missing.body], [400, { detail: REFUSED }]);
+    // Another browser's cookie (a started sign-in of its own): refused, and the code is spent.
+    const other = await signInReturn(googleUser(newPerson().email));
+    const wrong = await redeem(code, other.cookie);
+    assert.deepEqual([wrong.status, wrong.body], [400, { detail: REFUSED }]);
+    const late = await redeem(code, cookie);
+    assert.deepEqual([late.status, late.body], [400, { detail: REFUSED }], 'a code is tried once');
+    // The other browser's own code still works with its own cookie.
+    assert.equal((await redeem(other.params.get('code'), other.cookie)).status, 200);
+  });
+
+  it('refuses an expired code (a minute), an unknown one, and any body that is not a code, never a 500', async () => {
+    const { params, cookie } = await signInReturn(googleUser(newPerson().email));
+    t.clock.advance(60_000);
+    const expired = await redeem(params.get('code'), cookie);
+    assert.deepEqual([expired.status, expired.body], [400, { detail: REFUSED }]);
+    const fresh = await signInReturn(googleUser(newPerson().email));
+    for (const body of [{ code: 'x'.repeat(43) }, { code: 'x'.repeat(5000) }, {}, { code: 12 }, { code: ['a', 'b'] }, { code: { $ne: null } }]) {
+      const res = await t.request('POST', '/api/auth/google/redeem', { json: body, headers: { cookie: fresh.cookie! } });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      // A list or an object is the API's usual refusal of a field that takes one value.
+      if (typeof body.code !== 'object') assert.deepEqual(res.body, { detail: REFUSED }, JSON.stringify(body));
+      else assert.equal(res.body.detail, 'Champ « code » : une seule valeur attendue (pas une liste ni un objet).');
+    }
+    assert.equal((await redeem(fresh.params.get('code'), fresh.cookie)).status, 200, 'the hostile bodies spent nothing of it');
+    const unknown = await t.request('POST', '/api/auth/myspace/redeem', { json: { code: 'x' } });
+    assert.equal(unknown.status, 404);
+    assert.equal((await unconfigured.request('POST', '/api/auth/google/redeem', { json: { code: 'x' } })).status, 503);
+  });
+
+  it('two redeems of one code at once: one key, the other a 400', async () => {
+    const { params, cookie } = await signInReturn(googleUser(newPerson().email));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => redeem(params.get('code'), cookie)));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400, 400]);
+    const me = await t.request('GET', '/api/me', { key: answers.find((a) => a.status === 200)!.body.apiKey });
+    assert.equal(me.status, 200);
+    assert.equal(await t.db.models.ApiKey.count({ where: { userId: me.body.id } }), 1, 'one session issued');
+  });
+
+  it('a code for an account deleted before the redeem issues nothing', async () => {
+    const first = await signIn(googleUser(newPerson().email));
+    const person = googleUser(newPerson().email);
+    const { params, cookie } = await signInReturn(person);
+    const user = (await t.db.models.User.findOne({ where: { email: person.email! } }))!;
+    await t.db.models.User.update({ deletedAt: t.clock.now() }, { where: { id: user.id } });
+    const res = await redeem(params.get('code'), cookie);
+    assert.deepEqual([res.status, res.body], [400, { detail: REFUSED }]);
+    assert.equal(await t.db.models.ApiKey.count({ where: { userId: user.id } }), 0);
+    assert.ok(first.key);
+  });
+
+  it('the redeem is limited per client as the password login is (429 past the rule)', async () => {
+    const google = new OpenIdConnectProvider({ id: 'google', label: 'Google', issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret });
+    const limited = await startTestApp(tdb.db, { providers: [google], config: { rateLimits: { ...NO_LIMITS, login: { limit: 2, windowSeconds: 60 } } } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await limited.request('POST', '/api/auth/google/redeem', { json: { code: 'x' } })).status);
+      assert.deepEqual(statuses, [400, 400, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe(`accounts without a password: a recent Google sign-in proves the owner (${TEST_DIALECT})`, () => {
   const REAUTH = "Ce compte n’a pas de mot de passe : confirme d’abord ton identité avec Google, puis recommence dans les 10 minutes.";
   const setPassword = (key: string, json: Record<string, string> = { new_password: 'mot-de-passe-pirate' }) => t.request('POST', '/api/profile/set-password', { key, json });
@@ -238,7 +362,7 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
 
   it('a key of an older session sets no password and moves no address (a stolen key took the account over)', async () => {
     const person = googleUser(newPerson().email);
-    const key = (await signIn(person)).get('apiKey')!;
+    const key = (await signIn(person)).key!;
     t.clock.advance(11 * 60_000);
     const set = await setPassword(key);
     assert.equal(set.status, 400);
@@ -254,9 +378,9 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
 
   it('a new Google sign-in vouches for its own session for 10 minutes: the password is set, the address moved', async () => {
     const person = googleUser(newPerson().email);
-    const old = (await signIn(person)).get('apiKey')!;
+    const old = (await signIn(person)).key!;
     t.clock.advance(60 * 60_000);
-    const fresh = (await signIn(person)).get('apiKey')!;
+    const fresh = (await signIn(person)).key!;
     assert.deepEqual((await setPassword(old)).body, { detail: REAUTH, reauth: 'google' }, 'the older session is not the one that signed in');
     t.clock.advance(9 * 60_000);
     const moved = `moved-${process.pid}-${++sub}@example.com`;
@@ -273,7 +397,7 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
 
   it('deleting the account: a key of an older session is refused (nothing deleted), a new sign-in’s session deletes it', async () => {
     const person = googleUser(newPerson().email);
-    const old = (await signIn(person)).get('apiKey')!;
+    const old = (await signIn(person)).key!;
     t.clock.advance(11 * 60_000);
     // A password sent by a stolen key changes nothing: the account has none to check.
     const refused = await t.request('POST', '/api/user/delete_account', { key: old, json: { current_password: 'devine' } });
@@ -281,7 +405,7 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
     assert.deepEqual(refused.body, { detail: REAUTH, reauth: 'google' });
     const me = await t.request('GET', '/api/me', { key: old });
     assert.equal(me.status, 200, 'the account is still there');
-    const fresh = (await signIn(person)).get('apiKey')!;
+    const fresh = (await signIn(person)).key!;
     assert.deepEqual((await t.request('POST', '/api/user/delete_account', { key: old })).body, { detail: REAUTH, reauth: 'google' }, 'only the new session is vouched for');
     t.clock.advance(9 * 60_000);
     const deleted = await t.request('POST', '/api/user/delete_account', { key: fresh });
@@ -290,7 +414,7 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
   });
 
   it('a sign-in older than 10 minutes vouches for nothing', async () => {
-    const key = (await signIn(googleUser(newPerson().email))).get('apiKey')!;
+    const key = (await signIn(googleUser(newPerson().email))).key!;
     t.clock.advance(10 * 60_000 + 1000);
     assert.deepEqual((await setPassword(key)).body, { detail: REAUTH, reauth: 'google' });
   });
@@ -298,7 +422,7 @@ describe(`accounts without a password: a recent Google sign-in proves the owner 
   it('without a provider to sign in with, the answer points to the reset link mailed to the address', async () => {
     // An account without a password whose provider is not configured on this server any more.
     const person = googleUser(newPerson().email);
-    const key = (await signIn(person)).get('apiKey')!;
+    const key = (await signIn(person)).key!;
     const me = (await t.request('GET', '/api/me', { key })).body;
     await tdb.db.models.UserIdentity.update({ provider: 'myspace' }, { where: { userId: me.id } });
     t.clock.advance(11 * 60_000);

@@ -22,7 +22,7 @@ after(async () => {
   await drop();
 });
 
-const TABLES = ['admin_settings', 'api_keys', 'backtest_runs', 'credit_ledger', 'credit_notes', 'dataset_journal', 'datasets', 'email_recreations', 'events', 'invoice_counters', 'invoices', 'maintenance_leases', 'oidc_states', 'payment_attention', 'payments', 'schema_migrations', 'storage_removals', 'strategy_archive', 'support_messages', 'user_csvs', 'user_identities', 'user_strategies', 'user_tokens', 'users'];
+const TABLES = ['admin_settings', 'api_keys', 'backtest_runs', 'credit_ledger', 'credit_notes', 'dataset_journal', 'datasets', 'email_recreations', 'events', 'invoice_counters', 'invoices', 'maintenance_leases', 'oidc_codes', 'oidc_states', 'payment_attention', 'payments', 'schema_migrations', 'storage_removals', 'strategy_archive', 'support_messages', 'user_csvs', 'user_identities', 'user_strategies', 'user_tokens', 'users'];
 
 async function tables(): Promise<string[]> {
   const names = (await db.sequelize.getQueryInterface().showAllTables()) as unknown[];

@@ -74,6 +74,9 @@ export const MSG = {
   notReady: (down: string[]) => `Serveur pas prêt : ${down.join(', ')} indisponible${down.length > 1 ? 's' : ''}.`,
   providerNotConfigured: (provider: string) => `La connexion avec ${provider} n'est pas configurée sur ce serveur.`,
   providerUnknown: 'Fournisseur de connexion inconnu.',
+  // One answer for every refused redeem (unknown, used, expired code; missing or other cookie):
+  // which one it was would tell a code's holder whether it had been good (oidc/codes.ts).
+  providerCodeRefused: (provider: string) => `La connexion avec ${provider} a expiré ou a été commencée dans un autre navigateur. Réessaie.`,
   insufficientCredits: (needed: number, balance: number) =>
     `Crédits insuffisants : ${needed} crédit${needed > 1 ? 's' : ''} nécessaire${needed > 1 ? 's' : ''}, solde ${balance}.`,
 } as const;

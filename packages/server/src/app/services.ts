@@ -6,6 +6,7 @@ import { EventLog } from '../events/log.js';
 import { Presence } from '../events/presence.js';
 import { Statistics } from '../events/statistics.js';
 import { IdentityLinking } from '../oidc/linking.js';
+import { SignInCodes } from '../oidc/codes.js';
 import { OidcFlow } from '../oidc/flow.js';
 import { ProviderSignIns } from '../oidc/reauth.js';
 import { Support } from '../support/service.js';
@@ -83,8 +84,9 @@ export function createServices(deps: AppDeps) {
   const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns, purge });
   // Inactive accounts warned, then archived as a deletion (docs/server.md "Inactive accounts").
   const inactivity = new AccountInactivity({ db, clock, mailer, profiles, urls: config, log });
-  const linking = new IdentityLinking(db, accounts, sessions, events, providerSignIns);
-  const oidc = new OidcFlow(db, clock, linking, config, log);
+  const linking = new IdentityLinking(db, accounts, sessions, events);
+  // A sign-in's return carries a one-time code, redeemed for the key (docs/security.md "Google sign-in").
+  const oidc = new OidcFlow(db, clock, linking, new SignInCodes(db, clock, sessions, providerSignIns), config, log);
   const support = new Support(db, mailer, config.supportEmail, log);
 
   // The working area (docs/product.md part 2): official data, runs and results, the CSV shop, personal strategies.

@@ -135,6 +135,18 @@ export class OidcState extends Model<InferAttributes<OidcState>, InferCreationAt
   declare createdAt: CreationOptional<Date>;
 }
 
+/** A Google sign-in's one-time code (migration 0020, oidc/codes.ts): redeemed once for a session key. */
+export class OidcCode extends Model<InferAttributes<OidcCode>, InferCreationAttributes<OidcCode>> {
+  declare id: CreationOptional<number>;
+  declare codeHash: string;
+  declare bindingHash: string;
+  declare provider: string;
+  declare userId: number;
+  declare nextPath: string | null;
+  declare expiresAt: Date;
+  declare createdAt: CreationOptional<Date>;
+}
+
 export interface Models extends WorkModels, PaymentModels, AdminModels {
   User: typeof User;
   ApiKey: typeof ApiKey;
@@ -144,6 +156,7 @@ export interface Models extends WorkModels, PaymentModels, AdminModels {
   EmailRecreation: typeof EmailRecreation;
   SupportMessage: typeof SupportMessage;
   OidcState: typeof OidcState;
+  OidcCode: typeof OidcCode;
 }
 
 const id = { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true };
@@ -277,5 +290,19 @@ export function initModels(sequelize: Sequelize): Models {
     },
     { sequelize, tableName: 'oidc_states', modelName: 'OidcState', ...created },
   );
-  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, ...initWorkModels(sequelize), ...initPaymentModels(sequelize), ...initAdminModels(sequelize) };
+  const OC = class extends OidcCode {};
+  OC.init(
+    {
+      id,
+      codeHash: { type: DataTypes.STRING(64), allowNull: false },
+      bindingHash: { type: DataTypes.STRING(64), allowNull: false },
+      provider: { type: DataTypes.STRING(32), allowNull: false },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      nextPath: { type: DataTypes.STRING(512), allowNull: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      createdAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'oidc_codes', modelName: 'OidcCode', ...created },
+  );
+  return { User: U, ApiKey: K, UserToken: T, UserIdentity: I, CreditEntry: C, EmailRecreation: E, SupportMessage: S, OidcState: O, OidcCode: OC, ...initWorkModels(sequelize), ...initPaymentModels(sequelize), ...initAdminModels(sequelize) };
 }

@@ -2,6 +2,7 @@ import { Op } from 'sequelize';
 import { hashSecret, newSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
+import type { SignInCodes } from './codes.js';
 import { SignInRefused, type IdentityLinking } from './linking.js';
 import type { IdentityProvider } from './provider.js';
 
@@ -22,16 +23,25 @@ export function safeNextPath(value: string | undefined | null): string | null {
   return value;
 }
 
+/** Where `finish` sends the browser, and the binding its `bt_oidc` cookie now holds (null: none). */
+export interface FlowReturn {
+  location: string;
+  binding: string | null;
+}
+
 /**
  * The authorization-code flow: `start` remembers state, nonce and PKCE verifier in the database
  * (any instance can finish the flow) bound to a cookie of the browser that started it (so nobody
- * can make a victim finish an attacker's sign-in); `finish` checks them once and signs in.
+ * can make a victim finish an attacker's sign-in); `finish` checks them once, finds the account
+ * and sends the browser back with a one-time code, bound to a fresh cookie value; `redeem`
+ * exchanges the code, with that cookie, for the session key (docs/security.md "Google sign-in").
  */
 export class OidcFlow {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly linking: IdentityLinking,
+    private readonly codes: SignInCodes,
     private readonly config: OidcFlowConfig,
     private readonly log: (message: string) => void,
   ) {}
@@ -58,13 +68,17 @@ export class OidcFlow {
     return { url, binding };
   }
 
-  /** Returns where to send the browser: /login with a key, or with an error code. */
-  async finish(provider: IdentityProvider, query: URLSearchParams, binding: string | undefined): Promise<string> {
-    const back = (params: Record<string, string>) => {
+  /**
+   * Where to send the browser: /login with a one-time code (never the key: an address ends up in
+   * the history, logs and Referer headers), or with an error code; and the new binding of its
+   * cookie when a code was issued (the state's binding is spent with the state).
+   */
+  async finish(provider: IdentityProvider, query: URLSearchParams, binding: string | undefined): Promise<FlowReturn> {
+    const back = (params: Record<string, string>, newBinding: string | null = null): FlowReturn => {
       const url = new URL('/login', this.config.publicUrl);
       url.searchParams.set('provider', provider.id);
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-      return url.toString();
+      return { location: url.toString(), binding: newBinding };
     };
     const providerError = query.get('error');
     if (providerError) return back({ error: /^[a-z_]{1,64}$/.test(providerError) ? providerError : 'access_denied' });
@@ -92,14 +106,22 @@ export class OidcFlow {
       this.log(`${provider.id} sign-in failed at the token exchange: ${(err as Error).message}`);
       return back({ error: 'oidc_failed' });
     }
+    let userId: number;
     try {
-      const { key } = await this.linking.signIn(provider.id, claims);
-      const params: Record<string, string> = { apiKey: key };
-      if (saved.nextPath) params.next = saved.nextPath;
-      return back(params);
+      userId = (await this.linking.signIn(provider.id, claims)).user.id;
     } catch (err) {
       if (err instanceof SignInRefused) return back({ error: err.code });
       throw err;
     }
+    const redeemBinding = newSecret();
+    const code = await this.codes.issue({ provider: provider.id, userId, bindingHash: hashSecret(redeemBinding), nextPath: saved.nextPath });
+    const params: Record<string, string> = { code };
+    if (saved.nextPath) params.next = saved.nextPath;
+    return back(params, redeemBinding);
+  }
+
+  /** The session key for a code of this browser (its `bt_oidc` cookie), or null: refused. */
+  redeem(provider: IdentityProvider, code: string, binding: string | undefined): Promise<{ key: string; nextPath: string | null } | null> {
+    return this.codes.redeem(provider.id, code, binding ?? '');
   }
 }

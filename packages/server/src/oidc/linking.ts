@@ -7,7 +7,6 @@ import type { EventLog } from '../events/log.js';
 import type { User } from '../db/models.js';
 import { userWithEmail } from '../users/lookup.js';
 import type { IdentityClaims } from './provider.js';
-import type { ProviderSignIns } from './reauth.js';
 
 /** Why a third-party sign-in could not end in a session; sent back as /login?error=... */
 export class SignInRefused extends Error {
@@ -32,17 +31,16 @@ export class IdentityLinking {
     private readonly accounts: Accounts,
     private readonly sessions: Sessions,
     private readonly events: EventLog,
-    private readonly signIns?: ProviderSignIns,
   ) {}
 
-  async signIn(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; created: boolean }> {
+  /**
+   * The account the identity signs into. No session yet: the key is issued when the browser
+   * redeems the sign-in's one-time code (oidc/codes.ts).
+   */
+  async signIn(provider: string, claims: IdentityClaims): Promise<{ user: User; created: boolean }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const { keyId, ...signedIn } = await this.signInOnce(provider, claims);
-        // After the commit: the session exists. It vouches for its account for a few minutes
-        // (setting a first password, changing the address: oidc/reauth.ts).
-        await this.signIns?.record(signedIn.user.id, keyId);
-        return signedIn;
+        return await this.signInOnce(provider, claims);
       } catch (err) {
         // Two first sign-ins of one identity at once (two tabs; or two new identities choosing
         // the same username): on MySQL neither saw the other's rows, and the unique index refused
@@ -53,7 +51,7 @@ export class IdentityLinking {
     }
   }
 
-  private signInOnce(provider: string, claims: IdentityClaims): Promise<{ user: User; key: string; keyId: number; created: boolean }> {
+  private signInOnce(provider: string, claims: IdentityClaims): Promise<{ user: User; created: boolean }> {
     const { User, UserIdentity } = this.db.models;
     const email = claims.email ? normalizeEmail(claims.email) : null;
     return this.db.transaction(async (t) => {
@@ -64,9 +62,8 @@ export class IdentityLinking {
         const user = await User.findByPk(identity.userId, { transaction: t });
         if (user?.role === 'admin' && !user.deletedAt) throw new SignInRefused('admin_password');
         if (user && !user.deletedAt) {
-          const { key, keyId } = await this.sessions.issue(user.id, t);
           await this.events.record({ kind: 'login', userId: user.id, method: provider }, t);
-          return { user, key, keyId, created: false };
+          return { user, created: false };
         }
       }
       if (!email || !isEmail(email)) throw new SignInRefused('email_missing');
@@ -91,9 +88,8 @@ export class IdentityLinking {
           await this.sessions.revokeAll(existing.id, t);
           await this.accounts.markEmailVerified(existing.id, t);
         }
-        const { key, keyId } = await this.sessions.issue(existing.id, t);
         await this.events.record({ kind: 'login', userId: existing.id, method: provider }, t);
-        return { user: (await User.findByPk(existing.id, { transaction: t }))!, key, keyId, created: false };
+        return { user: (await User.findByPk(existing.id, { transaction: t }))!, created: false };
       }
       const user = await this.accounts
         .createUser(
@@ -112,8 +108,7 @@ export class IdentityLinking {
           throw err;
         });
       await UserIdentity.create({ userId: user.id, provider, subject: claims.subject, email }, { transaction: t });
-      const { key, keyId } = await this.sessions.issue(user.id, t);
-      return { user, key, keyId, created: true };
+      return { user, created: true };
     });
   }
 

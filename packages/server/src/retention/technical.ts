@@ -40,3 +40,11 @@ export async function expireSessions(db: Database, clock: Clock, idleMs: number,
 export function expireOidcStates(db: Database, clock: Clock, limit: number): Promise<number> {
   return deleteDue(db, db.models.OidcState, { expiresAt: { [Op.lt]: clock.now() } }, [['id', 'ASC']], limit);
 }
+
+/**
+ * Sign-in codes past their minute (oidc/codes.ts) that nobody redeemed: a redeem deletes its own
+ * row, and an expired one is refused anyway. They name an account, so they go once expired.
+ */
+export function expireOidcCodes(db: Database, clock: Clock, limit: number): Promise<number> {
+  return deleteDue(db, db.models.OidcCode, { expiresAt: { [Op.lt]: clock.now() } }, [['expiresAt', 'ASC'], ['id', 'ASC']], limit);
+}
