@@ -2,8 +2,8 @@
  * A key in the address against a real bt server (docs/security.md "Sessions", docs/web.md
  * "Session"): a link carrying another account's key while a session is live asks first (staying
  * keeps the account, switching switches); a link with no session signs in but says so, with a way
- * out; the return of a Google sign-in started in this tab (the local OpenID provider of the
- * server's tests stands in for Google) asks nothing. Run after the builds of docs/development.md:
+ * out; the return of a Google sign-in (the local OpenID provider of the server's tests stands in
+ * for Google) carries a one-time code, never a key, and asks nothing. Run after the builds of docs/development.md:
  * `npx tsx --conditions=@bt/source --test e2e/address-key.test.ts`.
  */
 import assert from 'node:assert/strict';
@@ -158,13 +158,19 @@ describe('a key in the address', () => {
     provider!.signIn({ sub: 'g-addr-1', email: 'gaby.addr@bt.test', email_verified: true, given_name: 'Gaby', family_name: 'Roux' });
     const page = await signedInAs(ana);
     await page.goto(`${running.server.url}/login?next=%2Fdashboard`);
+    const seen: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) seen.push(frame.url());
+    });
     await page.getByTestId('google-signin').click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await avatarIs(page, 'GR');
     assert.equal(await page.getByRole('dialog').count(), 0);
     assert.equal(await page.getByTestId('link-notice').count(), 0);
     assert.notEqual(await storedKey(page), ana.key);
-    assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('btOwnSignIn')), null, 'the marker is spent');
+    // The return carried a one-time code that only this browser could redeem, never a key.
+    assert.ok(seen.some((url) => new URL(url).searchParams.has('code')), seen.join('\n'));
+    for (const url of seen) assert.doesNotMatch(url, /[?&](apiKey|api_key|token)=/i, url);
     await page.context().close();
   });
 });

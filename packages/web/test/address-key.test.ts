@@ -1,10 +1,11 @@
 /**
  * A key in the address (docs/security.md "Sessions", docs/web.md "Session"): what it may do to a
- * session already stored, the marker of a sign-in started in this tab, and the store's answers.
+ * session already stored, the code of a Google sign-in's return, and the store's answers.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OWN_SIGN_IN_MARKER, OWN_SIGN_IN_TTL_MS, accountLabel, decideAddressKey, markOwnSignIn, ownSignInReturn, sameAccount, takeOwnSignIn } from '../src/session/addressKey.js';
+import { accountLabel, decideAddressKey, sameAccount } from '../src/session/addressKey.js';
+import { captureSignInCode } from '../src/session/signInCode.js';
 import { memoryStorage } from '../src/session/keyStorage.js';
 import { SessionStore } from '../src/session/store.js';
 import { HttpError, NetworkError } from '../src/api/errors.js';
@@ -15,49 +16,39 @@ import { makeCalls } from '../src/api/calls.js';
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('decideAddressKey', () => {
-  it('takes a key when nothing is stored, as a sign-in by a link unless the visitor signed in here', () => {
-    assert.deepEqual(decideAddressKey(null, 'k1', false), { action: 'take', byLink: true });
-    assert.deepEqual(decideAddressKey(null, 'k1', true), { action: 'take', byLink: false });
+  it('takes a key when nothing is stored, as a sign-in by a link', () => {
+    assert.deepEqual(decideAddressKey(null, 'k1'), { action: 'take', byLink: true });
   });
 
-  it('asks before another key replaces a stored one, unless it comes back from a sign-in started here', () => {
-    assert.deepEqual(decideAddressKey('mine', 'theirs', false), { action: 'ask', byLink: false });
-    assert.deepEqual(decideAddressKey('mine', 'theirs', true), { action: 'take', byLink: false });
+  it('asks before another key replaces a stored one', () => {
+    assert.deepEqual(decideAddressKey('mine', 'theirs'), { action: 'ask', byLink: false });
   });
 
   it('ignores the stored key itself and an address without a key', () => {
-    assert.deepEqual(decideAddressKey('mine', 'mine', false), { action: 'ignore', byLink: false });
-    assert.deepEqual(decideAddressKey('mine', null, false), { action: 'ignore', byLink: false });
-    assert.deepEqual(decideAddressKey(null, null, true), { action: 'ignore', byLink: false });
+    assert.deepEqual(decideAddressKey('mine', 'mine'), { action: 'ignore', byLink: false });
+    assert.deepEqual(decideAddressKey('mine', null), { action: 'ignore', byLink: false });
+    assert.deepEqual(decideAddressKey(null, null), { action: 'ignore', byLink: false });
   });
 });
 
-describe('the marker of a sign-in started in this tab', () => {
-  const now = 1_800_000_000_000;
-
-  it('counts on a provider return to /login, within its ten minutes', () => {
-    assert.equal(ownSignInReturn(String(now - 1000), now, '/login', '?provider=google&next=%2Fdashboard'), true);
-    assert.equal(ownSignInReturn(String(now - OWN_SIGN_IN_TTL_MS), now, '/login/', '?provider=google'), true);
+describe('the code of a sign-in return', () => {
+  it('takes the code out of /login?provider=…, keeping the rest of the address', () => {
+    assert.deepEqual(captureSignInCode('/login', '?provider=google&code=c0de&next=%2Fdashboard'), {
+      code: { provider: 'google', value: 'c0de' },
+      search: '?provider=google&next=%2Fdashboard',
+      changed: true,
+    });
+    assert.deepEqual(captureSignInCode('/login/', '?code=c0de&provider=google'), { code: { provider: 'google', value: 'c0de' }, search: '?provider=google', changed: true });
   });
 
-  it('does not count elsewhere, stale, from the future, or malformed', () => {
-    assert.equal(ownSignInReturn(String(now - 1000), now, '/home', '?provider=google'), false, 'not the return page');
-    assert.equal(ownSignInReturn(String(now - 1000), now, '/login', '?next=%2Fdashboard'), false, 'no provider');
-    assert.equal(ownSignInReturn(String(now - OWN_SIGN_IN_TTL_MS - 1), now, '/login', '?provider=google'), false, 'stale');
-    assert.equal(ownSignInReturn(String(now + 60_000), now, '/login', '?provider=google'), false, 'in the future');
-    for (const bad of [null, '', 'yes', '-5', '1e12']) assert.equal(ownSignInReturn(bad, now, '/login', '?provider=google'), false, String(bad));
+  it('a blank code leaves the address, and is no code', () => {
+    assert.deepEqual(captureSignInCode('/login', '?provider=google&code=%20'), { code: null, search: '?provider=google', changed: true });
   });
 
-  it('is removed by the first page load that reads it, whether it counts or not', () => {
-    const tab = memoryStorage();
-    markOwnSignIn(tab, now);
-    assert.equal(tab.getItem(OWN_SIGN_IN_MARKER), String(now));
-    assert.equal(takeOwnSignIn(tab, now + 5000, '/login', '?provider=google'), true);
-    assert.equal(tab.getItem(OWN_SIGN_IN_MARKER), null);
-    assert.equal(takeOwnSignIn(tab, now + 6000, '/login', '?provider=google'), false, 'once only');
-    markOwnSignIn(tab, now);
-    assert.equal(takeOwnSignIn(tab, now + 5000, '/pricing', ''), false);
-    assert.equal(tab.getItem(OWN_SIGN_IN_MARKER), null, 'an abandoned sign-in vouches for no later link');
+  it('leaves every other address alone: another page, no provider, a provider that is not a name', () => {
+    for (const [path, search] of [['/pricing', '?provider=google&code=c0de'], ['/login', '?code=c0de'], ['/login', '?provider=..%2Fadmin&code=c0de'], ['/login', '?provider=google']]) {
+      assert.deepEqual(captureSignInCode(path, search), { code: null, search, changed: false }, `${path}${search}`);
+    }
   });
 });
 
@@ -146,14 +137,38 @@ describe('session store and a key in the address', () => {
     assert.deepEqual([state.key, state.offer, state.byLink, storage.getItem('apiKey')], ['ana-fresh', null, false, 'ana-fresh']);
   });
 
-  it('the return of a sign-in started here replaces the session without a question', async () => {
+  it('a Google return\'s code replaces the session without a question: only this browser could redeem it', async () => {
     const storage = memoryStorage({ apiKey: 'ana-key' });
     const server = profiles({ 'ana-key': ANA, 'gina-key': { id: 3, username: 'gina' } });
     const store = new SessionStore({ storage, fetchProfile: server.fetchProfile, pingAdmin: async () => undefined });
-    await store.start('gina-key', true);
+    const redeemed = store.redeemSignIn(async () => ({ status: 'success', token: 'gina-key', apiKey: 'gina-key' }));
+    assert.equal(store.getState().status, 'consuming', 'said at once, before the answer');
+    await redeemed;
     const state = store.getState();
-    assert.deepEqual([state.key, state.user?.username, state.offer, state.byLink, storage.getItem('apiKey')], ['gina-key', 'gina', null, false, 'gina-key']);
+    assert.deepEqual([state.status, state.key, state.user?.username, state.offer, state.byLink, state.signInFailure, storage.getItem('apiKey')], ['ready', 'gina-key', 'gina', null, false, null, 'gina-key']);
     assert.deepEqual(server.asked, ['gina-key'], 'the old key is not even read');
+  });
+
+  it('a refused code keeps the stored session and says why; without one, nobody is signed in', async () => {
+    const refused = new HttpError(400, 'La connexion avec Google a expiré ou a été commencée dans un autre navigateur. Réessaie.', null);
+    const storage = memoryStorage({ apiKey: 'ana-key' });
+    const store = new SessionStore({ storage, fetchProfile: profiles({ 'ana-key': ANA }).fetchProfile, pingAdmin: async () => undefined });
+    await store.redeemSignIn(async () => {
+      throw refused;
+    });
+    let state = store.getState();
+    assert.deepEqual([state.status, state.key, state.user?.username, state.signInFailure, storage.getItem('apiKey')], ['ready', 'ana-key', 'ana', { detail: refused.detail }, 'ana-key']);
+
+    const empty = memoryStorage();
+    const anonymous = new SessionStore({ storage: empty, fetchProfile: profiles({}).fetchProfile, pingAdmin: async () => undefined });
+    await anonymous.redeemSignIn(async () => {
+      throw new NetworkError(new Error('offline'));
+    });
+    state = anonymous.getState();
+    assert.deepEqual([state.status, state.key, state.signInFailure, empty.getItem('apiKey')], ['anonymous', null, { detail: null }, null], 'no answer: no reason to tell');
+    // An answer without a key (a proxy's page) is no sign-in either.
+    await anonymous.redeemSignIn(async () => ({ status: 'success' }) as { token?: unknown });
+    assert.deepEqual([anonymous.getState().status, anonymous.getState().signInFailure], ['anonymous', { detail: null }]);
   });
 
   it('nothing stored and a key by a link: signed in, said once; hidden or signed out, the notice goes', async () => {
@@ -223,5 +238,30 @@ describe('two keys read at once', () => {
     const [mine, theirs] = await Promise.all([calls.me('ana-key'), calls.me('mallory-key')]);
     assert.deepEqual([mine.username, theirs.username], ['ana-key', 'mallory-key']);
     assert.deepEqual(sent.sort(), ['ana-key', 'mallory-key']);
+  });
+});
+
+describe('the redeem call', () => {
+  it('posts the code with the API\'s cookies (the flow\'s binding) and no key, and reads the key as a login\'s', async () => {
+    const sent: { url: string; init: RequestInit }[] = [];
+    const client = createApiClient({
+      fetch: async (url, init) => {
+        sent.push({ url, init });
+        return new Response(JSON.stringify({ status: 'success', token: 'k', apiKey: 'k', message: 'Connexion réussie', next: null }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      },
+      now: () => 0,
+      location: () => ({ hostname: 'bt.example', pathname: '/login', search: '', hash: '' }),
+      redirect: () => undefined,
+      getKey: () => 'stored-key',
+      apiHost: '',
+    });
+    const answer = await makeCalls(client).redeemSignIn('google', 'c0de');
+    assert.equal(answer.apiKey, 'k');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].url, '/api/auth/google/redeem');
+    assert.equal(sent[0].init.method, 'POST');
+    assert.equal(sent[0].init.credentials, 'include');
+    assert.equal(sent[0].init.body, JSON.stringify({ code: 'c0de' }));
+    assert.equal((sent[0].init.headers as Record<string, string>)['X-API-Key'], undefined, 'no key: the code is the credential');
   });
 });

@@ -116,6 +116,12 @@ export function makeCalls(api: ApiClient) {
       api.url(`/api/download/${encodeURIComponent(file)}`, { folder, apiKey: key ?? undefined }),
     /** The third-party sign-in start endpoint on the API host (a browser redirect, docs/product.md §1.7). */
     googleSignInUrl: (next: string) => api.url('/api/auth/google/login', { next }),
+    /**
+     * The one-time code of a third-party sign-in's return, exchanged for the key (answered as a
+     * login is), with the flow's cookie: only the browser that started the sign-in can (docs/api.md).
+     */
+    redeemSignIn: (provider: string, code: string) =>
+      api.post<LoginAnswer>(`/api/auth/${encodeURIComponent(provider)}/redeem`, { code }, { auth: false, credentials: 'include', redirectOnAuthError: false }),
     /** The health answer, whose `sign_in` lists the third-party sign-ins this server has (docs/api.md). */
     health: () => api.get<unknown>('/api/health', { auth: false }),
     /** What the official library holds, per symbol and timeframe (public). */

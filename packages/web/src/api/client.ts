@@ -63,6 +63,11 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Apply the 401/403 login redirect (default true on authenticated calls). */
   redirectOnAuthError?: boolean;
+  /**
+   * 'include': send the API's cookies even when it is on another origin. Only the redeem of a
+   * third-party sign-in's code needs one (its `bt_oidc` binding); no call ever sends a key in one.
+   */
+  credentials?: RequestCredentials;
 }
 
 export interface ClientDeps {
@@ -147,7 +152,7 @@ export function createApiClient(deps: ClientDeps): ApiClient {
     if (key && options.keyQuery) query[options.keyQuery] = key;
     const target = url(path, query);
 
-    const response = await withoutTransportErrors(() => deps.fetch(target, { method, headers, body, signal: options.signal }));
+    const response = await withoutTransportErrors(() => deps.fetch(target, { method, headers, body, signal: options.signal, ...(options.credentials ? { credentials: options.credentials } : {}) }));
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       const parsed = text ? parseJsonText(text) : undefined;

@@ -1,18 +1,25 @@
 /**
- * Runs once before the first render: a key in the address is taken out of it (history replaced,
- * nothing else touched) and handed to the session (docs/product.md §1.4), with whether it comes
- * back from a sign-in started in this tab (session/addressKey.ts, docs/security.md "Sessions").
+ * Runs once before the first render: a key or a sign-in code in the address is taken out of it
+ * (history replaced, nothing else touched) and handed to the session (docs/product.md §1.4,
+ * docs/security.md "Sessions" and "Google sign-in"). A sign-in's code is redeemed for its key;
+ * a key from a link is weighed against the stored session (session/addressKey.ts).
  */
-import { session, tabStorage } from '../runtime.js';
-import { takeOwnSignIn } from './addressKey.js';
+import { calls, session } from '../runtime.js';
+import { captureSignInCode } from './signInCode.js';
 import { captureUrlKey } from './urlKey.js';
 
 export function bootstrapSession(): void {
   const { pathname, search, hash } = window.location;
-  const ownSignIn = takeOwnSignIn(tabStorage, Date.now(), pathname, search);
-  const captured = captureUrlKey(search);
-  if (captured.changed) {
+  const returned = captureSignInCode(pathname, search);
+  const captured = captureUrlKey(returned.search);
+  if (returned.changed || captured.changed) {
     window.history.replaceState(window.history.state, '', `${pathname}${captured.search}${hash}`);
   }
-  void session.start(captured.key, ownSignIn);
+  // A code and a key at once is no return of ours: the code, which only this browser can redeem, wins.
+  if (returned.code) {
+    const { provider, value } = returned.code;
+    void session.redeemSignIn(() => calls.redeemSignIn(provider, value));
+  } else {
+    void session.start(captured.key);
+  }
 }

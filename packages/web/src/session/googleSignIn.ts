@@ -1,11 +1,9 @@
 /**
- * Leaves for the Google sign-in, marking this tab first: its return hands a key over in the address,
- * and a return the visitor started here is taken without asking (session/addressKey.ts).
+ * Leaves for the Google sign-in. Its return carries a one-time code that only this browser can
+ * redeem (session/signInCode.ts): no marker is needed to tell it from a link.
  */
-import { calls, tabStorage } from '../runtime.js';
-import { markOwnSignIn } from './addressKey.js';
+import { calls } from '../runtime.js';
 
 export function leaveForGoogleSignIn(next: string): void {
-  markOwnSignIn(tabStorage, Date.now());
   window.location.assign(calls.googleSignInUrl(next));
 }

@@ -8,6 +8,7 @@ import type { CreditsChannel } from './creditsChannel.js';
 import { clearStoredKey, readStoredKey, storeKey, type KeyValueStorage } from './keyStorage.js';
 import { HttpError, NetworkError } from '../api/errors.js';
 import { NonJsonAnswerError } from '../api/client.js';
+import { answerKey } from '../api/calls.js';
 import { creditBalance } from '../shell/credits.js';
 import type { UserProfile } from './types.js';
 
@@ -42,6 +43,11 @@ export interface SessionState {
   readonly offer: { readonly key: string; readonly user: UserProfile | null } | null;
   /** This session was opened by a link (a key in the address, nobody signed in before): said once. */
   readonly byLink: boolean;
+  /**
+   * The redeem of a third-party sign-in's code failed: the server's French reason (`detail`),
+   * or null when it gave none (no answer, a page that is not ours). Null `signInFailure`: none.
+   */
+  readonly signInFailure: { readonly detail: string | null } | null;
 }
 
 export interface SessionDeps {
@@ -63,7 +69,7 @@ export class SessionStore {
   constructor(private readonly deps: SessionDeps) {
     this.admin = new AdminStatusCache(deps.pingAdmin);
     const key = readStoredKey(deps.storage);
-    this.state = { key, user: null, status: key ? 'loading' : 'anonymous', adminPing: null, isAdmin: false, offer: null, byLink: false };
+    this.state = { key, user: null, status: key ? 'loading' : 'anonymous', adminPing: null, isAdmin: false, offer: null, byLink: false, signInFailure: null };
     // Another tab spent or bought credits: re-read the profile here, without telling anyone again.
     deps.credits?.subscribe(() => {
       if (this.state.key && this.state.status === 'ready') void this.loadProfile(this.state.key, true).catch(() => undefined);
@@ -77,13 +83,10 @@ export class SessionStore {
     return () => this.listeners.delete(listener);
   };
 
-  /**
-   * Starts the session: `urlKey` is a key taken from the address (already removed from it);
-   * `ownSignIn` says it comes back from a sign-in started in this tab (session/addressKey.ts).
-   */
-  start(urlKey: string | null, ownSignIn = false): Promise<void> {
+  /** Starts the session: `urlKey` is a key taken from the address (already removed from it). */
+  start(urlKey: string | null): Promise<void> {
     const stored = this.state.key;
-    const { action, byLink } = decideAddressKey(stored, urlKey, ownSignIn);
+    const { action, byLink } = decideAddressKey(stored, urlKey);
     if (action === 'take' && urlKey) {
       storeKey(this.deps.storage, urlKey);
       this.admin.reset();
@@ -128,6 +131,33 @@ export class SessionStore {
     this.set({ user: myUser, status: myUser ? 'ready' : 'unavailable', offer: theirsRefused ? null : { key: candidate, user: theirUser } });
   }
 
+  /**
+   * Starts the session from the return of a third-party sign-in: `redeem` exchanges its code
+   * (already removed from the address) for the key, which is then taken as a password login's is,
+   * replacing any stored session without a question: only the browser that started the sign-in
+   * can redeem its code. On a refusal the stored session, if any, stays, and `signInFailure` says why.
+   */
+  async redeemSignIn(redeem: () => Promise<{ token?: unknown; apiKey?: unknown; api_key?: unknown } | null | undefined>): Promise<void> {
+    const stored = this.state.key;
+    const generation = ++this.generation;
+    this.set({ status: 'consuming', user: null, signInFailure: null });
+    let key: string | null = null;
+    let detail: string | null = null;
+    try {
+      key = answerKey(await redeem());
+    } catch (error) {
+      if (error instanceof HttpError) detail = error.detail || null;
+    }
+    if (generation !== this.generation) return;
+    if (key) {
+      await this.login(key).catch(() => undefined);
+      return;
+    }
+    this.set({ signInFailure: { detail } });
+    if (stored) await this.loadProfile(stored, false, true).catch(() => undefined);
+    else this.set({ key: null, user: null, status: 'anonymous', adminPing: null });
+  }
+
   /** The visitor chose the address's account: signed in with it, as by the form. */
   acceptOffer(): Promise<void> {
     const offer = this.state.offer;
@@ -157,7 +187,7 @@ export class SessionStore {
   async login(key: string): Promise<UserProfile> {
     storeKey(this.deps.storage, key);
     this.admin.reset();
-    this.set({ key, user: null, status: 'loading', adminPing: null, offer: null, byLink: false });
+    this.set({ key, user: null, status: 'loading', adminPing: null, offer: null, byLink: false, signInFailure: null });
     return this.loadProfile(key);
   }
 

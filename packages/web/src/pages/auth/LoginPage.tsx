@@ -211,12 +211,17 @@ export default function LoginPage() {
   const recreateLimit = params.get('error') === 'recreate_limit';
   const [providerFailed, setProviderFailed] = useState(false);
 
-  // Return from third-party sign-in: the key was taken from the address before the first render.
+  // Return from third-party sign-in: its code (or a link's key) was taken from the address before
+  // the first render and handed to the session (session/bootstrap.ts). A refused code shows why,
+  // even over a session that was kept.
+  const redeemFailed = state.signInFailure !== null;
   useEffect(() => {
     if (!provider) return;
-    if (state.status === 'ready') navigate(next, { replace: true });
+    if (redeemFailed) setProviderFailed(true);
+    else if (state.status === 'ready') navigate(next, { replace: true });
     else if (state.status === 'anonymous' && !recreateLimit) setProviderFailed(true);
-  }, [provider, state.status, next, navigate, recreateLimit]);
+  }, [provider, state.status, next, navigate, recreateLimit, redeemFailed]);
+  const failure = state.signInFailure ? (state.signInFailure.detail ?? AUTH_MESSAGES.providerRedeemFailed) : providerFailureMessage(params.get('error'));
 
   const setTab = (value: AuthTab) => {
     const copy = new URLSearchParams(params);
@@ -243,7 +248,7 @@ export default function LoginPage() {
         <h1>{tab === 'register' ? 'Inscription' : 'Connexion'}</h1>
         {provider && (state.status === 'consuming' || state.status === 'loading') ? <p className="muted">Connexion en cours…</p> : null}
         {recreateLimit ? <p className="alert alert-error" role="alert">{AUTH_MESSAGES.recreateLimit}</p> : null}
-        {providerFailed ? <p className="alert alert-error" role="alert" data-testid="provider-error">{providerFailureMessage(params.get('error'))}</p> : null}
+        {providerFailed ? <p className="alert alert-error" role="alert" data-testid="provider-error">{failure}</p> : null}
         {params.get('reset_link') === 'sent' ? <p className="alert alert-info">{AUTH_MESSAGES.forgotDone}</p> : null}
         {params.get('reset') === '1' ? <p className="alert alert-info">Mot de passe mis à jour : connecte-toi avec le nouveau.</p> : null}
         <GoogleButton next={next} />

@@ -24,6 +24,8 @@ export const AUTH_MESSAGES = {
   resetDone: 'Mot de passe mis à jour. Redirection…',
   resetInvalid: 'Lien invalide ou expiré.',
   providerFailed: 'Connexion avec Google impossible. Réessaie.',
+  // The return's code could not be redeemed and the server gave no reason (no answer, another page).
+  providerRedeemFailed: 'Connexion avec Google interrompue : le serveur n’a pas répondu. Réessaie.',
   googleUnavailable: 'La connexion avec Google n’est pas disponible sur ce serveur.',
 } as const;
 
