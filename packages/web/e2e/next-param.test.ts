@@ -58,7 +58,7 @@ async function settled(page: Page, origin: string, pathname: string): Promise<vo
 }
 
 describe('next parameter of /login', () => {
-  it('the third-party sign-in return follows a path of this site and sends anything else to /home', async () => {
+  it('a key on the return page (a link, since no return bears one) follows a path of this site and sends anything else to /home', async () => {
     const origin = new URL(running.server.url).origin;
     for (const next of [...OUTSIDE, '/dashboard?tab=csv#top']) {
       const page = await fresh();
