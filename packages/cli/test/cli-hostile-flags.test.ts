@@ -58,6 +58,8 @@ const BASES: Record<string, Base> = {
   'admin archive restore-all': { args: ['admin', 'archive', 'restore-all', '--type', 'gpt'], ...ADMIN },
   'admin invoices list': { args: ['admin', 'invoices', 'list'], ...ADMIN },
   'admin invoices download': { args: ['admin', 'invoices', 'download', '2026/F-2026-000001.pdf', '-o', 'invoice.pdf'], ...ADMIN, positional: [3] },
+  'admin payments attention': { args: ['admin', 'payments', 'attention'], ...ADMIN },
+  'admin payments resolve': { args: ['admin', 'payments', 'resolve', '7', '--note', 'remboursé'], ...ADMIN, positional: [3] },
 };
 /** Commands with no value to sweep or that need a terminal. */
 const SKIPPED = new Set(['tui']);
