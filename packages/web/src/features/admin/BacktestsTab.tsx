@@ -6,8 +6,8 @@ import { formatPercentFr, parseWinrate, periodLabel, winrateClass } from '../../
 import { admin, hiddenBacktests, notify, save } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
-import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
-import { nextCount, shownOf } from './pages.js';
+import { Clamped, Empty, ErrorLine, Loading, MoreRows, SectionHead, TableBox } from './ui.js';
+import { shownOf } from './pages.js';
 import { BACKTESTS_PAGES, stopOf } from './rules.js';
 import { usePages } from '../paging/usePages.js';
 
@@ -109,11 +109,7 @@ export function BacktestsTab() {
           </table>
         </TableBox>
       ) : null}
-      {list && loaded.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="backtests-more">
-          {`Afficher ${nextCount(list, BACKTESTS_PAGES)} de plus`}
-        </button>
-      ) : null}
+      <MoreRows paging={loaded} sizes={BACKTESTS_PAGES} testId="backtests-more" />
     </section>
   );
 }

@@ -4,8 +4,8 @@ import type { DetailsAnswer } from '../../api/admin.js';
 import { usePages } from '../paging/usePages.js';
 import { formatCell } from './format.js';
 import { failure, MSG } from './messages.js';
-import { nextCount, shownOf, type PageSizes } from './pages.js';
-import { Empty, ErrorLine, Loading, TableBox } from './ui.js';
+import { shownOf, type PageSizes } from './pages.js';
+import { Empty, ErrorLine, Loading, MoreRows, TableBox } from './ui.js';
 
 const COLUMN_LABELS: Record<string, string> = {
   date: 'Date',
@@ -94,11 +94,7 @@ export function PagedDetails({ load, deps, sizes, testId }: { load: (limit: numb
       {loaded.loading && !list ? <Loading /> : null}
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.detailsLoad)} /> : null}
       {list ? <DetailsTable answer={{ kpi: '', columns: columns.current.length ? columns.current : undefined, rows, total: list.total ?? rows.length, limit: rows.length, offset: 0 }} testId={testId} /> : null}
-      {list && loaded.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid={`${testId}-more`}>
-          {`Afficher ${nextCount(list, sizes)} de plus`}
-        </button>
-      ) : null}
+      <MoreRows paging={loaded} sizes={sizes} testId={`${testId}-more`} />
     </>
   );
 }

@@ -8,9 +8,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { admin, notify } from './client.js';
 import { HistoryTable } from './HistoryTable.js';
 import { failure, MSG } from './messages.js';
-import { nextCount, shownOf } from './pages.js';
+import { shownOf } from './pages.js';
 import { HISTORY_PAGES, HISTORY_PREVIEW } from './rules.js';
-import { Empty, ErrorLine, Loading, SectionHead } from './ui.js';
+import { Empty, ErrorLine, Loading, MoreRows, SectionHead } from './ui.js';
 import { usePages } from '../paging/usePages.js';
 
 export function HistoryTab() {
@@ -57,11 +57,7 @@ export function HistoryTab() {
       {loaded.error ? <ErrorLine text={failure(loaded.error, MSG.globalHistoryLoad)} /> : null}
       {list && items.length === 0 ? <Empty text={MSG.noEntry} /> : null}
       {shown.length > 0 ? <HistoryTable lines={shown} withUser testId="global-history-table" /> : null}
-      {all && list && loaded.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="history-more">
-          {`Afficher ${nextCount(list, HISTORY_PAGES)} de plus`}
-        </button>
-      ) : null}
+      {all ? <MoreRows paging={loaded} sizes={HISTORY_PAGES} testId="history-more" /> : null}
       {confirming ? (
         <ConfirmDialog
           title="Réinitialiser l’historique d’achats ?"

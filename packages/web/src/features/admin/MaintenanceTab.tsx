@@ -12,9 +12,9 @@ import { formatCount, formatInstant, formatSize } from './format.js';
 import { ImportPanel } from './ImportPanel.js';
 import { PaymentAttention } from './PaymentAttention.js';
 import { failure, MSG } from './messages.js';
-import { Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
+import { Empty, ErrorLine, Loading, MoreRows, SectionHead, TableBox } from './ui.js';
 import { useLoad } from './useLoad.js';
-import { nextCount, shownOf } from './pages.js';
+import { shownOf } from './pages.js';
 import { INVOICE_PAGES, RECREATE_PAGES } from './rules.js';
 import { usePages } from '../paging/usePages.js';
 
@@ -118,11 +118,7 @@ function Recreations() {
           </table>
         </TableBox>
       ) : null}
-      {list && loaded.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="recreate-more">
-          {`Afficher ${nextCount(list, RECREATE_PAGES)} de plus`}
-        </button>
-      ) : null}
+      <MoreRows paging={loaded} sizes={RECREATE_PAGES} testId="recreate-more" />
       {confirm ? (
         <ConfirmDialog
           title="Remettre à zéro ?"
@@ -213,11 +209,7 @@ function Invoices() {
           </table>
         </TableBox>
       ) : null}
-      {list.list && list.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={list.loadMore} disabled={list.loading} data-testid="invoices-more">
-          {`Afficher ${nextCount(list.list, INVOICE_PAGES)} de plus`}
-        </button>
-      ) : null}
+      <MoreRows paging={list} sizes={INVOICE_PAGES} testId="invoices-more" />
       {deleting ? (
         <ConfirmDialog
           title="Supprimer ce fichier ?"

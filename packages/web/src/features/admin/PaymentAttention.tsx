@@ -11,9 +11,9 @@ import { usePages } from '../paging/usePages.js';
 import { admin, notify } from './client.js';
 import { formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
-import { nextCount, shownOf } from './pages.js';
+import { shownOf } from './pages.js';
 import { ATTENTION_PAGES, attentionAmount } from './rules.js';
-import { Empty, ErrorLine, SectionHead, TableBox } from './ui.js';
+import { Empty, ErrorLine, MoreRows, SectionHead, TableBox } from './ui.js';
 
 const NOTE_MAX = 500;
 
@@ -127,11 +127,7 @@ export function PaymentAttention() {
           </table>
         </TableBox>
       ) : null}
-      {list && loaded.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="attention-more">
-          {`Afficher ${nextCount(list, ATTENTION_PAGES)} de plus`}
-        </button>
-      ) : null}
+      <MoreRows paging={loaded} sizes={ATTENTION_PAGES} testId="attention-more" />
       {resolving ? <ResolveDialog item={resolving} onClose={() => setResolving(null)} onResolved={resolved} /> : null}
     </div>
   );

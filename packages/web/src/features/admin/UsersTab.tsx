@@ -10,8 +10,8 @@ import { admin, notify } from './client.js';
 import { formatCount, formatInstant } from './format.js';
 import { failure, MSG } from './messages.js';
 import { UserHistoryModal } from './UserHistoryModal.js';
-import { Clamped, Empty, ErrorLine, Loading, SectionHead, TableBox } from './ui.js';
-import { nextCount, shownOf } from './pages.js';
+import { Clamped, Empty, ErrorLine, Loading, MoreRows, SectionHead, TableBox } from './ui.js';
+import { shownOf } from './pages.js';
 import { USER_PAGES, USER_SORTS as SORTS, reservedNameBadge, type UserSort } from './rules.js';
 import { usePages } from '../paging/usePages.js';
 
@@ -146,11 +146,7 @@ export function UsersTab() {
           </table>
         </TableBox>
       ) : null}
-      {list && loaded.more ? (
-        <button type="button" className="btn btn-small admin-more" onClick={loaded.loadMore} disabled={loaded.loading} data-testid="users-more">
-          {`Afficher ${nextCount(list, USER_PAGES)} de plus`}
-        </button>
-      ) : null}
+      <MoreRows paging={loaded} sizes={USER_PAGES} testId="users-more" />
       {deleting ? (
         <ConfirmDialog
           title="Supprimer cet utilisateur ?"

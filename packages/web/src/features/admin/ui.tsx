@@ -1,6 +1,8 @@
 /** Small pieces every tab uses: the error line, the empty state, the scrolling table box, KPI cards. */
 import type { ReactNode } from 'react';
+import type { PagedLoad } from '../paging/usePages.js';
 import { MSG } from './messages.js';
+import { nextCount, type PageSizes } from './pages.js';
 
 export function ErrorLine({ text }: { text: string | null | undefined }) {
   if (!text) return null;
@@ -73,5 +75,15 @@ export function SectionHead({ title, children }: { title: string; children?: Rea
       <h2>{title}</h2>
       {children ? <div className="row-actions">{children}</div> : null}
     </div>
+  );
+}
+
+/** "Afficher N de plus" under a paged list (features/paging), shown while a next page exists. */
+export function MoreRows({ paging, sizes, testId }: { paging: Pick<PagedLoad<unknown>, 'list' | 'more' | 'loading' | 'loadMore'>; sizes: PageSizes; testId: string }) {
+  if (!paging.list || !paging.more) return null;
+  return (
+    <button type="button" className="btn btn-small admin-more" onClick={paging.loadMore} disabled={paging.loading} data-testid={testId}>
+      {`Afficher ${nextCount(paging.list, sizes)} de plus`}
+    </button>
   );
 }
