@@ -226,6 +226,33 @@ describe(`inactive accounts (${TEST_DIALECT})`, () => {
     assert.ok((await row(t, user.id)).inactivityMailedAt);
   });
 
+  it('mails again a warning a stopped process recorded and never mailed, and never archives it unmailed while a mailer is set', async () => {
+    const user = await register(t);
+    const seen = (await row(t, user.id)).lastSeenAt!;
+    const left = later(seen, 36);
+    // What a process stopped between the record and the mail leaves: warned, not mailed.
+    await t.db.models.User.update({ inactivityWarnedAt: left, inactivityMailedAt: null }, { where: { id: user.id } });
+
+    moveTo(t, new Date(left.getTime() + 5 * 60 * 1000));
+    await sweeper(t).sweep();
+    await settle();
+    assert.equal(warningsTo(user.email).length, 0, 'five minutes: perhaps another server’s mail in flight');
+
+    moveTo(t, new Date(left.getTime() + 31 * DAY));
+    await sweeper(t).sweep();
+    const mail = await inbox.waitFor((m) => recipients(m).includes(user.email) && (m.subject ?? '').startsWith(WARNING));
+    const rewarned = await row(t, user.id);
+    assert.equal(rewarned.deletedAt, null, 'not archived on a warning nobody received');
+    assert.equal(rewarned.inactivityWarnedAt?.getTime(), Math.floor(t.clock.now().getTime() / 1000) * 1000, 'warned again now');
+    assert.equal(rewarned.inactivityMailedAt?.getTime(), rewarned.inactivityWarnedAt!.getTime());
+    assert.equal(mail.subject, `Ton compte sera archivé le ${formatDayFr(rewarned.inactivityWarnedAt!.getTime() + 30 * DAY)}`, 'with its own 30 days');
+
+    t.clock.advance(30 * DAY);
+    await sweeper(t).sweep();
+    assert.ok((await row(t, user.id)).deletedAt, 'archived 30 days after the mail');
+    assert.equal(warningsTo(user.email).length, 1);
+  });
+
   it('finds the accounts by indexes, not by reading every user', async () => {
     const indexes = (await t.db.sequelize.getQueryInterface().showIndex('users')) as { name: string; fields: { attribute: string }[] }[];
     const fields = (name: string) => indexes.find((i) => i.name === name)?.fields.map((f) => f.attribute);

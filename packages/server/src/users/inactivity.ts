@@ -21,6 +21,12 @@ export interface InactivityDeps {
 export const INACTIVE_MONTHS = 36;
 /** How long the warning comes before the archiving. */
 export const WARNING_DAYS = 30;
+/**
+ * A warning recorded this long ago and still not mailed, while a mailer is set, was left by a
+ * process stopped between the record and the mail: it is claimed and mailed again, with its own 30
+ * days. Far longer than one mail takes, so a sweep never claims another server's mail in flight.
+ */
+export const UNMAILED_CLAIM_MS = 10 * 60 * 1000;
 
 const DAY_MS = 24 * 3600 * 1000;
 const SUBSCRIPTION_PLANS = OFFERS.filter((o) => isSubscriber(o.id)).map((o) => o.id);
@@ -153,7 +159,7 @@ export class AccountInactivity {
       [Op.and]: [
         { [Op.or]: [{ lastSeenAt: { [Op.lte]: cutoff } }, { lastSeenAt: null, createdAt: { [Op.lte]: cutoff } }] },
         // A warning older than the last activity belongs to an earlier period.
-        { [Op.or]: [{ inactivityWarnedAt: null }, literal(`${this.q('inactivity_warned_at')} <= ${this.activity()}`)] },
+        { [Op.or]: [{ inactivityWarnedAt: null }, literal(`${this.q('inactivity_warned_at')} <= ${this.activity()}`), ...this.unmailedClaim(now)] },
         ...this.notSubscribed(now),
       ],
     };
@@ -165,8 +171,26 @@ export class AccountInactivity {
       role: 'user',
       deletedAt: null,
       inactivityWarnedAt: { [Op.lte]: new Date(now.getTime() - WARNING_DAYS * DAY_MS) },
-      [Op.and]: [literal(`${this.q('inactivity_warned_at')} > ${this.activity()}`), ...this.notSubscribed(now)],
+      [Op.and]: [
+        literal(`${this.q('inactivity_warned_at')} > ${this.activity()}`),
+        ...this.notSubscribed(now),
+        // With a mailer, only a warning that was mailed (or had no address to go to) counts.
+        ...(this.deps.mailer.configured ? [{ [Op.or]: [{ inactivityMailedAt: { [Op.ne]: null } }, { email: null }] }] : []),
+      ],
     };
+  }
+
+  /** With a mailer: a warning of this period recorded UNMAILED_CLAIM_MS ago and never mailed, to an address. */
+  private unmailedClaim(now: Date): WhereOptions<User>[] {
+    if (!this.deps.mailer.configured) return [];
+    return [
+      {
+        inactivityMailedAt: null,
+        email: { [Op.ne]: null },
+        inactivityWarnedAt: { [Op.lte]: new Date(now.getTime() - UNMAILED_CLAIM_MS) },
+        [Op.and]: [literal(`${this.q('inactivity_warned_at')} > ${this.activity()}`)],
+      },
+    ];
   }
 
   /** No renewal set, and no paid period still running (users/presenter.ts effectivePlan, docs/payments.md "Subscriptions"). */
