@@ -107,6 +107,8 @@ describe('real data and the result view', () => {
     await page.locator(`[data-testid=backtest-card][data-folder="${folder}"]`).getByRole('button', { name: 'Voir résultats' }).click();
     const view = page.getByRole('dialog').getByTestId('result-view');
     await view.getByTestId('result-figures').waitFor();
+    // The title comes with the chart's answer, the figures with the sheets': either may arrive first.
+    await view.locator('[data-testid=result-title]', { hasText: '·' }).waitFor();
     assert.equal(await view.getByTestId('result-title').innerText(), 'EURUSD · M15 · FVG pullback multi · 1er–31 mars 2023 · SL 20');
     assert.equal(await view.locator('.folder-slug').innerText(), folder, 'the folder slug stays visible under the title');
     // Every figure of the card is the Global sheet's, written in French.
