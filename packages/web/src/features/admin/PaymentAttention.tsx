@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Check } from 'lucide-react';
 import type { PaymentAttentionItem } from '../../api/admin.js';
-import { Modal } from '../../components/Modal.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { usePages } from '../paging/usePages.js';
 import { admin, notify } from './client.js';
 import { formatInstant } from './format.js';
@@ -35,32 +35,22 @@ function ResolveDialog({ item, onClose, onResolved }: { item: PaymentAttentionIt
     }
   }
   return (
-    <Modal
+    <ConfirmDialog
       title="Clore cette situation ?"
+      text={item.label}
+      confirmLabel="Clore"
+      busy={busy}
+      error={error}
+      onConfirm={() => void resolve()}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Annuler
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void resolve()} disabled={busy} data-testid="attention-resolve-confirm">
-            Clore
-          </button>
-        </>
-      }
+      confirmTestId="attention-resolve-confirm"
     >
-      <p className="user-text">{item.label}</p>
       <p className="muted small mono">{item.message}</p>
       <label>
         Ce qui a été fait (facultatif)
         <textarea value={note} maxLength={NOTE_MAX} rows={3} onChange={(e) => setNote(e.target.value)} data-testid="attention-note" />
       </label>
-      {error ? (
-        <p className="error-text small" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </Modal>
+    </ConfirmDialog>
   );
 }
 
