@@ -12,11 +12,16 @@ export interface ErasureDeps {
 /** How long a deleted account's row keeps its personal fields: the legal notice's 12 months. */
 export const KEPT_MONTHS = 12;
 
+/** `now` less `months` calendar months (UTC): the account limits are counted in calendar months. */
+export function monthsBefore(now: Date, months: number): Date {
+  const cutoff = new Date(now.getTime());
+  cutoff.setUTCMonth(cutoff.getUTCMonth() - months);
+  return cutoff;
+}
+
 /** The moment before which a deletion is old enough to erase: `now` less KEPT_MONTHS calendar months. */
 export function erasureCutoff(now: Date): Date {
-  const cutoff = new Date(now.getTime());
-  cutoff.setUTCMonth(cutoff.getUTCMonth() - KEPT_MONTHS);
-  return cutoff;
+  return monthsBefore(now, KEPT_MONTHS);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Clock } from '../clock/index.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models.js';
 import { inactivityWarningMail, type Mailer } from '../mail/index.js';
+import { monthsBefore } from './erasure.js';
 import type { Profiles } from './profile.js';
 
 export interface InactivityDeps {
@@ -33,9 +34,7 @@ const SUBSCRIPTION_PLANS = OFFERS.filter((o) => isSubscriber(o.id)).map((o) => o
 
 /** The moment before which an account's last activity makes it inactive: `now` less INACTIVE_MONTHS calendar months. */
 export function inactivityCutoff(now: Date): Date {
-  const cutoff = new Date(now.getTime());
-  cutoff.setUTCMonth(cutoff.getUTCMonth() - INACTIVE_MONTHS);
-  return cutoff;
+  return monthsBefore(now, INACTIVE_MONTHS);
 }
 
 /** An account's last activity: its last request (events/presence.ts), or its creation if it made none. */
