@@ -27,6 +27,7 @@ let userKey = '';
 let base = '';
 let output = '';
 let dataDir: string;
+let denoDir: string;
 let drop: () => Promise<void>;
 let stripe: StripeServer;
 let nowpayments: NowPaymentsServer;
@@ -45,12 +46,17 @@ before(async () => {
   const database = await createTestDatabaseUrl('mysql');
   drop = database.drop;
   dataDir = mkdtempSync(join(tmpdir(), 'bt-deno-smoke-'));
+  // An empty DENO_DIR makes every run a first start, the one a module-sync require hung
+  // (docs/server.md, "Deno"); the closed network here also rules out the upgrade check.
+  denoDir = mkdtempSync(join(tmpdir(), 'bt-deno-dir-'));
   server = spawn(deno, ['run', '-A', 'packages/server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
+      DENO_DIR: denoDir,
+      DENO_NO_UPDATE_CHECK: '1',
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_URL: 'http://web.bt.test',
@@ -93,6 +99,7 @@ after(async () => {
   await drop?.();
   await Promise.all([stripe?.close(), nowpayments?.close()]);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (denoDir) rmSync(denoDir, { recursive: true, force: true });
 });
 
 async function call(method: string, path: string, options: { json?: unknown; key?: string } = {}) {
