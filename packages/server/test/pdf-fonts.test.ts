@@ -6,11 +6,10 @@ import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FONT_FILES, loadPdfFonts } from '../src/pdf/fonts.js';
-import { directionalPieces } from '../src/pdf/rtl.js';
 
 // The PDFs' font (src/pdf/fonts.ts, docs/payments.md "Invoices"): shipped in the repository and
-// copied by the build beside the compiled module, which looks for it next to itself; and the
-// pieces a line with right-to-left words is drawn in.
+// copied by the build beside the compiled module, which looks for it next to itself. The pieces a
+// line with right-to-left words is drawn in: test/pdf-bidi-order.test.ts.
 
 const server = fileURLToPath(new URL('..', import.meta.url));
 
@@ -45,15 +44,5 @@ describe('the PDFs font', () => {
     const { hasGlyph } = await loadPdfFonts();
     for (const ch of 'AéŁżДжΓώمحשל€…’�') assert.ok(hasGlyph(ch.codePointAt(0)!), ch);
     for (const ch of ['李', '名', '🦄']) assert.equal(hasGlyph(ch.codePointAt(0)!), false, ch);
-  });
-});
-
-describe('lines with right-to-left words', () => {
-  it('are drawn in pieces, each run of right-to-left words last word first, the spaces kept on the left-to-right side', () => {
-    assert.deepEqual(directionalPieces('Jean Dupont'), ['Jean Dupont']);
-    assert.deepEqual(directionalPieces('محمد'), ['محمد']);
-    assert.deepEqual(directionalPieces('محمد علي'), ['علي', ' محمد']);
-    assert.deepEqual(directionalPieces('Jean محمد علي Dupont'), ['Jean ', 'علي', ' محمد', ' Dupont']);
-    assert.deepEqual(directionalPieces('Dvořák שלום עולם'), ['Dvořák ', 'עולם', ' שלום']);
   });
 });

@@ -2,6 +2,8 @@
  * The text of a PDF written by pdfkit, for the tests: the page content streams (inflated when
  * FlateDecode), the strings of their Tj/TJ operators, one line per baseline (consecutive text
  * objects on the same one join, as the pieces of a line with right-to-left words do).
+ * `pdfVisualLines` gives each line as seen instead: its text objects ordered by their x position,
+ * each one's glyphs as drawn, left to right, nothing put back in reading order.
  *
  * pdfkit writes strings as hex: in WinAnsi with a standard font (Helvetica), as 2-byte glyph ids
  * with an embedded font (Type0, Identity-H), read back through the font's ToUnicode CMap. Text is
@@ -86,7 +88,8 @@ function decodeString(token: string, toUnicode: ToUnicode | undefined): string {
 const RTL_RUN = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}](?:[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{M} \u00A0]*[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{M}])?/gu;
 const readingOrder = (line: string) => line.replace(RTL_RUN, (run) => Array.from(run).reverse().join(''));
 
-export function pdfText(pdf: Uint8Array): string {
+/** The text objects of the pages, in drawing order: their baseline, x position and text. */
+function textObjects(pdf: Uint8Array): { x: number | null; y: string | null; text: string }[] {
   const all = objects(Buffer.from(pdf));
   const fonts = new Map<string, ToUnicode>();
   for (const { dict } of all.values()) {
@@ -99,7 +102,7 @@ export function pdfText(pdf: Uint8Array): string {
     }
   }
 
-  const lines: { y: string | null; text: string }[] = [];
+  const found: { x: number | null; y: string | null; text: string }[] = [];
   for (const { dict } of all.values()) {
     const contents = /\/Type\s*\/Page\b/.test(dict) ? dict.match(/\/Contents\s+(\d+)\s+0\s+R/) : null;
     const stream = contents ? all.get(Number(contents[1]))?.stream : null;
@@ -113,11 +116,36 @@ export function pdfText(pdf: Uint8Array): string {
         else for (const s of op[2].matchAll(/<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\)/g)) text += decodeString(s[0], font);
       }
       if (!text) continue;
-      const y = block.match(/[-\d.]+\s+([-\d.]+)\s+Tm/)?.[1] ?? null;
-      const last = lines[lines.length - 1];
-      if (last && y !== null && last.y === y) last.text += text;
-      else lines.push({ y, text });
+      const at = block.match(/([-\d.]+)\s+([-\d.]+)\s+Tm/);
+      found.push({ x: at ? Number(at[1]) : null, y: at?.[2] ?? null, text });
     }
   }
-  return lines.map((line) => readingOrder(line.text)).join('\n');
+  return found;
+}
+
+/** Consecutive text objects on one baseline: the lines of the pages. */
+function baselines(pdf: Uint8Array) {
+  const lines: { y: string | null; pieces: { x: number | null; text: string }[] }[] = [];
+  for (const { x, y, text } of textObjects(pdf)) {
+    const last = lines[lines.length - 1];
+    if (last && y !== null && last.y === y) last.pieces.push({ x, text });
+    else lines.push({ y, pieces: [{ x, text }] });
+  }
+  return lines;
+}
+
+export function pdfText(pdf: Uint8Array): string {
+  return baselines(pdf)
+    .map((line) => readingOrder(line.pieces.map((piece) => piece.text).join('')))
+    .join('\n');
+}
+
+/** Each line as seen: its pieces by x position, left to right, with the glyphs as drawn. */
+export function pdfVisualLines(pdf: Uint8Array): string[] {
+  return baselines(pdf).map((line) =>
+    [...line.pieces]
+      .sort((a, b) => (a.x ?? 0) - (b.x ?? 0))
+      .map((piece) => piece.text)
+      .join(''),
+  );
 }
