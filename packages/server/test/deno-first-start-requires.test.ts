@@ -18,7 +18,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** Every installed package the server needs at run time (npm's own view, dev dependencies left out). */
 function serverRuntimePackages(): string[] {
   const out = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable', '-w', '@bt/server'], { cwd: root, encoding: 'utf8' });
-  return [...new Set(out.split('\n').filter((line) => line.includes(`${join('node_modules', '')}`)))];
+  return [...new Set(out.split('\n').filter((line) => line.includes('node_modules')))];
 }
 
 describe('Deno first start: no require() of a module-sync entry', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import PDFDocument from 'pdfkit';
 import type { InvoiceContent } from '../src/payments/invoice-content.js';
 import { renderInvoicePdf } from '../src/payments/invoice-pdf.js';
 import { FONT, loadPdfFonts, useUnicodeFonts } from '../src/pdf/fonts.js';
-import { directionalPieces, textLine } from '../src/pdf/rtl.js';
+import { directionalPieces, loadBidi, textLine } from '../src/pdf/rtl.js';
 import { pdfVisualLines } from './support/pdf-text.js';
 
 // The order in which a line mixing right-to-left words (Arabic, Hebrew) with digits, punctuation
@@ -44,6 +44,8 @@ async function drawn(lines: string[]): Promise<Buffer> {
 }
 
 describe('right-to-left text in the PDFs, in the order of the bidirectional algorithm', () => {
+  before(loadBidi);
+
   it('cuts a line into pieces drawn left to right: right-to-left words alone and in logical order, digits as they read', () => {
     // fontkit reverses each right-to-left word itself; digits and spaces are handed as seen.
     assert.deepEqual(directionalPieces('Jean Dupont'), ['Jean Dupont']);

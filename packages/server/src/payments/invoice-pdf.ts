@@ -1,6 +1,6 @@
 import { importFor } from '../app/optional-module.js';
 import { FONT, loadPdfFonts, useUnicodeFonts } from '../pdf/fonts.js';
-import { textLine } from '../pdf/rtl.js';
+import { loadBidi, textLine } from '../pdf/rtl.js';
 import type { CreditNoteContent, InvoiceContent } from './invoice-content.js';
 import { printable } from './invoice-text.js';
 import { euros } from './money.js';
@@ -22,7 +22,7 @@ export async function renderInvoicePdf(content: InvoiceContent | CreditNoteConte
   const signed = (cents: number) => euros(credit ? -cents : cents);
   // Loaded by the first invoice drawn, not at every start (app/optional-module.ts).
   const { default: PDFDocument } = await importFor('invoice PDFs', 'pdfkit', () => import('pdfkit'));
-  const fonts = await loadPdfFonts();
+  const [fonts] = await Promise.all([loadPdfFonts(), loadBidi()]);
   return new Promise((resolve, reject) => {
     const issued = new Date(content.issued_at);
     const doc = new PDFDocument({

@@ -19,11 +19,8 @@
  * A PDF stores text in the order it is drawn: readers (pdftotext) put right-to-left runs back in
  * reading order, as test/support/pdf-text.ts does.
  */
-import bidiExports, { type Bidi } from 'bidi-js';
-
-// bidi-js is CommonJS and its module.exports is the factory, which its types declare as a default
-// export: imported from an ES module, the default is module.exports itself.
-const bidiFactory = bidiExports as unknown as () => Bidi;
+import type { Bidi } from 'bidi-js';
+import { importFor } from '../app/optional-module.js';
 
 // The scripts fontkit lays out right to left (its own list, by Unicode script).
 const RTL_SCRIPT =
@@ -34,8 +31,23 @@ const OWN_SCRIPT = /[^\p{Script=Common}\p{Script=Inherited}\p{Script=Unknown}]/u
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 let engine: Bidi | null = null;
-// Built at the first line that needs it (bidi-js unpacks its Unicode tables then).
-const bidi = () => (engine ??= bidiFactory());
+
+/**
+ * Loads bidi-js for `textLine` and `directionalPieces`: by the first PDF drawn, not at every start
+ * (app/optional-module.ts). Its factory unpacks the Unicode tables once.
+ */
+export async function loadBidi(): Promise<void> {
+  if (engine) return;
+  const { default: factory } = await importFor('invoice PDFs', 'bidi-js', () => import('bidi-js'));
+  // bidi-js is CommonJS and its module.exports is the factory, which its types declare as a default
+  // export: imported from an ES module, the default is module.exports itself.
+  engine ??= (factory as unknown as () => Bidi)();
+}
+
+function bidi(): Bidi {
+  if (!engine) throw new Error('right-to-left text drawn before loadBidi()');
+  return engine;
+}
 
 export function hasRightToLeft(line: string): boolean {
   return RTL_SCRIPT.test(line);

@@ -52,9 +52,9 @@ function* commonJsFiles(dir: string, esmPackage: boolean): Generator<string> {
 
 /** `file: require('name/sub')` for every such require found in the given package folders. */
 export function findModuleSyncRequires(packageDirs: readonly string[]): string[] {
+  const packages = packageDirs.map((dir) => ({ dir, pkg: readPackage(dir) }));
   const targets = new Map<string, string[]>();
-  for (const dir of packageDirs) {
-    const pkg = readPackage(dir);
+  for (const { pkg } of packages) {
     const subpaths = moduleSyncSubpaths(pkg);
     if (pkg.name && subpaths.length) targets.set(pkg.name, subpaths);
   }
@@ -64,8 +64,8 @@ export function findModuleSyncRequires(packageDirs: readonly string[]): string[]
     regex: new RegExp(`require\\(\\s*['"]${escapeRegExp(name)}(/[^'"]*)?['"]\\s*\\)`, 'g'),
   }));
   const found: string[] = [];
-  for (const dir of packageDirs) {
-    for (const file of commonJsFiles(dir, readPackage(dir).type === 'module')) {
+  for (const { dir, pkg } of packages) {
+    for (const file of commonJsFiles(dir, pkg.type === 'module')) {
       const text = readFileSync(file, 'utf8');
       for (const { subpaths, regex } of patterns) {
         for (const match of text.matchAll(regex)) {
