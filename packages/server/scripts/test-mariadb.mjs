@@ -4,13 +4,15 @@
 // they run in the SQLite pass. This pass says which it leaves out, and why, before it starts.
 // A file that touches the database in any way stays in both passes; inside such a file, a part
 // that uses none skips itself here with `{ skip: SQLITE_PASS_ONLY }` (test/support/db.ts).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { runCompiledSuite } from '../../../scripts/compiled-suite.mjs';
 
 const SQLITE_PASS_ONLY = {
+  'compiled-suite.test.ts': "the suites' compiled copy of the repository, no database",
   'connection-guard.test.ts': 'the connection cap, against a server process on SQLite',
   'engine-pool.test.ts': 'the engine threads, no database',
   'ops-settings.test.ts': 'environment parsing and closers, no database',
@@ -53,15 +55,10 @@ async function dropTemplate() {
   }
 }
 
-let child = null;
+// The pass ends with its files (runCompiledSuite passes the signal on to them); the template is
+// dropped once they have.
 let stoppedBy = null;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stoppedBy = signal;
-    // The pass ends with its files; the template is dropped once they have.
-    child?.kill(signal);
-  });
-}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (stoppedBy = signal));
 
 let status = 1;
 try {
@@ -72,14 +69,10 @@ try {
     // Two files at a time, as the SQLite pass: each file has its own database (test/support/db.ts),
     // Redis key prefix, ports and temporary directories, and many of these files wait on workers,
     // timeouts and a paused Redis more than they compute (docs/development.md, "The test command").
-    child = spawn(process.execPath, [tsx, '--conditions=@bt/source', '--test', '--test-concurrency=2', ...run], {
+    // On compiled JavaScript, as the SQLite pass (scripts/compiled-suite.mjs).
+    status = await runCompiledSuite(['--compile', 'core,server', '--test-concurrency=2', ...run], {
       cwd,
-      stdio: 'inherit',
       env: { ...process.env, BT_TEST_DB: 'mariadb', BT_TEST_MYSQL_TEMPLATE: template },
-    });
-    status = await new Promise((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) => resolve(code ?? 1));
     });
   }
 } finally {

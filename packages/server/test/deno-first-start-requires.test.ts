@@ -6,14 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { findModuleSyncRequires, moduleSyncSubpaths } from './support/module-sync-requires.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// npm's view of the installed tree is the original checkout's: in the suite's compiled copy
+// (scripts/compiled-tree.mjs) node_modules is a link to the checkout's.
+const root = dirname(realpathSync(join(fileURLToPath(import.meta.url), '..', '..', '..', '..', 'node_modules')));
 
 /** Every installed package the server needs at run time (npm's own view, dev dependencies left out). */
 function serverRuntimePackages(): string[] {

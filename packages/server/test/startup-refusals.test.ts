@@ -11,6 +11,7 @@ import { openDatabase } from '../src/db/index.js';
 import { SQLITE_PASS_ONLY } from './support/db.js';
 import { startServerProcess } from './support/server-process.js';
 import { startWorkerProcess } from './support/worker-process.js';
+import { entryArgs } from './support/entry.js';
 
 /**
  * What the real server process does with a value it cannot use (docs/server.md, "Environment"):
@@ -77,7 +78,7 @@ describe('the start refuses what it cannot use, in one line', { skip: SQLITE_PAS
     mkdirSync(dir);
     chmodSync(work, 0o755);
     chmodSync(dir, 0o755);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'src/main.ts'], {
+    const child = spawn(process.execPath, entryArgs('main'), {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { PATH: process.env.PATH ?? '', HOME: '/tmp', TMPDIR: '/tmp', PORT: '0', DATA_DIR: dir, SEED_DIR: 'off', WEB_DIST: 'off' },
       uid: 65534,

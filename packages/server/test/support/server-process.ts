@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from './entry.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,7 +24,7 @@ export interface ServerProcess {
 }
 
 /**
- * The real server as its own process (`node --import tsx src/main.ts`: one process, so its memory
+ * The real server as its own process (`src/main.ts` under tsx, or its compiled copy: one process, so its memory
  * can be read from /proc), on SQLite in a fresh data directory, with a private TMPDIR, no library
  * seeding and no web app, on a free port.
  */
@@ -31,7 +32,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   // A given data directory is the caller's (a restart over the same data): kept at stop.
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'bt-proc-data-'));
   const tmpDir = mkdtempSync(join(tmpdir(), 'bt-proc-tmp-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs('main'), {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from './entry.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,11 +16,11 @@ export interface WorkerProcess {
 }
 
 /**
- * A real bt-worker process (`src/worker.ts` under tsx), on the given environment (DATABASE_URL,
+ * A real bt-worker process (`src/worker.ts` under tsx, or its compiled copy), on the given environment (DATABASE_URL,
  * DATA_DIR, REDIS_URL, QUEUE_PREFIX...), ready once it says so.
  */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--conditions=@bt/source', 'src/worker.ts'], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs('worker'), {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SEED_DIR: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

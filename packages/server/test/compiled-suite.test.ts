@@ -1,0 +1,115 @@
+/**
+ * The server's and the CLI's suites run on a compiled copy of the repository
+ * (scripts/compiled-suite.mjs; docs/development.md, "Suites on compiled JavaScript"). Checked on a
+ * small repository of its own: what the copy holds, that the originals are left as they were,
+ * that stack traces still name the TypeScript, and that a suite's failure is the command's.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+// @ts-expect-error: a plain .mjs script without types
+import { buildCompiledTree } from '../../../scripts/compiled-tree.mjs';
+// @ts-expect-error: a plain .mjs script without types
+import { parseSuiteArgs, removeStaleCopies, runCompiledSuite } from '../../../scripts/compiled-suite.mjs';
+
+const work = mkdtempSync(join(tmpdir(), 'bt-compiled-suite-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function write(root: string, path: string, text: string) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+const MANIFEST = { name: '@bt/a', type: 'module', exports: { '.': { '@bt/source': './src/index.ts', default: './dist/index.js' } } };
+
+/** A repository like ours in miniature: a workspace package `a` linked from node_modules/@bt. */
+function makeRepository(name: string): string {
+  const root = join(work, name);
+  write(root, 'package.json', JSON.stringify({ name: 'mini', private: true, workspaces: ['packages/*'] }));
+  write(root, '.git/HEAD', 'ref: refs/heads/main\n');
+  write(root, 'node_modules/dep/package.json', JSON.stringify({ name: 'dep', main: 'index.js' }));
+  write(root, 'node_modules/dep/index.js', 'module.exports = 41;\n');
+  mkdirSync(join(root, 'node_modules', '@bt'), { recursive: true });
+  symlinkSync(join('..', '..', 'packages', 'a'), join(root, 'node_modules', '@bt', 'a'), 'dir');
+  write(root, 'packages/a/package.json', JSON.stringify(MANIFEST, null, 2));
+  write(root, 'packages/a/src/index.ts', "import dep from 'dep';\nimport { plusOne } from './util.js';\nexport const value: number = plusOne(dep);\n");
+  write(root, 'packages/a/src/util.ts', 'interface Unused { x: number }\nexport function plusOne(n: number): number {\n  return n + 1;\n}\n');
+  write(root, 'packages/a/src/fail.ts', "type Reason = string;\nconst reason: Reason = 'on purpose';\nexport function fail(): never {\n  throw new Error(reason);\n}\n");
+  write(root, 'packages/a/src/view.tsx', 'export const label = (name: string) => <b>{name}</b>;\n');
+  write(root, 'packages/a/src/notes.txt', 'beside the sources\n');
+  write(root, 'packages/a/dist/index.js', 'export const value = 0;\n');
+  write(root, 'packages/a/test/pass.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nimport { value } from '@bt/a';\nit('sees the compiled sources', () => assert.equal(value as number, 42));\n");
+  write(root, 'packages/a/test/fail.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1 as number, 2));\n");
+  write(root, 'packages/b/src/other.ts', 'export const other: string = "not compiled";\n');
+  return root;
+}
+
+describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
+  it('copies the repository: a .js beside each compiled .ts, hard links, linked node_modules and builds, no .git', async () => {
+    const root = makeRepository('tree');
+    const copy = join(root, '.test-build', 'a-copy');
+    const count = await buildCompiledTree(root, copy, ['a']);
+    assert.equal(count, 6, 'index, util, fail, view and the two test files');
+    assert.doesNotMatch(readFileSync(join(copy, 'packages/a/src/view.js'), 'utf8'), /<b>|: string/, 'JSX compiled too');
+    assert.ok(existsSync(join(copy, 'packages/a/src/util.js')));
+    assert.doesNotMatch(readFileSync(join(copy, 'packages/a/src/util.js'), 'utf8'), /interface|: number/, 'the types are gone');
+    assert.equal(existsSync(join(copy, 'packages/b/src/other.js')), false, 'package b is not compiled');
+    for (const path of ['packages/a/src/notes.txt', 'packages/a/src/util.ts', 'packages/b/src/other.ts']) {
+      assert.equal(statSync(join(copy, path)).ino, statSync(join(root, path)).ino, `${path} is the same file`);
+    }
+    assert.ok(lstatSync(join(copy, 'node_modules')).isSymbolicLink(), 'the root node_modules is the original');
+    assert.ok(lstatSync(join(copy, 'packages/a/dist')).isSymbolicLink(), 'build outputs are the originals');
+    assert.ok(lstatSync(join(copy, 'test-results')).isSymbolicLink(), "screenshots land in the original's test-results");
+    assert.ok(existsSync(join(root, 'test-results')));
+    assert.equal(existsSync(join(copy, '.git')), false);
+    assert.equal(existsSync(join(copy, '.test-build')), false, 'no copy inside the copy');
+    assert.equal(readlinkSync(join(copy, 'packages/a/node_modules/@bt/a')), join('..', '..', '..', 'a'), "@bt/a is the copy's package");
+    // The copy's manifest names the .js; the original's is unchanged (not written through a hard link).
+    assert.equal(JSON.parse(readFileSync(join(copy, 'packages/a/package.json'), 'utf8')).exports['.']['@bt/source'], './src/index.js');
+    assert.deepEqual(JSON.parse(readFileSync(join(root, 'packages/a/package.json'), 'utf8')), MANIFEST);
+  });
+
+  it('runs on plain Node through @bt/source, and stack traces name the .ts file and line', async () => {
+    const root = makeRepository('run');
+    const copy = join(root, '.test-build', 'a-copy');
+    await buildCompiledTree(root, copy, ['a']);
+    const cwd = join(copy, 'packages/a');
+    const value = spawnSync(process.execPath, ['--conditions=@bt/source', '--input-type=module', '-e', "const { value } = await import('@bt/a'); console.log(value);"], { cwd, encoding: 'utf8' });
+    assert.equal(value.stdout.trim(), '42', value.stderr);
+    const thrown = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', "const { fail } = await import('./src/fail.js'); fail();"], { cwd, encoding: 'utf8' });
+    assert.notEqual(thrown.status, 0);
+    assert.match(thrown.stderr, /Error: on purpose/);
+    assert.match(thrown.stderr, /src\/fail\.ts:4:\d+/, thrown.stderr);
+  });
+
+  it("answers the suite's status and removes its copy", async () => {
+    const root = makeRepository('suite');
+    const cwd = join(root, 'packages/a');
+    // As npm starts it: not as a child of this test runner, which would report to it instead.
+    const env = { ...process.env, NODE_TEST_CONTEXT: undefined };
+    assert.equal(await runCompiledSuite(['--compile', 'a', 'test/pass.test.ts'], { root, cwd, env, stdio: 'ignore' }), 0);
+    assert.equal(await runCompiledSuite(['--compile', 'a', 'test/pass.test.ts', 'test/fail.test.ts'], { root, cwd, env, stdio: 'ignore' }), 1);
+    assert.deepEqual(existsSync(join(root, '.test-build')) ? readdirSync(join(root, '.test-build')) : [], [], 'no copy left behind');
+  });
+
+  it("removes copies whose suite's process is gone, and keeps a running one's", () => {
+    const copies = join(work, 'copies');
+    mkdirSync(join(copies, `a-${process.pid}-0badcafe`), { recursive: true });
+    // Process ids stop well below 2^22 on Linux.
+    mkdirSync(join(copies, 'a-4999999-deadbeef'), { recursive: true });
+    removeStaleCopies(copies);
+    assert.equal(existsSync(join(copies, `a-${process.pid}-0badcafe`)), true);
+    assert.equal(existsSync(join(copies, 'a-4999999-deadbeef')), false);
+  });
+
+  it('passes node --test its options and the files as .js', () => {
+    assert.deepEqual(parseSuiteArgs(['--compile', 'core,server', '--test-concurrency=2', 'test/a.test.ts', 'test/b.test.tsx']), {
+      packages: ['core', 'server'],
+      testArgs: ['--test-concurrency=2', 'test/a.test.js', 'test/b.test.js'],
+    });
+    assert.throws(() => parseSuiteArgs(['test/a.test.ts']), /--compile <package,...> is required/);
+  });
+});

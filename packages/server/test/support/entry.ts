@@ -1,0 +1,11 @@
+/**
+ * How a test starts one of the server's entry points as a process of its own: under tsx from the
+ * sources (`tsx --test test/X.test.ts`), or, in the suite's compiled copy (scripts/compiled-suite.mjs),
+ * as the copy's JavaScript on plain Node, which spares each process seconds of tsx's loader.
+ * The arguments go after `process.execPath`; the process's folder is the server package's.
+ */
+export function entryArgs(entry: 'main' | 'worker'): string[] {
+  return import.meta.url.endsWith('.ts')
+    ? ['--import', 'tsx', '--conditions=@bt/source', `src/${entry}.ts`]
+    : ['--conditions=@bt/source', '--enable-source-maps', `src/${entry}.js`];
+}
