@@ -2,10 +2,10 @@
  * Starts a real bt server for browser tests: SQLite in a fresh temporary data directory seeded
  * from fixtures/, a free port, no SMTP (verification links come back in the answers), serving the
  * built app of packages/web/dist (run `npm run build -w @bt/web` first) on the same origin as
- * the API. BT_SERVER_ENTRY points at its main.ts (default: packages/server/src/main.ts of this
- * checkout).
+ * the API. BT_SERVER_ENTRY points at its main.ts, run under tsx, or a main.js, run on Node
+ * (default: packages/server/src/main.ts of this checkout, main.js in the suite's compiled copy).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -73,7 +73,10 @@ export interface BtServerOptions {
 export async function startBtServer(repoDir: string, options: BtServerOptions = {}): Promise<RunningServer> {
   const webDist = join(repoDir, 'packages', 'web', 'dist');
   if (!existsSync(join(webDist, 'index.html'))) throw new Error(`no web build in ${webDist}: run 'npm run build -w @bt/web' first`);
-  const entry = process.env.BT_SERVER_ENTRY ?? join(repoDir, 'packages', 'server', 'src', 'main.ts');
+  // In the suite's compiled copy (scripts/compiled-suite.mjs) the server's main.js is beside its
+  // main.ts and runs on plain Node, which spares each start seconds of tsx's loader.
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = process.env.BT_SERVER_ENTRY ?? join(repoDir, 'packages', 'server', 'src', compiled ? 'main.js' : 'main.ts');
   if (!existsSync(entry)) throw new Error(`bt server entry not found: ${entry} (set BT_SERVER_ENTRY)`);
   const serverRoot = join(dirname(entry), '..', '..', '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'bt-web-e2e-'));
@@ -82,7 +85,7 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
   if (seeded) cpSync(cache, join(dataDir, 'library'), { recursive: true, preserveTimestamps: true });
   const port = await freePort();
   const admin = { email: 'admin@bt.test', password: 'admin-password-123' };
-  const child: ChildProcess = spawn(join(serverRoot, 'node_modules', '.bin', 'tsx'), ['--conditions=@bt/source', entry], {
+  const spawnOptions: SpawnOptions = {
     cwd: dirname(entry),
     env: {
       ...process.env,
@@ -104,7 +107,10 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  };
+  const child: ChildProcess = entry.endsWith('.js')
+    ? spawn(process.execPath, ['--conditions=@bt/source', '--enable-source-maps', entry], spawnOptions)
+    : spawn(join(serverRoot, 'node_modules', '.bin', 'tsx'), ['--conditions=@bt/source', entry], spawnOptions);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
