@@ -11,7 +11,9 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, sym
 import { join, relative } from 'node:path';
 
 /** Folders the copy links to instead of copying: what other steps build or fill while the suite runs. */
-const LINKED = new Set(['node_modules', 'dist', '.data', 'data', 'tmp', 'test-results']);
+const LINKED = new Set(['node_modules', 'dist']);
+/** The same at the root only (.gitignore's): data, scratch space and the suites' outputs. */
+const LINKED_AT_ROOT = new Set(['.data', 'data', 'tmp', 'test-results']);
 /** Folders at the root that suites write into for people to read after (screenshots): made in the original if missing, then linked. */
 const OUTPUTS = ['test-results'];
 /** Not part of the copy at all. */
@@ -19,7 +21,9 @@ const SKIPPED = new Set(['.git', '.test-build']);
 
 /**
  * Builds the copy of `root` at `to` (removed first if it exists). `packages`: the folders under
- * packages/ whose `.ts` files are compiled. Answers the number of files compiled.
+ * packages/ whose `.ts` and `.tsx` files are compiled, a package (`server`) or a folder of one
+ * (`web/e2e`: the browser tests without the app's sources, whose `Heatmap.tsx` and `heatmap.ts`
+ * esbuild refuses to write side by side). Answers the number of files compiled.
  */
 export async function buildCompiledTree(root, to, packages) {
   rmSync(to, { recursive: true, force: true });
@@ -34,7 +38,7 @@ export async function buildCompiledTree(root, to, packages) {
       const source = join(from, entry.name);
       const target = join(into, entry.name);
       if (entry.isDirectory()) {
-        if (LINKED.has(entry.name)) symlinkSync(source, target, 'dir');
+        if (LINKED.has(entry.name) || (from === root && LINKED_AT_ROOT.has(entry.name))) symlinkSync(source, target, 'dir');
         else copyFolder(source, target);
       } else if (entry.isSymbolicLink()) {
         symlinkSync(source, target);
@@ -50,7 +54,7 @@ export async function buildCompiledTree(root, to, packages) {
   // Each compiled package gets a node_modules folder of its own, found before the root's: its
   // @bt/* are the copy's packages (the root's node_modules, a link, holds the originals).
   const workspaces = readdirSync(join(root, 'packages'));
-  for (const name of packages) {
+  for (const name of new Set(packages.map((folder) => folder.split('/')[0]))) {
     const modules = join(to, 'packages', name, 'node_modules');
     const original = join(root, 'packages', name, 'node_modules');
     rmSync(modules, { force: true });

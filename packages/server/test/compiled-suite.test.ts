@@ -39,6 +39,7 @@ function makeRepository(name: string): string {
   write(root, 'packages/a/src/util.ts', 'interface Unused { x: number }\nexport function plusOne(n: number): number {\n  return n + 1;\n}\n');
   write(root, 'packages/a/src/fail.ts', "type Reason = string;\nconst reason: Reason = 'on purpose';\nexport function fail(): never {\n  throw new Error(reason);\n}\n");
   write(root, 'packages/a/src/view.tsx', 'export const label = (name: string) => <b>{name}</b>;\n');
+  write(root, 'packages/a/src/data/columns.ts', 'export const columns: string[] = [];\n');
   write(root, 'packages/a/src/notes.txt', 'beside the sources\n');
   write(root, 'packages/a/dist/index.js', 'export const value = 0;\n');
   write(root, 'packages/a/test/pass.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nimport { value } from '@bt/a';\nit('sees the compiled sources', () => assert.equal(value as number, 42));\n");
@@ -52,7 +53,8 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     const root = makeRepository('tree');
     const copy = join(root, '.test-build', 'a-copy');
     const count = await buildCompiledTree(root, copy, ['a']);
-    assert.equal(count, 6, 'index, util, fail, view and the two test files');
+    assert.equal(count, 7, 'index, util, fail, view, data/columns and the two test files');
+    assert.ok(existsSync(join(copy, 'packages/a/src/data/columns.js')), 'a source folder named data is copied, not linked');
     assert.doesNotMatch(readFileSync(join(copy, 'packages/a/src/view.js'), 'utf8'), /<b>|: string/, 'JSX compiled too');
     assert.ok(existsSync(join(copy, 'packages/a/src/util.js')));
     assert.doesNotMatch(readFileSync(join(copy, 'packages/a/src/util.js'), 'utf8'), /interface|: number/, 'the types are gone');
@@ -70,6 +72,16 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     // The copy's manifest names the .js; the original's is unchanged (not written through a hard link).
     assert.equal(JSON.parse(readFileSync(join(copy, 'packages/a/package.json'), 'utf8')).exports['.']['@bt/source'], './src/index.js');
     assert.deepEqual(JSON.parse(readFileSync(join(root, 'packages/a/package.json'), 'utf8')), MANIFEST);
+  });
+
+  it('compiles a folder of a package alone, its package still resolving @bt/* to the copy', async () => {
+    const root = makeRepository('folder');
+    const copy = join(root, '.test-build', 'a-test');
+    assert.equal(await buildCompiledTree(root, copy, ['a/test']), 2);
+    assert.ok(existsSync(join(copy, 'packages/a/test/pass.test.js')));
+    assert.equal(existsSync(join(copy, 'packages/a/src/util.js')), false);
+    assert.equal(readlinkSync(join(copy, 'packages/a/node_modules/@bt/a')), join('..', '..', '..', 'a'));
+    assert.equal(existsSync(join(copy, 'packages/a/test/node_modules')), false);
   });
 
   it('runs on plain Node through @bt/source, and stack traces name the .ts file and line', async () => {
