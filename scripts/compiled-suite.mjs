@@ -29,10 +29,12 @@ export function parseSuiteArgs(argv) {
 export function removeStaleCopies(copies) {
   if (!existsSync(copies)) return;
   for (const name of readdirSync(copies)) {
-    const pid = Number(/-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
+    // Only what this script names so (see runCompiledSuite): anything else is left alone.
+    const pid = Number(/^[\w,.-]+-(\d+)-[0-9a-f]{8}$/.exec(name)?.[1]);
+    if (!pid) continue;
     let alive = false;
     try {
-      if (pid) alive = process.kill(pid, 0);
+      alive = process.kill(pid, 0);
     } catch (err) {
       alive = err.code === 'EPERM';
     }
@@ -49,7 +51,9 @@ export async function runCompiledSuite(argv, { cwd = process.cwd(), env = proces
   const { packages, testArgs } = parseSuiteArgs(argv);
   const copies = join(root, '.test-build');
   removeStaleCopies(copies);
-  const copy = join(copies, `${packages.join('-')}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // One folder per suite directly under .test-build (a package folder's slash becomes a dot), named
+  // by its process so that removeStaleCopies knows a live suite's copy from a dead one's.
+  const copy = join(copies, `${packages.join('-').replaceAll('/', '.')}-${process.pid}-${randomBytes(4).toString('hex')}`);
   let child = null;
   let stoppedBy = null;
   const stop = (signal) => {

@@ -44,6 +44,7 @@ function makeRepository(name: string): string {
   write(root, 'packages/a/dist/index.js', 'export const value = 0;\n');
   write(root, 'packages/a/test/pass.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nimport { value } from '@bt/a';\nit('sees the compiled sources', () => assert.equal(value as number, 42));\n");
   write(root, 'packages/a/test/fail.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1 as number, 2));\n");
+  write(root, 'packages/a/test/alone.test.ts', "import { it } from 'node:test';\nit('needs nothing of a', () => {});\n");
   write(root, 'packages/b/src/other.ts', 'export const other: string = "not compiled";\n');
   return root;
 }
@@ -53,7 +54,7 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     const root = makeRepository('tree');
     const copy = join(root, '.test-build', 'a-copy');
     const count = await buildCompiledTree(root, copy, ['a']);
-    assert.equal(count, 7, 'index, util, fail, view, data/columns and the two test files');
+    assert.equal(count, 8, 'index, util, fail, view, data/columns and the three test files');
     assert.ok(existsSync(join(copy, 'packages/a/src/data/columns.js')), 'a source folder named data is copied, not linked');
     assert.doesNotMatch(readFileSync(join(copy, 'packages/a/src/view.js'), 'utf8'), /<b>|: string/, 'JSX compiled too');
     assert.ok(existsSync(join(copy, 'packages/a/src/util.js')));
@@ -77,7 +78,7 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
   it('compiles a folder of a package alone, its package still resolving @bt/* to the copy', async () => {
     const root = makeRepository('folder');
     const copy = join(root, '.test-build', 'a-test');
-    assert.equal(await buildCompiledTree(root, copy, ['a/test']), 2);
+    assert.equal(await buildCompiledTree(root, copy, ['a/test']), 3);
     assert.ok(existsSync(join(copy, 'packages/a/test/pass.test.js')));
     assert.equal(existsSync(join(copy, 'packages/a/src/util.js')), false);
     assert.equal(readlinkSync(join(copy, 'packages/a/node_modules/@bt/a')), join('..', '..', '..', 'a'));
@@ -103,6 +104,16 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     // As npm starts it: not as a child of this test runner, which would report to it instead.
     const env = { ...process.env, NODE_TEST_CONTEXT: undefined };
     assert.equal(await runCompiledSuite(['--compile', 'a', 'test/pass.test.ts'], { root, cwd, env, stdio: 'ignore' }), 0);
+    // A package's folder: the copy is still one folder under .test-build, which a suite starting
+    // meanwhile would not take for a dead one's (removeStaleCopies).
+    const seen: string[][] = [];
+    const suite = runCompiledSuite(['--compile', 'a/test', 'test/alone.test.ts'], { root, cwd, env, stdio: 'ignore' });
+    while (seen.length === 0 || seen.at(-1)!.length === 0) {
+      seen.push(existsSync(join(root, '.test-build')) ? readdirSync(join(root, '.test-build')) : []);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    assert.match(seen.at(-1)![0], new RegExp(`^a\\.test-${process.pid}-[0-9a-f]{8}$`));
+    assert.equal(await suite, 0);
     assert.equal(await runCompiledSuite(['--compile', 'a', 'test/pass.test.ts', 'test/fail.test.ts'], { root, cwd, env, stdio: 'ignore' }), 1);
     assert.deepEqual(existsSync(join(root, '.test-build')) ? readdirSync(join(root, '.test-build')) : [], [], 'no copy left behind');
   });
@@ -112,9 +123,12 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     mkdirSync(join(copies, `a-${process.pid}-0badcafe`), { recursive: true });
     // Process ids stop well below 2^22 on Linux.
     mkdirSync(join(copies, 'a-4999999-deadbeef'), { recursive: true });
+    // Not a name this script gives: left alone (a folder of another suite's copy, once, was not).
+    mkdirSync(join(copies, 'core-server-web', 'e2e-4999999-deadbeef'), { recursive: true });
     removeStaleCopies(copies);
     assert.equal(existsSync(join(copies, `a-${process.pid}-0badcafe`)), true);
     assert.equal(existsSync(join(copies, 'a-4999999-deadbeef')), false);
+    assert.equal(existsSync(join(copies, 'core-server-web', 'e2e-4999999-deadbeef')), true);
   });
 
   it('passes node --test its options and the files as .js', () => {
