@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { buildCompiledTree } from './compiled-tree.mjs';
 
 const REPOSITORY = resolve(fileURLToPath(new URL('..', import.meta.url)));
+/** A suite stopped by a signal exits as a shell reports it: 128 + the signal's number. */
+const stoppedStatus = (signal) => (signal === 'SIGINT' ? 130 : 143);
 
 /** `--compile a,b` names the packages to compile; the rest goes to `node --test` as given. */
 export function parseSuiteArgs(argv) {
@@ -66,7 +68,7 @@ export async function runCompiledSuite(argv, { cwd = process.cwd(), env = proces
     const started = Date.now();
     const count = await buildCompiledTree(root, copy, packages);
     if (stdio === 'inherit') console.log(`compiled suite: ${count} TypeScript files of ${packages.join(', ')} compiled in ${Date.now() - started} ms (${relative(root, copy)})`);
-    if (stoppedBy) return stoppedBy === 'SIGINT' ? 130 : 143;
+    if (stoppedBy) return stoppedStatus(stoppedBy);
     child = spawn(process.execPath, ['--conditions=@bt/source', '--enable-source-maps', '--test', ...testArgs], {
       cwd: join(copy, relative(root, resolve(cwd))),
       stdio,
@@ -76,7 +78,7 @@ export async function runCompiledSuite(argv, { cwd = process.cwd(), env = proces
       child.on('error', fail);
       child.on('close', (code) => done(code ?? 1));
     });
-    return stoppedBy ? (stoppedBy === 'SIGINT' ? 130 : 143) : status;
+    return stoppedBy ? stoppedStatus(stoppedBy) : status;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

@@ -8,7 +8,7 @@
 // copy's package.json files have their `@bt/source` export condition name the `.js` files.
 import { build } from 'esbuild';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** Folders the copy links to instead of copying: what other steps build or fill while the suite runs. */
 const LINKED = new Set(['node_modules', 'dist']);
@@ -43,7 +43,7 @@ export async function buildCompiledTree(root, to, packages) {
       } else if (entry.isSymbolicLink()) {
         symlinkSync(source, target);
       } else if (entry.isFile()) {
-        if (entry.name === 'package.json' && from !== root && from.startsWith(join(root, 'packages'))) writeFileSync(target, sourceExportsAsJs(readFileSync(source, 'utf8')));
+        if (entry.name === 'package.json' && dirname(from) === join(root, 'packages')) writeFileSync(target, sourceExportsAsJs(readFileSync(source, 'utf8')));
         else linkSync(source, target);
         if (isCompiled(source)) compiled.push(relative(root, source));
       }

@@ -40,6 +40,7 @@ function makeRepository(name: string): string {
   write(root, 'packages/a/src/fail.ts', "type Reason = string;\nconst reason: Reason = 'on purpose';\nexport function fail(): never {\n  throw new Error(reason);\n}\n");
   write(root, 'packages/a/src/view.tsx', 'export const label = (name: string) => <b>{name}</b>;\n');
   write(root, 'packages/a/src/data/columns.ts', 'export const columns: string[] = [];\n');
+  write(root, 'packages/a/test/fixtures/package.json', '{"exports":{"@bt/source":"./x.ts"}}');
   write(root, 'packages/a/src/notes.txt', 'beside the sources\n');
   write(root, 'packages/a/dist/index.js', 'export const value = 0;\n');
   write(root, 'packages/a/test/pass.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nimport { value } from '@bt/a';\nit('sees the compiled sources', () => assert.equal(value as number, 42));\n");
@@ -73,6 +74,7 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     // The copy's manifest names the .js; the original's is unchanged (not written through a hard link).
     assert.equal(JSON.parse(readFileSync(join(copy, 'packages/a/package.json'), 'utf8')).exports['.']['@bt/source'], './src/index.js');
     assert.deepEqual(JSON.parse(readFileSync(join(root, 'packages/a/package.json'), 'utf8')), MANIFEST);
+    assert.equal(statSync(join(copy, 'packages/a/test/fixtures/package.json')).ino, statSync(join(root, 'packages/a/test/fixtures/package.json')).ino, "a fixture's package.json is not the package's manifest");
   });
 
   it('compiles a folder of a package alone, its package still resolving @bt/* to the copy', async () => {
