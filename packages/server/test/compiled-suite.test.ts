@@ -34,19 +34,22 @@ function makeRepository(name: string): string {
   write(root, 'node_modules/dep/index.js', 'module.exports = 41;\n');
   mkdirSync(join(root, 'node_modules', '@bt'), { recursive: true });
   symlinkSync(join('..', '..', 'packages', 'a'), join(root, 'node_modules', '@bt', 'a'), 'dir');
-  write(root, 'packages/a/package.json', JSON.stringify(MANIFEST, null, 2));
-  write(root, 'packages/a/src/index.ts', "import dep from 'dep';\nimport { plusOne } from './util.js';\nexport const value: number = plusOne(dep);\n");
-  write(root, 'packages/a/src/util.ts', 'interface Unused { x: number }\nexport function plusOne(n: number): number {\n  return n + 1;\n}\n');
-  write(root, 'packages/a/src/fail.ts', "type Reason = string;\nconst reason: Reason = 'on purpose';\nexport function fail(): never {\n  throw new Error(reason);\n}\n");
-  write(root, 'packages/a/src/view.tsx', 'export const label = (name: string) => <b>{name}</b>;\n');
-  write(root, 'packages/a/src/data/columns.ts', 'export const columns: string[] = [];\n');
-  write(root, 'packages/a/test/fixtures/package.json', '{"exports":{"@bt/source":"./x.ts"}}');
-  write(root, 'packages/a/src/notes.txt', 'beside the sources\n');
-  write(root, 'packages/a/dist/index.js', 'export const value = 0;\n');
-  write(root, 'packages/a/test/pass.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nimport { value } from '@bt/a';\nit('sees the compiled sources', () => assert.equal(value as number, 42));\n");
-  write(root, 'packages/a/test/fail.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1 as number, 2));\n");
-  write(root, 'packages/a/test/alone.test.ts', "import { it } from 'node:test';\nit('needs nothing of a', () => {});\n");
-  write(root, 'packages/b/src/other.ts', 'export const other: string = "not compiled";\n');
+  const files: [string, string][] = [
+    ['packages/a/package.json', JSON.stringify(MANIFEST, null, 2)],
+    ['packages/a/src/index.ts', "import dep from 'dep';\nimport { plusOne } from './util.js';\nexport const value: number = plusOne(dep);\n"],
+    ['packages/a/src/util.ts', 'interface Unused { x: number }\nexport function plusOne(n: number): number {\n  return n + 1;\n}\n'],
+    ['packages/a/src/fail.ts', "type Reason = string;\nconst reason: Reason = 'on purpose';\nexport function fail(): never {\n  throw new Error(reason);\n}\n"],
+    ['packages/a/src/view.tsx', 'export const label = (name: string) => <b>{name}</b>;\n'],
+    ['packages/a/src/data/columns.ts', 'export const columns: string[] = [];\n'],
+    ['packages/a/test/fixtures/package.json', '{"exports":{"@bt/source":"./x.ts"}}'],
+    ['packages/a/src/notes.txt', 'beside the sources\n'],
+    ['packages/a/dist/index.js', 'export const value = 0;\n'],
+    ['packages/a/test/pass.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nimport { value } from '@bt/a';\nit('sees the compiled sources', () => assert.equal(value as number, 42));\n"],
+    ['packages/a/test/fail.test.ts', "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1 as number, 2));\n"],
+    ['packages/a/test/alone.test.ts', "import { it } from 'node:test';\nit('needs nothing of a', () => {});\n"],
+    ['packages/b/src/other.ts', 'export const other: string = "not compiled";\n'],
+  ];
+  for (const [path, text] of files) write(root, path, text);
   return root;
 }
 
