@@ -15,6 +15,7 @@ const SQLITE_PASS_ONLY = {
   'compiled-suite.test.ts': "the suites' compiled copy of the repository, no database",
   'connection-guard.test.ts': 'the connection cap, against a server process on SQLite',
   'engine-pool.test.ts': 'the engine threads, no database',
+  'engine-pool-close.test.ts': 'engine threads closed while they start, no database',
   'ops-settings.test.ts': 'environment parsing and closers, no database',
   'parse-pool.test.ts': 'the upload parse processes, no database',
   'pdf-fonts.test.ts': "the PDFs' font files and the build's copy of them, no database",

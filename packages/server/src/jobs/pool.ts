@@ -10,6 +10,17 @@ import type { WorkbookText } from '../results/workbook-text.js';
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
+ * The threads' Node options: without require() of ES modules. piscina loads a thread's module with
+ * require() first, and on Node 20 a thread ended while require() instantiates an ES module graph
+ * aborts the whole process (a failed V8 check, not an error: a pool closed while its threads
+ * start, as a server stopped soon after its start). Refused by require(), the module is loaded by
+ * piscina's import(), which a thread's end interrupts safely (docs/server.md, "Engine threads").
+ */
+const THREAD_EXEC_ARGV = process.allowedNodeEnvironmentFlags?.has('--no-experimental-require-module')
+  ? [...process.execArgv, '--no-experimental-require-module']
+  : process.execArgv;
+
+/**
  * Worker threads that run the engine and write the workbook (docs/architecture.md §4), format
  * extractions' CSVs, make the library's month files and parse results' workbooks: that CPU never
  * runs on the event loop, which only validates, charges and stores. As many threads as cores
@@ -74,8 +85,8 @@ export class EnginePool {
    */
   private threadPool(): Piscina {
     this.pool ??= this.keepThreads
-      ? new Piscina({ filename: THREAD, minThreads: this.threads, maxThreads: this.threads })
-      : new Piscina({ filename: THREAD, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
+      ? new Piscina({ filename: THREAD, execArgv: THREAD_EXEC_ARGV, minThreads: this.threads, maxThreads: this.threads })
+      : new Piscina({ filename: THREAD, execArgv: THREAD_EXEC_ARGV, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
     return this.pool;
   }
 

@@ -5,7 +5,12 @@
  * The arguments go after `process.execPath`; the process's folder is the server package's.
  */
 export function entryArgs(entry: 'main' | 'worker'): string[] {
+  return scriptArgs(`src/${entry}`);
+}
+
+/** The same for any module of the package, named without its extension (`test/support/x`). */
+export function scriptArgs(module: string): string[] {
   return import.meta.url.endsWith('.ts')
-    ? ['--import', 'tsx', '--conditions=@bt/source', `src/${entry}.ts`]
-    : ['--conditions=@bt/source', '--enable-source-maps', `src/${entry}.js`];
+    ? ['--import', 'tsx', '--conditions=@bt/source', `${module}.ts`]
+    : ['--conditions=@bt/source', '--enable-source-maps', `${module}.js`];
 }
