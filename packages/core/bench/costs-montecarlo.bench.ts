@@ -2,8 +2,9 @@
 // at most 10 %), per strategy on one year of M5 (74,880 candles). Owns the `costs-montecarlo`
 // section of docs/PERFORMANCE.md. Run (in packages/core): npm run bench -- costs-montecarlo
 import { cpus, loadavg } from 'node:os';
-import { STRATEGIES, monteCarlo, rSequence, runBacktest, type BacktestRequest } from '@bt/core';
+import { STRATEGIES, monteCarlo, rSequence, runBacktest } from '@bt/core';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { benchRequest } from './lib/bench-costs.js';
 import { forexYearM5 } from './lib/forex-year.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
@@ -11,7 +12,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 11);
 // (several ms, much of it on V8's helper threads) in some runs and none in others, which scattered
 // single-run pairs by ±30 % on a quiet machine; a block of runs takes its share of them.
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 5);
-const COSTS = { spreadByHour: Array.from({ length: 24 }, (_, h) => (h < 7 ? 2.5 : h >= 21 ? 3 : 1.2)), commissionPips: 0.7, slippagePips: 0.5 };
 
 interface Sample {
   wall: number;
@@ -62,11 +62,10 @@ async function main() {
   // can cover. No forced GC between runs: a major GC throws away the workbook writer's optimized
   // code (report/sheet-xml.ts, lastWriter), and the next run then pays for it again.
   const cases = STRATEGIES.map((s) => {
-    const request: BacktestRequest = { strategy: s.key, symbol: 'EURUSD', slPips: 10, tp1Pips: 10, tp2Pips: 20 };
     return {
       key: s.key,
-      plainRequest: () => runBacktest(year, request, { workbook: true, createdAt: 0 }),
-      costsRequest: () => runBacktest(year, { ...request, costs: COSTS }, { workbook: true, createdAt: 0 }),
+      plainRequest: () => runBacktest(year, benchRequest(s.key, false), { workbook: true, createdAt: 0 }),
+      costsRequest: () => runBacktest(year, benchRequest(s.key, true), { workbook: true, createdAt: 0 }),
       pairs: [] as { plain: Sample; paid: Sample; ratio: number }[],
       paidRun: null as Awaited<ReturnType<typeof runBacktest>> | null,
     };
