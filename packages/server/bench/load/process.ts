@@ -74,7 +74,8 @@ function read(): ProcessStats {
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     mainCpuMs: mainAtReset === null ? null : ((mainThreadTicks() ?? mainAtReset) - mainAtReset) * 10,
     wallMs: Math.round(performance.now() - wallAtReset),
-    gc: { maxMs: Math.round(gcMax * 10) / 10, totalMs: Math.round(gcTotal) },
+    // Both to 0.1 ms: a total rounded to whole ms could read below its own longest pause (one GC of 2.46 ms: 2 against 2.5).
+    gc: { maxMs: Math.round(gcMax * 10) / 10, totalMs: Math.round(gcTotal * 10) / 10 },
   };
 }
 
