@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { fmt } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The strategies whose costs weigh most in costs-montecarlo (signal families keep their trades
@@ -45,8 +46,6 @@ function counted(script: string, strategy: string, mode: 'plain' | 'costs', runs
     });
   });
 }
-
-const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 async function main() {
   const valgrind = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
