@@ -6,10 +6,10 @@
 // that uses none skips itself here with `{ skip: SQLITE_PASS_ONLY }` (test/support/db.ts).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { runCompiledSuite } from '../../../scripts/compiled-suite.mjs';
+import { SHARED, serverTestFiles } from './suite-files.mjs';
 
 const SQLITE_PASS_ONLY = {
   'compiled-suite.test.ts': "the suites' compiled copy of the repository, no database",
@@ -27,8 +27,7 @@ const SQLITE_PASS_ONLY = {
   'storage.test.ts': 'the local disk storage, no database',
 };
 
-const testDir = fileURLToPath(new URL('../test/', import.meta.url));
-const files = readdirSync(testDir).filter((name) => name.endsWith('.test.ts')).sort();
+const files = serverTestFiles();
 // A renamed or removed file must not leave a stale entry that reads as coverage.
 const unknown = Object.keys(SQLITE_PASS_ONLY).filter((name) => !files.includes(name));
 if (unknown.length) {
@@ -70,9 +69,11 @@ try {
     // Two files at a time, as the SQLite pass: each file has its own database (test/support/db.ts),
     // Redis key prefix, ports and temporary directories, and many of these files wait on workers,
     // timeouts and a paused Redis more than they compute (docs/development.md, "The test command").
-    // On compiled JavaScript, as the SQLite pass (scripts/compiled-suite.mjs).
+    // On compiled JavaScript, most files several to a process, as the SQLite pass
+    // (scripts/compiled-suite.mjs, scripts/suite-files.mjs).
     status = await runCompiledSuite(['--compile', 'core,server', '--test-concurrency=2', ...run], {
       cwd,
+      shared: SHARED,
       env: { ...process.env, BT_TEST_DB: 'mariadb', BT_TEST_MYSQL_TEMPLATE: template },
     });
   }

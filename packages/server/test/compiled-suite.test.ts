@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 // @ts-expect-error: a plain .mjs script without types
 import { buildCompiledTree } from '../../../scripts/compiled-tree.mjs';
 // @ts-expect-error: a plain .mjs script without types
-import { parseSuiteArgs, removeStaleCopies, runCompiledSuite } from '../../../scripts/compiled-suite.mjs';
+import { parseSuiteArgs, planSharedGroups, removeStaleCopies, runCompiledSuite } from '../../../scripts/compiled-suite.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'bt-compiled-suite-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -134,6 +134,46 @@ describe('suites on compiled JavaScript (scripts/compiled-suite.mjs)', () => {
     assert.equal(existsSync(join(copies, `a-${process.pid}-0badcafe`)), true);
     assert.equal(existsSync(join(copies, 'a-4999999-deadbeef')), false);
     assert.equal(existsSync(join(copies, 'core-server-web', 'e2e-4999999-deadbeef')), true);
+  });
+
+  it('runs files several to a process, each with its own top-level hooks, and the ownProcess ones alone', async () => {
+    const root = makeRepository('shared');
+    // Each file logs its hooks and test with its process id; b fails, c does not load.
+    const logged = (name: string, body = '') =>
+      "import { appendFileSync } from 'node:fs';\nimport { after, before, it } from 'node:test';\n" +
+      `const log = (what: string) => appendFileSync(process.env.SHARED_LOG!, \`${name} \${what} \${process.pid}\\n\`);\n` +
+      "before(() => log('before'));\nafter(() => log('after'));\n" +
+      `it('${name} test', () => { log('test'); ${body} });\n`;
+    write(root, 'packages/a/test/hooks-a.test.ts', logged('a'));
+    write(root, 'packages/a/test/hooks-b.test.ts', logged('b', "throw new Error('b fails');"));
+    write(root, 'packages/a/test/hooks-c.test.ts', "throw new Error('c does not load');\n");
+    write(root, 'packages/a/test/hooks-d.test.ts', logged('d'));
+    write(root, 'packages/a/test/hooks-own.test.ts', logged('own'));
+    const cwd = join(root, 'packages/a');
+    const log = join(root, 'shared.log');
+    const env = { ...process.env, NODE_TEST_CONTEXT: undefined, SHARED_LOG: log };
+    const files = ['a', 'b', 'c', 'd', 'own'].map((name) => `test/hooks-${name}.test.ts`);
+    const status = await runCompiledSuite(['--compile', 'a', ...files], { root, cwd, env, stdio: 'ignore', shared: { groups: 1, ownProcess: ['hooks-own.test.ts'] } });
+    assert.equal(status, 1, "a failing file and one that does not load fail the suite");
+    const lines = readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' '));
+    const shared = lines.filter(([name]) => name !== 'own');
+    assert.deepEqual(
+      shared.map(([name, what]) => `${name} ${what}`),
+      ['a before', 'a test', 'a after', 'b before', 'b test', 'b after', 'd before', 'd test', 'd after'],
+      "each file's hooks run around its own tests, and the file after one that does not load still runs",
+    );
+    assert.equal(new Set(shared.map(([, , pid]) => pid)).size, 1, 'one process for the group');
+    const own = lines.filter(([name]) => name === 'own');
+    assert.equal(own.length, 3);
+    assert.notEqual(own[0][2], shared[0][2], 'the ownProcess file in a process of its own');
+    assert.deepEqual(existsSync(join(root, '.test-build')) ? readdirSync(join(root, '.test-build')) : [], [], 'no copy left behind');
+  });
+
+  it('splits the shared files into groups of about equal weight, heaviest first, leaving the ownProcess ones', () => {
+    const weights: Record<string, number> = { 'test/a.test.js': 9, 'test/b.test.js': 5, 'test/c.test.js': 4, 'test/d.test.js': 3, 'test/e.test.js': 100 };
+    const plan = planSharedGroups(Object.keys(weights), { groups: 2, ownProcess: ['e.test.ts'], weight: (file: string) => weights[file] });
+    assert.deepEqual(plan, { groups: [['test/a.test.js', 'test/d.test.js'], ['test/b.test.js', 'test/c.test.js']], own: ['test/e.test.js'] });
+    assert.deepEqual(planSharedGroups(['test/a.test.js'], { groups: 4, weight: () => 1 }).groups, [['test/a.test.js']], 'no empty group');
   });
 
   it('passes node --test its options and the files as .js', () => {
