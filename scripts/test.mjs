@@ -23,24 +23,22 @@ await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typechec
 // Two chains side by side on a 2-core machine (scripts/parallel.mjs), with no barrier between
 // them: the suites wait on processes, browsers and databases as much as they compute, and a step
 // that waited for the other chain's longest suite left a core idle (docs/development.md, "The
-// test command"). One chain: the server's suite on SQLite, then on MariaDB, then the CLI's suite
-// and `bt regress`. The other: the core and web unit suites, then the web app as users get it
-// (the built bundle, served by the server, driven in Chromium). The CLI's suite moved to the
-// first chain once the server's passes shared processes and took about half as long
-// (docs/development.md, "Test files sharing a process").
+// test command"). One chain: the server's suite on SQLite, then on MariaDB. The other: the core,
+// CLI and web unit suites, `bt regress`, then the web app as users get it (the built bundle,
+// served by the server, driven in Chromium).
 await runSideBySide(
   [
     ['npm', ['run', 'test', '-w', '@bt/server']],
     ['npm', ['run', 'test:mariadb', '-w', '@bt/server']],
-    ['npm', ['run', 'test', '-w', '@bt/cli']],
-    // The golden results through the installed command, as CI users run it (exit 1 on any
-    // drift); the CLI's pretest built packages/cli/dist.
-    ['node', ['packages/cli/dist/bin.js', 'regress']],
   ],
   [
     [
       ['npm', ['run', 'test', '-w', '@bt/core']],
+      ['npm', ['run', 'test', '-w', '@bt/cli']],
       ['npm', ['run', 'test', '-w', '@bt/web']],
+      // The golden results through the installed command, as CI users run it (exit 1 on any
+      // drift); the CLI's pretest built packages/cli/dist.
+      ['node', ['packages/cli/dist/bin.js', 'regress']],
       ['npm', ['run', 'build', '-w', '@bt/web']],
       ['npm', ['run', 'e2e', '-w', '@bt/web']],
     ],
