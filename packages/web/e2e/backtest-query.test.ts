@@ -125,6 +125,9 @@ describe('backtest screen: address and failures', () => {
     // The message is read only when there is an error: innerText() on no element waits its 30 s.
     const errors = await page.getByTestId('form-error').count();
     assert.equal(errors, 0, errors ? await page.getByTestId('form-error').innerText() : '');
+    // The card says "Chargement des résultats…" until the result view's chunk has loaded: its
+    // text is read once the title is there (a CI run on a loaded machine read the fallback).
+    await card.getByText(/EURUSD · H1 · FVG pullback multi/).first().waitFor({ timeout: 30_000 });
     assert.match(await card.innerText(), /EURUSD · H1 · FVG pullback multi/);
     assert.equal(await credits(running.server, user.key), before - 2);
     // What the server ran: the typed symbol upper-cased, the chosen strategy and timeframe.
