@@ -25,6 +25,7 @@ const SQLITE_PASS_ONLY = {
   'shutdown.test.ts': 'graceful shutdown of a server process on SQLite',
   'storage-s3.test.ts': 'the S3 storage (s3rver), no database',
   'storage.test.ts': 'the local disk storage, no database',
+  'test-failure-report.test.ts': "the test command's report of failed tests, no database",
 };
 
 const files = serverTestFiles();
