@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { createProgram } from '../src/program.js';
-import { cliDir, EURUSD_H1, root, tempDir } from './helpers.js';
+import { cliDir, EURUSD_H1, root, scriptArgs, tempDir } from './helpers.js';
 
 /** A command's valid invocation (its expected exit: admin calls find no server), and the indexes of its positional arguments. */
 interface Base {
@@ -110,11 +110,9 @@ async function closedPort(): Promise<number> {
 async function sweep(cwd: string, runs: string[][], out: string): Promise<Result[]> {
   const job = join(cwd, '..', 'job.json');
   writeFileSync(job, JSON.stringify({ cwd, runs, timeoutMs: 60_000 }));
-  const runner = join(cliDir, 'test/support/flag-sweep-runner.ts');
   const api = `http://127.0.0.1:${await closedPort()}`;
   const status = await new Promise<number | null>((resolve) => {
-    // tsx by its own address: the worker threads (batch, optimize) take the same flags from another folder.
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--conditions=@bt/source', runner, job, out], {
+    const child = spawn(process.execPath, [...scriptArgs('test/support/flag-sweep-runner'), job, out], {
       cwd: cliDir,
       // Stacks printed (BT_DEBUG) so that a JavaScript error shows its class; admin calls go to a closed port.
       env: { ...process.env, BT_DEBUG: '1', NO_COLOR: '1', BT_API_URL: api, BT_API_KEY: 'k', BT_API_TIMEOUT: '5' },

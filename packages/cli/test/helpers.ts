@@ -49,6 +49,18 @@ export function tempDir(prefix = 'bt-cli-'): { dir: string; remove: () => void }
 
 export const EURUSD_H1 = fixture('official/EURUSD_H1_2017-2018.csv');
 
+/**
+ * Node's arguments to run one of this package's modules (`test/support/x`, without extension) as a
+ * process of its own: from the sources under tsx, by its own address (worker threads take the same
+ * flags from another folder); in the suite's compiled copy (scripts/compiled-suite.mjs), its
+ * JavaScript on plain Node, which spares the process and each of its worker threads tsx's loader.
+ */
+export function scriptArgs(module: string): string[] {
+  return import.meta.url.endsWith('.ts')
+    ? ['--import', import.meta.resolve('tsx'), '--conditions=@bt/source', join(cliDir, `${module}.ts`)]
+    : ['--conditions=@bt/source', '--enable-source-maps', join(cliDir, `${module}.js`)];
+}
+
 
 /** What core's reader says about a bad file: the CLI prints it after `bt: ` (core's tests check its wording). */
 export async function readerError(path: string, options: ReadCandlesOptions = {}): Promise<CandleFileError> {

@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cliDir, tempDir } from './helpers.js';
+import { cliDir, scriptArgs, tempDir } from './helpers.js';
 
 function run(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--conditions=@bt/source', join(cliDir, 'test/support/interrupt-child.ts'), ...args], { cwd: cliDir, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...scriptArgs('test/support/interrupt-child'), ...args], { cwd: cliDir, stdio: ['ignore', 'pipe', 'inherit'] });
     let sent = 0;
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       if (sent === 0 && d.includes('ready')) {

@@ -1,6 +1,7 @@
 // Runs many `bt` invocations in one process (the built CLI's `main`, as bin.js calls it), for the
 // hostile-flag sweep (test/cli-hostile-flags.test.ts): a process per invocation would take
-// minutes. Usage: node --import tsx --conditions=@bt/source flag-sweep-runner.ts JOB.json OUT.jsonl
+// minutes. Usage: node --import tsx --conditions=@bt/source flag-sweep-runner.ts JOB.json OUT.jsonl (or its
+// compiled .js on plain Node: test/helpers.ts, scriptArgs)
 // JOB: { cwd, runs: string[][] }. Each result is appended to OUT as a JSON line as soon as it is
 // known, and a `start` line before each run, so a run that takes the process down is named.
 import { appendFileSync, readFileSync } from 'node:fs';
