@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { SandboxSetup } from '../src/strategies/sandbox/isolation.js';
@@ -129,6 +130,10 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     const latencies: number[] = [];
     let done = false;
     const started = performance.now();
+    // The server runs in this process (support/app.ts): its event loop's delay is what the
+    // sandbox's child processes must leave alone.
+    const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+    loopDelay.enable();
 
     // Another user keeps using the server while the corpus runs.
     const watch = (async () => {
@@ -159,6 +164,7 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     });
     done = true;
     await watch;
+    loopDelay.disable();
     const seconds = (performance.now() - started) / 1000;
 
     assert.equal((await neighbourImport).status, 201, 'the other user imported a strategy meanwhile');
@@ -166,11 +172,15 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     assert.ok(backtests >= 5, `${backtests} backtests of personal strategies`);
     assert.equal(await balance(t, attacker.id), 20, 'every failed backtest was refunded');
     const slowest = Math.max(...latencies);
-    // The sandbox runs in child processes: the event loop keeps answering. Generous for a loaded CI machine.
-    assert.ok(slowest < 3000, `slowest answer during the corpus: ${slowest.toFixed(0)} ms`);
+    const longestStall = loopDelay.max / 1e6;
+    // The sandbox runs in child processes: the event loop keeps answering. Measured on the loop
+    // itself, not on the other user's answers, which also wait on the database: a MariaDB that the
+    // other test files of a loaded CI machine keep busy is no measure of the sandbox. The answers
+    // must still all be 200s (problems above). Generous for a loaded machine still.
+    assert.ok(longestStall < 3000, `the event loop stalled ${longestStall.toFixed(0)} ms during the corpus`);
     assert.ok(!existsSync(PWNED), `${PWNED} was written`);
     assert.deepEqual(await survivorsOf(uid), [], 'no sandbox process is left');
-    t.logs.push(`hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms`);
-    console.log(`# hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms`);
+    t.logs.push(`hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms`);
+    console.log(`# hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms`);
   });
 });
