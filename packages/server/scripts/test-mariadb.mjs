@@ -14,6 +14,7 @@ import { SHARED, serverTestFiles } from './suite-files.mjs';
 const SQLITE_PASS_ONLY = {
   'compiled-suite.test.ts': "the suites' compiled copy of the repository, no database",
   'connection-guard.test.ts': 'the connection cap, against a server process on SQLite',
+  'datasets-bounded.test.ts': "the reindex's bounded concurrency helper, no database",
   'engine-pool.test.ts': 'the engine threads, no database',
   'engine-pool-close.test.ts': 'engine threads closed while they start, no database',
   'ops-settings.test.ts': 'environment parsing and closers, no database',

@@ -15,6 +15,10 @@ import { lowerBound } from '@bt/core/simulate';
 import { concatCandles, monthOf, monthsOf, sliceCandles } from './series.js';
 import { monthFilesOf, type MonthFile, type MonthFilesTask } from './month-files.js';
 import { summarizeMonths, type SymbolAvailability } from './availability.js';
+import { forEachBounded } from './bounded.js';
+
+/** Months a reindex reads at once (docs/server.md, "Dataset store"). */
+const REINDEX_CONCURRENCY = 4;
 
 /** How long the availability summary is kept: another server process may have imported months. */
 const AVAILABILITY_TTL_MS = 60_000;
@@ -198,9 +202,12 @@ export class DatasetStore {
     }
     const seen = new Set<string>();
     const fresh: DatasetValues[] = [];
+    const changed: DatasetValues[] = [];
     const errors: { path: string; detail: string }[] = [];
     let done = 0;
-    for (const { path, parsed } of paths) {
+    // A few months at once (REINDEX_CONCURRENCY): each waits on the storage and the parse
+    // processes more than it computes. The index is written after, in one transaction or two.
+    await forEachBounded(paths, REINDEX_CONCURRENCY, async ({ path, parsed }) => {
       try {
         const csv = await this.library.read(path);
         // A fresh copy that does not read is rewritten from the CSV, as a stale one: the month
@@ -220,14 +227,20 @@ export class DatasetStore {
         const row = existing.get(path);
         const values = valuesOf(path, { csv, rows: facts.rows, first: facts.first, last: facts.last, checksum: sha256(csv) }, row?.source ?? 'reindex');
         if (!row) fresh.push(values);
-        else if (row.checksum !== values.checksum || row.rows !== values.rows) await this.upsertMany([values]);
+        else if (row.checksum !== values.checksum || row.rows !== values.rows) changed.push(values);
         seen.add(path);
       } catch (err) {
         errors.push({ path, detail: reindexFailure(err) });
       }
       done++;
       options.onProgress?.(done, paths.length);
-    }
+    });
+    // In the library's order, whatever order the months ended in.
+    const order = new Map(paths.map(({ path }, i) => [path, i]));
+    const byPath = (a: { path: string }, b: { path: string }) => order.get(a.path)! - order.get(b.path)!;
+    fresh.sort(byPath);
+    errors.sort(byPath);
+    if (changed.length) await this.upsertMany(changed.sort(byPath));
     const stale = [...existing.values()].filter((d) => !seen.has(d.path));
     await this.db.transaction(async (t) => {
       if (stale.length) await Dataset.destroy({ where: { id: stale.map((d) => d.id) }, transaction: t });
