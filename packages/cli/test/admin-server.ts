@@ -13,8 +13,8 @@ export interface AdminServer extends ServerProcess {
 const ADMIN_PASSWORD = 'admin-password-123';
 
 export async function startAdminServer(env: Record<string, string> = {}): Promise<AdminServer> {
-  // SEED_DIR empty: the repository's fixtures seed the library on the first start.
-  const server = await startServerProcess({ SEED_DIR: '', RATE_LIMIT_LOGIN: 'off', RATE_LIMIT_REGISTER: 'off', ...env });
+  // The library the repository's fixtures seed, kept from an earlier server when there is one.
+  const server = await startServerProcess({ RATE_LIMIT_LOGIN: 'off', RATE_LIMIT_REGISTER: 'off', ...env }, { seededLibrary: true });
   const login = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'admin@bt.local', password: ADMIN_PASSWORD }) });
   const adminKey = ((await login.json()) as { token: string }).token;
   return Object.assign(server, { adminKey });

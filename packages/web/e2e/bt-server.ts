@@ -6,45 +6,12 @@
  * (default: packages/server/src/main.ts of this checkout, main.js in the suite's compiled copy).
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-
-/**
- * The seeded library (32 instruments from fixtures/, about 6 s to seed) is kept once per version
- * of its inputs in the system's temporary directory: the first server of a run seeds it and
- * leaves a copy, the next ones start from that copy (their fresh database indexes it, about 1 s).
- */
-function libraryCache(repoDir: string, serverRoot: string): string {
-  const hash = createHash('sha256');
-  const fixtures = join(repoDir, 'fixtures');
-  for (const folder of ['market', 'official', 'smc', 'backtrader', 'freqtrade']) {
-    const dir = join(fixtures, folder);
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir).sort()) hash.update(`${folder}/${name}:${statSync(join(dir, name)).size}\n`);
-  }
-  const datasets = join(serverRoot, 'packages', 'server', 'src', 'datasets');
-  if (existsSync(datasets)) for (const name of readdirSync(datasets).sort()) hash.update(readFileSync(join(datasets, name)));
-  for (const file of ['candles/csv-write.ts', 'candles/ipc.ts', 'candles/csv-read.ts', 'indicators/rsi.ts']) {
-    const path = join(serverRoot, 'packages', 'core', 'src', file);
-    if (existsSync(path)) hash.update(readFileSync(path));
-  }
-  return join(tmpdir(), `bt-e2e-library-${hash.digest('hex').slice(0, 16)}`);
-}
-
-/** Keeps a copy of a freshly seeded library (another process may have kept one first). */
-function keepLibrary(library: string, cache: string): void {
-  if (existsSync(cache) || !existsSync(library)) return;
-  const work = mkdtempSync(`${cache}-build-`);
-  try {
-    cpSync(library, work, { recursive: true, preserveTimestamps: true });
-    renameSync(work, cache);
-  } catch {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+// The seeded library, kept once per version of its inputs (the server's and the CLI's tests use it too).
+import { copyKeptLibrary, keepLibrary, libraryCacheDir } from '../../server/test/support/library-cache.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,9 +47,8 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
   if (!existsSync(entry)) throw new Error(`bt server entry not found: ${entry} (set BT_SERVER_ENTRY)`);
   const serverRoot = join(dirname(entry), '..', '..', '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'bt-web-e2e-'));
-  const cache = libraryCache(repoDir, serverRoot);
-  const seeded = existsSync(cache);
-  if (seeded) cpSync(cache, join(dataDir, 'library'), { recursive: true, preserveTimestamps: true });
+  const cache = libraryCacheDir(repoDir, serverRoot);
+  const seeded = copyKeptLibrary(cache, dataDir);
   const port = await freePort();
   const admin = { email: 'admin@bt.test', password: 'admin-password-123' };
   const spawnOptions: SpawnOptions = {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryArgs } from './entry.js';
+import { copyKeptLibrary, keepLibrary, libraryCacheDir } from './library-cache.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,11 +27,16 @@ export interface ServerProcess {
 /**
  * The real server as its own process (`src/main.ts` under tsx, or its compiled copy: one process, so its memory
  * can be read from /proc), on SQLite in a fresh data directory, with a private TMPDIR, no library
- * seeding and no web app, on a free port.
+ * seeding (unless `seededLibrary`) and no web app, on a free port.
  */
-export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; seededLibrary?: boolean } = {}): Promise<ServerProcess> {
   // A given data directory is the caller's (a restart over the same data): kept at stop.
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'bt-proc-data-'));
+  // `seededLibrary`: the library the repository's fixtures seed, from the copy kept by an earlier
+  // server when there is one (support/library-cache.ts); this server seeds it and keeps it if not.
+  const repoDir = join(SERVER_DIR, '..', '..');
+  const cache = options.seededLibrary ? libraryCacheDir(repoDir, repoDir) : null;
+  const copied = cache !== null && copyKeptLibrary(cache, dataDir);
   const tmpDir = mkdtempSync(join(tmpdir(), 'bt-proc-tmp-'));
   const child: ChildProcess = spawn(process.execPath, entryArgs('main'), {
     cwd: SERVER_DIR,
@@ -48,6 +54,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       VERIFY_ON_SCREEN: 'credits',
       PASSWORD_HASH_COST: '14',
       ADMIN_PASSWORD: 'admin-password-123',
+      ...(options.seededLibrary ? { SEED_DIR: '' } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,6 +72,8 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
     else if (Date.now() > deadline) throw new Error(`the server did not start within 60 s:\n${output}`);
     else await new Promise((r) => setTimeout(r, 100));
   }
+  // The library is seeded before the server listens: it is complete now.
+  if (cache !== null && !copied) keepLibrary(join(dataDir, 'library'), cache);
   return {
     url,
     pid: child.pid!,
