@@ -53,8 +53,28 @@ export function loadPdfFonts(): Promise<PdfFonts> {
   return loading;
 }
 
-/** Registers both weights in the document under FONT's names and starts it in the regular one. */
+/**
+ * fontkit keeps a font's glyph objects for the font's life, each with the characters it was first
+ * drawn for, and pdfkit writes a document's ToUnicode map (what a reader copies, searches and reads
+ * aloud) from them. Shared between documents, a glyph first drawn for the ligature character ﬁ
+ * (U+FB01) read back as ﬁ in every later invoice's "fi", and a CI run read a payment reference
+ * back without one of its letters. Each document starts with no glyph objects (a document is drawn
+ * in one synchronous stretch, invoice-pdf.ts); the decoded tables, the slow part, stay shared.
+ */
+function forgetGlyphs(font: Font): void {
+  const held = font as unknown as { _glyphs?: unknown };
+  // A fontkit that keeps them elsewhere would leak again: refused loudly rather than silently.
+  if (typeof held._glyphs !== 'object' || held._glyphs === null) throw new Error('fontkit keeps no _glyphs cache to reset: see src/pdf/fonts.ts');
+  held._glyphs = {};
+}
+
+/**
+ * Registers both weights in the document under FONT's names and starts it in the regular one;
+ * call it before anything is drawn, in the same synchronous stretch as the whole document.
+ */
 export function useUnicodeFonts(doc: PDFKit.PDFDocument, fonts: PdfFonts): void {
+  forgetGlyphs(fonts.regular);
+  forgetGlyphs(fonts.bold);
   // pdfkit takes a parsed fontkit font where its types say a file (PDFFontFactory.open).
   doc.registerFont(FONT.regular, fonts.regular as unknown as ArrayBuffer);
   doc.registerFont(FONT.bold, fonts.bold as unknown as ArrayBuffer);

@@ -1,0 +1,60 @@
+/**
+ * The text a reader copies, searches and reads aloud from an invoice is that invoice's own, whatever
+ * was drawn before it in the process: the two fonts are parsed once and shared (src/pdf/fonts.ts),
+ * and fontkit's glyph objects, which carry the characters pdfkit writes into each document's
+ * ToUnicode map, are not. A CI run read a payment reference back without one of its letters.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { InvoiceContent } from '../src/payments/invoice-content.js';
+import { renderInvoicePdf } from '../src/payments/invoice-pdf.js';
+import { pdfText } from './support/pdf-text.js';
+
+const INVOICE: InvoiceContent = {
+  number: 1,
+  label: 'BT-000001',
+  issued_at: '2026-01-15T10:00:00.000Z',
+  seller: { name: 'bt SAS', address: ['12 rue des Bougies', '75002 Paris'], email: 'factures@bt.test', vat_id: 'FR00123456789', registration: '123 456 789 00012' },
+  buyer: { name: 'Camille Durand', email: 'camille@example.com', user_id: 7 },
+  line: { offer_id: 'CREDIT_10', description: 'Pack 12 crédits : 12 crédits', credits: 12, period_end: null },
+  total_cents: 1000,
+  currency: 'EUR',
+  vat: { rate_percent: 20, base_cents: 833, vat_cents: 167, note: null },
+  method: 'stripe',
+  method_name: 'Carte bancaire (Stripe)',
+  provider_reference: 'pi_f7ee68b4c5b6a0ab4130192f',
+  payment_reference: 'pay_Rlp2ZX7kb2q-onBo',
+};
+
+const lineOf = (text: string, start: string) => text.split('\n').find((line) => line.startsWith(start));
+
+/** Buyers' names and references that make the font substitute, compose, decompose or miss glyphs. */
+const BEFORE = ['ﬁ ﬂ ﬀ ﬃ', 'Wójcik-Żółć', 'Z\u0307 Z\u030C e\u0301\u0302', 'محمد علي', 'ก้ำ नमस्ते', '李小龍 🦄 👨‍👩‍👧', 'a\u200Db\u200Cc \u202Eevil\u202C', 'ǅ ﷺ ﻻ'];
+
+describe("an invoice's text is its own, whatever the process drew before", () => {
+  it('after invoices that draw ligature characters, composed and decomposed letters, other scripts and missing glyphs', async () => {
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const check = async (when: string) => {
+      const text = pdfText(await renderInvoicePdf({ ...INVOICE, payment_reference: letters, provider_reference: 'fi fl ff ffi ffl' }));
+      assert.equal(lineOf(text, 'Référence bt'), `Référence bt : ${letters}`, when);
+      assert.equal(lineOf(text, 'Référence du paiement'), 'Référence du paiement : fi fl ff ffi ffl', when);
+    };
+    await check('first in the process');
+    for (const name of BEFORE) {
+      const text = pdfText(await renderInvoicePdf({ ...INVOICE, buyer: { ...INVOICE.buyer, name }, provider_reference: name }));
+      assert.ok(text.includes('Référence bt : pay_Rlp2ZX7kb2q-onBo'), `${name}:\n${text}`);
+      await check(`after an invoice for ${JSON.stringify(name)}`);
+    }
+    // And the ligature characters themselves still read back as drawn, after the plain letters.
+    assert.equal(lineOf(pdfText(await renderInvoicePdf({ ...INVOICE, provider_reference: 'ﬁ ﬂ' })), 'Référence du paiement'), 'Référence du paiement : ﬁ ﬂ');
+  });
+
+  it('random payment references, two invoices at a time, after all of the above', async () => {
+    for (let round = 0; round < 40; round++) {
+      const references = [0, 1].map(() => `pay_${randomBytes(12).toString('base64url')}`);
+      const pdfs = await Promise.all(references.map((payment_reference, i) => renderInvoicePdf({ ...INVOICE, payment_reference, buyer: { ...INVOICE.buyer, name: BEFORE[(round + i) % BEFORE.length] } })));
+      pdfs.forEach((pdf, i) => assert.equal(lineOf(pdfText(pdf), 'Référence bt'), `Référence bt : ${references[i]}`));
+    }
+  });
+});
