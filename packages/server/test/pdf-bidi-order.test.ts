@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import PDFDocument from 'pdfkit';
-import type { InvoiceContent } from '../src/payments/invoice-content.js';
 import { renderInvoicePdf } from '../src/payments/invoice-pdf.js';
 import { FONT, loadPdfFonts, useUnicodeFonts } from '../src/pdf/fonts.js';
 import { directionalPieces, loadBidi, textLine } from '../src/pdf/rtl.js';
 import { pdfVisualLines } from './support/pdf-text.js';
+import { sampleInvoice } from './support/sample-invoice.js';
 
 // The order in which a line mixing right-to-left words (Arabic, Hebrew) with digits, punctuation
 // and French is drawn (src/pdf/rtl.ts, docs/payments.md "Invoices"): the Unicode bidirectional
@@ -67,21 +67,13 @@ describe('right-to-left text in the PDFs, in the order of the bidirectional algo
   }
 
   it('draws the buyer and the seller of an invoice the same way', async () => {
-    const content: InvoiceContent = {
-      number: 1,
-      label: 'BT-000001',
-      issued_at: '2026-01-15T10:00:00.000Z',
+    const content = sampleInvoice({
       seller: { name: 'bt SAS', address: ['רחוב הרצל 12, תל אביב'], email: null, vat_id: null, registration: null },
       buyer: { name: 'شارع 12 النصر', email: 'client@example.com', user_id: 7 },
       line: { offer_id: 'CREDIT_10', description: 'Crédits : 10 crédits', credits: 10, period_end: null },
-      total_cents: 1000,
-      currency: 'EUR',
-      vat: { rate_percent: 20, base_cents: 833, vat_cents: 167, note: null },
-      method: 'stripe',
-      method_name: 'Carte bancaire (Stripe)',
       provider_reference: 'pi_1',
       payment_reference: 'ref-1',
-    };
+    });
     const lines = pdfVisualLines(await renderInvoicePdf(content));
     assert.ok(lines.includes(`${seen('النصر')} 12 ${seen('شارع')}`), lines.join('\n'));
     assert.ok(lines.includes(`${seen('אביב')} ${seen('תל')} ,12 ${seen('הרצל')} ${seen('רחוב')}`), lines.join('\n'));
