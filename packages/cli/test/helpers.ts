@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CandleFileError, type ReadCandlesOptions } from '@bt/core/candles';
 import { readCandlesFile } from '@bt/core/node';
+import { scriptArgs as serverScriptArgs } from '../../server/test/support/entry.js';
 
 export const cliDir = join(import.meta.dirname, '..');
 export const root = join(cliDir, '../..');
@@ -51,15 +52,10 @@ export const EURUSD_H1 = fixture('official/EURUSD_H1_2017-2018.csv');
 
 /**
  * Node's arguments to run one of this package's modules (`test/support/x`, without extension) as a
- * process of its own: from the sources under tsx, by its own address (worker threads take the same
- * flags from another folder); in the suite's compiled copy (scripts/compiled-suite.mjs), its
- * JavaScript on plain Node, which spares the process and each of its worker threads tsx's loader.
+ * process of its own: under tsx from the sources, the copy's JavaScript on plain Node in the
+ * suite's compiled copy (the server's test/support/entry.ts).
  */
-export function scriptArgs(module: string): string[] {
-  return import.meta.url.endsWith('.ts')
-    ? ['--import', import.meta.resolve('tsx'), '--conditions=@bt/source', join(cliDir, `${module}.ts`)]
-    : ['--conditions=@bt/source', '--enable-source-maps', join(cliDir, `${module}.js`)];
-}
+export const scriptArgs = (module: string): string[] => serverScriptArgs(join(cliDir, module));
 
 
 /** What core's reader says about a bad file: the CLI prints it after `bt: ` (core's tests check its wording). */

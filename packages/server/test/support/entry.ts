@@ -8,9 +8,13 @@ export function entryArgs(entry: 'main' | 'worker'): string[] {
   return scriptArgs(`src/${entry}`);
 }
 
-/** The same for any module of the package, named without its extension (`test/support/x`). */
+/**
+ * The same for any module, named without its extension: relative to the process's folder
+ * (`test/support/x`) or absolute (the CLI's tests, test/helpers.ts). tsx by its own address: worker
+ * threads take the same flags and may run from another folder.
+ */
 export function scriptArgs(module: string): string[] {
   return import.meta.url.endsWith('.ts')
-    ? ['--import', 'tsx', '--conditions=@bt/source', `${module}.ts`]
+    ? ['--import', import.meta.resolve('tsx'), '--conditions=@bt/source', `${module}.ts`]
     : ['--conditions=@bt/source', '--enable-source-maps', `${module}.js`];
 }
