@@ -10,6 +10,13 @@ export const TAIL_LINES = 30;
 
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const NOT_OK = /^(\s*)not ok \d+ - (.*?)(?: # (?:SKIP|TODO).*)?$/;
+const RESULT = /^\s*(?:not )?ok \d+ - /;
+/**
+ * What node:test says outside any test: an error a test file's hook or test left behind after it
+ * ended (an unhandled rejection, activity after the end). The file then fails with only
+ * `error: 'test failed'`; these lines, printed just before, say why.
+ */
+const DIAGNOSTIC = /^\s*# (?:[A-Za-z]*Error|Warning)\b/;
 /** TAP escapes `#` and `\` in names. */
 const unescape = (name) => name.replace(/\\(.)/g, '$1');
 
@@ -18,14 +25,20 @@ const unescape = (name) => name.replace(/\\(.)/g, '$1');
  * each as `{ path, lines }`, `path` the names of the suites around it and its own (for a shared
  * process, the test file's name first), `lines` its `not ok` line and the YAML block after it
  * (error, location, stack). A suite that failed only because a test inside it did
- * (`failureType: 'subtestsFailed'`) is not repeated: its failed tests are.
+ * (`failureType: 'subtestsFailed'`) is not repeated: its failed tests are. The error diagnostics
+ * printed since the previous result (see `DIAGNOSTIC`) follow the block of the failure they precede.
  */
 export function failedTests(text) {
   const lines = text.split(/\r?\n/);
   const failures = [];
   // The open `# Subtest:` names by indentation: node:test announces each test before its result.
   const open = [];
+  let diagnostics = [];
   for (let i = 0; i < lines.length; i++) {
+    if (DIAGNOSTIC.test(lines[i])) {
+      diagnostics.push(lines[i].trim());
+      continue;
+    }
     const subtest = SUBTEST.exec(lines[i]);
     if (subtest) {
       const depth = subtest[1].length;
@@ -33,6 +46,9 @@ export function failedTests(text) {
       open.push({ depth, name: unescape(subtest[2]) });
       continue;
     }
+    if (!RESULT.test(lines[i])) continue;
+    const before = diagnostics;
+    diagnostics = [];
     const failed = NOT_OK.exec(lines[i]);
     if (!failed) continue;
     const indent = failed[1];
@@ -51,7 +67,7 @@ export function failedTests(text) {
     const announced = open.length && open[open.length - 1].depth === indent.length;
     const path = [...open.map((entry) => entry.name).slice(0, announced ? -1 : undefined), unescape(failed[2])];
     if (block.some((line) => /^\s*failureType: 'subtestsFailed'$/.test(line))) continue;
-    failures.push({ path, lines: block });
+    failures.push({ path, lines: before.length ? [...block, 'printed just before it:', ...before] : block });
   }
   return failures;
 }

@@ -81,6 +81,26 @@ describe("the test command's failure report", () => {
     for (const block of report.split(/^- /m).slice(1)) assert.ok(block.split('\n').length <= LINES_PER_FAILURE + 3, block);
   });
 
+  it('a file that failed only by what a hook left running after its tests carries the error node:test printed before it', () => {
+    // As a browser test's route handler did when its page closed under it (docs/development.md).
+    const late = `import { before, describe, it } from 'node:test';
+describe('a server', () => {
+  before(async () => { setTimeout(() => Promise.reject(new Error('route.fetch: Request context disposed')), 50); });
+  it('passes', () => {});
+});
+`;
+    writeFileSync(join(work, 'passes.test.mjs'), "import { it } from 'node:test';\nit('fine', () => {});\n");
+    const file = join(work, 'late.test.mjs');
+    writeFileSync(file, late);
+    const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', file, join(work, 'passes.test.mjs')], { encoding: 'utf8', env });
+    assert.equal(run.status, 1);
+    const failures: Failure[] = failedTests(run.stdout);
+    assert.deepEqual(failures.map((failure) => failure.path.join(' › ')), [file]);
+    const lines = failures[0].lines.join('\n');
+    assert.match(lines, /error: 'test failed'\n(?: {2}\w+: .*\n)* {2}\.\.\.\nprinted just before it:\n# Error: Test hook "before" at .*late\.test\.mjs:3:3 generated asynchronous activity.*Request context disposed/);
+    assert.match(failureReport('step', run.stdout), /^ {4}# Error: Test hook "before"/m);
+  });
+
   it('a step that failed without a failed test (a typecheck, a crash) is shown by its last lines', () => {
     const output = `${Array.from({ length: 50 }, (_, i) => `noise ${i}`).join('\n')}\nsrc/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n`;
     const report: string = failureReport("'npm run typecheck -w @bt/core'", output);
