@@ -44,6 +44,8 @@ export function loadPdfFonts(): Promise<PdfFonts> {
       return font;
     };
     const [regular, bold] = await Promise.all([parse(FONT_FILES.regular), parse(FONT_FILES.bold)]);
+    withoutTypographicLigatures(regular);
+    withoutTypographicLigatures(bold);
     const inBold = new Set(bold.characterSet);
     const covered = new Set(regular.characterSet.filter((code) => inBold.has(code)));
     return { regular, bold, hasGlyph: (codePoint) => covered.has(codePoint) };
@@ -51,6 +53,29 @@ export function loadPdfFonts(): Promise<PdfFonts> {
   // A failed load is not kept: the next document tries again.
   loading.catch(() => (loading = undefined));
   return loading;
+}
+
+/**
+ * Typographic ligatures (OpenType `liga`, `clig`), which fontkit applies by default, are off for
+ * every layout of the font. pdfkit writes one ToUnicode entry per glyph in a document, so with
+ * them on, "fi" drawn as the ligature glyph and a name typed with the character ﬁ (U+FB01), which
+ * the font draws with the same glyph, read back as one another in the same invoice. An invoice is
+ * copied and searched more than it is admired. Required ligatures (`rlig`, Arabic's lam-alef)
+ * stay: the script needs them, and no other character draws their glyphs.
+ */
+function withoutTypographicLigatures(font: Font): void {
+  const layout = font.layout.bind(font);
+  type Features = Parameters<Font['layout']>[1];
+  const off = (features: Features): Record<string, boolean> => ({
+    ...(Array.isArray(features) ? Object.fromEntries(features.map((tag) => [tag, true])) : (features ?? {})),
+    liga: false,
+    clig: false,
+  });
+  font.layout = ((text: string, features?: Features | string, ...rest: unknown[]) =>
+    // fontkit's layout(text, script, language, direction) form: a string where the features go.
+    typeof features === 'string'
+      ? (layout as (...args: unknown[]) => ReturnType<Font['layout']>)(text, off(undefined), features, ...rest)
+      : (layout as (...args: unknown[]) => ReturnType<Font['layout']>)(text, off(features), ...rest)) as Font['layout'];
 }
 
 /**
