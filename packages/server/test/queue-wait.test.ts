@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Job, Queue, type QueueEvents, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { waitForJob } from '../src/jobs/wait.js';
+import { JobRemovedError, waitForJob } from '../src/jobs/wait.js';
 import { startLocalQueue, type LocalQueue } from './support/bullmq.js';
 import { freePort } from './support/redis.js';
 
@@ -42,6 +42,20 @@ describe("waiting for a queued job's end (the real Redis)", () => {
       const stuck = await queue.add('x', { n: 1 });
       await assert.rejects(waitForJob(queue, events, stuck, 300), /timed out before finishing/);
       await stuck.remove();
+    } finally {
+      worker.resume();
+    }
+  });
+
+  it('a job taken out of the queue before any worker took it ends the wait at once, as removed, not at the bound', async () => {
+    await worker.pause();
+    try {
+      const dropped = await queue.add('x', { n: 3 });
+      const waiting = waitForJob(queue, events, dropped, 60_000);
+      const gone = assert.rejects(waiting, (err: Error) => err instanceof JobRemovedError && /removed before finishing \(id=/.test(err.message));
+      await events.waitUntilReady();
+      assert.equal(await queue.remove(dropped.id!), 1);
+      await gone;
     } finally {
       worker.resume();
     }

@@ -79,8 +79,18 @@ export function createServices(deps: AppDeps) {
   const paymentAttention = new PaymentAttention({ db, clock, log });
   const subscriptions = new Subscriptions({ db, clock, gateways, events, attention: paymentAttention, log });
   const providerSignIns = new ProviderSignIns(deps.rateLimiter, deps.identityProviders);
+  // Backtests and extractions run off the event loop: worker threads here, or worker processes behind Redis.
+  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage: deps.storage, log }) : new ThreadRunner(deps.engineThreads);
   // The public top list's cache is made below; the deletion only calls it once the app runs.
-  const purge = new AccountPurge({ db, storage: deps.storage, ledger, log, clock, forgetPublicListing: () => publicListing.forget() });
+  const purge = new AccountPurge({
+    db,
+    storage: deps.storage,
+    ledger,
+    log,
+    clock,
+    forgetPublicListing: () => publicListing.forget(),
+    dropWaitingRuns: runner.kind === 'queue' ? (runIds) => runner.dropWaiting(runIds) : undefined,
+  });
   const profiles = new Profiles({ db, clock, accounts, sessions, tokens, recreations, subscriptions, events, passwordCost: config.passwordCost, providerSignIns, purge });
   // Inactive accounts warned, then archived as a deletion (docs/server.md "Inactive accounts").
   const inactivity = new AccountInactivity({ db, clock, mailer, profiles, urls: config, log });
@@ -92,8 +102,6 @@ export function createServices(deps: AppDeps) {
   // The working area (docs/product.md part 2): official data, runs and results, the CSV shop, personal strategies.
   const { storage, library, sandbox, llm } = deps;
   const sandboxLimits = sandbox.limits;
-  // Backtests and extractions run off the event loop: worker threads here, or worker processes behind Redis.
-  const runner = deps.queue ? new QueueRunner(deps.queue, { db, ledger, storage, log }) : new ThreadRunner(deps.engineThreads);
   // So do the library's imports (their month files' RSI, CSV and IPC) and the parsing of results'
   // workbooks: on the engine threads, or in queue mode on threads of their own, started by the
   // first such task (docs/queue.md).

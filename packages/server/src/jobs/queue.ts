@@ -15,7 +15,7 @@ import type { MonthRef } from '../datasets/store.js';
 import { EXTRACTION_MESSAGES, JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
 import { paramErrorFromReason, type EngineRequest, type EngineResult, type SignalsSpec } from './task.js';
-import { waitForJob } from './wait.js';
+import { JobRemovedError, waitForJob } from './wait.js';
 
 export const BACKTEST_QUEUE = 'backtests';
 /** The job names on that queue: one queue, so Pro priority and the workers are shared by both kinds. */
@@ -213,6 +213,8 @@ export class QueueRunner {
     try {
       answer = await waitForJob<QueueJobResult | { cancelled: true }>(queue, events, added, this.options.timeoutMs);
     } catch (err) {
+      // Taken out of the queue before a worker took it (its account deleted: dropWaiting).
+      if (err instanceof JobRemovedError) return this.giveUp(ref, new HttpError(503, JOB_MESSAGES.givenUp));
       const message = (err as Error).message ?? '';
       if (/timed out before finishing/.test(message)) {
         // Finished, its end unheard (QueueEvents behind, or the end just now): the answer stands.
@@ -302,6 +304,23 @@ export class QueueRunner {
       throw new JobEndedElsewhere(new HttpError(503, JOB_MESSAGES.doneLate));
     }
     throw new JobEndedElsewhere(answer);
+  }
+
+  /**
+   * Takes the runs' jobs out of the queue if no worker has taken them yet (a deleted account's
+   * runs, refunded by the deletion: users/purge.ts), so that nobody runs them and the requests
+   * waiting for them are answered now rather than at the job timeout (JobRemovedError). A job a
+   * worker holds is locked and stays: its worker finds the run gone. Best effort: Redis away, the
+   * jobs stay, and the workers find their runs gone as well.
+   */
+  async dropWaiting(runIds: readonly string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    try {
+      const { queue } = await this.opened;
+      for (const id of runIds) await queue.remove(id);
+    } catch (err) {
+      this.logError('remove a deleted account\'s jobs', err as Error);
+    }
   }
 
   /** Jobs waiting for a worker (the /metrics gauge); 0 when Redis cannot tell. */

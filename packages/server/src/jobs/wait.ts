@@ -5,6 +5,17 @@ import type { Job, Queue, QueueEvents } from 'bullmq';
 export const timedOutMessage = (job: Job, ttl: number) => `Job wait ${job.name} timed out before finishing, no finish notification arrived after ${ttl}ms (id=${job.id})`;
 
 /**
+ * The job left the queue before any end (removed while it waited: its account deleted,
+ * docs/queue.md "Failures"): nobody will run it, so the wait ends now rather than at its bound.
+ */
+export class JobRemovedError extends Error {
+  constructor(job: Job) {
+    super(`Job ${job.name} removed before finishing (id=${job.id})`);
+    this.name = 'JobRemovedError';
+  }
+}
+
+/**
  * Waits for a job's end as BullMQ's `job.waitUntilFinished` does (the `completed:<id>` and
  * `failed:<id>` events, the queue closing, a bound), with its first look at the job's state
  * made safe: BullMQ's reads it inside an async Promise executor, so a Redis that goes away at
@@ -15,6 +26,7 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
   const id = job.id!;
   const completedEvent = `completed:${id}`;
   const failedEvent = `failed:${id}`;
+  const removedEvent = `removed:${id}`;
   // Per-job event names and 'closing' are outside the typed listener maps: the plain emitters.
   const emitter = events as unknown as EventEmitter;
   const closing = queue as unknown as EventEmitter;
@@ -28,6 +40,7 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
       clearTimeout(timer);
       emitter.off(completedEvent, onCompleted);
       emitter.off(failedEvent, onFailed);
+      emitter.off(removedEvent, onRemoved);
       closing.off('closing', onClosing);
     };
     function onCompleted(args: { returnvalue: unknown }) {
@@ -39,6 +52,11 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
       if (settled) return;
       stop();
       reject(new Error(args.failedReason || 'job failed'));
+    }
+    function onRemoved() {
+      if (settled) return;
+      stop();
+      reject(new JobRemovedError(job));
     }
     function onClosing(message: string) {
       if (settled) return;
@@ -52,6 +70,7 @@ export function waitForJob<T>(queue: Queue, events: QueueEvents, job: Job, ttl: 
     }, ttl);
     emitter.on(completedEvent, onCompleted);
     emitter.on(failedEvent, onFailed);
+    emitter.on(removedEvent, onRemoved);
     closing.on('closing', onClosing);
     // A job that ended before the listeners: read once, when the events are being read (so that
     // no end falls between the two).

@@ -183,10 +183,10 @@ export class Profiles {
       await ApiKey.destroy({ where: { userId: user.id }, transaction: t });
       await UserToken.destroy({ where: { userId: user.id }, transaction: t });
       await UserIdentity.destroy({ where: { userId: user.id }, transaction: t });
-      return (await this.deps.purge?.owe(user.id, t)) ?? [];
+      return (await this.deps.purge?.owe(user.id, t)) ?? { removals: [], runIds: [] };
     });
     if (!owed) return false;
-    if (owed.length > 0) await this.deps.purge!.settle(user.id, owed);
+    if (owed.removals.length > 0 || owed.runIds.length > 0) await this.deps.purge!.settle(user.id, owed);
     return true;
   }
 }

@@ -12,6 +12,11 @@ export interface PurgeDeps {
   log: (message: string) => void;
   /** Refunds the runs still running (the charge of a result that will never be delivered). */
   ledger: Pick<CreditLedger, 'refund'>;
+  /**
+   * Takes the refunded runs' jobs out of the Redis queue when no worker holds them yet
+   * (QueueRunner.dropWaiting): their requests are answered at once instead of at the job timeout.
+   */
+  dropWaitingRuns?: (runIds: readonly string[]) => Promise<void>;
   /** The public top list's cache: a deleted account's results leave it at once. */
   forgetPublicListing?: () => void;
   /** The app's clock: with it, the sweep also erases the accounts deleted 12 months ago (users/erasure.ts). */
@@ -22,6 +27,12 @@ export interface PurgeDeps {
 interface Owed {
   id: number;
   path: string;
+}
+
+/** What is left to do after the deletion's commit: the storage's removals, the refunded runs' jobs. */
+export interface Leftovers {
+  removals: Owed[];
+  runIds: string[];
 }
 
 /** Folders a deletion removes before it answers; the sweep removes the others (200 a minute). */
@@ -46,7 +57,7 @@ const ARCHIVE_FOLDER = /^archive\/[a-z]+\/\d{8}\/[0-9]+-[0-9a-f]+$/;
 export class AccountPurge {
   constructor(private readonly deps: PurgeDeps) {}
 
-  async owe(userId: number, t: Transaction): Promise<Owed[]> {
+  async owe(userId: number, t: Transaction): Promise<Leftovers> {
     const { db } = this.deps;
     const { UserStrategy, ArchivedStrategy, UserCsv, BacktestRun, ApiKey, UserToken, UserIdentity } = db.models;
     const where = { userId };
@@ -79,9 +90,9 @@ export class AccountPurge {
       }
     }
     await BacktestRun.destroy({ where, transaction: t });
-    const owed: Owed[] = [];
-    for (const path of paths) owed.push({ id: await oweRemoval(db, path, t), path });
-    return owed;
+    const removals: Owed[] = [];
+    for (const path of paths) removals.push({ id: await oweRemoval(db, path, t), path });
+    return { removals, runIds: running.map((run) => run.runId) };
   }
 
   /**
@@ -127,9 +138,10 @@ export class AccountPurge {
    * thousands of archive entries, each its own folder; removing them all would hold the request for
    * minutes on a bucket): the rest, and any the storage refuses, stay owed to the sweep.
    */
-  async settle(userId: number, owed: Owed[]): Promise<void> {
+  async settle(userId: number, { removals, runIds }: Leftovers): Promise<void> {
     this.deps.forgetPublicListing?.();
-    for (const { id, path } of owed.slice(0, SETTLED_NOW)) await settleRemoval(this.deps, id, path, `account ${userId} deleted`);
-    if (owed.length > SETTLED_NOW) this.deps.log(`storage: account ${userId} deleted: ${owed.length - SETTLED_NOW} more folders left to the removals sweep`);
+    if (runIds.length > 0) await this.deps.dropWaitingRuns?.(runIds);
+    for (const { id, path } of removals.slice(0, SETTLED_NOW)) await settleRemoval(this.deps, id, path, `account ${userId} deleted`);
+    if (removals.length > SETTLED_NOW) this.deps.log(`storage: account ${userId} deleted: ${removals.length - SETTLED_NOW} more folders left to the removals sweep`);
   }
 }
