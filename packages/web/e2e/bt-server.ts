@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 // The seeded library, kept once per version of its inputs (the server's and the CLI's tests use it too).
-import { copyKeptLibrary, keepLibrary, libraryCacheDir } from '../../server/test/support/library-cache.js';
+import { copyKeptIndex, copyKeptLibrary, keepIndex, keepLibrary, keptIndexFile, libraryCacheDir } from '../../server/test/support/library-cache.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -51,6 +51,12 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
   const seeded = copyKeptLibrary(cache, dataDir);
   const port = await freePort();
   const admin = { email: 'admin@bt.test', password: 'admin-password-123' };
+  // The default database (DATA_DIR/bt.sqlite) starts as a copy of the first server's, when its
+  // library is the kept one: the index is made, the start reads no month (library-cache.ts).
+  const dbFile = join(dataDir, 'bt.sqlite');
+  const ownDatabase = (options.env?.DATABASE_URL ?? '') === '';
+  const keptIndex = keptIndexFile(cache, serverRoot, `${admin.email} ${admin.password}`);
+  const indexed = seeded && ownDatabase && copyKeptIndex(keptIndex, dbFile);
   const spawnOptions: SpawnOptions = {
     cwd: dirname(entry),
     env: {
@@ -93,8 +99,9 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
     if (Date.now() > deadline) throw new Error(`bt server did not answer /api/health within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  // The library is seeded before the server listens: it is complete now.
+  // The library is seeded before the server listens: it is complete now, and so is the index.
   if (!seeded) keepLibrary(join(dataDir, 'library'), cache);
+  else if (ownDatabase && !indexed) await keepIndex(dbFile, keptIndex);
   return {
     url,
     admin,
