@@ -17,6 +17,7 @@ const SQLITE_PASS_ONLY = {
   'datasets-bounded.test.ts': "the reindex's bounded concurrency helper, no database",
   'engine-pool.test.ts': 'the engine threads, no database',
   'engine-pool-close.test.ts': 'engine threads closed while they start, no database',
+  'library-cache-index.test.ts': "the browser tests' kept SQLite database, no server database",
   'invoice-text-between-documents.test.ts': "invoice PDFs' text drawn one after another, no database",
   'ops-settings.test.ts': 'environment parsing and closers, no database',
   'parse-pool.test.ts': 'the upload parse processes, no database',
