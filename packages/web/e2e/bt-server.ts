@@ -54,9 +54,9 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
   // The default database (DATA_DIR/bt.sqlite) starts as a copy of the first server's, when its
   // library is the kept one: the index is made, the start reads no month (library-cache.ts).
   const dbFile = join(dataDir, 'bt.sqlite');
-  const ownDatabase = (options.env?.DATABASE_URL ?? '') === '';
+  const defaultDatabase = (options.env?.DATABASE_URL ?? '') === '';
   const keptIndex = keptIndexFile(cache, serverRoot, `${admin.email} ${admin.password}`);
-  const indexed = seeded && ownDatabase && copyKeptIndex(keptIndex, dbFile);
+  const indexed = seeded && defaultDatabase && copyKeptIndex(keptIndex, dbFile);
   const spawnOptions: SpawnOptions = {
     cwd: dirname(entry),
     env: {
@@ -101,7 +101,7 @@ export async function startBtServer(repoDir: string, options: BtServerOptions = 
   }
   // The library is seeded before the server listens: it is complete now, and so is the index.
   if (!seeded) keepLibrary(join(dataDir, 'library'), cache);
-  else if (ownDatabase && !indexed) await keepIndex(dbFile, keptIndex);
+  else if (defaultDatabase && !indexed) await keepIndex(dbFile, keptIndex);
   return {
     url,
     admin,

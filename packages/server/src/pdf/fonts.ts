@@ -64,8 +64,8 @@ export function loadPdfFonts(): Promise<PdfFonts> {
  * stay: the script needs them, and no other character draws their glyphs.
  */
 function withoutTypographicLigatures(font: Font): void {
-  const layout = font.layout.bind(font);
   type Features = Parameters<Font['layout']>[1];
+  const layout = font.layout.bind(font) as (text: string, features: Features, ...rest: unknown[]) => ReturnType<Font['layout']>;
   const off = (features: Features): Record<string, boolean> => ({
     ...(Array.isArray(features) ? Object.fromEntries(features.map((tag) => [tag, true])) : (features ?? {})),
     liga: false,
@@ -73,9 +73,7 @@ function withoutTypographicLigatures(font: Font): void {
   });
   font.layout = ((text: string, features?: Features | string, ...rest: unknown[]) =>
     // fontkit's layout(text, script, language, direction) form: a string where the features go.
-    typeof features === 'string'
-      ? (layout as (...args: unknown[]) => ReturnType<Font['layout']>)(text, off(undefined), features, ...rest)
-      : (layout as (...args: unknown[]) => ReturnType<Font['layout']>)(text, off(features), ...rest)) as Font['layout'];
+    typeof features === 'string' ? layout(text, off(undefined), features, ...rest) : layout(text, off(features), ...rest)) as Font['layout'];
 }
 
 /**
