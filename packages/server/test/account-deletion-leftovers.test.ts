@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -39,13 +39,16 @@ const flaky = new Proxy(local, {
   },
 }) as Storage;
 
+const libraryDir = mkdtempSync(join(tmpdir(), 'bt-deletion-library-'));
 const t = useTestApp(async () => {
-  const libraryDir = mkdtempSync(join(tmpdir(), 'bt-deletion-library-'));
   await copySeededLibrary(libraryDir, 'basic');
   return { storages: { storage: flaky, library: new LocalStorage(libraryDir) } };
 }, {
   started: async (app) => {
     await app.app.services.datasets.reindex();
+  },
+  stopped: async () => {
+    for (const dir of [storageDir, libraryDir]) rmSync(dir, { recursive: true, force: true });
   },
 });
 

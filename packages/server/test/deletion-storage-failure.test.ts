@@ -11,7 +11,7 @@ import { useTestApp } from './support/app.js';
 import { copySeededLibrary } from './support/library.js';
 import { startLocalS3, type LocalS3 } from './support/s3.js';
 import { BREAKOUT_PY, balance, funded, importStrategy, runBacktest } from './support/work.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -47,12 +47,12 @@ function startProxy(target: string): Promise<string> {
 
 let storage: S3Storage;
 
+const libraryDir = mkdtempSync(join(tmpdir(), 'bt-library-s3fail-'));
 const t = useTestApp(async () => {
   s3 = await startLocalS3();
   const settings = await s3.bucket();
   const endpoint = await startProxy(s3.endpoint);
   storage = new S3Storage(s3Client({ ...settings, endpoint }), settings.bucket, 'files');
-  const libraryDir = mkdtempSync(join(tmpdir(), 'bt-library-s3fail-'));
   await copySeededLibrary(libraryDir, 'basic');
   return { storages: { storage, library: new LocalStorage(libraryDir) } };
 }, {
@@ -62,6 +62,7 @@ const t = useTestApp(async () => {
   stopped: async () => {
     await new Promise<void>((resolve) => proxy.close(() => resolve()));
     await s3.close();
+    rmSync(libraryDir, { recursive: true, force: true });
   },
 });
 

@@ -63,14 +63,26 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
+  // What this start made for itself goes with it: a refused start (startup-refusals.test.ts)
+  // has no stop() to call, and left two directories in the system's temp dir for each.
+  const removeOwn = () => {
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    rmSync(tmpDir, { recursive: true, force: true });
+  };
   const deadline = Date.now() + 60_000;
   let url = '';
   while (!url) {
     const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
     if (match) url = match[1];
-    else if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
-    else if (Date.now() > deadline) throw new Error(`the server did not start within 60 s:\n${output}`);
-    else await new Promise((r) => setTimeout(r, 100));
+    else if (child.exitCode !== null) {
+      removeOwn();
+      throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    } else if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      removeOwn();
+      throw new Error(`the server did not start within 60 s:\n${output}`);
+    } else await new Promise((r) => setTimeout(r, 100));
   }
   // The library is seeded before the server listens: it is complete now.
   if (cache !== null && !copied) keepLibrary(join(dataDir, 'library'), cache);
@@ -103,8 +115,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
         clearTimeout(bound);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-      rmSync(tmpDir, { recursive: true, force: true });
+      removeOwn();
     },
   };
 }
