@@ -22,6 +22,7 @@ const SQLITE_PASS_ONLY = {
   'ops-settings.test.ts': 'environment parsing and closers, no database',
   'parse-pool.test.ts': 'the upload parse processes, no database',
   'pdf-fonts.test.ts': "the PDFs' font files and the build's copy of them, no database",
+  'queue-drop-waiting.test.ts': "removing a deleted account's jobs from Redis, no database",
   'queue-retention.test.ts': 'job retention in Redis, no database',
   'queue-wait.test.ts': 'waiting for a job in Redis, no database',
   'sandbox-layers.test.ts': "the sandbox's OS and Python layers alone, no database",

@@ -311,15 +311,25 @@ export class QueueRunner {
    * runs, refunded by the deletion: users/purge.ts), so that nobody runs them and the requests
    * waiting for them are answered now rather than at the job timeout (JobRemovedError). A job a
    * worker holds is locked and stays: its worker finds the run gone. Best effort: Redis away, the
-   * jobs stay, and the workers find their runs gone as well.
+   * jobs stay, and the workers find their runs gone as well. The removals go out together, so a
+   * Redis that answers nothing holds the deletion's answer for one command timeout, not one each.
    */
   async dropWaiting(runIds: readonly string[]): Promise<void> {
     if (runIds.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
     try {
       const { queue } = await this.opened;
-      for (const id of runIds) await queue.remove(id);
+      // While Redis has never been reached, bullmq waits for it instead of failing (as for add):
+      // the deletion's answer waits at most this long.
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('removal timed out')), COMMAND_TIMEOUT_MS)));
+      const removing = Promise.allSettled(runIds.map((id) => queue.remove(id)));
+      const removed = await Promise.race([late, removing]);
+      const failed = removed.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     } catch (err) {
       this.logError('remove a deleted account\'s jobs', err as Error);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
