@@ -50,6 +50,17 @@ export function jobOptions(jobId: string, priority: boolean): JobsOptions {
   };
 }
 
+/** `work`, or a rejection with `message` once `ms` have passed without its end. */
+async function within<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  try {
+    return await Promise.race([late, work]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * A job whose wait timed out: its answer when it has finished after all (its end not heard: the
  * API's QueueEvents fallen behind the event stream's length, docs/queue.md "Redis memory", or the
@@ -238,18 +249,12 @@ export class QueueRunner {
    */
   private async add(name: string, data: QueueJobData | ExtractionJobData, job: { jobId: string; priority: boolean }): Promise<Job> {
     const { queue } = await this.opened;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS)));
-      const adding = queue.add(name, data, jobOptions(job.jobId, job.priority));
-      // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
-      // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
-      // the process.
-      adding.catch((err: Error) => this.logError('late enqueue', err));
-      return await Promise.race([late, adding]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const adding = queue.add(name, data, jobOptions(job.jobId, job.priority));
+    // Should the bound win the race, the add's own failure comes later (ioredis gives up on its
+    // retry once Redis is gone): handled here, or it would be an unhandled rejection that ends
+    // the process.
+    adding.catch((err: Error) => this.logError('late enqueue', err));
+    return within(adding, ENQUEUE_TIMEOUT_MS, 'enqueue timed out');
   }
 
   /**
@@ -316,20 +321,15 @@ export class QueueRunner {
    */
   async dropWaiting(runIds: readonly string[]): Promise<void> {
     if (runIds.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
     try {
       const { queue } = await this.opened;
       // While Redis has never been reached, bullmq waits for it instead of failing (as for add):
       // the deletion's answer waits at most this long.
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('removal timed out')), COMMAND_TIMEOUT_MS)));
-      const removing = Promise.allSettled(runIds.map((id) => queue.remove(id)));
-      const removed = await Promise.race([late, removing]);
+      const removed = await within(Promise.allSettled(runIds.map((id) => queue.remove(id))), COMMAND_TIMEOUT_MS, 'removal timed out');
       const failed = removed.find((outcome) => outcome.status === 'rejected');
       if (failed) throw (failed as PromiseRejectedResult).reason;
     } catch (err) {
       this.logError('remove a deleted account\'s jobs', err as Error);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

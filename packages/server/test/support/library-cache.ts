@@ -8,7 +8,7 @@
  * The browser tests' servers also start from a kept database (`keptIndexFile`): a copy of the
  * first one's, taken as soon as it answered (migrated, its admin made, the library indexed), so
  * the others find the index made and do not read the 823 months again (docs/development.md,
- * "Balancing the two chains").
+ * "The browser tests' servers start from a kept index").
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -28,8 +28,7 @@ export function libraryCacheDir(repoDir: string, serverRoot: string): string {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir).sort()) hash.update(`${folder}/${name}:${statSync(join(dir, name)).size}\n`);
   }
-  const datasets = join(serverRoot, 'packages', 'server', 'src', 'datasets');
-  if (existsSync(datasets)) for (const name of readdirSync(datasets).sort()) hash.update(readFileSync(join(datasets, name)));
+  hashTree(hash, join(serverRoot, 'packages', 'server', 'src', 'datasets'));
   for (const file of ['candles/csv-write.ts', 'candles/ipc.ts', 'candles/csv-read.ts', 'indicators/rsi.ts']) {
     const path = join(serverRoot, 'packages', 'core', 'src', file);
     if (existsSync(path)) hash.update(readFileSync(path));
