@@ -62,9 +62,9 @@ describe("dropping a deleted account's waiting jobs", () => {
       await never.dropWaiting(['run-1', 'run-2']);
       assert.ok(logs.some((line) => line.startsWith('job queue:')), logs.join('\n'));
     } finally {
-      // Back before the runner closes: bullmq's close waits for a connection (main.ts bounds it).
-      await own.restart();
+      // Still down: bullmq's close would wait for a first connection; the runner's is bounded.
       await never.close(0);
+      await own.restart();
     }
     // Frozen after it answered (a partition, a paused server): each command gives up on its own.
     const frozen = runner(own.url, []);

@@ -66,7 +66,7 @@ describe(`personal strategies: limits per account (${TEST_DIALECT})`, () => {
     const user = await funded(t, 0);
     for (let i = 0; i < 2; i++) assert.equal((await importStrategy(t, user.key, BREAKOUT_PY, `s${i}.py`)).status, 201);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => importStrategy(t, user.key, BREAKOUT_PY, `c${i}.py`)));
-    assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(19).fill(409)]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(19).fill(409)], answers.filter((a) => a.status !== 409).map((a) => `${a.status} ${a.text}`).join('\n'));
     for (const refused of answers.filter((a) => a.status === 409)) assert.equal(refused.body.detail, TOO_MANY);
     const rows = await t.db.models.UserStrategy.findAll({ where: { userId: user.id } });
     assert.equal(rows.length, 3);
@@ -89,7 +89,7 @@ describe(`personal strategies: limits per account (${TEST_DIALECT})`, () => {
     const user = await funded(t, 0);
     for (let i = 0; i < 7; i++) assert.equal((await importStrategy(t, user.key, REFUSED_PY, `bad${i}.py`)).status, 400);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => importStrategy(t, user.key, BREAKOUT_PY, `c${i}.py`)));
-    assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(19).fill(429)]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(19).fill(429)], answers.filter((a) => a.status !== 429).map((a) => `${a.status} ${a.text}`).join('\n'));
     for (const refused of answers.filter((a) => a.status === 429)) assert.equal(refused.body.detail, DAILY);
     assert.equal(await t.db.models.UserStrategy.count({ where: { userId: user.id } }), 1);
     assert.equal((await archived(user.id)).length, 8);

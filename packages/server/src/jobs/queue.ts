@@ -125,7 +125,6 @@ export type ExtractionJobResult = { rows: number; bytes: number } | { empty: tru
 /** The queue's Redis connections and BullMQ objects, opened once bullmq and ioredis are loaded. */
 interface QueueConnections {
   connection: Redis;
-  eventsConnection: Redis;
   queue: Queue;
   events: QueueEvents;
 }
@@ -170,14 +169,18 @@ export class QueueRunner {
     // nothing (a partition dropping packets, a frozen server) fails them after COMMAND_TIMEOUT_MS:
     // without it, the removal of a timed-out job waited for Redis to come back, and the request
     // with it. This connection carries no blocking command (QueueEvents has its own).
-    const connection = new Redis(this.options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: COMMAND_TIMEOUT_MS });
-    const eventsConnection = new Redis(this.options.url, { maxRetriesPerRequest: null });
-    for (const c of [connection, eventsConnection]) c.on('error', (err) => this.logError('redis', err));
+    // Reconnects until close: a client still retrying then would keep the process alive, and
+    // bullmq's close cannot end one that never connected (it waits for it to be ready).
+    const retryStrategy = (times: number) => (this.closing ? null : Math.min(times * 50, 2000));
+    const connection = new Redis(this.options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: COMMAND_TIMEOUT_MS, retryStrategy });
+    connection.on('error', (err) => this.logError('redis', err));
     const queue = new Queue(BACKTEST_QUEUE, { connection, prefix: this.options.prefix });
-    const events = new QueueEvents(BACKTEST_QUEUE, { connection: eventsConnection, prefix: this.options.prefix });
+    // QueueEvents blocks on its connection, so bullmq makes its own from these options (given a
+    // client, it would copy it and leave the original idle).
+    const events = new QueueEvents(BACKTEST_QUEUE, { connection: { url: this.options.url, maxRetriesPerRequest: null, retryStrategy }, prefix: this.options.prefix });
     queue.on('error', (err) => this.logError('queue', err));
     events.on('error', (err) => this.logError('queue events', err));
-    return { connection, eventsConnection, queue, events };
+    return { connection, queue, events };
   }
 
   private lastError = 0;
@@ -355,8 +358,9 @@ export class QueueRunner {
     // Never opened (bullmq or ioredis would not load): nothing to close.
     const opened = await this.opened.catch(() => null);
     if (!opened) return;
-    await Promise.allSettled([opened.events.close(), opened.queue.close()]);
+    // bullmq's close first waits for its connection to be ready: with Redis away it waits until
+    // the client's next retry gives up (retryStrategy), so the wait is bounded.
+    await within(Promise.allSettled([opened.events.close(), opened.queue.close()]), COMMAND_TIMEOUT_MS, 'close').catch(() => undefined);
     opened.connection.disconnect();
-    opened.eventsConnection.disconnect();
   }
 }
