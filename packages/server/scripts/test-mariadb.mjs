@@ -25,6 +25,7 @@ const SQLITE_PASS_ONLY = {
   'queue-drop-waiting.test.ts': "removing a deleted account's jobs from Redis, no database",
   'queue-retention.test.ts': 'job retention in Redis, no database',
   'queue-wait.test.ts': 'waiting for a job in Redis, no database',
+  'sandbox-exit-grace.test.ts': "the sandbox's wait for a child's pipes, no database",
   'sandbox-layers.test.ts': "the sandbox's OS and Python layers alone, no database",
   'shutdown.test.ts': 'graceful shutdown of a server process on SQLite',
   'storage-s3.test.ts': 'the S3 storage (s3rver), no database',

@@ -249,13 +249,31 @@ export class PythonSandbox implements StrategySandbox {
       };
       child.on('close', settle);
       // A process that escaped the kill could hold the pipes open for ever: once the child has
-      // exited, its answer gets a short grace, then the pipes are closed on our side.
+      // exited, its answer gets a short grace, then the pipes are closed on our side. The grace
+      // ends only after a poll of the pipes (setImmediate) that brought nothing new: an event loop
+      // kept busy past it (a loaded server) runs due timers before it reads, and cut answers
+      // already waiting in the pipe (docs/security.md, "The strategy sandbox").
       child.on('exit', (code, signal) => {
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-          settle(code, signal);
-        }, 1000).unref();
+        let seen = stdout.total + stderr.total;
+        let graces = 0;
+        const grace = () =>
+          setTimeout(() => {
+            setImmediate(() => {
+              if (settled) return;
+              // Still arriving: another grace, a bounded number of times (a trickle from a
+              // process that escaped must not hold the run).
+              const received = stdout.total + stderr.total;
+              if (received !== seen && ++graces < MAX_EXIT_GRACES) {
+                seen = received;
+                grace();
+                return;
+              }
+              child.stdout.destroy();
+              child.stderr.destroy();
+              settle(code, signal);
+            });
+          }, EXIT_GRACE_MS).unref();
+        grace();
       });
       child.stdin.on('error', () => {});
       child.stdin.end(input);
@@ -311,6 +329,10 @@ interface RunnerAnswer {
   elapsed_ms?: number;
   error?: { code: SandboxErrorCode; message: string; line: number | null } & Record<string, unknown>;
 }
+
+/** How long a child that has exited may keep its pipes open, and how many times while its output still comes. */
+const EXIT_GRACE_MS = 1000;
+const MAX_EXIT_GRACES = 10;
 
 /** Keeps the first `keep` bytes of a stream and counts the rest. */
 class CappedStream {
