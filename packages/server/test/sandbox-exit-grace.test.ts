@@ -67,29 +67,29 @@ describe('the sandbox after its child exited', () => {
   });
 
   it('stops waiting for a pipe held open by a silent process one grace after the exit', { timeout: 60_000 }, async () => {
-    const group = join(dir, 'silent');
-    const sandbox = shellSandbox(`echo $$ > '${group}'; (exec sleep 20) & exit 0`);
-    const started = performance.now();
-    try {
-      await assert.rejects(sandbox.run({ source: 'x', mode: 'check' }), (err: SandboxError) => err instanceof SandboxError && err.code === 'protocol');
-    } finally {
-      killGroupOf(group);
-    }
-    const ms = performance.now() - started;
+    const ms = await cutAfter('silent', '(exec sleep 20) & exit 0');
     assert.ok(ms < 15_000, `answered after ${Math.round(ms)} ms, not after the process holding the pipe`);
   });
 
   it('stops waiting for a pipe that a process keeps trickling into, after a bounded number of graces', { timeout: 60_000 }, async () => {
     // A byte every 200 ms for 60 s, on stderr (print() output): each grace sees something new.
-    const group = join(dir, 'trickle');
-    const sandbox = shellSandbox(`echo $$ > '${group}'; (i=0; while [ $i -lt 300 ]; do printf . >&2; sleep 0.2; i=$((i+1)); done) & exit 0`);
-    const started = performance.now();
-    try {
-      await assert.rejects(sandbox.run({ source: 'x', mode: 'check' }), (err: SandboxError) => err instanceof SandboxError && err.code === 'protocol');
-    } finally {
-      killGroupOf(group);
-    }
-    const ms = performance.now() - started;
+    const ms = await cutAfter('trickle', '(i=0; while [ $i -lt 300 ]; do printf . >&2; sleep 0.2; i=$((i+1)); done) & exit 0');
     assert.ok(ms >= 5_000 && ms < 30_000, `answered after ${Math.round(ms)} ms: more than one grace while output came, far less than the 60 s it would have held`);
   });
 });
+
+/**
+ * Runs `script` (its child exits, something it started keeps the pipes) and returns how long the
+ * sandbox took to give up on an answer; what the script left running is killed after.
+ */
+async function cutAfter(name: string, script: string): Promise<number> {
+  const group = join(dir, name);
+  const sandbox = shellSandbox(`echo $$ > '${group}'; ${script}`);
+  const started = performance.now();
+  try {
+    await assert.rejects(sandbox.run({ source: 'x', mode: 'check' }), (err: SandboxError) => err instanceof SandboxError && err.code === 'protocol');
+  } finally {
+    killGroupOf(group);
+  }
+  return performance.now() - started;
+}
