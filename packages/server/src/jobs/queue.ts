@@ -150,6 +150,8 @@ export class QueueRunner {
   private readonly opened: Promise<QueueConnections>;
   private readonly waiting = new Set<Promise<unknown>>();
   private closing = false;
+  /** Set once the waiting requests had their grace: the clients stop reconnecting then. */
+  private disconnecting = false;
 
   constructor(
     readonly options: QueueOptions,
@@ -169,9 +171,10 @@ export class QueueRunner {
     // nothing (a partition dropping packets, a frozen server) fails them after COMMAND_TIMEOUT_MS:
     // without it, the removal of a timed-out job waited for Redis to come back, and the request
     // with it. This connection carries no blocking command (QueueEvents has its own).
-    // Reconnects until close: a client still retrying then would keep the process alive, and
-    // bullmq's close cannot end one that never connected (it waits for it to be ready).
-    const retryStrategy = (times: number) => (this.closing ? null : Math.min(times * 50, 2000));
+    // Reconnects until close (the waiting requests' grace included): a client still retrying
+    // after it would keep the process alive, and bullmq's close cannot end one that never
+    // connected (it waits for it to be ready).
+    const retryStrategy = (times: number) => (this.disconnecting ? null : Math.min(times * 50, 2000));
     const connection = new Redis(this.options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: COMMAND_TIMEOUT_MS, retryStrategy });
     connection.on('error', (err) => this.logError('redis', err));
     const queue = new Queue(BACKTEST_QUEUE, { connection, prefix: this.options.prefix });
@@ -355,6 +358,7 @@ export class QueueRunner {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.waiting]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
+    this.disconnecting = true;
     // Never opened (bullmq or ioredis would not load): nothing to close.
     const opened = await this.opened.catch(() => null);
     if (!opened) return;
