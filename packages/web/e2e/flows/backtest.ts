@@ -67,7 +67,11 @@ export function backtestFlow(flow: Flow): void {
       await page.goto(`${flow.h.url}/backtest`);
       await page.getByTestId('credits-badge').locator('strong').getByText('2', { exact: true }).waitFor();
       assert.equal(await page.getByTestId('run-backtest').isDisabled(), true, 'no pair and no dates: submit is disabled');
+      assert.equal(await page.getByTestId('cost-fields').getByText(/spread typique/i).count(), 0, 'no word on a typical spread before a pair is chosen');
       await fillRun(page, { start: '2023-01-01', end: '2023-02-15' });
+      // The spread's hint sits in its label: the three cost inputs still start on one line.
+      const tops = await Promise.all(['spread-pips', 'commission-pips', 'slippage-pips'].map(async (id) => (await page.getByTestId(id).boundingBox())!.y));
+      assert.ok(Math.max(...tops) - Math.min(...tops) < 1, `cost inputs' tops: ${tops.join(', ')}`);
       await page.getByTestId('run-backtest').click();
       assert.equal(await page.getByTestId('form-error').innerText(), 'Choisis une stratégie (officielle ou générée).');
       await page.getByTestId('official-strategy').selectOption(RUN.strategy);

@@ -1,13 +1,14 @@
 import { formatCompactFr } from '@bt/core/format';
-import type { CostFormState } from './costs.js';
+import { typicalSpreadText, type CostFormState } from './costs.js';
 
 /**
  * The "Coûts de trading" fieldset of the backtest form: the spread pre-filled with the symbol's
  * typical spread (visible and editable), an optional spread per UTC hour, the file's Spread
  * column (custom files), commission and slippage in pips.
  */
-export function CostFields({ costs, custom, typical, onChange }: { costs: CostFormState; custom: boolean; typical: string; onChange: (costs: CostFormState) => void }) {
+export function CostFields({ costs, custom, symbol, onChange }: { costs: CostFormState; custom: boolean; symbol: string; onChange: (costs: CostFormState) => void }) {
   const set = (change: Partial<CostFormState>) => onChange({ ...costs, ...change });
+  const typical = typicalSpreadText(symbol);
   return (
     <fieldset className="cost-fields" data-testid="cost-fields">
       <legend>Coûts de trading</legend>
@@ -22,7 +23,10 @@ export function CostFields({ costs, custom, typical, onChange }: { costs: CostFo
             onChange={(e) => set({ spread: e.target.value, spreadEdited: true })}
             data-testid="spread-pips"
           />
-          <span className="muted small">{typical ? `Spread typique de la paire : ${formatCompactFr(Number(typical))} pips` : 'Pas de spread typique connu pour ce symbole'}</span>
+          {/* Nothing to say before a symbol is chosen. */}
+          {symbol.trim() ? (
+            <span className="muted small">{typical ? `Spread typique de la paire : ${formatCompactFr(Number(typical))} pips` : 'Pas de spread typique connu pour ce symbole'}</span>
+          ) : null}
         </label>
         <label>
           Commission (pips, aller-retour)

@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type FormEve
 import { useSearchParams } from 'react-router-dom';
 import { ConnectPrompt } from '../../components/ConnectPrompt.js';
 import { CostFields } from '../../features/costs/CostFields.js';
-import { costsForSymbol, typicalSpreadText } from '../../features/costs/costs.js';
+import { costsForSymbol } from '../../features/costs/costs.js';
 import { PageMeta } from '../../components/PageMeta.js';
 import { formatCompactFr } from '@bt/core/format';
 import { CalendarRange, FileUp } from 'lucide-react';
@@ -360,7 +360,7 @@ export default function BacktestPage() {
           <CostFields
             costs={form.costs}
             custom={form.mode === 'custom'}
-            typical={typicalSpreadText(form.mode === 'official' ? form.symbol : form.customSymbol)}
+            symbol={form.mode === 'official' ? form.symbol : form.customSymbol}
             onChange={(costs) => patch({ costs })}
           />
 
