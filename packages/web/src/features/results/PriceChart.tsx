@@ -45,7 +45,9 @@ export function PriceChart({ chart, selected }: { chart: ResultChart; selected: 
           layout: { background: { type: lc.ColorType.Solid, color: 'transparent' }, textColor: '#cbd5e1', fontSize: 11 },
           grid: { vertLines: { color: 'rgba(148,163,184,.08)' }, horzLines: { color: 'rgba(148,163,184,.08)' } },
           rightPriceScale: { borderColor: 'rgba(148,163,184,.25)' },
-          timeScale: { borderColor: 'rgba(148,163,184,.25)', timeVisible: true, secondsVisible: false },
+          // The run's period is all there is: no scrolling past its first or last candle, which is
+          // also what lets the library keep the edge labels whole (the first month's was cut, « ars »).
+          timeScale: { borderColor: 'rgba(148,163,184,.25)', timeVisible: true, secondsVisible: false, fixLeftEdge: true, fixRightEdge: true },
           localization: { locale: 'fr-FR', priceFormatter: (p: number) => formatPriceFr(p, pip), timeFormatter: (t: Time) => `${formatDateTimeFr(Number(t) * 1000)} UTC` },
           autoSize: true,
         });
