@@ -355,9 +355,7 @@ export class QueueRunner {
    */
   async close(graceMs = this.options.timeoutMs): Promise<void> {
     this.closing = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.waiting]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
-    clearTimeout(timer);
+    await within(Promise.allSettled([...this.waiting]), graceMs, 'grace').catch(() => undefined);
     this.disconnecting = true;
     // Never opened (bullmq or ioredis would not load): nothing to close.
     const opened = await this.opened.catch(() => null);
