@@ -15,7 +15,11 @@ const MYSQL = process.env.BT_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 describe(`load test harness (npm run load, ${dialect})`, () => {
   it('--quick runs a real server under a short mixed load and reports every figure, with no error', async () => {
     const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('bt-load-')));
-    const { options, doc } = parseLoadArgs(['--quick', '--db', dialect, '--workload', 'mixed', '--clients', '2', '--duration', '2', '--warmup', '0', '--users', '3', '--login-every', '1']);
+    // A window of requests, not of seconds: three visits per client (seven requests each) are
+    // answered in full however busy the machine (two seconds once ended, in a CI run, before any
+    // backtest was answered).
+    const { options, doc } = parseLoadArgs(['--quick', '--db', dialect, '--workload', 'mixed', '--clients', '2', '--requests', '42', '--warmup', '0', '--users', '3', '--login-every', '1']);
+    assert.equal(options.requests, 42);
     assert.equal(doc, false, 'a smoke run leaves docs/PERFORMANCE.md alone');
     const report = await runLoad({ ...options, log: () => {} });
 
@@ -23,21 +27,23 @@ describe(`load test harness (npm run load, ${dialect})`, () => {
     const [s] = report.scenarios;
     assert.deepEqual([s.dialect, s.mode, s.workload, s.clients], [dialect, 'inprocess', 'mixed', 2]);
     assert.deepEqual([s.errors, s.timeouts, s.non2xx], [0, 0, 0], s.problems.join('\n'));
-    assert.ok(s.requests > 0 && s.requestsPerSecond > 0 && s.backtestsPerSecond > 0);
+    assert.ok(s.requests >= 42 && s.requestsPerSecond > 0 && s.backtestsPerSecond > 0, `${s.requests} requests, ${s.requestsPerSecond} per second, ${s.backtestsPerSecond} backtests per second`);
     for (const kind of ['health', 'datasets', 'top_strategy', 'list_backtests', 'run_backtest', 'download_xlsx', 'login']) {
       assert.ok(s.byKind[kind]?.count > 0, `${kind} measured`);
     }
     assert.ok(s.latency.p50 > 0 && s.latency.p50 <= s.latency.p95 && s.latency.p95 <= s.latency.p99 && s.latency.p99 <= s.latency.max);
     for (const phase of ['total', 'load', 'charge', 'engine', 'report', 'store']) assert.ok(s.serverTiming[phase]?.p50 >= 0, `Server-Timing ${phase}`);
     assert.ok(s.serverTiming.total.p50 > 0, `server total p50 ${JSON.stringify(s.serverTiming)} over ${s.byKind.run_backtest?.count} backtests`);
-    // Read inside the server process: a 1 ms timer ticks hundreds of times in 2 s.
+    // Read inside the server process: a 1 ms timer ticks about once per millisecond of the window
+    // (six backtests, six workbooks and six logins: well over 100 ms on any machine).
     assert.equal(s.server.role, 'server');
-    assert.ok(s.server.loopDelay.samples > 100 && s.server.loopDelay.max > 0 && s.server.loopDelay.p99 <= s.server.loopDelay.max);
-    assert.ok(s.server.cpuMs > 0 && s.server.wallMs >= 1500);
+    assert.ok(s.server.wallMs >= 100 && s.server.loopDelay.samples > s.server.wallMs / 20, `${s.server.loopDelay.samples} samples in ${s.server.wallMs} ms`);
+    assert.ok(s.server.loopDelay.max > 0 && s.server.loopDelay.p99 <= s.server.loopDelay.max);
+    assert.ok(s.server.cpuMs > 0);
     assert.ok(s.server.gc.totalMs >= s.server.gc.maxMs && s.server.gc.maxMs >= 0);
     // The control: a process doing nothing over the same window (the scheduler's share of the delays).
     assert.equal(s.idle.role, 'idle');
-    assert.ok(s.idle.loopDelay.samples > 100 && s.idle.pid !== s.server.pid);
+    assert.ok(s.idle.loopDelay.samples > s.server.wallMs / 20 && s.idle.pid !== s.server.pid);
     assert.ok(Number.isFinite(s.loadAverage.start) && Number.isFinite(s.loadAverage.end));
 
     const section = renderSection(report);

@@ -18,6 +18,12 @@ export interface LoadOptions {
   clients: number[];
   /** Measured seconds per scenario (after `warmupSeconds` not measured). */
   durationSeconds: number;
+  /**
+   * When set, the measured window is this many requests instead of `durationSeconds`: a smoke run
+   * then sees every kind of request answered however busy the machine is (a 2 s window on a loaded
+   * machine could end with every client's backtest still running).
+   */
+  requests?: number | null;
   warmupSeconds: number;
   library: LibrarySet;
   users: number;
@@ -92,10 +98,11 @@ export function summarize(latencies: number[]): LatencySummary {
   };
 }
 
-function runCannon(url: string, requests: autocannon.Request[], clients: number, seconds: number, recorder: Recorder | null): Promise<autocannon.Result> {
+/** A window of `window.seconds`, or of `window.amount` requests (autocannon then ignores the duration). */
+function runCannon(url: string, requests: autocannon.Request[], clients: number, window: { seconds: number; amount?: number | null }, recorder: Recorder | null): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url, connections: clients, duration: seconds, requests, timeout: 30 },
+      { url, connections: clients, duration: window.seconds, ...(window.amount ? { amount: window.amount } : {}), requests, timeout: 30 },
       (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result)),
     );
     if (recorder) instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => recorder.latency(responseTime));
@@ -107,13 +114,13 @@ async function runScenario(target: Target, dialect: Dialect, mode: Mode, workloa
   const seconds = options.durationSeconds + options.warmupSeconds;
   await target.topUp(Math.ceil((seconds * 400 * 2) / target.users.length));
   const config = { loginEvery: options.loginEvery, password: LOAD_USER_PASSWORD };
-  if (options.warmupSeconds > 0) await runCannon(target.url, requestsFor(workload, target.users, new Recorder(), config), clients, options.warmupSeconds, null);
+  if (options.warmupSeconds > 0) await runCannon(target.url, requestsFor(workload, target.users, new Recorder(), config), clients, { seconds: options.warmupSeconds }, null);
 
   const recorder = new Recorder();
   const load0 = loadavg()[0];
   await target.resetStats();
   const window = cpuWindow(dialect === 'mariadb' ? localDatabasePid() : null);
-  const result = await runCannon(target.url, requestsFor(workload, target.users, recorder, config), clients, options.durationSeconds, recorder);
+  const result = await runCannon(target.url, requestsFor(workload, target.users, recorder, config), clients, { seconds: options.durationSeconds, amount: options.requests }, recorder);
   const stats = await target.readStats();
   const machine = window.stop();
   const server = stats.find((p) => p.role === 'server')!;

@@ -76,7 +76,7 @@ export function renderSection(report: LoadReport): string {
     'Each database and mode gets a fresh system: a new database (SQLite file; MariaDB: a database created on 127.0.0.1:3306 and dropped after), a data',
     `directory holding the ${o.library === 'full' ? 'full seeded library (the 32 instruments of fixtures/, as `npm start` seeds it)' : 'basic seeded library (EURUSD H1 and M15, one Euro Stoxx month)'}, the real server started from source`,
     '(`src/main.ts` through bench/load/process.ts, which measures its event-loop delay and CPU time), rate limits off, and',
-    `${o.users} accounts topped up with credits by the admin API. Each scenario: ${o.warmupSeconds} s of warm-up, then ${o.durationSeconds} s measured.`,
+    `${o.users} accounts topped up with credits by the admin API. Each scenario: ${o.warmupSeconds} s of warm-up, then ${o.requests ? `${o.requests} requests` : `${o.durationSeconds} s`} measured.`,
     '',
     '- **backtest**: every call is the official run (`POST /api/run_backtest`, fvg_pullback_multi on EURUSD M15, 2023-01-01 → 2023-01-31, SL 10 / TP1 10 / TP2 20),',
     '  the accounts taken in turn.',

@@ -2,7 +2,7 @@
 // section of docs/PERFORMANCE.md. Options (docs/PERFORMANCE.md, section load):
 //   --quick                 3 s per scenario, 1 s warm-up, the basic library; the document is not rewritten
 //   --db sqlite,mariadb     --mode inprocess,queue (or --queue)   --workload backtest,mixed   --clients 1,20
-//   --duration S  --warmup S  --users N  --workers N  --password-cost 14..20  --login-every N
+//   --duration S (or --requests N: a window of N requests, for smoke runs on a busy machine)  --warmup S  --users N  --workers N  --password-cost 14..20  --login-every N
 //   --json FILE (the whole report)   --no-doc
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -38,6 +38,7 @@ export function parseLoadArgs(argv: string[]): { options: Omit<LoadOptions, 'log
       workload: { type: 'string', default: 'backtest,mixed' },
       clients: { type: 'string', default: '1,20' },
       duration: { type: 'string' },
+      requests: { type: 'string' },
       warmup: { type: 'string' },
       users: { type: 'string', default: '40' },
       workers: { type: 'string', default: '2' },
@@ -58,6 +59,7 @@ export function parseLoadArgs(argv: string[]): { options: Omit<LoadOptions, 'log
       workloads: list('workload', values.workload!, ['backtest', 'mixed'] as const) as Workload[],
       clients: values.clients!.split(',').map((c) => int('clients', c.trim(), 1, 1000)),
       durationSeconds: int('duration', values.duration ?? (quick ? '3' : '20'), 1, 3600),
+      requests: values.requests === undefined ? null : int('requests', values.requests, 1, 10_000_000),
       warmupSeconds: int('warmup', values.warmup ?? (quick ? '1' : '3'), 0, 600),
       library: list('library', values.library ?? (quick ? 'basic' : 'full'), ['basic', 'full'] as const)[0],
       users: int('users', values.users!, 1, 1000),
