@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 export const OWN_PROCESS = {
   'results-workbook-thread.test.ts': "checks that exceljs never loaded on the API's thread, which another file of a shared process may have done",
+  'sandbox-corpus.test.ts': "judges its process's event loop while the corpus runs: in a shared process, the heap the files before it left adds collector pauses that are not the sandbox's (a 3.4 s stall once, MariaDB pass, 2026-12-01)",
   'security-uploads.test.ts': "its parse worker's heap limit once took its whole process down (nodejs/node#47224): alone, a crash loses this file only",
 };
 

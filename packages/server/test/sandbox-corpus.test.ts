@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { SandboxSetup } from '../src/strategies/sandbox/isolation.js';
 import { BREAKOUT_PY, balance, funded, importStrategy, runBacktest } from './support/work.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { TEST_DIALECT, casesForThisPass, openTestDatabase, type TestDatabase } from './support/db.js';
+import { startIdleLoop } from './support/idle-loop.js';
 import { privateSandbox, survivorsOf } from './support/sandbox.js';
 
 /**
@@ -137,6 +139,14 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     // sandbox's child processes must leave alone.
     const loopDelay = monitorEventLoopDelay({ resolution: 20 });
     loopDelay.enable();
+    // The collector's pauses over the same window, to tell them from a held loop in a failure.
+    let longestGc = 0;
+    const gc = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
+    });
+    gc.observe({ entryTypes: ['gc'] });
+    const heapAtStart = process.memoryUsage().heapUsed;
+    const idle = await startIdleLoop();
 
     // Another user keeps using the server while the corpus runs.
     const watch = (async () => {
@@ -168,6 +178,8 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     done = true;
     await watch;
     loopDelay.disable();
+    gc.disconnect();
+    const idleStall = await idle.stop();
     const seconds = (performance.now() - started) / 1000;
 
     assert.equal((await neighbourImport).status, 201, 'the other user imported a strategy meanwhile');
@@ -179,11 +191,15 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     // The sandbox runs in child processes: the event loop keeps answering. Measured on the loop
     // itself, not on the other user's answers, which also wait on the database: a MariaDB that the
     // other test files of a loaded CI machine keep busy is no measure of the sandbox. The answers
-    // must still all be 200s (problems above). Generous for a loaded machine still.
-    assert.ok(longestStall < 3000, `the event loop stalled ${longestStall.toFixed(0)} ms during the corpus`);
+    // must still all be 200s (problems above). Generous for a loaded machine still, and judged
+    // beside an idle process's longest stall over the same window (the MariaDB pass failed once
+    // on a 3.4 s stall, at a load average of 8: what the scheduler withholds from every process
+    // is not the sandbox's doing).
+    const context = `an idle process's longest stall ${idleStall.toFixed(0)} ms, longest collector pause ${longestGc.toFixed(0)} ms, heap ${Math.round(heapAtStart / 2 ** 20)} MB at the start, load average ${loadavg()[0].toFixed(1)}`;
+    assert.ok(longestStall < 3000 + idleStall, `the event loop stalled ${longestStall.toFixed(0)} ms during the corpus (${context})`);
     assert.ok(!existsSync(PWNED), `${PWNED} was written`);
     assert.deepEqual(await survivorsOf(uid), [], 'no sandbox process is left');
-    t.logs.push(`hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms`);
-    console.log(`# hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms`);
+    t.logs.push(`hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms; ${context}`);
+    console.log(`# hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms; ${context}`);
   });
 });
