@@ -23,19 +23,19 @@ await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typechec
 // Two chains side by side on a 2-core machine (scripts/parallel.mjs), with no barrier between
 // them: the suites wait on processes, browsers and databases as much as they compute, and a step
 // that waited for the other chain's longest suite left a core idle (docs/development.md, "The
-// test command"). One chain: the server's suite on SQLite, then on MariaDB. The other: the
-// core's, CLI and web unit suites, `bt regress`, then the web app as users get it (the built
-// bundle, served by the server, driven in Chromium). Which chain the core's suite joins evens
-// them (docs/development.md, "Balancing the two chains" and "The browser tests' servers start
-// from a kept index").
+// test command"). One chain: the core's suite, then the server's suite on SQLite, then on
+// MariaDB. The other: the CLI and web unit suites, `bt regress`, then the web app as users get it
+// (the built bundle, served by the server, driven in Chromium). Which chain the core's suite joins
+// evens them (docs/development.md, "Balancing the two chains" and "Cheaper hashes, fewer
+// repeats").
 await runSideBySide(
   [
+    ['npm', ['run', 'test', '-w', '@bt/core']],
     ['npm', ['run', 'test', '-w', '@bt/server']],
     ['npm', ['run', 'test:mariadb', '-w', '@bt/server']],
   ],
   [
     [
-      ['npm', ['run', 'test', '-w', '@bt/core']],
       ['npm', ['run', 'test', '-w', '@bt/cli']],
       ['npm', ['run', 'test', '-w', '@bt/web']],
       // The golden results through the installed command, as CI users run it (exit 1 on any
