@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { SQLITE_PASS_ONLY } from './support/db.js';
+// @ts-expect-error: a plain .mjs script without types
+import { systemSqlite } from '../../../scripts/ensure-install.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -53,5 +55,43 @@ describe('npm start (scripts/start.mjs)', { skip: SQLITE_PASS_ONLY }, () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the SQLite npm ci builds sqlite3 against (scripts/ensure-install.mjs)", { skip: SQLITE_PASS_ONLY }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bt-sqlite-header-'));
+  const header = (version: string | null) => {
+    const path = join(dir, `sqlite3-${version ?? 'none'}.h`);
+    writeFileSync(path, `/* a header */\n${version ? `#define SQLITE_VERSION_NUMBER ${version}\n` : ''}#define SQLITE_OK 0\n`);
+    return path;
+  };
+  const found = () => '/usr/lib/x86_64-linux-gnu/libsqlite3.so';
+
+  it("the system's SQLite when its header and library are there and recent enough: only the addon is compiled", () => {
+    const path = header('3040001');
+    assert.deepEqual(systemSqlite({ header: path, env: {}, findLibrary: found }), {
+      env: { npm_config_sqlite: dirname(dirname(path)), npm_config_build_from_source: 'sqlite3' },
+      note: "sqlite3 built against the system's SQLite 3.40.1",
+    });
+    assert.equal(systemSqlite({ header: header('3038000'), env: {}, findLibrary: found }).note, "sqlite3 built against the system's SQLite 3.38.0");
+  });
+
+  it('the bundled SQLite otherwise, saying why', () => {
+    const bundled = (options: object) => {
+      const answer = systemSqlite({ env: {}, findLibrary: found, ...options });
+      assert.deepEqual(answer.env, {});
+      return answer.note;
+    };
+    assert.equal(bundled({ header: join(dir, 'missing.h') }), `the SQLite bundled with sqlite3: no ${join(dir, 'missing.h')} (Debian: apt-get install libsqlite3-dev)`);
+    assert.equal(bundled({ header: header('3037002') }), "the SQLite bundled with sqlite3: the system's SQLite (3.37.2) is older than 3.38.0");
+    assert.equal(bundled({ header: header(null) }), "the SQLite bundled with sqlite3: the system's SQLite (no version) is older than 3.38.0");
+    assert.equal(bundled({ header: header('3040001'), findLibrary: () => null }), 'the SQLite bundled with sqlite3: no libsqlite3.so for the linker');
+    assert.equal(bundled({ header: header('3040001'), env: { BT_BUNDLED_SQLITE: '1' } }), 'the SQLite bundled with sqlite3: BT_BUNDLED_SQLITE=1');
+  });
+
+  it("this machine: Debian's libsqlite3-dev, where installed, is found by the compiler", { skip: !existsSync('/usr/include/sqlite3.h') && 'no libsqlite3-dev' }, () => {
+    const answer = systemSqlite({ env: {} });
+    assert.equal(answer.env.npm_config_sqlite, '/usr', answer.note);
+    assert.match(answer.note, /^sqlite3 built against the system's SQLite 3\.\d+\.\d+$/);
   });
 });
