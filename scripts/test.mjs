@@ -24,15 +24,20 @@ await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typechec
 // them: the suites wait on processes, browsers and databases as much as they compute, and a step
 // that waited for the other chain's longest suite left a core idle (docs/development.md, "The
 // test command"). One chain: the core's suite, then the server's suite on SQLite, then on
-// MariaDB. The other: the CLI and web unit suites, `bt regress`, then the web app as users get it
-// (the built bundle, served by the server, driven in Chromium). Which chain the core's suite joins
-// evens them (docs/development.md, "Balancing the two chains" and "Cheaper hashes, fewer
+// MariaDB, then the Deno smoke suite. The other: the CLI and web unit suites, `bt regress`, then
+// the web app as users get it (the built bundle, served by the server, driven in Chromium). Which
+// chain the core's suite joins evens them (docs/development.md, "Balancing the two chains" and "Cheaper hashes, fewer
 // repeats").
 await runSideBySide(
   [
     ['npm', ['run', 'test', '-w', '@bt/core']],
     ['npm', ['run', 'test', '-w', '@bt/server']],
     ['npm', ['run', 'test:mariadb', '-w', '@bt/server']],
+    // Deno does not know the @bt/source condition: it loads @bt/core from dist/, which nothing in
+    // the other chain reads (the CLI's dist is one bundle, the browser tests' server and Vite load
+    // core's sources), so it is built here while the browser tests go on.
+    ['npm', ['run', 'build', '-w', '@bt/core']],
+    ['npm', ['run', 'test:deno', '-w', '@bt/server']],
   ],
   [
     [
@@ -46,7 +51,3 @@ await runSideBySide(
     ],
   ],
 );
-// Deno does not know the @bt/source condition: it loads @bt/core from dist/ (built once nothing
-// else runs, as servers started by the suites above may load it).
-run('npm', ['run', 'build', '-w', '@bt/core']);
-run('npm', ['run', 'test:deno', '-w', '@bt/server']);
