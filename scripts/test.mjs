@@ -26,8 +26,8 @@ await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typechec
 // test command"). One chain: the core's suite, then the server's suite on SQLite, then on
 // MariaDB, then the Deno smoke suite. The other: the CLI and web unit suites, `bt regress`, then
 // the web app as users get it (the built bundle, served by the server, driven in Chromium). Which
-// chain the core's suite joins evens them (docs/development.md, "Balancing the two chains" and "Cheaper hashes, fewer
-// repeats").
+// chain the core's suite joins evens them (docs/development.md, "Balancing the two chains",
+// "Cheaper hashes, fewer repeats" and "The SQLite the install builds against").
 await runSideBySide(
   [
     ['npm', ['run', 'test', '-w', '@bt/core']],
