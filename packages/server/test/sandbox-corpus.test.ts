@@ -199,7 +199,8 @@ describe(`the hostile corpus through the routes (${TEST_DIALECT})`, () => {
     assert.ok(longestStall < 3000 + idleStall, `the event loop stalled ${longestStall.toFixed(0)} ms during the corpus (${context})`);
     assert.ok(!existsSync(PWNED), `${PWNED} was written`);
     assert.deepEqual(await survivorsOf(uid), [], 'no sandbox process is left');
-    t.logs.push(`hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms; ${context}`);
-    console.log(`# hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms; ${context}`);
+    const summary = `hostile corpus: ${corpus.length} files, ${backtests} backtests in ${seconds.toFixed(1)} s; ${latencies.length} calls of another user, slowest ${slowest.toFixed(0)} ms, longest event-loop stall ${longestStall.toFixed(0)} ms; ${context}`;
+    t.logs.push(summary);
+    console.log(`# ${summary}`);
   });
 });
