@@ -11,6 +11,7 @@ import { testSandbox } from './support/sandbox.js';
 import { TEST_DIALECT } from './support/db.js';
 import { startLlmServer } from './support/llm-server.js';
 import { BREAKOUT_PY, FIXTURES, balance, funded, runBacktest } from './support/work.js';
+import { signalsOfColumns } from '../src/strategies/sandbox/signal-columns.js';
 
 const t = useTestApp({ library: true });
 
@@ -53,7 +54,7 @@ describe('built-in generator: reading prompts', () => {
       const { signals } = await sandbox.run({ source, mode: 'run', candles, meta: { symbol: 'EURUSD', timeframe: 'H1', pip_size: 0.0001 }, params: {} });
       const zones = listZones(candles, pattern);
       assert.ok(zones.length > 20, `${pattern}: ${zones.length} zones`);
-      const ours = signals.map((s) => [s.index, s.side, s.zone?.top, s.zone?.bottom].join(' ')).sort();
+      const ours = signalsOfColumns(signals).map((s) => [s.index, s.side, s.zone?.top, s.zone?.bottom].join(' ')).sort();
       const pullback = pattern !== 'fvg_impulsive' && pattern !== 'engulfing';
       const engine = zones.map((z) => [z.confirmed_index, z.side, pullback ? z.top : undefined, pullback ? z.bottom : undefined].join(' ')).sort();
       assert.deepEqual(ours, engine, pattern);

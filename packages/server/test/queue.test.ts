@@ -213,7 +213,7 @@ describe('backtests on the Redis job queue, run by bt-worker processes', () => {
     assert.ok(res.body.timing.sandbox_ms > 0);
     assert.equal((await job(res.body.run_id)).processedBy?.endsWith(runner.name), true);
     // Once finished, the job keeps its answer but not the signals (docs/queue.md, "Redis memory").
-    await waitFor(async () => (await job(res.body.run_id)).data.request.strategy.signals.length === 0, 'the finished job without its signals', 10_000);
+    await waitFor(async () => (await job(res.body.run_id)).data.request.strategy.signals.index === '', 'the finished job without its signals', 10_000);
     const finished = await job(res.body.run_id);
     assert.ok(finished.data.request.strategy.label && finished.data.request.strategy.shape, 'the rest of the request kept');
     assert.equal(finished.returnvalue.result.folder, res.body.folder);

@@ -4,6 +4,7 @@ import { sampleCandles } from '../src/strategies/contract.js';
 import { PythonSandbox, SandboxError, type SandboxRequest } from '../src/strategies/sandbox/sandbox.js';
 import { TEST_DIALECT } from './support/db.js';
 import { testSandbox } from './support/sandbox.js';
+import { signalsOfColumns } from '../src/strategies/sandbox/signal-columns.js';
 
 /**
  * The server's own check of the sandbox's answer, alone (docs/security.md, "What each layer
@@ -43,7 +44,7 @@ describe('the server’s check of a forged answer, alone', { skip: ONCE }, () =>
   it('passes on a signal only its contract’s fields, as plain values', async () => {
     const result = await forged(`{"ok": True, "info": ${INFO}, "signals": [{"index": 3, "side": "buy", "stop": 1.0, "zone": {"top": 2.0, "bottom": 1.0, "extra": "x" * 100000}, "payload": list(range(100000))}]}`);
     assert.ok('signals' in result, JSON.stringify(result));
-    assert.deepEqual(result.signals, [{ index: 3, side: 'buy', stop: 1, zone: { top: 2, bottom: 1 } }]);
+    assert.deepEqual(signalsOfColumns(result.signals), [{ index: 3, side: 'buy', stop: 1, zone: { top: 2, bottom: 1 } }]);
   });
 
   it('refuses more signals than the limit, as the runner would', async () => {

@@ -11,6 +11,7 @@ import { RUNNER_DIR } from '../src/strategies/sandbox/isolation.js';
 import { PythonSandbox, SandboxError, type SandboxLimits, type SandboxRequest } from '../src/strategies/sandbox/sandbox.js';
 import { TEST_DIALECT } from './support/db.js';
 import { privateSandbox, survivorsOf, TEST_PYTHON, unisolatedLauncher } from './support/sandbox.js';
+import { signalsOfColumns } from '../src/strategies/sandbox/signal-columns.js';
 
 /**
  * Each layer of the sandbox alone (docs/security.md, "The strategy sandbox"): bubblewrap with every
@@ -45,7 +46,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 async function outcome(sandbox: PythonSandbox, request: Omit<SandboxRequest, 'mode'> & { mode?: SandboxRequest['mode'] }) {
   try {
     const result = await sandbox.run({ mode: 'run', candles, meta, ...request });
-    return { code: 'ran', detail: '', signals: result.signals, logs: result.logs };
+    return { code: 'ran', detail: '', signals: signalsOfColumns(result.signals), logs: result.logs };
   } catch (err) {
     if (!(err instanceof SandboxError)) throw err;
     return { code: err.code, detail: err.detail, signals: [], logs: '' };

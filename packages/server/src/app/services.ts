@@ -19,6 +19,7 @@ import { Backtests } from '../backtests/service.js';
 import { QueueRunner } from '../jobs/queue.js';
 import { ThreadRunner } from '../jobs/runner.js';
 import { EnginePool } from '../jobs/pool.js';
+import { threadedCodec } from '../strategies/sandbox/codec.js';
 import { Comparator } from '../compare/service.js';
 import { CsvShop } from '../csvs/service.js';
 import { DatasetStore } from '../datasets/store.js';
@@ -102,11 +103,12 @@ export function createServices(deps: AppDeps) {
   // The working area (docs/product.md part 2): official data, runs and results, the CSV shop, personal strategies.
   const { storage, library, sandbox, llm } = deps;
   const sandboxLimits = sandbox.limits;
-  // So do the library's imports (their month files' RSI, CSV and IPC) and the parsing of results'
-  // workbooks: on the engine threads, or in queue mode on threads of their own, started by the
-  // first such task (docs/queue.md).
+  // So do the library's imports (their month files' RSI, CSV and IPC), the parsing of results'
+  // workbooks and a personal strategy's sandbox request and answer (their JSON): on the engine
+  // threads, or in queue mode on threads of their own, started by the first such task (docs/queue.md).
   const importPool = runner.kind === 'threads' ? runner.pool : new EnginePool(deps.engineThreads, false);
   if (runner.kind !== 'threads') deps.closers?.add('library import threads', () => importPool.close());
+  sandbox.useCodec?.(threadedCodec(importPool.sandbox));
   // The upload parse processes also read the library's CSVs that a reindex finds stale.
   const uploads = new CandleUploads(config.uploads, log);
   const datasets = new DatasetStore(db, library, log, importPool, uploads);

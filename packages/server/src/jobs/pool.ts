@@ -5,6 +5,7 @@ import { buffersOf, columnsOf, paramErrorOf, type EngineOutput, type EngineReque
 import type { MonthFile, MonthFilesTask } from '../datasets/month-files.js';
 import type { ThreadAnswer, ThreadTask } from './thread.js';
 import type { WorkbookText } from '../results/workbook-text.js';
+import type { DecodedAnswer, ExpectedSignals, SandboxCodec, SandboxInput } from '../strategies/sandbox/codec.js';
 
 // The worker module beside this one, in the form this process runs (.ts under tsx, .js from dist).
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
@@ -72,8 +73,25 @@ export class EnginePool {
     return (await this.threadPool().run({ kind: 'workbook', bytes: own } satisfies ThreadTask, { transferList: [own.buffer] })) as WorkbookText;
   }
 
+  /**
+   * A personal strategy's two heavy ends on a thread (src/strategies/sandbox/codec.ts): its
+   * request written as JSON from copies of the candles, its answer read and checked into signal
+   * columns; bytes and columns moved both ways.
+   */
+  readonly sandbox: SandboxCodec = {
+    input: async ({ header, columns, meta }: SandboxInput) => {
+      if (!columns) return (await this.threadPool().run({ kind: 'sandbox-input', header, meta } satisfies ThreadTask)) as Uint8Array;
+      const copies = columnsOf(columns);
+      return (await this.threadPool().run({ kind: 'sandbox-input', header, meta, columns: copies } satisfies ThreadTask, { transferList: buffersOf(copies) })) as Uint8Array;
+    },
+    answer: async (stdout: Uint8Array, expected: ExpectedSignals) => {
+      const own = stdout.byteOffset === 0 && stdout.byteLength === stdout.buffer.byteLength ? stdout : new Uint8Array(stdout);
+      return (await this.threadPool().run({ kind: 'sandbox-answer', stdout: own, expected } satisfies ThreadTask, { transferList: [own.buffer as ArrayBuffer] })) as DecodedAnswer;
+    },
+  };
+
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
-  private task(task: Exclude<ThreadTask, { kind: 'workbook' }>, more: ArrayBuffer[] = []): Promise<unknown> {
+  private task(task: Exclude<ThreadTask, { kind: 'workbook' | 'sandbox-input' | 'sandbox-answer' }>, more: ArrayBuffer[] = []): Promise<unknown> {
     return this.threadPool().run(task, { transferList: [...buffersOf(task.columns), ...more] });
   }
 

@@ -14,7 +14,8 @@ import type { ExtractionRange } from '../csvs/extraction.js';
 import type { MonthRef } from '../datasets/store.js';
 import { EXTRACTION_MESSAGES, JOB_MESSAGES } from './messages.js';
 import { JobEndedElsewhere, runRef, type RunRef } from './runner.js';
-import { paramErrorFromReason, type EngineRequest, type EngineResult, type SignalsSpec } from './task.js';
+import { carriesSignals, queuedRequest, withoutSignals, type QueuedEngineRequest } from './queued-request.js';
+import { paramErrorFromReason, type EngineRequest, type EngineResult } from './task.js';
 import { JobRemovedError, waitForJob } from './wait.js';
 
 export const BACKTEST_QUEUE = 'backtests';
@@ -79,7 +80,7 @@ async function finishedOrRemoved<T>(queue: Queue, job: Job): Promise<T | undefin
 export interface QueueJobData {
   run: RunRef;
   source: RunSource;
-  request: EngineRequest;
+  request: QueuedEngineRequest;
   /** An uploaded file's candles (Arrow IPC, base64); official candles are read by the worker from the library. */
   candles: string | null;
   /**
@@ -97,11 +98,9 @@ export interface QueueJobData {
  * strategy's signals (docs/queue.md, "Redis memory"); the same object when there is none.
  */
 export function shedJobData(data: QueueJobData): QueueJobData {
-  const strategy = data.request?.strategy;
-  const signals = typeof strategy === 'object' && strategy !== null && Array.isArray(strategy.signals) && strategy.signals.length > 0;
+  const signals = carriesSignals(data.request);
   if (!data.candles && !signals) return data;
-  const request = signals ? { ...data.request, strategy: { ...(strategy as SignalsSpec), signals: [] } } : data.request;
-  return { ...data, candles: null, request };
+  return { ...data, candles: null, request: signals ? withoutSignals(data.request) : data.request };
 }
 
 export interface QueueJobResult {
@@ -213,7 +212,7 @@ export class QueueRunner {
     const data: QueueJobData = {
       run: ref,
       source: job.source,
-      request: job.request,
+      request: queuedRequest(job.request),
       candles: job.candles ? Buffer.from(candlesToIpc(job.candles)).toString('base64') : null,
       months: job.months ? job.months.map(({ month, rows, checksum, path, ipcPath }) => ({ month, rows, checksum, path, ipcPath })) : null,
       deadline: Date.now() + this.options.timeoutMs,

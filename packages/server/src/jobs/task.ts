@@ -8,14 +8,14 @@ import type { TimeframeKey, StrategyParams } from '@bt/core/catalogue';
 import type { TradingCostsInput } from '@bt/core/costs';
 import { rSequence } from '@bt/core/montecarlo';
 import { ParamError } from '@bt/core/params';
-import type { StrategySignal } from '@bt/core/strategies';
 import { signalStrategyOf, type StrategyShape } from '../strategies/contract.js';
+import { signalsOfColumns, type SignalColumns } from '../strategies/sandbox/signal-columns.js';
 
 /** A personal strategy's signals (from the sandbox, on the API side) and what the engine needs of it. */
 export interface SignalsSpec {
   shape: StrategyShape;
   label: string;
-  signals: readonly StrategySignal[];
+  signals: SignalColumns;
 }
 
 /** The engine's inputs of one run, without the candles (those travel separately). */
@@ -62,7 +62,7 @@ export interface EngineOutput {
 }
 
 /** Own copies of the columns: a slice view would drag its whole parent buffer along. */
-export function columnsOf(candles: Candles): CandleColumnsCopy {
+export function columnsOf(candles: Candles | Omit<CandleColumnsCopy, 'symbol' | 'timeframe'>): CandleColumnsCopy {
   const extra: Record<string, Float64Array> = {};
   for (const [name, values] of Object.entries(candles.extra)) extra[name] = values.slice();
   return {
@@ -73,8 +73,8 @@ export function columnsOf(candles: Candles): CandleColumnsCopy {
     close: candles.close.slice(),
     volume: candles.volume.slice(),
     extra,
-    symbol: candles.symbol,
-    timeframe: candles.timeframe,
+    symbol: 'symbol' in candles ? candles.symbol : undefined,
+    timeframe: 'timeframe' in candles ? candles.timeframe : undefined,
   };
 }
 
@@ -85,7 +85,7 @@ export function buffersOf(columns: CandleColumnsCopy): ArrayBuffer[] {
 
 /** Engine and workbook, as in-process before (core's runBacktest, never a second implementation). */
 export async function runEngine(candles: Candles, request: EngineRequest): Promise<EngineOutput> {
-  const strategy = typeof request.strategy === 'string' ? request.strategy : signalStrategyOf(request.strategy.shape, request.strategy.label, request.strategy.signals);
+  const strategy = typeof request.strategy === 'string' ? request.strategy : signalStrategyOf(request.strategy.shape, request.strategy.label, signalsOfColumns(request.strategy.signals));
   const result = await runBacktest(
     candles,
     {

@@ -15,7 +15,8 @@ import type { Storage } from '../storage/types.js';
 import { processExtraction } from './extraction-job.js';
 import type { EnginePool } from './pool.js';
 import { BACKTEST_QUEUE, JOB_NAMES, shedJobData, type ExtractionJobData, type ExtractionJobResult, type QueueJobData, type QueueJobResult } from './queue.js';
-import { paramErrorReason } from './task.js';
+import { engineRequestOf } from './queued-request.js';
+import { paramErrorReason, type EngineRequest } from './task.js';
 import { testHold } from './test-hold.js';
 
 export interface WorkerOptions {
@@ -155,9 +156,15 @@ export class BacktestWorker {
     const candles = await loading;
     if (this.options.holdMs) await testHold(this.options.holdMs, this.deps.log, job.id);
     const started = performance.now();
+    let request: EngineRequest;
+    try {
+      request = engineRequestOf(data.request);
+    } catch (err) {
+      throw new UnrecoverableError(`malformed job data: ${(err as Error).message}`);
+    }
     let output: Awaited<ReturnType<EnginePool['run']>>;
     try {
-      output = await this.deps.pool.run(candles, data.request);
+      output = await this.deps.pool.run(candles, request);
     } catch (err) {
       // The user's input, not a fault: no retry, and the API answers it with a 400.
       if (err instanceof ParamError) throw new UnrecoverableError(paramErrorReason(err));

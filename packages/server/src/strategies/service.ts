@@ -14,6 +14,7 @@ import { LOOKAHEAD_CUTS, SAMPLE_META, normalizeUserParams, sampleCandles, shapeF
 import { sandboxHttpError } from './messages.js';
 import { DEFAULT_STRATEGY_QUOTA, StrategyQuota, type StrategyQuotaLimits } from './quota.js';
 import { SandboxError, type SandboxResult, type StrategySandbox } from './sandbox/sandbox.js';
+import { signalCount } from './sandbox/signal-columns.js';
 import { parseStoredJson } from '../db/json.js';
 import { ParamError } from '@bt/core/params';
 import { frenchParamMessage } from '../app/param-messages.js';
@@ -181,7 +182,7 @@ export class UserStrategies {
       .record(
         {
           type: input.origin, strategyId: id, userId: user.id, displayName, slMode: input.slMode, status: 'ok', filename, source: input.source,
-          meta: { ...input.archive, sl_mode: input.slMode, dry_run: { signals: dryRun.signals.length, elapsed_ms: dryRun.elapsedMs } },
+          meta: { ...input.archive, sl_mode: input.slMode, dry_run: { signals: signalCount(dryRun.signals), elapsed_ms: dryRun.elapsedMs } },
         },
         async (t) => {
           await this.quota.guard(t, user.id);

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import process from 'node:process';
 import { candlesFromColumns, type Candles } from '@bt/core/candles';
-import type { StrategySignal } from '@bt/core/strategies';
+import { inProcessCodec, type ExpectedSignals, type SandboxCodec } from './codec.js';
 import { prepareSandbox, type SandboxCommand, type SandboxLauncher, type SandboxSetup } from './isolation.js';
+import { signalCount, type SignalColumns } from './signal-columns.js';
 
 export interface SandboxLimits {
   /** RLIMIT_CPU of the Python process (soft; hard one second more). */
@@ -97,7 +98,8 @@ export interface SandboxRequest {
 
 export interface SandboxResult {
   info: StrategyInfo;
-  signals: StrategySignal[];
+  /** Checked, as columns (src/strategies/sandbox/signal-columns.ts). */
+  signals: SignalColumns;
   /** What the strategy printed (the first `logBytes`). */
   logs: string;
   /** Time inside Python (check and calls). */
@@ -113,6 +115,8 @@ export interface StrategySandbox {
   /** The refusal every call gets when the sandbox is not available (null when it is). */
   readonly unavailable: SandboxError | null;
   run(request: SandboxRequest): Promise<SandboxResult>;
+  /** Where the calls' JSON is written and read from now on (the API: its engine threads). */
+  useCodec?(codec: SandboxCodec): void;
 }
 
 class Semaphore {
@@ -134,21 +138,6 @@ class Semaphore {
   }
 }
 
-function columnsOf(candles: Candles, meta: Record<string, string | number>): Record<string, unknown> {
-  const data: Record<string, unknown> = {
-    time: Array.from(candles.time),
-    open: Array.from(candles.open),
-    high: Array.from(candles.high),
-    low: Array.from(candles.low),
-    close: Array.from(candles.close),
-    volume: Array.from(candles.volume),
-  };
-  for (const [name, values] of Object.entries(candles.extra)) {
-    if (/^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) && !(name in data)) data[name] = Array.from(values, (v) => (Number.isFinite(v) ? v : null));
-  }
-  return { ...data, ...meta };
-}
-
 export class PythonSandbox implements StrategySandbox {
   readonly limits: SandboxLimits;
   readonly unavailable: SandboxError | null;
@@ -157,8 +146,10 @@ export class PythonSandbox implements StrategySandbox {
   private readonly launcher: SandboxLauncher | null;
   private readonly perOwner: number;
   private readonly inFlight = new Map<number, number>();
+  private codec: SandboxCodec;
 
-  constructor(setup: SandboxSetup, options: { limits?: Partial<SandboxLimits>; concurrency?: number; maxQueue?: number } = {}) {
+  constructor(setup: SandboxSetup, options: { limits?: Partial<SandboxLimits>; concurrency?: number; maxQueue?: number; codec?: SandboxCodec } = {}) {
+    this.codec = options.codec ?? inProcessCodec;
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
     this.gate = new Semaphore(options.concurrency ?? 2);
     this.perOwner = options.concurrency ?? 2;
@@ -171,13 +162,17 @@ export class PythonSandbox implements StrategySandbox {
     return this.launcher !== null;
   }
 
+  useCodec(codec: SandboxCodec): void {
+    this.codec = codec;
+  }
+
   async run(request: SandboxRequest): Promise<SandboxResult> {
     if (!this.launcher) throw this.unavailable!;
     if (this.gate.queued >= this.maxQueue) throw new SandboxError('busy', String(this.maxQueue));
     const owner = request.owner;
     if (owner !== undefined && (this.inFlight.get(owner) ?? 0) >= this.perOwner) throw new SandboxError('owner_busy', String(this.perOwner));
     const limits = { ...this.limits, ...request.limits };
-    const input = JSON.stringify({
+    const header = {
       source: request.source,
       mode: request.mode,
       checks: request.pythonChecks ?? 'all',
@@ -188,17 +183,18 @@ export class PythonSandbox implements StrategySandbox {
         max_signals: limits.maxSignals,
         max_nodes: limits.maxNodes,
       },
-      candles: request.candles ? columnsOf(request.candles, request.meta ?? {}) : undefined,
       params: request.params ?? {},
       lookahead_cuts: request.lookaheadCuts,
       zone_required: request.zoneRequired === true,
-    });
+    };
     const expected = { candleCount: request.candles?.close.length ?? 0, zoneRequired: request.zoneRequired === true, maxSignals: limits.maxSignals };
     const command = this.launcher.command();
-    if (owner === undefined) return this.gate.use(() => this.spawnRunner(command, input, limits, expected));
+    // Written once a place in the gate is ours: a waiting call holds no copy of its request.
+    const call = async () => this.spawnRunner(command, await this.codec.input({ header, columns: request.candles, meta: request.meta }), limits, expected);
+    if (owner === undefined) return this.gate.use(call);
     this.inFlight.set(owner, (this.inFlight.get(owner) ?? 0) + 1);
     try {
-      return await this.gate.use(() => this.spawnRunner(command, input, limits, expected));
+      return await this.gate.use(call);
     } finally {
       const left = (this.inFlight.get(owner) ?? 1) - 1;
       if (left > 0) this.inFlight.set(owner, left);
@@ -206,7 +202,7 @@ export class PythonSandbox implements StrategySandbox {
     }
   }
 
-  private async spawnRunner(command: SandboxCommand, input: string, limits: SandboxLimits, expected: ExpectedSignals): Promise<SandboxResult> {
+  private async spawnRunner(command: SandboxCommand, input: Uint8Array, limits: SandboxLimits, expected: ExpectedSignals): Promise<SandboxResult> {
     const started = performance.now();
     const outcome = await new Promise<ChildOutcome>((resolve, reject) => {
       // Empty environment; its own process group, killed whole past the wall-clock limit (inside
@@ -284,10 +280,8 @@ export class PythonSandbox implements StrategySandbox {
     if (outcome.signal === 'SIGXCPU' || outcome.signal === 'SIGKILL') throw new SandboxError('cpu_limit', String(limits.cpuSeconds));
     if (outcome.signal) throw new SandboxError('killed', outcome.signal);
     const logs = outcome.stderr.toString('utf8');
-    let response: RunnerAnswer;
-    try {
-      response = JSON.parse(outcome.stdout.toString('utf8'));
-    } catch {
+    const answer = await this.codec.answer(outcome.stdout, expected);
+    if (answer.kind === 'unreadable') {
       // Python died before answering (a MemoryError while starting, an interpreter abort), or
       // bubblewrap could not start it (its reason is on stderr).
       // bubblewrap's own failure (a runner or library gone since the start-up check, no user
@@ -298,20 +292,12 @@ export class PythonSandbox implements StrategySandbox {
       if (outcome.code !== 0) throw new SandboxError('memory', `exit ${outcome.code}`);
       throw new SandboxError('protocol', 'no JSON answer');
     }
-    if (!response || typeof response !== 'object') throw new SandboxError('protocol', 'not an object');
-    if (!response.ok) {
-      const { code, message, line, ...extra } = response.error ?? { code: 'protocol' as const, message: '', line: null };
-      throw new SandboxError(SANDBOX_ERROR_CODES.has(code) ? code : 'protocol', String(message ?? ''), typeof line === 'number' ? line : null, extra);
+    if (answer.kind === 'refused') {
+      const { code, detail, line, extra } = answer.refusal;
+      throw new SandboxError(SANDBOX_ERROR_CODES.has(code) ? (code as SandboxErrorCode) : 'protocol', detail, line, extra);
     }
-    return { info: response.info!, signals: checkedSignals(response.signals, expected), logs, elapsedMs: Number(response.elapsed_ms) || 0, wallMs };
+    return { info: answer.info as StrategyInfo, signals: answer.signals, logs, elapsedMs: answer.elapsedMs, wallMs };
   }
-}
-
-/** What the server checks the answer's signals against. */
-interface ExpectedSignals {
-  candleCount: number;
-  zoneRequired: boolean;
-  maxSignals: number;
 }
 
 interface ChildOutcome {
@@ -320,14 +306,6 @@ interface ChildOutcome {
   code: number | null;
   signal: string | null;
   reason: 'wall' | 'output' | null;
-}
-
-interface RunnerAnswer {
-  ok: boolean;
-  info?: StrategyInfo;
-  signals?: unknown;
-  elapsed_ms?: number;
-  error?: { code: SandboxErrorCode; message: string; line: number | null } & Record<string, unknown>;
 }
 
 /** How long a child that has exited may keep its pipes open, and how many times while its output still comes. */
@@ -363,33 +341,6 @@ function signalOfExitCode(code: number | null): string | null {
   return Object.entries(osConstants.signals).find(([, n]) => n === number)?.[0] ?? null;
 }
 
-/**
- * The runner checks the signals, but its answer comes through a pipe the strategy could write to
- * if every Python-level check failed: checked again here, and copied field by field (nothing but
- * the contract's fields, as plain numbers and strings, at most `maxSignals`), so the engine only
- * ever gets valid ones.
- */
-function checkedSignals(raw: unknown, { candleCount, zoneRequired, maxSignals }: ExpectedSignals): StrategySignal[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new SandboxError('protocol', 'signals');
-  if (raw.length > maxSignals) throw new SandboxError('bad_output', 'too_many', null, { detail: String(maxSignals) });
-  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  return raw.map((s: unknown): StrategySignal => {
-    if (!s || typeof s !== 'object') throw new SandboxError('protocol', 'signals');
-    const { index, side, stop, zone } = s as Record<string, unknown>;
-    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= candleCount) throw new SandboxError('protocol', 'signals');
-    if (side !== 'buy' && side !== 'sell') throw new SandboxError('protocol', 'signals');
-    if (stop !== undefined && !finite(stop)) throw new SandboxError('protocol', 'signals');
-    if (zone === undefined) {
-      if (zoneRequired) throw new SandboxError('protocol', 'signals');
-      return stop === undefined ? { index: index as number, side } : { index: index as number, side, stop };
-    }
-    const { top, bottom } = (zone && typeof zone === 'object' ? zone : {}) as Record<string, unknown>;
-    if (!finite(top) || !finite(bottom) || !(top > bottom)) throw new SandboxError('protocol', 'signals');
-    return stop === undefined ? { index: index as number, side, zone: { top, bottom } } : { index: index as number, side, stop, zone: { top, bottom } };
-  });
-}
-
 const SELF_TEST_SOURCE = 'import math\n\ndef detect_self_test(candles, params):\n    return [(0, "buy", math.floor(candles["low"][0]))]\n';
 
 /** One trivial strategy through the launcher: null when the sandbox answers as it should, else why not. */
@@ -400,7 +351,7 @@ export async function sandboxSelfTest(launcher: SandboxLauncher): Promise<string
   const candles = candlesFromColumns({ time: Float64Array.from({ length: n }, (_, i) => i * 60_000), open: column(), high: column(), low: column(), close: column(), volume: column() });
   try {
     const result = await sandbox.run({ source: SELF_TEST_SOURCE, mode: 'dry_run', candles, lookaheadCuts: [2], limits: { wallMs: 20_000 } });
-    return result.signals.length === 1 && result.signals[0].stop === 1 ? null : `unexpected answer ${JSON.stringify(result.signals)}`;
+    return signalCount(result.signals) === 1 && result.signals.stop[0] === 1 ? null : `unexpected answer: ${signalCount(result.signals)} signal(s), stop ${result.signals.stop[0]}`;
   } catch (err) {
     return err instanceof SandboxError ? `${err.code}: ${typeof err.extra.reason === 'string' ? err.extra.reason : err.detail}` : (err as Error).message;
   }
