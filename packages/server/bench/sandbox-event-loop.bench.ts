@@ -92,7 +92,7 @@ async function bench(): Promise<string> {
     "## Strategy sandbox: the API's event loop during a personal strategy's call",
     '',
     "A backtest of a personal strategy sends its candles to the sandbox as JSON and reads its signals back (docs/security.md, \"The strategy sandbox\").",
-    'Writing a year of M1 (370,000 candles, six columns) as JSON is about 40 MB of numbers turned into text; the answer holds up to 200,000 signals.',
+    'A year of M1 (370,000 candles, six columns) is about 18 MB of JSON with five-decimal prices (the request of this benchmark), more with longer numbers; the answer holds up to 200,000 signals.',
     "\"in-process\": both ends on the API's event loop (before 2026-12-01); \"engine thread\": on the engine pool's threads for calls of 5,000 candles or",
     '256 KB of answer and more (src/strategies/sandbox/codec.ts). Longest gap: the longest time the event loop could answer nothing else during',
     `the call (the largest gap between the ticks of a 1 ms timer chained from before the call to after it, so at least 1 ms). Medians of ${ROUNDS} calls each, alternated, after a warm-up call; seeded random-walk M1 candles (core's bench/synthetic.ts).`,

@@ -3,9 +3,10 @@ import { emptySignalColumns, type SignalColumns } from './signal-columns.js';
 
 /** The columns the runner gets (core's Candles, or their copies on a thread). */
 type CandleColumns = Pick<CandleColumnsCopy, 'time' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'extra'>;
+
 /**
  * The two CPU-heavy ends of a sandbox call: the request written as JSON (a year of M1 candles is
- * about 40 MB of numbers turned into text: 0.5 s of CPU) and the answer read back (up to 32 MB of
+ * 18 MB of numbers turned into text and more: 0.3 s of CPU) and the answer read back (up to 32 MB of
  * JSON, then up to 200,000 signals checked). Pure functions, so that the API runs them on its
  * engine threads (src/jobs/thread.ts) and a test or a small request in-process, with the same
  * bytes and the same verdicts (docs/security.md, "The strategy sandbox").
