@@ -249,6 +249,24 @@ describe(`custom file backtests (${TEST_DIALECT})`, () => {
     assert.deepEqual(files.body.files.map((f: { folder: string }) => f.folder).sort(), [csv.body.folder, xlsx.body.folder].sort());
   });
 
+  it('runs a personal strategy on a 5,000-candle upload, its sandbox request and answer on the engine threads', async () => {
+    const { fixture } = await import('./support/work.js');
+    const { THREAD_MIN_CANDLES } = await import('../src/strategies/sandbox/codec.js');
+    const admin = await makeAdmin(t, 2);
+    const imported = await importStrategy(t, admin.key, BREAKOUT_PY, 'cassure.py', { sl_mode: 'internal' });
+    assert.equal(imported.status, 201, imported.text);
+    const file = fixture('official/EURUSD_H1_2017-2018.csv');
+    const candles = new TextDecoder().decode(file).trim().split('\n').length - 1;
+    assert.ok(candles >= THREAD_MIN_CANDLES, `${candles} candles: a call the threads take (src/strategies/sandbox/codec.ts)`);
+    const res = await upload(admin.key, file, 'eurusd.csv', { strategy: String(imported.body.strategy.id), sl_pips: '', tp1_pips: '', tp2_pips: '', start_date: '2017-04-19', end_date: '2018-02-07', params_json: '{"lookback": 20}' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.folder, 'EURUSD_H1_breakout_20170419-20180207_sl0');
+    assert.equal(res.body.user_strategy_id, imported.body.strategy.id);
+    assert.ok(res.body.summary.trades > 50, `${res.body.summary.trades} trades`);
+    assert.ok(res.body.timing.sandbox_ms > 0);
+    assert.equal(await balance(t, admin.id), 0);
+  });
+
   it('refuses a bad file with its line numbers in French, and charges nothing', async () => {
     const { fixture } = await import('./support/work.js');
     const user = await funded(t, 2);
