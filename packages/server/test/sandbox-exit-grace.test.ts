@@ -16,7 +16,8 @@ import { signalCount } from '../src/strategies/sandbox/signal-columns.js';
 const dir = mkdtempSync(join(tmpdir(), 'bt-sandbox-grace-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const ANSWER = JSON.stringify({ ok: true, info: { function: 'detect_x' }, signals: [], elapsed_ms: 1 });
+const INFO = { function: 'detect_x', detect_id: 'x', line: 1, meta: {} };
+const ANSWER = JSON.stringify({ ok: true, info: INFO, signals: [], elapsed_ms: 1 });
 
 /** A sandbox whose child runs `script` under /bin/sh (no bubblewrap: nothing of the user's runs here). */
 function shellSandbox(script: string): PythonSandbox {
@@ -63,7 +64,7 @@ describe('the sandbox after its child exited', () => {
     await sleep(50);
     await new Promise<void>((resolve) => setImmediate(() => resolve(busy(2500))));
     const result = await answer;
-    assert.deepEqual(result.info, { function: 'detect_x' });
+    assert.deepEqual(result.info, INFO);
     assert.equal(signalCount(result.signals), 0);
   });
 

@@ -93,7 +93,9 @@ describe('the sandbox request and answer on the engine threads', { skip: ONCE },
     const answers: [string, unknown, ExpectedSignals?][] = [
       ['signals of every form', { ok: true, info, elapsed_ms: 12.5, signals: [{ index: 3, side: 'buy' }, { index: 7, side: 'sell', stop: 1.5, extra: 'x' }, { index: 9, side: 'buy', zone: { top: 2, bottom: 1, more: [1] } }] }],
       ['no signals', { ok: true, info }],
-      ['a refusal with its details', { ok: false, error: { code: 'runtime_error', message: 'ZeroDivisionError', line: 4, kind: 'ZeroDivisionError' } }],
+      ['a refusal with its details', { ok: false, error: { code: 'bad_output', message: 'index', line: null, position: 2, detail: '99', n: 50, kind: 'not a detail' } }],
+      ['a refusal whose message and details are not plain', { ok: false, error: { code: ['x'], message: 'm'.repeat(100_000), line: -3, detail: { a: [1] }, column: Infinity } }],
+      ['a description missing its names', { ok: true, info: { function: 'detect_x', meta: {} }, signals: [] }],
       ['an unknown refusal', { ok: false }],
       ['not an object', 5],
       ['too many signals', { ok: true, info, signals: [{ index: 1, side: 'buy' }, { index: 1, side: 'buy' }, { index: 1, side: 'buy' }, { index: 1, side: 'buy' }] }],
@@ -113,8 +115,32 @@ describe('the sandbox request and answer on the engine threads', { skip: ONCE },
     const first = decodeSandboxAnswer(cases[0][1], expected);
     assert.equal(first.kind, 'ok');
     assert.deepEqual(first.kind === 'ok' && signalsOfColumns(first.signals), [{ index: 3, side: 'buy' }, { index: 7, side: 'sell', stop: 1.5 }, { index: 9, side: 'buy', zone: { top: 2, bottom: 1 } }]);
-    assert.deepEqual(decodeSandboxAnswer(cases[5][1], expected), { kind: 'refused', refusal: { code: 'bad_output', detail: 'too_many', line: null, extra: { detail: '3' } } });
-    assert.deepEqual(decodeSandboxAnswer(cases[2][1], expected), { kind: 'refused', refusal: { code: 'runtime_error', detail: 'ZeroDivisionError', line: 4, extra: { kind: 'ZeroDivisionError' } } });
+    assert.deepEqual(decodeSandboxAnswer(cases[7][1], expected), { kind: 'refused', refusal: { code: 'bad_output', detail: 'too_many', line: null, extra: { detail: '3' } } });
+    assert.deepEqual(decodeSandboxAnswer(cases[2][1], expected), { kind: 'refused', refusal: { code: 'bad_output', detail: 'index', line: null, extra: { position: 2, detail: '99', n: 50 } } });
+    const unplain = decodeSandboxAnswer(cases[3][1], expected);
+    assert.deepEqual(unplain.kind === 'refused' && { ...unplain.refusal, detail: unplain.refusal.detail.length }, { code: 'protocol', detail: 1000, line: null, extra: { detail: null, column: null } });
+    assert.deepEqual(decodeSandboxAnswer(cases[4][1], expected), { kind: 'refused', refusal: { code: 'protocol', detail: 'info', line: null, extra: {} } });
+  });
+
+  it('copies a forged answer nested too deep to cross a thread down to what the server reads', async () => {
+    const expected: ExpectedSignals = { candleCount: 100, zoneRequired: false, maxSignals: 3 };
+    const depth = 200_000;
+    const nested = (open: string, close: string, inner = '1') => open.repeat(depth) + inner + close.repeat(depth);
+    const info = `{"function": "detect_x", "detect_id": "x", "line": 3, "meta": {"PARAMS": {"a": 1, "deep": ${nested('{"a": ', '}')}}, "FILTERS": ["rsi"], "NAME": "N", "OTHER": ${nested('[', ']')}}, "more": ${nested('[', ']')}}`;
+    const answers = [
+      `{"ok": true, "info": ${info}, "signals": [{"index": 1, "side": "buy"}]}`,
+      `{"ok": false, "error": {"code": "runtime_error", "message": "x", "line": 2, "detail": ${nested('[', ']')}, "extra": ${nested('{"a": ', '}')}}}`,
+    ];
+    for (const text of answers) {
+      const bytes = new TextEncoder().encode(text);
+      const local = decodeSandboxAnswer(bytes, expected);
+      // The whole answer crosses back from the thread: before, its structured copy overflowed the stack.
+      assert.deepEqual(await pool.sandbox.answer(new Uint8Array(bytes), expected), local);
+    }
+    const ok = decodeSandboxAnswer(new TextEncoder().encode(answers[0]), expected);
+    assert.equal(ok.kind, 'ok');
+    assert.deepEqual(ok.kind === 'ok' && ok.info, { function: 'detect_x', detect_id: 'x', line: 3, meta: { PARAMS: { a: 1, deep: { a: { a: null } } }, FILTERS: ['rsi'], NAME: 'N' } });
+    assert.deepEqual(decodeSandboxAnswer(new TextEncoder().encode(answers[1]), expected), { kind: 'refused', refusal: { code: 'runtime_error', detail: 'x', line: 2, extra: { detail: null } } });
   });
 
   it('runs a backtest-sized call through the threads, a small one in-process, with the same signals as an in-process sandbox', async () => {

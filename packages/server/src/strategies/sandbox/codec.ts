@@ -81,10 +81,15 @@ export type DecodedAnswer =
 const protocol = (detail: string): DecodedAnswer => ({ kind: 'refused', refusal: { code: 'protocol', detail, line: null, extra: {} } });
 
 /**
- * The runner's answer, read. The runner checks the signals, but its answer comes through a pipe
- * the strategy could write to if every Python-level check failed: checked again here, and copied
- * field by field (nothing but the contract's fields, as plain numbers, at most `maxSignals`), so
- * the engine only ever gets valid ones.
+ * The runner's answer, read. The runner checks its answer, but the answer comes through a pipe
+ * the strategy could write to if every Python-level check failed: read again here, and copied
+ * field by field (docs/security.md, "What each layer stops": forge the answer). Signals: nothing
+ * but the contract's fields, as plain numbers, at most `maxSignals`. A refusal: its code, a message
+ * of at most MESSAGE_CHARS characters and the runner's own details as plain values. The file's
+ * description (`info`): its names as short texts, its constants at most CONSTANT_DEPTH levels deep.
+ * What is left can neither be too deep to copy across a thread (the engine threads' copy of an
+ * object is recursive: a forged answer nested a million levels deep overflowed its stack, a 500)
+ * nor fill an answer's message with megabytes.
  */
 export function decodeSandboxAnswer(stdout: Uint8Array, expected: ExpectedSignals): DecodedAnswer {
   let response: unknown;
@@ -95,13 +100,68 @@ export function decodeSandboxAnswer(stdout: Uint8Array, expected: ExpectedSignal
   }
   if (!response || typeof response !== 'object') return protocol('not an object');
   const answer = response as { ok?: unknown; info?: unknown; signals?: unknown; elapsed_ms?: unknown; error?: unknown };
-  if (!answer.ok) {
-    const { code, message, line, ...extra } = (answer.error && typeof answer.error === 'object' ? answer.error : { code: 'protocol', message: '', line: null }) as Record<string, unknown>;
-    return { kind: 'refused', refusal: { code: String(code), detail: String(message ?? ''), line: typeof line === 'number' ? line : null, extra } };
-  }
+  if (!answer.ok) return { kind: 'refused', refusal: refusalOf(answer.error) };
+  const info = infoOf(answer.info);
+  if (!info) return protocol('info');
   const signals = checkedSignals(answer.signals, expected);
   if ('kind' in signals) return signals;
-  return { kind: 'ok', info: answer.info, signals, elapsedMs: Number(answer.elapsed_ms) || 0 };
+  const elapsed = Number(answer.elapsed_ms);
+  return { kind: 'ok', info, signals, elapsedMs: Number.isFinite(elapsed) && elapsed > 0 ? elapsed : 0 };
+}
+
+/** Longest message of a refusal kept (the runner's own are at most 300 characters). */
+const MESSAGE_CHARS = 1000;
+/** Details of a refusal the runner writes (refusal.py's callers) and the server reads (messages.ts). */
+const REFUSAL_DETAILS = ['column', 'index', 'cut', 'detail', 'position', 'n'] as const;
+/** Levels of lists and dictionaries kept in a file's constants (PARAMS is one: a dictionary of values). */
+const CONSTANT_DEPTH = 3;
+/** Longest text kept anywhere in `info` (NAME keeps 120 characters, DESCRIPTION 2,000). */
+const TEXT_CHARS = 10_000;
+
+const isInteger = (v: unknown): v is number => Number.isInteger(v);
+
+/** A number, a boolean, null, or a text cut at `chars`; anything else null. */
+function scalarOf(value: unknown, chars: number): string | number | boolean | null {
+  if (typeof value === 'string') return value.slice(0, chars);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return typeof value === 'boolean' ? value : null;
+}
+
+function refusalOf(error: unknown): SandboxRefusal {
+  if (!error || typeof error !== 'object' || Array.isArray(error)) return { code: 'protocol', detail: '', line: null, extra: {} };
+  const raw = error as Record<string, unknown>;
+  const extra: Record<string, unknown> = {};
+  for (const key of REFUSAL_DETAILS) if (Object.hasOwn(raw, key)) extra[key] = scalarOf(raw[key], MESSAGE_CHARS);
+  const message = raw.message;
+  return {
+    code: typeof raw.code === 'string' ? raw.code.slice(0, 40) : 'protocol',
+    detail: typeof message === 'string' ? message.slice(0, MESSAGE_CHARS) : typeof message === 'number' ? String(message) : '',
+    line: isInteger(raw.line) && raw.line >= 0 ? raw.line : null,
+    extra,
+  };
+}
+
+/** A constant of the file as plain data, at most `depth` levels of lists and dictionaries (deeper: null). */
+function constantOf(value: unknown, depth: number): unknown {
+  if (!value || typeof value !== 'object') return scalarOf(value, TEXT_CHARS);
+  if (depth === 0) return null;
+  if (Array.isArray(value)) return value.map((item) => constantOf(item, depth - 1));
+  // fromEntries defines each key as an own property, `__proto__` included.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.slice(0, TEXT_CHARS), constantOf(item, depth - 1)]));
+}
+
+/** The file's description as the runner writes it (static_check.module_info), or null. */
+function infoOf(raw: unknown): { function: string; detect_id: string; line: number | null; meta: Record<string, unknown> } | null {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const { function: name, detect_id, line, meta } = raw as Record<string, unknown>;
+  if (typeof name !== 'string' || typeof detect_id !== 'string' || name.length > 200 || detect_id.length > 200) return null;
+  const constants: Record<string, unknown> = {};
+  if (meta && typeof meta === 'object' && !Array.isArray(meta)) {
+    for (const key of ['PARAMS', 'ENTRY_MODE', 'FILTERS', 'DESCRIPTION', 'NAME']) {
+      if (Object.hasOwn(meta, key)) constants[key] = constantOf((meta as Record<string, unknown>)[key], CONSTANT_DEPTH);
+    }
+  }
+  return { function: name, detect_id, line: isInteger(line) ? line : null, meta: constants };
 }
 
 function checkedSignals(raw: unknown, { candleCount, zoneRequired, maxSignals }: ExpectedSignals): SignalColumns | DecodedAnswer {
