@@ -88,7 +88,7 @@ const protocol = (detail: string): DecodedAnswer => ({ kind: 'refused', refusal:
  * of at most MESSAGE_CHARS characters and the runner's own details as plain values. The file's
  * description (`info`): its names as short texts, its constants at most CONSTANT_DEPTH levels deep.
  * What is left can neither be too deep to copy across a thread (the engine threads' copy of an
- * object is recursive: a forged answer nested a million levels deep overflowed its stack, a 500)
+ * object is recursive: a forged answer nested 200,000 levels deep overflowed its stack)
  * nor fill an answer's message with megabytes.
  */
 export function decodeSandboxAnswer(stdout: Uint8Array, expected: ExpectedSignals): DecodedAnswer {
