@@ -7,6 +7,8 @@ import { after, describe, it } from 'node:test';
 import { headCandles } from '@bt/core';
 import { candlesToCsv, readCandlesCsv, withExtraColumns } from '@bt/core/candles';
 import { EnginePool } from '../src/jobs/pool.js';
+import { renderInvoicePdf } from '../src/payments/invoice-pdf.js';
+import { sampleInvoice } from './support/sample-invoice.js';
 import { fixture } from './support/work.js';
 
 describe('EnginePool: the CSV task', () => {
@@ -36,6 +38,21 @@ describe('EnginePool: the CSV task', () => {
     const head = headCandles(candles, 100);
     const answers = await Promise.all([pool.csv(head), pool.csv(candles), pool.csv(head)]);
     assert.deepEqual(answers.map((a) => new TextDecoder().decode(a).split('\n').length - 2), [100, candles.length, 100]);
+  });
+});
+
+describe('EnginePool: the invoice PDF task', () => {
+  const pool = new EnginePool(1);
+  after(() => pool.close());
+
+  it("draws an invoice's and a credit note's PDF on a thread: the same bytes as in-process (the API's event loop draws none)", async () => {
+    const invoice = sampleInvoice({ buyer: { ...sampleInvoice().buyer, name: 'Łukasz Ωμέγα Иван' } });
+    const credit = { ...invoice, label: 'AV-000001', credit_note: { invoice_number: invoice.number, invoice_label: invoice.label, invoice_issued_at: invoice.issued_at, reason: 'refund' as const } };
+    for (const content of [invoice, credit]) {
+      const [threaded, local] = [await pool.invoicePdf(content), await renderInvoicePdf(content)];
+      assert.ok(threaded.byteLength > 10_000, `${threaded.byteLength} bytes`);
+      assert.equal(Buffer.compare(Buffer.from(threaded), local), 0);
+    }
   });
 });
 

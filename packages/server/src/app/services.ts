@@ -127,10 +127,12 @@ export function createServices(deps: AppDeps) {
 
   // Payments (docs/payments.md): records of every attempt, credits once, plans, invoices.
   const paymentRecords = new PaymentRecords(db, clock, events);
-  const invoices = new Invoices({ db, storage, clock, seller: config.seller, log });
+  // Invoices' and credit notes' PDFs are drawn on the engine threads (or the import threads in queue mode).
+  const drawPdf = (content: Parameters<EnginePool['invoicePdf']>[0]) => importPool.invoicePdf(content);
+  const invoices = new Invoices({ db, storage, clock, seller: config.seller, log, drawPdf });
   const fulfilment = new Fulfilment({ db, clock, ledger, records: paymentRecords, invoices, subscriptions, attention: paymentAttention, log });
   const payments = new Payments({ db, clock, gateways, records: paymentRecords, fulfilment, subscriptions, invoices, attention: paymentAttention, urls: config, log });
-  const creditNotes = new CreditNotes({ db, storage, clock, seller: config.seller, log });
+  const creditNotes = new CreditNotes({ db, storage, clock, seller: config.seller, log, drawPdf });
   const reversals = new Reversals({ db, clock, ledger, subscriptions, events, creditNotes, attention: paymentAttention, log });
   const paymentCallbacks = new PaymentCallbacks({ gateways, records: paymentRecords, fulfilment, subscriptions, reversals, attention: paymentAttention, log });
   const admin = createAdminServices(deps, { ledger, profiles, datasets, uploads });

@@ -6,6 +6,7 @@ import type { MonthFile, MonthFilesTask } from '../datasets/month-files.js';
 import type { ThreadAnswer, ThreadTask } from './thread.js';
 import type { WorkbookText } from '../results/workbook-text.js';
 import type { DecodedAnswer, ExpectedSignals, SandboxCodec, SandboxInput } from '../strategies/sandbox/codec.js';
+import type { CreditNoteContent, InvoiceContent } from '../payments/invoice-content.js';
 
 // The worker module beside this one, in the form this process runs (.ts under tsx, .js from dist).
 const THREAD = new URL(`./thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
@@ -90,8 +91,13 @@ export class EnginePool {
     },
   };
 
+  /** An invoice's or a credit note's PDF drawn on a thread (pdfkit and the fonts load there, once per thread), its bytes moved back. */
+  async invoicePdf(content: InvoiceContent | CreditNoteContent): Promise<Uint8Array> {
+    return (await this.threadPool().run({ kind: 'invoice-pdf', content } satisfies ThreadTask)) as Uint8Array;
+  }
+
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
-  private task(task: Exclude<ThreadTask, { kind: 'workbook' | 'sandbox-input' | 'sandbox-answer' }>, more: ArrayBuffer[] = []): Promise<unknown> {
+  private task(task: Exclude<ThreadTask, { kind: 'workbook' | 'sandbox-input' | 'sandbox-answer' | 'invoice-pdf' }>, more: ArrayBuffer[] = []): Promise<unknown> {
     return this.threadPool().run(task, { transferList: [...buffersOf(task.columns), ...more] });
   }
 

@@ -4,13 +4,16 @@ import { monthFilesOf, type MonthFile, type MonthFilesTask } from '../datasets/m
 import { workbookText, type WorkbookText } from '../results/workbook-text.js';
 import { decodeSandboxAnswer, encodeSandboxInput, type DecodedAnswer, type ExpectedSignals, type SandboxInputHeader } from '../strategies/sandbox/codec.js';
 import { signalBuffers } from '../strategies/sandbox/signal-columns.js';
+import type { CreditNoteContent, InvoiceContent } from '../payments/invoice-content.js';
+import { renderInvoicePdf } from '../payments/invoice-pdf.js';
 import { csvOfColumns, paramErrorShape, runEngineOnColumns, type CandleColumnsCopy, type EngineOutput, type EngineRequest, type ParamErrorShape } from './task.js';
 
 /**
  * What the pool hands a thread: a backtest (engine + workbook), an extraction's CSV to format,
  * the library's month files of an import (CSV + IPC + checksum, src/datasets/month-files.ts), or
  * a result's workbook to parse (src/results/workbook-text.ts), or a personal strategy's sandbox
- * request to write or answer to read (src/strategies/sandbox/codec.ts).
+ * request to write or answer to read (src/strategies/sandbox/codec.ts), or an invoice's or credit
+ * note's PDF to draw (src/payments/invoice-pdf.ts).
  */
 export type ThreadTask =
   | { kind: 'backtest'; columns: CandleColumnsCopy; request: EngineRequest }
@@ -18,7 +21,8 @@ export type ThreadTask =
   | ({ kind: 'month-files' } & MonthFilesTask)
   | { kind: 'workbook'; bytes: Uint8Array }
   | { kind: 'sandbox-input'; header: SandboxInputHeader; columns?: CandleColumnsCopy; meta?: Record<string, string | number> }
-  | { kind: 'sandbox-answer'; stdout: Uint8Array; expected: ExpectedSignals };
+  | { kind: 'sandbox-answer'; stdout: Uint8Array; expected: ExpectedSignals }
+  | { kind: 'invoice-pdf'; content: InvoiceContent | CreditNoteContent };
 
 export type ThreadAnswer = { output: EngineOutput } | { paramError: ParamErrorShape };
 
@@ -30,6 +34,11 @@ export type ThreadAnswer = { output: EngineOutput } | { paramError: ParamErrorSh
  */
 export default async function run(task: ThreadTask): Promise<ThreadAnswer | Uint8Array | MonthFile[] | WorkbookText | DecodedAnswer> {
   if (task.kind === 'workbook') return workbookText(task.bytes);
+  if (task.kind === 'invoice-pdf') {
+    // A buffer of its own to move (a small Buffer may be a slice of Node's shared pool).
+    const pdf = await renderInvoicePdf(task.content);
+    return move(pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? pdf : new Uint8Array(pdf)) as Uint8Array;
+  }
   if (task.kind === 'sandbox-input') return move(encodeSandboxInput(task)) as Uint8Array;
   if (task.kind === 'sandbox-answer') {
     const answer = decodeSandboxAnswer(task.stdout, task.expected);

@@ -18,7 +18,7 @@ export interface BillingDocument {
  */
 export class BillingPdfs<Row extends BillingDocument> {
   constructor(
-    private readonly deps: Pick<InvoiceDeps, 'db' | 'storage' | 'log'>,
+    private readonly deps: Pick<InvoiceDeps, 'db' | 'storage' | 'log' | 'drawPdf'>,
     /** What the log calls it ('invoice', 'credit note'). */
     private readonly kind: string,
     private readonly contentOf: (row: Row) => InvoiceContent | CreditNoteContent,
@@ -26,9 +26,9 @@ export class BillingPdfs<Row extends BillingDocument> {
 
   /** Draws the PDF and stores it; returns its bytes. */
   async store(row: Row): Promise<Uint8Array> {
-    const pdf = await renderInvoicePdf(this.contentOf(row));
+    const pdf = await (this.deps.drawPdf ?? renderInvoicePdf)(this.contentOf(row));
     await this.deps.storage.write(row.path, pdf);
-    if (row.bytes !== pdf.length) await this.deps.db.transaction((t) => row.update({ bytes: pdf.length }, { transaction: t }));
+    if (row.bytes !== pdf.byteLength) await this.deps.db.transaction((t) => row.update({ bytes: pdf.byteLength }, { transaction: t }));
     return pdf;
   }
 

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js';
 import { parseStoredObject } from '../db/json.js';
 import type { CreditEntry, Invoice, Payment, User } from '../db/models.js';
 import type { Storage } from '../storage/types.js';
-import { invoiceContent, type InvoiceContent } from './invoice-content.js';
+import { invoiceContent, type CreditNoteContent, type InvoiceContent } from './invoice-content.js';
 import { BillingPdfs } from './billing-pdfs.js';
 import type { SellerSettings } from './settings.js';
 
@@ -15,6 +15,12 @@ export interface InvoiceDeps {
   clock: Clock;
   seller: SellerSettings;
   log: (message: string) => void;
+  /**
+   * Draws a document's PDF: the server's engine threads (src/jobs/pool.ts), so that pdfkit's 20 to
+   * 30 ms per document, and the half second of its first one, never hold the event loop; in-process
+   * (renderInvoicePdf) when absent.
+   */
+  drawPdf?: (content: InvoiceContent | CreditNoteContent) => Promise<Uint8Array>;
 }
 
 export interface IssueInput {
