@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Candles } from '@bt/core/candles';
-import { buffersOf, columnsOf, paramErrorOf, type EngineOutput, type EngineRequest } from './task.js';
+import { buffersOf, columnsOf, ownBytes, paramErrorOf, type CandleColumnsCopy, type EngineOutput, type EngineRequest } from './task.js';
 import type { MonthFile, MonthFilesTask } from '../datasets/month-files.js';
 import type { ThreadAnswer, ThreadTask } from './thread.js';
 import type { WorkbookText } from '../results/workbook-text.js';
@@ -81,12 +81,11 @@ export class EnginePool {
    */
   readonly sandbox: SandboxCodec = {
     input: async ({ header, columns, meta }: SandboxInput) => {
-      if (!columns) return (await this.threadPool().run({ kind: 'sandbox-input', header, meta } satisfies ThreadTask)) as Uint8Array;
-      const copies = columnsOf(columns);
-      return (await this.threadPool().run({ kind: 'sandbox-input', header, meta, columns: copies } satisfies ThreadTask, { transferList: buffersOf(copies) })) as Uint8Array;
+      const copies = columns ? columnsOf(columns) : undefined;
+      return (await this.threadPool().run({ kind: 'sandbox-input', header, meta, columns: copies } satisfies ThreadTask, { transferList: copies ? buffersOf(copies) : [] })) as Uint8Array;
     },
     answer: async (stdout: Uint8Array, expected: ExpectedSignals) => {
-      const own = stdout.byteOffset === 0 && stdout.byteLength === stdout.buffer.byteLength ? stdout : new Uint8Array(stdout);
+      const own = ownBytes(stdout);
       return (await this.threadPool().run({ kind: 'sandbox-answer', stdout: own, expected } satisfies ThreadTask, { transferList: [own.buffer as ArrayBuffer] })) as DecodedAnswer;
     },
   };
@@ -97,7 +96,7 @@ export class EnginePool {
   }
 
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
-  private task(task: Exclude<ThreadTask, { kind: 'workbook' | 'sandbox-input' | 'sandbox-answer' | 'invoice-pdf' }>, more: ArrayBuffer[] = []): Promise<unknown> {
+  private task(task: Extract<ThreadTask, { columns: CandleColumnsCopy }>, more: ArrayBuffer[] = []): Promise<unknown> {
     return this.threadPool().run(task, { transferList: [...buffersOf(task.columns), ...more] });
   }
 

@@ -62,7 +62,7 @@ export interface EngineOutput {
 }
 
 /** Own copies of the columns: a slice view would drag its whole parent buffer along. */
-export function columnsOf(candles: Candles | Omit<CandleColumnsCopy, 'symbol' | 'timeframe'>): CandleColumnsCopy {
+export function columnsOf(candles: Candles | CandleColumnsCopy): CandleColumnsCopy {
   const extra: Record<string, Float64Array> = {};
   for (const [name, values] of Object.entries(candles.extra)) extra[name] = values.slice();
   return {
@@ -73,9 +73,18 @@ export function columnsOf(candles: Candles | Omit<CandleColumnsCopy, 'symbol' | 
     close: candles.close.slice(),
     volume: candles.volume.slice(),
     extra,
-    symbol: 'symbol' in candles ? candles.symbol : undefined,
-    timeframe: 'timeframe' in candles ? candles.timeframe : undefined,
+    symbol: candles.symbol,
+    timeframe: candles.timeframe,
   };
+}
+
+/**
+ * Bytes that can be moved to another thread or process: the view itself when it spans its whole
+ * buffer, else a copy of its own (a view is sent with its whole buffer, which may be a slice of
+ * Node's shared pool). Only for bytes the caller hands over: moving them detaches the caller's view.
+ */
+export function ownBytes(view: Uint8Array): Uint8Array {
+  return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view : view.slice();
 }
 
 export function buffersOf(columns: CandleColumnsCopy): ArrayBuffer[] {

@@ -6,7 +6,7 @@ import { decodeSandboxAnswer, encodeSandboxInput, type DecodedAnswer, type Expec
 import { signalBuffers } from '../strategies/sandbox/signal-columns.js';
 import type { CreditNoteContent, InvoiceContent } from '../payments/invoice-content.js';
 import { renderInvoicePdf } from '../payments/invoice-pdf.js';
-import { csvOfColumns, paramErrorShape, runEngineOnColumns, type CandleColumnsCopy, type EngineOutput, type EngineRequest, type ParamErrorShape } from './task.js';
+import { csvOfColumns, ownBytes, paramErrorShape, runEngineOnColumns, type CandleColumnsCopy, type EngineOutput, type EngineRequest, type ParamErrorShape } from './task.js';
 
 /**
  * What the pool hands a thread: a backtest (engine + workbook), an extraction's CSV to format,
@@ -35,9 +35,7 @@ export type ThreadAnswer = { output: EngineOutput } | { paramError: ParamErrorSh
 export default async function run(task: ThreadTask): Promise<ThreadAnswer | Uint8Array | MonthFile[] | WorkbookText | DecodedAnswer> {
   if (task.kind === 'workbook') return workbookText(task.bytes);
   if (task.kind === 'invoice-pdf') {
-    // A buffer of its own to move (a small Buffer may be a slice of Node's shared pool).
-    const pdf = await renderInvoicePdf(task.content);
-    return move(pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? pdf : new Uint8Array(pdf)) as Uint8Array;
+    return move(ownBytes(await renderInvoicePdf(task.content))) as Uint8Array;
   }
   if (task.kind === 'sandbox-input') return move(encodeSandboxInput(task)) as Uint8Array;
   if (task.kind === 'sandbox-answer') {

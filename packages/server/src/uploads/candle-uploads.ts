@@ -8,6 +8,7 @@ import { Semaphore } from '../app/semaphore.js';
 import { candleFileHttpError } from '../backtests/candle-messages.js';
 import type { UploadLimits } from './limits.js';
 import { UPLOAD_LIMIT_MESSAGES } from './messages.js';
+import { ownBytes } from '../jobs/task.js';
 import { CandleParsePool, ParseAborted } from './parse-pool.js';
 
 /**
@@ -40,8 +41,7 @@ export class CandleUploads implements LibraryCsvReader {
   /** The file's candles, or a 4xx saying what is wrong with it (never a 500 for a bad file). */
   async readCandles(file: UploadedFile, kind: 'csv' | 'xlsx', symbol: string, timeframe: TimeframeKey | undefined): Promise<{ candles: Candles; timeframe: TimeframeKey | undefined }> {
     // A view is sent with its whole buffer (structured clone): send a buffer of its own.
-    const whole = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength;
-    const bytes = whole ? file.bytes : file.bytes.slice();
+    const bytes = ownBytes(file.bytes);
     let result;
     this.parsesStarted++;
     try {
