@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import type { Candles } from '@bt/core/candles';
 import { buffersOf, columnsOf, ownBytes, paramErrorOf, type CandleColumnsCopy, type EngineOutput, type EngineRequest } from './task.js';
 import type { MonthFile, MonthFilesTask } from '../datasets/month-files.js';
+import { inLane, LaneQueue } from './lanes.js';
 import type { ThreadAnswer, ThreadTask } from './thread.js';
 import type { WorkbookText } from '../results/workbook-text.js';
 import type { DecodedAnswer, ExpectedSignals, SandboxCodec, SandboxInput } from '../strategies/sandbox/codec.js';
@@ -71,7 +72,7 @@ export class EnginePool {
   async workbook(bytes: Uint8Array): Promise<WorkbookText> {
     // A copy of its own to move: a file's bytes may be a view of a buffer shared with others.
     const own = new Uint8Array(bytes);
-    return (await this.threadPool().run({ kind: 'workbook', bytes: own } satisfies ThreadTask, { transferList: [own.buffer] })) as WorkbookText;
+    return (await this.submit({ kind: 'workbook', bytes: own }, [own.buffer])) as WorkbookText;
   }
 
   /**
@@ -82,22 +83,27 @@ export class EnginePool {
   readonly sandbox: SandboxCodec = {
     input: async ({ header, columns, meta }: SandboxInput) => {
       const copies = columns ? columnsOf(columns) : undefined;
-      return (await this.threadPool().run({ kind: 'sandbox-input', header, meta, columns: copies } satisfies ThreadTask, { transferList: copies ? buffersOf(copies) : [] })) as Uint8Array;
+      return (await this.submit({ kind: 'sandbox-input', header, meta, columns: copies }, copies ? buffersOf(copies) : [])) as Uint8Array;
     },
     answer: async (stdout: Uint8Array, expected: ExpectedSignals) => {
       const own = ownBytes(stdout);
-      return (await this.threadPool().run({ kind: 'sandbox-answer', stdout: own, expected } satisfies ThreadTask, { transferList: [own.buffer as ArrayBuffer] })) as DecodedAnswer;
+      return (await this.submit({ kind: 'sandbox-answer', stdout: own, expected }, [own.buffer as ArrayBuffer])) as DecodedAnswer;
     },
   };
 
   /** An invoice's or a credit note's PDF drawn on a thread (pdfkit and the fonts load there, once per thread), its bytes moved back. */
   async invoicePdf(content: InvoiceContent | CreditNoteContent): Promise<Uint8Array> {
-    return (await this.threadPool().run({ kind: 'invoice-pdf', content } satisfies ThreadTask)) as Uint8Array;
+    return (await this.submit({ kind: 'invoice-pdf', content })) as Uint8Array;
   }
 
   /** The columns are copies of their own (columnsOf): moved to the thread, the caller's candles untouched. */
   private task(task: Extract<ThreadTask, { columns: CandleColumnsCopy }>, more: ArrayBuffer[] = []): Promise<unknown> {
-    return this.threadPool().run(task, { transferList: [...buffersOf(task.columns), ...more] });
+    return this.submit(task, [...buffersOf(task.columns), ...more]);
+  }
+
+  /** Every task goes through here: queued in its lane (src/jobs/lanes.ts), its buffers moved. */
+  private submit(task: ThreadTask, transferList: ArrayBuffer[] = []): Promise<unknown> {
+    return this.threadPool().run(inLane(task), { transferList });
   }
 
   /**
@@ -107,9 +113,13 @@ export class EnginePool {
    * work only (the queue mode's imports) lets its threads end when idle.
    */
   private threadPool(): Piscina {
-    this.pool ??= this.keepThreads
-      ? new Piscina({ filename: THREAD, execArgv: THREAD_EXEC_ARGV, minThreads: this.threads, maxThreads: this.threads })
-      : new Piscina({ filename: THREAD, execArgv: THREAD_EXEC_ARGV, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
+    if (this.pool) return this.pool;
+    // Each lane in order: piscina puts a task it took and could not hand over back at the tail
+    // unless stricterFIFO, which puts it back at the head of its lane (LaneQueue.unshift).
+    const common = { filename: THREAD, execArgv: THREAD_EXEC_ARGV, taskQueue: new LaneQueue(), stricterFIFO: true };
+    this.pool = this.keepThreads
+      ? new Piscina({ ...common, minThreads: this.threads, maxThreads: this.threads })
+      : new Piscina({ ...common, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
     return this.pool;
   }
 
