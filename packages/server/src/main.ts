@@ -21,6 +21,7 @@ import { OpenIdConnectProvider } from './oidc/provider.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/index.js';
 import { readOpsEnv } from './config/ops-env.js';
 import { Closers } from './app/lifecycle.js';
+import { handleStopSignals, StartStop, StopDuringStart, testStartHold } from './app/start-stop.js';
 import { createLogger, logFunction, type Logger } from './logging/logger.js';
 import { Metrics } from './metrics/index.js';
 import { describeRedisUrl, openRedis } from './redis/client.js';
@@ -41,34 +42,68 @@ let logger: Logger | null = null;
 
 async function main(command: string): Promise<void> {
   const ops = readOpsEnv(process.env);
-  logger = createLogger({ level: ops.logLevel, format: ops.logFormat, base: { hostname: hostname() } });
-  const log = logFunction(logger);
+  const own = createLogger({ level: ops.logLevel, format: ops.logFormat, base: { hostname: hostname() } });
+  logger = own;
+  const log = logFunction(own);
+  // A SIGTERM during the start stops it between two steps (app/start-stop.ts, docs/deployment.md).
+  const start = new StartStop();
+  const signals = handleStopSignals(start, log);
+  // Closed newest first at shutdown: what services register later (a job runner) goes before these.
+  const closers = new Closers();
+  try {
+    await serve(command, { ops, logger: own, log, start, signals, closers });
+  } catch (err) {
+    if (!(err instanceof StopDuringStart)) throw err;
+    const failed = await closers.closeAll({ timeoutMs: 10_000, log });
+    const unclean = failed.length ? ` (not closed cleanly: ${failed.join(', ')})` : '';
+    if (command === 'migrate') {
+      log(`bt: migrate stopped (${err.signal}) between two migrations: the others stay pending${unclean}`);
+      process.exit(1);
+    }
+    log(`bt: stopped during the start (${err.signal})${unclean}`);
+    process.exit(0);
+  }
+}
+
+interface StartContext {
+  ops: ReturnType<typeof readOpsEnv>;
+  logger: Logger;
+  log: (message: string) => void;
+  start: StartStop;
+  signals: ReturnType<typeof handleStopSignals>;
+  closers: Closers;
+}
+
+async function serve(command: string, { ops, logger, log, start, signals, closers }: StartContext): Promise<void> {
   // Nothing is opened or written before these checks pass (docs/server.md, "Environment").
   const { env, s3, jobs } = await preflight(command, process.env);
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
+  closers.add('database', () => db.close());
   log(`bt: database ${db.dialect} (${db.location})`);
+  start.check();
+  const hold = testStartHold(start, log);
+  const migrating = { signal: start.signal, applied: hold && ((name: string) => hold(`migration ${name}`)) };
 
   if (command === 'migrate') {
-    const applied = await migrate(db.sequelize, log);
+    const applied = await migrate(db.sequelize, log, migrating);
     log(`bt: ${applied.length} migration(s) applied${applied.length ? ': ' + applied.join(', ') : ''}`);
     await db.close();
     return;
   }
 
   if (env.autoMigrate) {
-    const applied = await migrate(db.sequelize, log);
+    const applied = await migrate(db.sequelize, log, migrating);
     if (applied.length) log(`bt: migrations applied: ${applied.join(', ')}`);
   } else {
     const pending = await migrator(db.sequelize).pending();
     if (pending.length) throw new Error(`${pending.length} pending migration(s) (${pending.map((m) => m.name).join(', ')}): run 'main.ts migrate' first`);
   }
   await ensureAdmin(db, systemClock, env.admin, log);
+  start.check();
 
-  // Closed newest first at shutdown: what services register later (a job runner) goes before these.
-  const closers = new Closers();
-  closers.add('database', () => db.close());
   const redis = ops.redisUrl ? await openRedis(ops.redisUrl, log) : null;
   if (redis) closers.add('redis', () => redis.quit().catch(() => redis.disconnect()));
+  start.check();
   const rateLimiter: RateLimiter = redis ? new RedisRateLimiter(redis, systemClock, { prefix: ops.redisPrefix, log }) : new MemoryRateLimiter(systemClock);
   log(`bt: rate limits: ${redis ? `shared in Redis at ${describeRedisUrl(ops.redisUrl!)} (this process counts alone while Redis is down)` : 'in this process (REDIS_URL not set)'}`);
   const metrics = new Metrics();
@@ -82,8 +117,9 @@ async function main(command: string): Promise<void> {
   log(`bt: files: ${storageDescription}`);
   // What a killed process was writing never becomes a file: its staging copies are dropped.
   await storage.clearStaging();
-  await bootstrapLibrary(db, library, env.seedDir, log);
+  await bootstrapLibrary(db, library, env.seedDir, log, systemClock, start.signal);
   const { sandbox, setup } = await openSandbox({ python: env.python, ...env.isolation, limits: env.strategy, concurrency: env.strategy.concurrency });
+  start.check();
   if (setup.ready) log(`bt: strategy sandbox: ${setup.launcher.description}`);
   else log(`bt: personal strategies (.py import, AI generation, their backtests) are refused: ${setup.reason}`);
   const llm = env.llm ? new OpenAiCompatibleClient(env.llm) : null;
@@ -156,6 +192,7 @@ async function main(command: string): Promise<void> {
   app.metrics.setQueueDepthSource(() => app.services.backtests.runner.queueDepth());
   app.services.backtests.startSweeper(60_000, (jobs.queue?.timeoutMs ?? 0) + 10 * 60_000);
 
+  start.check();
   const server = createServer(app.callback());
   // Idle keep-alive connections outlive the clients' own idle limits (browsers, undici: 4 s; load
   // balancers: 60 s), so it is the client that closes one, never the server under a request the
@@ -176,8 +213,9 @@ async function main(command: string): Promise<void> {
   log(`bt: open ${env.port === 0 ? `http://${env.host}:${port}` : env.publicUrl} — API health: http://${env.host}:${port}/api/health`);
 
   const stop = gracefulStop(server, closers, { timeoutMs: ops.shutdownTimeoutMs, log });
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  signals.running(stop);
+  // A signal between the last check and now: the server listens, so it stops as it would later.
+  if (start.asked) stop(start.asked);
 }
 
 /** Stripe's SDK is loaded only when Stripe is configured (app/optional-module.ts); a failed load stops the start. */

@@ -18,11 +18,18 @@ import { EnginePool } from './jobs/pool.js';
 import { BacktestWorker } from './jobs/worker.js';
 import { readOpsEnv } from './config/ops-env.js';
 import { createLogger, logFunction } from './logging/logger.js';
+import { handleStopSignals, StartStop, StopDuringStart, testStartHold } from './app/start-stop.js';
+import type { Database } from './db/index.js';
 import { openStorages, readS3Env } from './storage/index.js';
 
 // Workers log as the API servers do (JSON lines, LOG_LEVEL/LOG_FORMAT: docs/deployment.md).
 const ops = readOpsEnv(process.env);
 const log = logFunction(createLogger({ level: ops.logLevel, format: ops.logFormat, base: { hostname: hostname(), role: 'worker' } }));
+
+// A SIGTERM during the start stops it between two steps, the database closed (app/start-stop.ts).
+const start = new StartStop();
+const signals = handleStopSignals(start, log, 'bt-worker');
+let opened: Database | null = null;
 
 async function main(): Promise<void> {
   const env = readEnv();
@@ -32,11 +39,15 @@ async function main(): Promise<void> {
   // As the server (config/startup-checks.ts): a DATA_DIR it cannot use is named before anything opens.
   if (parseDatabaseUrl(env.databaseUrl, env.dataDir).dialect === 'sqlite' || !s3) checkDataDir(env.dataDir);
   const db = await openDatabase(env.databaseUrl, { dataDir: env.dataDir, poolMax: env.dbPoolMax });
+  opened = db;
+  await testStartHold(start, log, 'bt-worker')?.('the database opened');
+  start.check();
   // The server migrates; a worker never runs against a schema it does not know.
   const pending = await migrator(db.sequelize).pending();
   if (pending.length) throw new Error(`${pending.length} pending migration(s): start the server (or 'main.ts migrate') first`);
   // The same storage as the API servers (local DATA_DIR or the S3 bucket): they read what it writes.
   const { storage, library, description } = await openStorages(env.dataDir, s3);
+  start.check();
   log(`bt-worker: files: ${description}`);
   const events = new EventLog(db, systemClock, log);
   const ledger = new CreditLedger(db, (entry, t) => events.fromLedger(entry, t));
@@ -60,11 +71,16 @@ async function main(): Promise<void> {
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 60_000).unref?.();
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  signals.running(stop);
+  if (start.asked) stop(start.asked);
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
+  if (err instanceof StopDuringStart) {
+    await opened?.close().catch(() => {});
+    log(`bt-worker: stopped during the start (${err.signal})`);
+    process.exit(0);
+  }
   log(`bt-worker: failed: ${(err as Error).message}`);
   process.exit(1);
 });

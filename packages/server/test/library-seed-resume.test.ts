@@ -6,6 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { SEED_MARKER, bootstrapLibrary } from '../src/datasets/bootstrap.js';
 import { defaultFixturesDir } from '../src/datasets/seed.js';
 import { LocalStorage } from '../src/storage/index.js';
+import { StartStop, StopDuringStart } from '../src/app/start-stop.js';
+import { systemClock } from '../src/clock/index.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 
 /** A library whose writes fail from the Nth on: the seed stops there, as a killed process would. */
@@ -79,6 +81,36 @@ describe('seeding the library at start', () => {
     assert.equal(counting.writes, 0, 'the third start writes no month file');
     assert.deepEqual(again.filter((m) => /seed/.test(m)), []);
     assert.deepEqual(await paths(tdb), expected);
+  });
+
+  it('a stop asked during the seed (a SIGTERM while the server starts) ends it between two series; the next start seeds again', async () => {
+    const tdb = await openTestDatabase();
+    databases.push(tdb);
+    const dir = join(work, 'stopped');
+    const start = new StartStop();
+    // The stop is asked during the first series' writes: that series ends, no other starts.
+    class AskingLibrary extends LocalStorage {
+      writes = 0;
+      override async write(relativePath: string, data: Uint8Array | string): Promise<void> {
+        if (++this.writes === 3) start.request('SIGTERM');
+        return super.write(relativePath, data);
+      }
+    }
+    const library = new AskingLibrary(dir);
+    const stopped = await bootstrapLibrary(tdb.db, library, fixtures, () => {}, systemClock, start.signal).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    assert.ok(stopped instanceof StopDuringStart, String(stopped));
+    const first = await paths(tdb);
+    assert.ok(first.length > 0 && first.every((p) => p.startsWith('EURUSD/H1/')), first.join(', '));
+    assert.equal((await tdb.db.models.AdminSetting.findByPk(SEED_MARKER))?.value, 'running');
+    // The library's lease was given back: the next start takes it and finishes the seed.
+    const logs: string[] = [];
+    await bootstrapLibrary(tdb.db, new LocalStorage(dir), fixtures, (m) => logs.push(m));
+    assert.ok(logs.some((m) => /seed was interrupted: seeding again/.test(m)), logs.join('\n'));
+    assert.equal((await tdb.db.models.AdminSetting.findByPk(SEED_MARKER))?.value, 'done');
+    assert.ok((await paths(tdb)).length > first.length);
   });
 
   it('a library seeded before the marker existed (rows, no marker) is left as it is', async () => {

@@ -12,7 +12,15 @@ import { DatasetStore } from './store.js';
  * that import's staging files nor re-index under it; that one finishes, and the next import
  * recovers whatever is left.
  */
-export async function bootstrapLibrary(db: Database, library: Storage, seedDir: string | null, log: (message: string) => void, clock: Clock = systemClock): Promise<void> {
+export async function bootstrapLibrary(
+  db: Database,
+  library: Storage,
+  seedDir: string | null,
+  log: (message: string) => void,
+  clock: Clock = systemClock,
+  /** A stop asked during the start (src/app/start-stop.ts): a seed stops between two series, 'running', and the next start seeds again. */
+  signal?: AbortSignal,
+): Promise<void> {
   const leases = new MaintenanceLeases(db, clock, log);
   await leases.freeOrphan(LIBRARY_LEASE);
   const lease = await leases.tryAcquire(LIBRARY_LEASE);
@@ -21,7 +29,7 @@ export async function bootstrapLibrary(db: Database, library: Storage, seedDir: 
     return;
   }
   try {
-    await prepare(db, new DatasetStore(db, library, log), seedDir, log);
+    await prepare(db, new DatasetStore(db, library, log), seedDir, log, signal);
   } finally {
     await lease.release();
   }
@@ -43,7 +51,7 @@ async function setSeedState(db: Database, value: 'running' | 'done'): Promise<vo
   await db.transaction((t) => db.models.AdminSetting.upsert({ name: SEED_MARKER, value }, { transaction: t }));
 }
 
-async function prepare(db: Database, store: DatasetStore, seedDir: string | null, log: (message: string) => void): Promise<void> {
+async function prepare(db: Database, store: DatasetStore, seedDir: string | null, log: (message: string) => void, signal?: AbortSignal): Promise<void> {
   // An import killed halfway: its staging files go, and the index is made to match the files.
   await store.recover();
   const interrupted = (await seedState(db)) === 'running';
@@ -63,7 +71,7 @@ async function prepare(db: Database, store: DatasetStore, seedDir: string | null
   if (interrupted) log(`bt: the library seed was interrupted: seeding again from ${seedDir}`);
   const started = performance.now();
   await setSeedState(db, 'running');
-  const written = await seedLibrary(store, seedDir!, log);
+  const written = await seedLibrary(store, seedDir!, log, undefined, signal);
   await setSeedState(db, 'done');
   log(`bt: library seeded from ${seedDir}: ${written} month files in ${Math.round(performance.now() - started)} ms`);
 }

@@ -133,11 +133,14 @@ export async function seedLibrary(
   fixturesDir = defaultFixturesDir(),
   log: (message: string) => void = () => {},
   sources: readonly SeedSource[] = FIXTURE_SOURCES,
+  /** A stop asked during the start: the seed ends between two series (the next start seeds again: bootstrap.ts). */
+  signal?: AbortSignal,
 ): Promise<number> {
   let written = 0;
   const native = new Set<string>();
   const loaded: { source: SeedSource; candles: Candles }[] = [];
   for (const source of sources) {
+    signal?.throwIfAborted();
     const path = join(fixturesDir, source.file);
     if (!existsSync(path)) {
       log(`bt: seed source missing, skipped: ${path}`);
@@ -150,6 +153,7 @@ export async function seedLibrary(
   }
   for (const { source, candles } of loaded) {
     for (const higher of higherLibraryTimeframes(source.timeframe)) {
+      signal?.throwIfAborted();
       const months = (month: string) => !native.has(`${source.symbol}/${higher}/${month}`);
       const resampled = resampleCandles(candles, higher);
       written += (await store.importSeries(resampled, { symbol: source.symbol, timeframe: higher, source: `${source.source}, resampled to ${higher}`, months })).length;
