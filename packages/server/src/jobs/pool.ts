@@ -38,6 +38,8 @@ export class EnginePool {
     threads?: number,
     /** false: threads end when idle (a pool for rare work). */
     private readonly keepThreads = true,
+    /** false: one queue in order of arrival, as before the lanes (bench/engine-lanes.bench.ts compares). */
+    private readonly lanes = true,
   ) {
     this.threads = Math.max(1, threads ?? availableParallelism());
   }
@@ -116,7 +118,7 @@ export class EnginePool {
     if (this.pool) return this.pool;
     // Each lane in order: piscina puts a task it took and could not hand over back at the tail
     // unless stricterFIFO, which puts it back at the head of its lane (LaneQueue.unshift).
-    const common = { filename: THREAD, execArgv: THREAD_EXEC_ARGV, taskQueue: new LaneQueue(), stricterFIFO: true };
+    const common = { filename: THREAD, execArgv: THREAD_EXEC_ARGV, taskQueue: this.lanes ? new LaneQueue() : undefined, stricterFIFO: true };
     this.pool = this.keepThreads
       ? new Piscina({ ...common, minThreads: this.threads, maxThreads: this.threads })
       : new Piscina({ ...common, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
