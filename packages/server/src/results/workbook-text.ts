@@ -1,3 +1,4 @@
+import { ownWorkbookText } from '@bt/core/node';
 import { workbookReader, workbookRows, type WorkbookReader } from '@bt/core/report';
 
 /**
@@ -9,9 +10,13 @@ import { workbookReader, workbookRows, type WorkbookReader } from '@bt/core/repo
  */
 export type WorkbookText = Array<{ name: string; width: number; rows: string[] }>;
 
-/** On the thread: every sheet's rows as JSON text. */
+/**
+ * On the thread: every sheet's rows as JSON text. bt's own workbooks are read by core's scanner
+ * (docs/report.md, "Reading a result back"), about ten times faster than exceljs (docs/PERFORMANCE.md, "Readers compared"); a workbook it
+ * does not know (written by another tool, or by an older writer) is read by exceljs, as before.
+ */
 export async function workbookText(bytes: Uint8Array): Promise<WorkbookText> {
-  return (await workbookRows(bytes)).map((sheet) => ({ name: sheet.name, width: sheet.width, rows: sheet.rows.map((row) => JSON.stringify(row)) }));
+  return ownWorkbookText(bytes) ?? (await workbookRows(bytes)).map((sheet) => ({ name: sheet.name, width: sheet.width, rows: sheet.rows.map((row) => JSON.stringify(row)) }));
 }
 
 /** In the API: core's reader over the text, each row parsed when a page or the meta asks for it. */
