@@ -47,7 +47,10 @@ describe('EnginePool: the lanes', () => {
       track('invoice', pool.invoicePdf(sampleInvoice())),
       track('workbook', pool.workbook(workbook)),
     ];
+    assert.equal(pool.queued(), 5, 'two backtests and three quick tasks wait');
+    assert.equal(pool.queuedBacktests(), 2, 'the queue depth counts the backtests only');
     await Promise.all([...runs, ...quick]);
+    assert.equal(pool.queuedBacktests(), 0);
     assert.deepEqual(done, ['backtest 0', 'csv', 'invoice', 'workbook', 'backtest 1', 'backtest 2']);
     // The waiting changed no answer: each backtest found what the same run alone found.
     const results = await Promise.all(runs);
@@ -73,8 +76,10 @@ describe('LaneQueue', () => {
     const queue = new LaneQueue();
     [task('backtest', 1), task('csv', 2), task('month-files', 3), task('workbook', 4), task('backtest', 5), task('sandbox-answer', 6)].forEach((t) => queue.push(t as never));
     assert.equal(queue.size, 6);
+    assert.equal(queue.backtests, 2);
     assert.deepEqual(labels(queue), ['csv 2', 'workbook 4', 'sandbox-answer 6', 'backtest 1', 'month-files 3', 'backtest 5']);
     assert.equal(queue.size, 0);
+    assert.equal(queue.backtests, 0);
     assert.equal(queue.shift(), null);
   });
 
@@ -85,9 +90,17 @@ describe('LaneQueue', () => {
     const first = queue.shift();
     assert.equal(first, c1);
     queue.unshift(first!);
+    assert.equal(queue.backtests, 2);
     queue.remove(b2);
+    assert.equal(queue.backtests, 1, 'an aborted backtest no longer waits');
     assert.throws(() => queue.remove(b2), /not in the queue/);
-    assert.deepEqual(labels(queue), ['csv 1', 'csv 2', 'backtest 1']);
+    assert.equal(queue.backtests, 1, 'a refused removal counts nothing');
+    const run = queue.shift() && queue.shift() && queue.shift();
+    assert.equal(run, b1);
+    assert.equal(queue.backtests, 0);
+    queue.unshift(run!);
+    assert.equal(queue.backtests, 1, 'a backtest put back waits again');
+    assert.deepEqual(labels(queue), ['backtest 1']);
   });
 
   it('keeps its order over many pushes and shifts (the consumed head is dropped as it goes)', () => {

@@ -24,10 +24,12 @@ const QUEUE_OPTIONS = queueOptionsSymbol;
 
 /** The task with its lane, for LaneQueue: structured cloning drops symbol keys, so the thread receives the task as it was. */
 export function inLane<T extends ThreadTask>(task: T): T {
-  return Object.assign(task, { [QUEUE_OPTIONS]: { lane: laneOf(task.kind) } });
+  return Object.assign(task, { [QUEUE_OPTIONS]: { lane: laneOf(task.kind), backtest: task.kind === 'backtest' } });
 }
 
-const laneOfQueued = (task: Task): Lane => ((task[QUEUE_OPTIONS as never] as { lane?: Lane } | null)?.lane === 'first' ? 'first' : 'in-turn');
+const optionsOf = (task: Task) => task[QUEUE_OPTIONS as never] as { lane?: Lane; backtest?: boolean } | null;
+const laneOfQueued = (task: Task): Lane => (optionsOf(task)?.lane === 'first' ? 'first' : 'in-turn');
+const isBacktest = (task: Task): boolean => optionsOf(task)?.backtest === true;
 
 /** A double-ended FIFO over an array with a moving head: shift() in O(1) amortised. */
 class Fifo {
@@ -71,27 +73,41 @@ class Fifo {
 export class LaneQueue implements TaskQueue {
   private readonly first = new Fifo();
   private readonly inTurn = new Fifo();
+  private waitingBacktests = 0;
 
   get size(): number {
     return this.first.size + this.inTurn.size;
   }
 
+  /**
+   * Backtests among the waiting tasks: the /metrics queue depth, which counts runs as the Redis
+   * queue does (a workbook read or a PDF waiting beside them is not a job).
+   */
+  get backtests(): number {
+    return this.waitingBacktests;
+  }
+
   push(task: Task): void {
     this.laneFor(task).push(task);
+    if (isBacktest(task)) this.waitingBacktests++;
   }
 
   /** A task piscina took and could not hand to a thread goes back to the head of its lane. */
   unshift(task: Task): void {
     this.laneFor(task).unshift(task);
+    if (isBacktest(task)) this.waitingBacktests++;
   }
 
   shift(): Task | null {
-    return this.first.shift() ?? this.inTurn.shift();
+    const task = this.first.shift() ?? this.inTurn.shift();
+    if (task && isBacktest(task)) this.waitingBacktests--;
+    return task;
   }
 
   /** A task aborted while it waited. */
   remove(task: Task): void {
     if (!this.laneFor(task).remove(task)) throw new Error('task not in the queue');
+    if (isBacktest(task)) this.waitingBacktests--;
   }
 
   private laneFor(task: Task): Fifo {

@@ -32,6 +32,7 @@ const THREAD_EXEC_ARGV = process.allowedNodeEnvironmentFlags?.has('--no-experime
  */
 export class EnginePool {
   private pool: Piscina | null = null;
+  private laneQueue: LaneQueue | null = null;
   private readonly threads: number;
 
   constructor(
@@ -118,7 +119,8 @@ export class EnginePool {
     if (this.pool) return this.pool;
     // Each lane in order: piscina puts a task it took and could not hand over back at the tail
     // unless stricterFIFO, which puts it back at the head of its lane (LaneQueue.unshift).
-    const common = { filename: THREAD, execArgv: THREAD_EXEC_ARGV, taskQueue: this.lanes ? new LaneQueue() : undefined, stricterFIFO: true };
+    this.laneQueue = this.lanes ? new LaneQueue() : null;
+    const common = { filename: THREAD, execArgv: THREAD_EXEC_ARGV, taskQueue: this.laneQueue ?? undefined, stricterFIFO: true };
     this.pool = this.keepThreads
       ? new Piscina({ ...common, minThreads: this.threads, maxThreads: this.threads })
       : new Piscina({ ...common, minThreads: 0, maxThreads: this.threads, idleTimeout: 30_000 });
@@ -138,6 +140,11 @@ export class EnginePool {
   /** Tasks waiting for a free thread. */
   queued(): number {
     return this.pool?.queueSize ?? 0;
+  }
+
+  /** Backtests among them (every waiting task for a pool without lanes, which cannot tell). */
+  queuedBacktests(): number {
+    return this.laneQueue ? this.laneQueue.backtests : this.queued();
   }
 
   /** Waits for the running tasks, then ends the threads. */

@@ -18,9 +18,9 @@ export class ThreadRunner {
     this.pool = new EnginePool(threads);
   }
 
-  /** Runs waiting for a free thread. */
+  /** Runs waiting for a free thread (not the workbook reads, PDFs or CSVs waiting beside them). */
   async queueDepth(): Promise<number> {
-    return this.pool.queued();
+    return this.pool.queuedBacktests();
   }
 
   /** Lets the running and queued runs finish, then ends the threads. */

@@ -48,7 +48,7 @@ export class Metrics {
     const metrics = this;
     new Gauge({
       name: 'bt_queue_depth',
-      help: 'Backtest jobs waiting to run (0 when no queue is wired)',
+      help: 'Backtests waiting to run: for a free engine thread, or in the Redis queue for a worker',
       registers: [this.registry],
       async collect() {
         let depth = 0;
