@@ -5,10 +5,10 @@
 // 2026-12-01) or in the first lane (src/jobs/lanes.ts). And what the lanes cost the backtests.
 import { cpus, loadavg } from 'node:os';
 import { EnginePool } from '../src/jobs/pool.js';
-import type { EngineRequest } from '../src/jobs/task.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
 import { quantile } from './quantile.js';
 import { forexYearM5 } from '../../core/bench/lib/forex-year.js';
+import { pullbackRequest } from '../test/support/engine-request.js';
 import { sampleInvoice } from '../test/support/sample-invoice.js';
 
 const SECTION = 'engine-lanes';
@@ -17,21 +17,7 @@ const THREADS = 2;
 const QUEUED = 16;
 
 const candles = forexYearM5();
-const request = (runSeq: number): EngineRequest => ({
-  strategy: 'fvg_pullback_multi',
-  params: {},
-  slMode: 'external',
-  slPips: 10,
-  tp1Pips: 10,
-  tp2Pips: 20,
-  symbol: 'EURUSD',
-  timeframe: 'M5',
-  pipSize: 0.0001,
-  from: candles.time[0],
-  to: candles.time[candles.length - 1],
-  run: { runId: `bench-${runSeq}`, userId: 1, runSeq },
-  createdAt: Date.UTC(2026, 11, 1),
-});
+const request = (runSeq: number) => pullbackRequest(candles, 'M5', runSeq, 'bench');
 
 interface Round {
   workbookMs: number;

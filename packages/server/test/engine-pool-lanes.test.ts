@@ -7,28 +7,14 @@ import { headCandles } from '@bt/core';
 import { readCandlesCsv } from '@bt/core/candles';
 import { laneOf, LaneQueue, inLane } from '../src/jobs/lanes.js';
 import { EnginePool } from '../src/jobs/pool.js';
-import type { EngineRequest } from '../src/jobs/task.js';
 import type { ThreadTask } from '../src/jobs/thread.js';
+import { pullbackRequest } from './support/engine-request.js';
 import { sampleInvoice } from './support/sample-invoice.js';
 import { fixture } from './support/work.js';
 
 const candles = { ...readCandlesCsv(fixture('official/EURUSD_H1_2017-2018.csv')).candles, symbol: 'EURUSD', timeframe: 'H1' as const };
 
-const request = (runSeq: number): EngineRequest => ({
-  strategy: 'fvg_pullback_multi',
-  params: {},
-  slMode: 'external',
-  slPips: 10,
-  tp1Pips: 10,
-  tp2Pips: 20,
-  symbol: 'EURUSD',
-  timeframe: 'H1',
-  pipSize: 0.0001,
-  from: candles.time[0],
-  to: candles.time[candles.length - 1],
-  run: { runId: `run-${runSeq}`, userId: 1, runSeq },
-  createdAt: Date.UTC(2026, 11, 1),
-});
+const request = (runSeq: number) => pullbackRequest(candles, 'H1', runSeq);
 
 describe('EnginePool: the lanes', () => {
   const pool = new EnginePool(1);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { entryArgs } from './support/entry.js';
-import { startServerProcess } from './support/server-process.js';
+import { serverProcessEnv, startServerProcess } from './support/server-process.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,15 +19,7 @@ async function stopAtFirstHold(dataDir: string, options: { entry?: 'main' | 'wor
   const child = spawn(process.execPath, [...entryArgs(options.entry ?? 'main'), ...(options.args ?? [])], {
     cwd: SERVER_DIR,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SEED_DIR: 'off',
-      WEB_DIST: 'off',
-      ADMIN_PASSWORD: 'admin-password-123',
+      ...serverProcessEnv(dataDir),
       BT_TEST_START_HOLD_MS: '60000',
       ...options.env,
     },

@@ -25,6 +25,24 @@ export interface ServerProcess {
 }
 
 /**
+ * What every server process of the tests starts with: on SQLite in `dataDir`, on a free port, no
+ * library seeding, no web app.
+ */
+export function serverProcessEnv(dataDir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    SEED_DIR: 'off',
+    WEB_DIST: 'off',
+    ADMIN_PASSWORD: 'admin-password-123',
+  };
+}
+
+/**
  * The real server as its own process (`src/main.ts` under tsx, or its compiled copy: one process, so its memory
  * can be read from /proc), on SQLite in a fresh data directory, with a private TMPDIR, no library
  * seeding (unless `seededLibrary`) and no web app, on a free port.
@@ -41,19 +59,11 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   const child: ChildProcess = spawn(process.execPath, entryArgs('main'), {
     cwd: SERVER_DIR,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
+      ...serverProcessEnv(dataDir),
       TMPDIR: tmpDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SEED_DIR: 'off',
-      WEB_DIST: 'off',
       SMTP_URL: '',
       VERIFY_ON_SCREEN: 'credits',
       PASSWORD_HASH_COST: '14',
-      ADMIN_PASSWORD: 'admin-password-123',
       ...(options.seededLibrary ? { SEED_DIR: '' } : {}),
       ...env,
     },
