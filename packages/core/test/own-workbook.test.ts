@@ -9,16 +9,11 @@ import { test } from 'node:test';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Excel from 'exceljs';
 import { runBacktest, type BacktestRequest } from '@bt/core';
-import { ownWorkbookText, readCandlesFile, type WorkbookRowsText } from '@bt/core/node';
-import { workbookRows } from '@bt/core/report';
+import { ownWorkbookText, readCandlesFile } from '@bt/core/node';
+import { workbookRowsText } from '@bt/core/report';
 import { zipParts } from '../src/report/zip.js';
 
 const fixtures = join(import.meta.dirname, '../../../fixtures');
-
-/** exceljs's reading, as the server kept it before: each row's cells through JSON.stringify. */
-async function exceljsText(bytes: Uint8Array): Promise<WorkbookRowsText> {
-  return (await workbookRows(bytes)).map((sheet) => ({ name: sheet.name, width: sheet.width, rows: sheet.rows.map((row) => JSON.stringify(row)) }));
-}
 
 async function resultWorkbook(file: string, request: BacktestRequest): Promise<Uint8Array> {
   // The market files' times are UTC without an offset (fixtures/README.md).
@@ -42,7 +37,7 @@ for (const [name, file, request] of RUNS) {
     const bytes = await resultWorkbook(file, request);
     const own = ownWorkbookText(bytes);
     assert.ok(own, 'the scanner knows the workbook bt wrote');
-    const expected = await exceljsText(bytes);
+    const expected = await workbookRowsText(bytes);
     assert.deepEqual(own.map((s) => s.name), expected.map((s) => s.name));
     for (let i = 0; i < expected.length; i++) {
       assert.equal(own[i].width, expected[i].width, `${expected[i].name}: width`);
@@ -56,7 +51,7 @@ for (const [name, file, request] of RUNS) {
 
 test('a run without trades reads as exceljs reads it', async () => {
   const bytes = await resultWorkbook('official/EURUSD_H1_2017-2018.csv', { strategy: 'fvg_pullback_multi', symbol: 'EURUSD', slPips: 10, tp1Pips: 10, tp2Pips: 20, from: Date.UTC(2030, 0, 1) });
-  assert.deepEqual(ownWorkbookText(bytes), await exceljsText(bytes));
+  assert.deepEqual(ownWorkbookText(bytes), await workbookRowsText(bytes));
 });
 
 async function exceljsWorkbook(fill: (sheet: Excel.Worksheet) => void): Promise<Uint8Array> {
@@ -105,7 +100,7 @@ test('what bt does not write (a formula, rich text, an inline string, a built-in
   });
   for (const [what, bytes] of [['formula', formula], ['rich text', rich], ['inline string', inline], ['built-in date format', builtinDate]] as const) {
     assert.equal(ownWorkbookText(bytes), null, what);
-    await exceljsText(bytes);
+    await workbookRowsText(bytes);
   }
   // A date in a format written out, as bt writes its dates: read, the same as exceljs.
   const ownDate = await exceljsWorkbook((sheet) => {
@@ -114,13 +109,13 @@ test('what bt does not write (a formula, rich text, an inline string, a built-in
     sheet.getCell('B1').value = 1.25;
     sheet.getCell('C3').value = 'Perdu';
   });
-  assert.deepEqual(ownWorkbookText(ownDate), await exceljsText(ownDate));
+  assert.deepEqual(ownWorkbookText(ownDate), await workbookRowsText(ownDate));
   assert.deepEqual(ownWorkbookText(ownDate)?.[0].rows[0], '["2026-11-29T08:30:00.000Z",1.25,null]');
   // The candle workbooks of the fixtures, written by other tools: either read exactly as exceljs reads them, or left to it.
   for (const file of ['official/EURUSD_H1_slice.xlsx', 'official/EURUSD_H1_slice_excel-dates.xlsx']) {
     const bytes = new Uint8Array(readFileSync(join(fixtures, file)));
     const own = ownWorkbookText(bytes);
-    if (own !== null) assert.deepEqual(own, await exceljsText(bytes), file);
+    if (own !== null) assert.deepEqual(own, await workbookRowsText(bytes), file);
   }
 });
 

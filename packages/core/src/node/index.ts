@@ -1,6 +1,6 @@
 // @bt/core/node: the Node-only helpers (files). Everything else in core runs in the browser too.
 export { readCandlesFile, writeCandlesFile, candleFileKind, checkWorkbookFile, WORKBOOK_FILE_BUDGET, MAX_CSV_LINE_BYTES, MAX_JSON_CANDLE_BYTES, type CandleFileKind, type WriteCandlesFileOptions } from './candle-files.js';
-export { ownWorkbookText, type WorkbookRowsText } from './own-workbook.js';
+export { ownWorkbookText } from './own-workbook.js';
 export { walkZip, walkZipEntries, ZipRefusal, type ZipBudget, type EntryBudget, type EntryProblem, type ZipEntryInfo } from './zip-guard.js';
 export { checkXlsx, XlsxTooManyRows, type XlsxBudget } from './xlsx-guard.js';
 export { writeFileWhole, type FileContent } from './write-file.js';

@@ -1,9 +1,9 @@
 import { inflateRawSync } from 'node:zlib';
-import { MAX_SHEET_CELLS } from '../report/reader.js';
+import { MAX_SHEET_CELLS, type WorkbookRowsText } from '../report/reader.js';
 
 /**
  * Reads a workbook bt's own writer made (report/sheet-xml.ts, xlsx-parts.ts) without exceljs,
- * straight to what the server keeps of it: each row as the JSON text of the cells `workbookRows`
+ * straight to what the server keeps of it: each row as the JSON text `workbookRowsText`
  * gives (docs/report.md, "Reading a result back"). exceljs builds an object per cell, about
  * 900 ms for a 10,000-trade workbook; this scans the XML once and copies a number's digits as
  * they are written. It knows only what the writer writes: numbers, shared strings, booleans,
@@ -11,9 +11,6 @@ import { MAX_SHEET_CELLS } from '../report/reader.js';
  * rich text, the 1904 date system, a number format it does not know, a part it cannot find)
  * answers null, and the caller reads the file with exceljs, as before.
  */
-
-/** Each sheet: its name, its column count, and each row's cells as JSON text (`[1.5,"EURUSD",null]`). */
-export type WorkbookRowsText = Array<{ name: string; width: number; rows: string[] }>;
 
 /** Bytes the parts may inflate to: far past any workbook exceljs itself could load. */
 const MAX_INFLATED = 512 * 1024 * 1024;

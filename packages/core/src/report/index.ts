@@ -6,6 +6,8 @@ export {
   openWorkbook,
   workbookReader,
   workbookRows,
+  workbookRowsText,
+  type WorkbookRowsText,
   type SheetRows,
   type WorkbookReader,
   WorkbookSheetNotFoundError,

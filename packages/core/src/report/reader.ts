@@ -166,6 +166,17 @@ export async function workbookRows(bytes: Uint8Array | ArrayBuffer): Promise<Arr
   return workbook.worksheets.map((worksheet) => ({ name: worksheet.name, width: worksheet.columnCount, rows: matrix(worksheet) }));
 }
 
+/**
+ * Each sheet's rows as JSON text, a string per row: what a thread hands back of a workbook
+ * (strings cross a thread as one copy of their bytes; docs/report.md, "Reading a result back").
+ */
+export type WorkbookRowsText = Array<{ name: string; width: number; rows: string[] }>;
+
+/** `workbookRows` as JSON text per row: the reading of any workbook (core/node's `ownWorkbookText` reads bt's own faster). */
+export async function workbookRowsText(bytes: Uint8Array | ArrayBuffer): Promise<WorkbookRowsText> {
+  return (await workbookRows(bytes)).map((sheet) => ({ name: sheet.name, width: sheet.width, rows: sheet.rows.map((row) => JSON.stringify(row)) }));
+}
+
 /** Meta and pages over sheets' rows: the rules of every workbook reader (sheet names, paging, header). */
 export function workbookReader(sheets: readonly SheetRows[]): WorkbookReader {
   return {

@@ -1,5 +1,5 @@
 import { ownWorkbookText } from '@bt/core/node';
-import { workbookReader, workbookRows, type WorkbookReader } from '@bt/core/report';
+import { workbookReader, workbookRowsText, type WorkbookReader, type WorkbookRowsText } from '@bt/core/report';
 
 /**
  * A result's workbook parsed on an engine thread and held by the API as JSON text, a string per
@@ -8,7 +8,7 @@ import { workbookReader, workbookRows, type WorkbookReader } from '@bt/core/repo
  * stop the event loop, and strings cross a thread as a copy of their bytes where a tree of cells
  * would be rebuilt value by value. A page parses only its own rows.
  */
-export type WorkbookText = Array<{ name: string; width: number; rows: string[] }>;
+export type WorkbookText = WorkbookRowsText;
 
 /**
  * On the thread: every sheet's rows as JSON text. bt's own workbooks are read by core's scanner
@@ -16,7 +16,7 @@ export type WorkbookText = Array<{ name: string; width: number; rows: string[] }
  * does not know (written by another tool, or by an older writer) is read by exceljs, as before.
  */
 export async function workbookText(bytes: Uint8Array): Promise<WorkbookText> {
-  return ownWorkbookText(bytes) ?? (await workbookRows(bytes)).map((sheet) => ({ name: sheet.name, width: sheet.width, rows: sheet.rows.map((row) => JSON.stringify(row)) }));
+  return ownWorkbookText(bytes) ?? (await workbookRowsText(bytes));
 }
 
 /** In the API: core's reader over the text, each row parsed when a page or the meta asks for it. */
