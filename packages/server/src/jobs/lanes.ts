@@ -61,6 +61,13 @@ class Fifo {
     return task;
   }
 
+  /** How many waiting tasks `test` accepts. */
+  count(test: (task: Task) => boolean): number {
+    let n = 0;
+    for (let i = this.head; i < this.items.length; i++) if (test(this.items[i])) n++;
+    return n;
+  }
+
   remove(task: Task): boolean {
     const index = this.items.indexOf(task, this.head);
     if (index < 0) return false;
@@ -73,7 +80,6 @@ class Fifo {
 export class LaneQueue implements TaskQueue {
   private readonly first = new Fifo();
   private readonly inTurn = new Fifo();
-  private waitingBacktests = 0;
 
   get size(): number {
     return this.first.size + this.inTurn.size;
@@ -81,33 +87,29 @@ export class LaneQueue implements TaskQueue {
 
   /**
    * Backtests among the waiting tasks: the /metrics queue depth, which counts runs as the Redis
-   * queue does (a workbook read or a PDF waiting beside them is not a job).
+   * queue does (a workbook read or a PDF waiting beside them is not a job). Counted when asked,
+   * at a scrape, rather than kept up to date on every push and shift.
    */
   get backtests(): number {
-    return this.waitingBacktests;
+    return this.inTurn.count(isBacktest);
   }
 
   push(task: Task): void {
     this.laneFor(task).push(task);
-    if (isBacktest(task)) this.waitingBacktests++;
   }
 
   /** A task piscina took and could not hand to a thread goes back to the head of its lane. */
   unshift(task: Task): void {
     this.laneFor(task).unshift(task);
-    if (isBacktest(task)) this.waitingBacktests++;
   }
 
   shift(): Task | null {
-    const task = this.first.shift() ?? this.inTurn.shift();
-    if (task && isBacktest(task)) this.waitingBacktests--;
-    return task;
+    return this.first.shift() ?? this.inTurn.shift();
   }
 
   /** A task aborted while it waited. */
   remove(task: Task): void {
     if (!this.laneFor(task).remove(task)) throw new Error('task not in the queue');
-    if (isBacktest(task)) this.waitingBacktests--;
   }
 
   private laneFor(task: Task): Fifo {
