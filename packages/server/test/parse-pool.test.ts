@@ -16,12 +16,15 @@ const csvTask = (rows: number) => {
 const monthTask = () => ({ bytes: csvTask(10).bytes, symbol: 'EURUSD', timeframe: 'M15', file: 'EURUSD/M15/EURUSD_M15_2024-01.csv' });
 
 describe('the upload parse processes', () => {
-  it('a parse past the heap cap ends its process, never this one, ten times over; the next parse gets a new process', async () => {
+  it('a parse past the heap cap ends its process, never this one, three times over; the next parse gets a new process', async () => {
     const pool = new CandleParsePool({ ...LIMITS, parseMemoryMb: 48 });
     try {
       const big = { bytes: new Uint8Array(candleWorkbook(60_000)), kind: 'xlsx' as const, filename: 'big.xlsx', symbol: 'EURUSD', xlsx: { maxInflatedBytes: 512 << 20, maxRows: 1_000_000 } };
-      // Worker threads aborted the whole process here about once in six (a V8 heap-limit abort).
-      for (let i = 0; i < 10; i++) await assert.rejects(pool.parse({ ...big, bytes: big.bytes.slice() }), (e: unknown) => e instanceof ParseAborted && e.reason === 'memory');
+      // Worker threads aborted the whole process here about once in six (a V8 heap-limit abort),
+      // hence ten crashes in a row then. A crash in a process of its own cannot reach this one,
+      // and the third test below checks that the parse runs in another process: three crashes in
+      // a row say the pool recovers from each (docs/development.md, "Repeats that test nothing more").
+      for (let i = 0; i < 3; i++) await assert.rejects(pool.parse({ ...big, bytes: big.bytes.slice() }), (e: unknown) => e instanceof ParseAborted && e.reason === 'memory');
       assert.equal((await pool.parse(csvTask(3))).ok, true);
     } finally {
       await pool.close();
