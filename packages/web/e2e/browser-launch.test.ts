@@ -68,7 +68,7 @@ describe('the browser the tests drive', { skip: process.platform !== 'linux' && 
     // process, the one Playwright talks to over its pipe, is a child of this one.
     const started = browserProcesses(processes());
     assert.equal(started.length, 1, 'one browser process started by this one');
-    assert.match(started[0].exe, /\/chromium$/, `Chromium itself, not a script (${started[0].exe}, ${CHROMIUM})`);
+    assert.match(started[0].exe, /\/chrom(e|ium)[^/]*$/, `Chromium itself, not a script (${started[0].exe}, ${CHROMIUM})`);
     const switches = started[0].args.filter((arg) => arg.startsWith('--disable-features='));
     assert.equal(switches.length, 1, switches.join(' '));
     const disabled = switches[0].slice('--disable-features='.length).split(',');
