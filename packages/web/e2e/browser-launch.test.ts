@@ -63,7 +63,7 @@ describe('the browser the tests drive', { skip: process.platform !== 'linux' && 
     site.close();
   });
 
-  it("is Debian's Chromium with one --disable-features switch: Playwright's list and the tests' own", () => {
+  it("is Chromium itself (Debian's unless BT_CHROMIUM), with one --disable-features switch: Playwright's list and the tests' own", () => {
     // The shell scripts between (ours, then Debian's /usr/bin/chromium) end in exec: the browser
     // process, the one Playwright talks to over its pipe, is a child of this one.
     const started = browserProcesses(processes());

@@ -8,7 +8,7 @@ export const CHROMIUM = process.env.BT_CHROMIUM ?? '/usr/bin/chromium';
 /**
  * Chromium's own pages that a headless browser still builds for every window: the address bar's
  * suggestion popup (two WebUI pages in a renderer of their own). Every browser context of a test
- * is a new window, and these pages took about half of the CPU a context cost
+ * is a new window, and these pages took about 40 % of the CPU a context cost
  * (docs/development.md, "The browser's omnibox page").
  */
 export const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
