@@ -91,14 +91,24 @@ function checkOptions(options: StatisticsOptions): { minTrades: number; minShare
   return { minTrades, minShare };
 }
 
+/** What one pass over the trades in entry order sums, per group and for the resolved verdicts. */
+interface Sums {
+  acc: TargetAccumulator;
+  counts: Float64Array;
+  ambiguousCounts: Float64Array;
+  resolvedAcc: TargetAccumulator;
+  tp1ThenSl: number;
+  carriesResolution: boolean;
+  resolvedByLowerTimeframe: number;
+}
+
 /**
- * Statistics of a run's trades (docs/architecture.md §2): global, sessions, hours, weekdays, TP2 and golden
- * hours, each win rate with its Wilson 95 % interval, plus the same-candle ambiguity figures.
- * Trades may come in any order; order-dependent figures use entry order.
+ * The pass over the trades, a function of its own: V8 optimises a long loop while it runs (on-stack
+ * replacement) and keeps that code for the next call. Code after the loop in the same function had
+ * no type feedback when the loop was compiled, so every later call left the kept code there and
+ * finished in the interpreter (docs/PERFORMANCE.md, "Trading costs in instructions").
  */
-export function computeStatistics(trades: readonly Trade[], options: StatisticsOptions = {}): BacktestStatistics {
-  const { minTrades, minShare } = checkOptions(options);
-  const order = entryOrder(trades);
+function accumulate(trades: readonly Trade[], order: Int32Array): Sums {
   const acc = new TargetAccumulator(GROUPS);
   const counts = new Float64Array(GROUPS);
   const ambiguousCounts = new Float64Array(GROUPS);
@@ -133,6 +143,18 @@ export function computeStatistics(trades: readonly Trade[], options: StatisticsO
     resolvedAcc.add(0, 0, resolvedTp1, rForVerdict(trade, resolvedTp1, trade.tp1Result, trade.rTp1, 0));
     resolvedAcc.add(0, 1, resolvedTp2, rForVerdict(trade, resolvedTp2, trade.tp2Result, trade.rTp2, 1));
   }
+  return { acc, counts, ambiguousCounts, resolvedAcc, tp1ThenSl, carriesResolution, resolvedByLowerTimeframe };
+}
+
+/**
+ * Statistics of a run's trades (docs/architecture.md §2): global, sessions, hours, weekdays, TP2 and golden
+ * hours, each win rate with its Wilson 95 % interval, plus the same-candle ambiguity figures.
+ * Trades may come in any order; order-dependent figures use entry order.
+ */
+export function computeStatistics(trades: readonly Trade[], options: StatisticsOptions = {}): BacktestStatistics {
+  const { minTrades, minShare } = checkOptions(options);
+  const order = entryOrder(trades);
+  const { acc, counts, ambiguousCounts, resolvedAcc, tp1ThenSl, carriesResolution, resolvedByLowerTimeframe } = accumulate(trades, order);
 
   let firstTradeTime: number | null = null;
   let lastTradeTime: number | null = null;
