@@ -12,7 +12,7 @@ import { migrations } from '../src/db/migrations/index.js';
 
 const quote = (name: string) => `\`${name}\``;
 
-describe('the MariaDB pass’s template copy', { skip: TEST_DIALECT !== 'mysql' && 'MySQL only: the SQLite pass migrates each file’s database (0.25 s), it copies no template' }, () => {
+describe('the MariaDB pass’s template copy', { skip: TEST_DIALECT !== 'mysql' && 'MySQL only: the SQLite pass copies a template of its own (db-template-sqlite.test.ts)' }, () => {
   const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const migrated = `bt_test_template_${suffix}`;
   const copy = `bt_test_copy_${suffix}`;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { migrate, openDatabase, type Database } from '../../src/db/index.js';
+import { copySqliteTemplate } from './sqlite-template.js';
 
 /**
  * The database the suite runs on: SQLite by default, MariaDB/MySQL when BT_TEST_DB=mariadb
@@ -75,6 +76,7 @@ export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_D
  * The pass's migrated template (scripts/test-mariadb.mjs sets it; docs/development.md, "A migrated
  * template for the MariaDB pass"): a file's database is then a copy of it instead of 15 migrations.
  * Without it (one file run alone), or for a database created with other options, it is migrated.
+ * On SQLite each test process migrates a template of its own once (./sqlite-template.ts).
  */
 const MYSQL_TEMPLATE = TEST_DIALECT === 'mysql' ? process.env.BT_TEST_MYSQL_TEMPLATE || undefined : undefined;
 
@@ -85,6 +87,10 @@ export async function openTestDatabase(createOptions?: string): Promise<TestData
     if (MYSQL_TEMPLATE && createOptions === undefined) {
       const { copyTemplate } = await import('./db-template.js');
       await copyTemplate(MYSQL_SERVER, MYSQL_TEMPLATE, decodeURIComponent(new URL(url).pathname.slice(1)));
+      db = await openDatabase(url, { dataDir: tmpdir() });
+    } else if (TEST_DIALECT === 'sqlite') {
+      // The process's first database is migrated into its template; every one is a copy of it.
+      await copySqliteTemplate(url.slice('sqlite:'.length));
       db = await openDatabase(url, { dataDir: tmpdir() });
     } else {
       db = await openDatabase(url, { dataDir: tmpdir() });
