@@ -1,6 +1,6 @@
 import { AsciiSink, Markup } from './bytes.js';
 import { releasesInput, type DeflatedPart, type Deflater, type PieceDeflater } from './deflate.js';
-import type { XlsxCell, XlsxSheet } from './xlsx.js';
+import type { XlsxCell, XlsxRecords, XlsxSheet } from './xlsx.js';
 import { columnName, MAX_CELL_TEXT, MAX_ROWS, type SharedStrings, type Styles } from './xlsx-parts.js';
 
 const SHEET_HEAD =
@@ -339,10 +339,14 @@ export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } 
 /**
  * One worksheet part (all ASCII: text lives in the shared strings): its bytes, or for a large
  * sheet and a deflater that takes pieces, its compression already under way.
+ *
+ * The rows are written by functions of their own, and the head after them by another: V8
+ * optimises a long loop while it runs (on-stack replacement) and keeps that code for the next
+ * call, and code after the loop in the same function, compiled before it had ever run, met
+ * sheets of other shapes there and left the kept code in every workbook (docs/PERFORMANCE.md,
+ * "Trading costs in instructions").
  */
 export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings, deflater: Deflater): { data: Uint8Array } | { deflated: DeflatedPart | Promise<DeflatedPart> } {
-  const rows = sheet.rows ?? [];
-  const records = sheet.records;
   const { columns, count } = sheetSize(sheet);
   const pieces = deflater.pieces && SheetWriter.pieced(1 + count, columns) ? deflater.pieces() : null;
   const writer = new SheetWriter(sheet.name, columns, 1 + count, strings, pieces);
@@ -361,54 +365,76 @@ export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedString
 
   writer.row(1);
   sheet.headers.forEach((label, c) => writer.text(c, label, header));
-  if (records) {
-    const cells = records.columns;
-    const repeated = cells.map((column, c) => (column.repeats ? new RepeatedValues(columnKinds[c]) : null));
-    // One kept alive, like lastWriter (below, and why).
-    lastRepeated = repeated.find((r) => r !== null) ?? lastRepeated;
-    for (let r = 0; r < count; r++) {
-      writer.row(r + 2);
-      const record = records.items[r];
-      for (let c = 0; c < cells.length; c++) {
-        const column = cells[c];
-        const value = column.value(record);
-        if (value === null) continue;
-        if (column.date) writer.date(c, value as number, columnKinds[c]);
-        else if (typeof value === 'number' && repeated[c] !== null) writer.repeatedNumber(c, value, repeated[c]!);
-        else writer.cell(c, value, columnKinds[c]);
-      }
-    }
-  } else {
-    const rowFormats = sheet.rowFormats;
-    for (let r = 0; r < count; r++) {
-      const row = rows[r];
-      const rowFormat = rowFormats?.[r];
-      // Looked up at the row's first formatted cell, not before: a format's style number is
-      // given at its first use, and a row of empty values must not take one.
-      let rowKind: CellKind | null = null;
-      writer.row(r + 2);
-      for (let c = 0; c < row.length; c++) {
-        const value = row[c];
-        if (value === null || value === undefined) continue;
-        if (rowFormat && c > 0) writer.cell(c, value, (rowKind ??= kindOf(rowFormat)));
-        else writer.cell(c, value, columnKinds[c]);
-      }
+  if (sheet.records) writeRecords(writer, sheet.records, columnKinds, count);
+  else writeRows(writer, sheet.rows ?? [], sheet.rowFormats, columnKinds, kindOf, count);
+  const part = writer.finish(sheetHead(sheet, writer.widths, columns, count), sheetTail(sheet, columns, count), deflater);
+  lastWriter = writer;
+  return part;
+}
+
+/** Data rows from records and column accessors (the Trades sheet). */
+function writeRecords(writer: SheetWriter, records: XlsxRecords<unknown>, columnKinds: readonly CellKind[], count: number): void {
+  const cells = records.columns;
+  const repeated = cells.map((column, c) => (column.repeats ? new RepeatedValues(columnKinds[c]) : null));
+  // One kept alive, like lastWriter (above, and why).
+  lastRepeated = repeated.find((r) => r !== null) ?? lastRepeated;
+  for (let r = 0; r < count; r++) {
+    writer.row(r + 2);
+    const record = records.items[r];
+    for (let c = 0; c < cells.length; c++) {
+      const column = cells[c];
+      const value = column.value(record);
+      if (value === null) continue;
+      if (column.date) writer.date(c, value as number, columnKinds[c]);
+      else if (typeof value === 'number' && repeated[c] !== null) writer.repeatedNumber(c, value, repeated[c]!);
+      else writer.cell(c, value, columnKinds[c]);
     }
   }
+}
 
-  const widths = writer.widths.map((cellWidth, c) => {
+/** Data rows given as arrays of cells, each row's format (rowFormats) winning over its columns'. */
+function writeRows(
+  writer: SheetWriter,
+  rows: readonly (readonly XlsxCell[])[],
+  rowFormats: readonly (string | null)[] | undefined,
+  columnKinds: readonly CellKind[],
+  kindOf: (format: string | null) => CellKind,
+  count: number,
+): void {
+  for (let r = 0; r < count; r++) {
+    const row = rows[r];
+    const rowFormat = rowFormats?.[r];
+    // Looked up at the row's first formatted cell, not before: a format's style number is
+    // given at its first use, and a row of empty values must not take one.
+    let rowKind: CellKind | null = null;
+    writer.row(r + 2);
+    for (let c = 0; c < row.length; c++) {
+      const value = row[c];
+      if (value === null || value === undefined) continue;
+      if (rowFormat && c > 0) writer.cell(c, value, (rowKind ??= kindOf(rowFormat)));
+      else writer.cell(c, value, columnKinds[c]);
+    }
+  }
+}
+
+/** What precedes the rows: the dimension, the frozen header, the column widths fitted to the cells. */
+function sheetHead(sheet: XlsxSheet, cellWidths: readonly number[], columns: number, count: number): string {
+  const widths = cellWidths.map((cellWidth, c) => {
     const width = Math.max((sheet.headers[c]?.length ?? 0) + 3, cellWidth ? cellWidth + 2 : 0);
     return Math.max(sheet.minWidth, Math.min(sheet.maxWidth, width));
   });
   const last = columns > 0 ? `${columnName(columns - 1)}${1 + count}` : 'A1';
-  const head =
+  return (
     SHEET_HEAD +
     `<dimension ref="A1:${last}"/>` +
     SHEET_VIEWS +
     (columns > 0 ? `<cols>${widths.map((w, c) => `<col min="${c + 1}" max="${c + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '') +
-    '<sheetData>';
+    '<sheetData>'
+  );
+}
+
+/** What follows the rows: the header's filter, the page margins. */
+function sheetTail(sheet: XlsxSheet, columns: number, count: number): string {
   const filter = sheet.autoFilter && columns > 0 ? `<autoFilter ref="A1:${columnName(columns - 1)}${1 + count}"/>` : '';
-  const part = writer.finish(head, `</sheetData>${filter}${SHEET_TAIL}`, deflater);
-  lastWriter = writer;
-  return part;
+  return `</sheetData>${filter}${SHEET_TAIL}`;
 }
