@@ -343,8 +343,8 @@ export function sheetSize(sheet: XlsxSheet): { columns: number; count: number } 
  * The rows are written by functions of their own, and the head after them by another: V8
  * optimises a long loop while it runs (on-stack replacement) and keeps that code for the next
  * call, and code after the loop in the same function, compiled before it had ever run, met
- * sheets of other shapes there and left the kept code in every workbook (docs/PERFORMANCE.md,
- * "Trading costs in instructions").
+ * sheets of other shapes there and left the kept code in every workbook from a process's
+ * eleventh on (docs/PERFORMANCE.md, "Trading costs in instructions").
  */
 export function sheetXml(sheet: XlsxSheet, styles: Styles, strings: SharedStrings, deflater: Deflater): { data: Uint8Array } | { deflated: DeflatedPart | Promise<DeflatedPart> } {
   const { columns, count } = sheetSize(sheet);

@@ -105,8 +105,9 @@ interface Sums {
 /**
  * The pass over the trades, a function of its own: V8 optimises a long loop while it runs (on-stack
  * replacement) and keeps that code for the next call. Code after the loop in the same function had
- * no type feedback when the loop was compiled, so every later call left the kept code there and
- * finished in the interpreter (docs/PERFORMANCE.md, "Trading costs in instructions").
+ * no type feedback when the loop was compiled, so later calls left the kept code there (with trading
+ * costs, every call) and finished in the interpreter (docs/PERFORMANCE.md, "Trading costs in
+ * instructions").
  */
 function accumulate(trades: readonly Trade[], order: Int32Array): Sums {
   const acc = new TargetAccumulator(GROUPS);

@@ -8,7 +8,7 @@ import { migrate, openDatabase } from '../../src/db/index.js';
  * template for the SQLite pass"): the first database a process opens is migrated into a file of its
  * own with the real `migrate()`, and each database after it starts as a copy of that file. Most
  * test processes run several files (scripts/shared-process-group.mjs), each with a database of its
- * own; the copy takes a millisecond where the migrations took 0.2 to 0.5 s of CPU.
+ * own; copying the file takes about a millisecond, where the migrations took 0.1 to 0.3 s of CPU.
  * test/db-template-sqlite.test.ts compares a copy with a database migrated from scratch.
  */
 
