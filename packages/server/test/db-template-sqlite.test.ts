@@ -17,8 +17,8 @@ const select = (db: Database, sql: string) => db.sequelize.query<Record<string, 
 
 /** Everything a migration can leave in a SQLite file: its schema objects, file settings and rows. */
 async function contents(db: Database) {
-  const schema = await select(db, "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex_%' ORDER BY type, name");
-  const autoIndexes = await select(db, "SELECT tbl_name FROM sqlite_master WHERE name LIKE 'sqlite_autoindex_%' ORDER BY name");
+  // Automatic indexes (sqlite_autoindex_<table>_<n>) included: their names follow their tables'.
+  const schema = await select(db, 'SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name');
   const settings: Record<string, unknown> = {};
   for (const pragma of ['user_version', 'application_id', 'page_size', 'auto_vacuum', 'encoding', 'journal_mode', 'foreign_keys']) {
     settings[pragma] = Object.values((await select(db, `PRAGMA ${pragma}`))[0] ?? {})[0];
@@ -26,7 +26,7 @@ async function contents(db: Database) {
   const rows: Record<string, unknown[]> = {};
   const tables = schema.filter((o) => o.type === 'table').map((o) => String(o.name));
   for (const table of tables) rows[table] = await select(db, `SELECT * FROM "${table.replace(/"/g, '""')}" ORDER BY rowid`);
-  return { schema, autoIndexes, settings, rows, tables };
+  return { schema, settings, rows, tables };
 }
 
 describe('the SQLite pass’s template copy', { skip: TEST_DIALECT !== 'sqlite' && 'SQLite only: the MariaDB pass copies its own template (db-template.test.ts)' }, () => {

@@ -80,22 +80,28 @@ export async function createTestDatabaseUrl(dialect: 'sqlite' | 'mysql' = TEST_D
  */
 const MYSQL_TEMPLATE = TEST_DIALECT === 'mysql' ? process.env.BT_TEST_MYSQL_TEMPLATE || undefined : undefined;
 
+/**
+ * Fills the new database at `url` from a migrated template when there is one: the MariaDB pass's,
+ * or on SQLite the process's own (its first database is migrated into it). Whether it did.
+ */
+async function copyTemplateInto(url: string, createOptions: string | undefined): Promise<boolean> {
+  if (TEST_DIALECT === 'sqlite') {
+    await copySqliteTemplate(url.slice('sqlite:'.length));
+    return true;
+  }
+  if (!MYSQL_TEMPLATE || createOptions !== undefined) return false;
+  const { copyTemplate } = await import('./db-template.js');
+  await copyTemplate(MYSQL_SERVER, MYSQL_TEMPLATE, decodeURIComponent(new URL(url).pathname.slice(1)));
+  return true;
+}
+
 export async function openTestDatabase(createOptions?: string): Promise<TestDatabase> {
   const { url, drop } = await createTestDatabaseUrl(TEST_DIALECT, createOptions);
   let db: Database | undefined;
   try {
-    if (MYSQL_TEMPLATE && createOptions === undefined) {
-      const { copyTemplate } = await import('./db-template.js');
-      await copyTemplate(MYSQL_SERVER, MYSQL_TEMPLATE, decodeURIComponent(new URL(url).pathname.slice(1)));
-      db = await openDatabase(url, { dataDir: tmpdir() });
-    } else if (TEST_DIALECT === 'sqlite') {
-      // The process's first database is migrated into its template; every one is a copy of it.
-      await copySqliteTemplate(url.slice('sqlite:'.length));
-      db = await openDatabase(url, { dataDir: tmpdir() });
-    } else {
-      db = await openDatabase(url, { dataDir: tmpdir() });
-      await migrate(db.sequelize);
-    }
+    const copied = await copyTemplateInto(url, createOptions);
+    db = await openDatabase(url, { dataDir: tmpdir() });
+    if (!copied) await migrate(db.sequelize);
   } catch (err) {
     await db?.close().catch(() => {});
     await drop().catch(() => {});

@@ -13,7 +13,6 @@ import { migrate, openDatabase } from '../../src/db/index.js';
  */
 
 let template: Promise<string> | undefined;
-let templateDir: string | undefined;
 
 /** The migrated template of this process: made on the first call, shared by the calls after it. */
 export function sqliteTemplate(): Promise<string> {
@@ -27,26 +26,24 @@ export function sqliteTemplate(): Promise<string> {
 
 async function makeTemplate(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'bt-test-template-'));
-  if (templateDir === undefined) {
-    // One listener for the process's life, whatever the number of templates (a failed one is retried).
-    process.once('exit', () => {
-      if (templateDir) rmSync(templateDir, { recursive: true, force: true });
-    });
-  } else {
-    rmSync(templateDir, { recursive: true, force: true });
-  }
-  templateDir = dir;
   const file = join(dir, 'bt.sqlite');
-  const db = await openDatabase(`sqlite:${file}`, { dataDir: tmpdir() });
   try {
-    await migrate(db.sequelize);
-    // Everything into the main file, so that it alone is the database (the copy takes no -wal file).
-    await db.sequelize.query('PRAGMA wal_checkpoint(TRUNCATE)');
-  } finally {
-    await db.close();
+    const db = await openDatabase(`sqlite:${file}`, { dataDir: tmpdir() });
+    try {
+      await migrate(db.sequelize);
+      // Everything into the main file, so that it alone is the database (the copy takes no -wal file).
+      await db.sequelize.query('PRAGMA wal_checkpoint(TRUNCATE)');
+    } finally {
+      await db.close();
+    }
+    const wal = `${file}-wal`;
+    if (existsSync(wal) && statSync(wal).size > 0) throw new Error(`the SQLite test template ${file} kept a write-ahead log after it was closed: it cannot be copied as one file`);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
   }
-  const wal = `${file}-wal`;
-  if (existsSync(wal) && statSync(wal).size > 0) throw new Error(`the SQLite test template ${file} kept a write-ahead log after it was closed: it cannot be copied as one file`);
+  // Made once per process (a failed attempt leaves nothing): one listener.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return file;
 }
 
