@@ -23,14 +23,14 @@ await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typechec
 // Two chains side by side on a 2-core machine (scripts/parallel.mjs), with no barrier between
 // them: the suites wait on processes, browsers and databases as much as they compute, and a step
 // that waited for the other chain's longest suite left a core idle (docs/development.md, "The
-// test command"). One chain: the core's suite, then the server's suite on SQLite, then on
-// MariaDB, then the Deno smoke suite. The other: the CLI and web unit suites, `bt regress`, then
-// the web app as users get it (the built bundle, served by the server, driven in Chromium). Which
+// test command"). One chain: the server's suite on SQLite, then on MariaDB, then the Deno smoke
+// suite. The other: the core's, CLI's and web unit suites, `bt regress`, then the web app as users
+// get it (the built bundle, served by the server, driven in Chromium). Which
 // chain the core's suite joins evens them (docs/development.md, "Balancing the two chains",
-// "Cheaper hashes, fewer repeats" and "The SQLite the install builds against").
+// "Cheaper hashes, fewer repeats", "The SQLite the install builds against" and "The CLI's suite
+// two files at a time").
 await runSideBySide(
   [
-    ['npm', ['run', 'test', '-w', '@bt/core']],
     ['npm', ['run', 'test', '-w', '@bt/server']],
     ['npm', ['run', 'test:mariadb', '-w', '@bt/server']],
     // Deno does not know the @bt/source condition: it loads @bt/core from dist/, which nothing in
@@ -41,6 +41,7 @@ await runSideBySide(
   ],
   [
     [
+      ['npm', ['run', 'test', '-w', '@bt/core']],
       ['npm', ['run', 'test', '-w', '@bt/cli']],
       ['npm', ['run', 'test', '-w', '@bt/web']],
       // The golden results through the installed command, as CI users run it (exit 1 on any
