@@ -25,10 +25,9 @@ await runSideBySide([typecheck('@bt/server'), typecheck('@bt/core')], [[typechec
 // that waited for the other chain's longest suite left a core idle (docs/development.md, "The
 // test command"). One chain: the server's suite on SQLite, then on MariaDB, then the Deno smoke
 // suite. The other: the core's, CLI's and web unit suites, `bt regress`, then the web app as users
-// get it (the built bundle, served by the server, driven in Chromium). Which
-// chain the core's suite joins evens them (docs/development.md, "Balancing the two chains",
-// "Cheaper hashes, fewer repeats", "The SQLite the install builds against" and "The CLI's suite
-// two files at a time").
+// get it (the built bundle, served by the server, driven in Chromium). Which chain the core's
+// suite joins evens them (docs/development.md, "Balancing the two chains", "Cheaper hashes, fewer
+// repeats", "The SQLite the install builds against" and "The CLI's suite two files at a time").
 await runSideBySide(
   [
     ['npm', ['run', 'test', '-w', '@bt/server']],
