@@ -15,6 +15,7 @@ const SQLITE_PASS_ONLY = {
   'compiled-suite.test.ts': "the suites' compiled copy of the repository, no database",
   'connection-guard.test.ts': 'the connection cap, against a server process on SQLite',
   'datasets-bounded.test.ts': "the reindex's bounded concurrency helper, no database",
+  'db-sqlite-stacks.test.ts': "Sequelize's SQLite statements and their stacks, SQLite only",
   'db-template-sqlite.test.ts': "the SQLite pass's own template copy, SQLite only",
   'engine-pool.test.ts': 'the engine threads, no database',
   'engine-pool-close.test.ts': 'engine threads closed while they start, no database',

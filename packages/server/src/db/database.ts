@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Sequelize, Transaction, UniqueConstraintError } from 'sequelize';
 import { withoutCredentials } from '../logging/credentials.js';
 import { initModels, type Models } from './models.js';
+import { formatSqliteStacksOnFailure } from './sqlite-query.js';
 import { ScriptRunner, type ScriptHandle } from './sqlite-scripts.js';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -137,6 +138,7 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
     transactionType: Transaction.TYPES.IMMEDIATE,
   });
   nulSafeSqliteLiterals(sequelize);
+  formatSqliteStacksOnFailure(sequelize);
   const connections = configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
   await sequelize.query('PRAGMA journal_mode=WAL');
   const lock = new Mutex();
