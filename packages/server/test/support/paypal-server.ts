@@ -22,6 +22,15 @@ import { deliver, hostedPage, json, listen, redirect, withParams, type Delivery 
 
 type Json = Record<string, any>;
 
+/**
+ * One signing key for every fake PayPal of a process: an RSA key takes 100 to 500 ms of CPU to
+ * generate here, and the test files of a shared process start about twenty of these servers. Each
+ * server still has its own certificate name and address, and verifies as genuine only a notice
+ * that names its own certificate.
+ */
+let signingKeys: ReturnType<typeof generateRsaKeys> | undefined;
+const generateRsaKeys = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+
 const paypalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
 const issue = (name: string, issueCode: string, description: string) => ({ name, details: [{ issue: issueCode, description }], message: description });
 
@@ -33,7 +42,7 @@ export async function startPayPalServer(options: { clientId: string; clientSecre
   /** The capture of each refund still PENDING. */
   const refundCaptures = new Map<string, string>();
   const disputes = new Map<string, Json>();
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = (signingKeys ??= generateRsaKeys());
   const certName = `CERT-360caa42-${randomBytes(4).toString('hex')}`;
   let webhookUrl: string | null = null;
   /** Every verification asked, with PayPal's answer. */
