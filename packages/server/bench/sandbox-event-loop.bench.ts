@@ -10,6 +10,7 @@ import { inProcessCodec, threadedCodec, type SandboxCodec } from '../src/strateg
 import { PythonSandbox } from '../src/strategies/sandbox/sandbox.js';
 import { signalCount } from '../src/strategies/sandbox/signal-columns.js';
 import { writeSection } from '../../../scripts/performance-doc.mjs';
+import { longestGap } from './loop-gap.js';
 import { quantile } from './quantile.js';
 import { syntheticCandles } from '../../core/bench/synthetic.js';
 import { testSandboxSetup } from '../test/support/sandbox.js';
@@ -28,32 +29,15 @@ interface Sample {
   maxDelayMs: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * One call, and the longest gap between the ticks of a 1 ms timer chained while it ran: the
- * longest the event loop could answer nothing else. The chain starts before the call and ends
- * after a tick that follows it, so a block at either end of the call is seen whole.
- */
+/** One call, and the longest the event loop could answer nothing else while it ran (loop-gap.ts). */
 async function sampled(sandbox: PythonSandbox, request: Parameters<PythonSandbox['run']>[0]): Promise<Sample> {
-  let last = performance.now();
-  let maxGap = 0;
-  let ticking = true;
-  const tick = () => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-    if (ticking) setTimeout(tick, 1);
-  };
-  setTimeout(tick, 1);
-  await sleep(20);
-  const started = performance.now();
-  const result = await sandbox.run(request);
-  const wallMs = performance.now() - started;
-  await sleep(20);
-  ticking = false;
-  if (signalCount(result.signals) === 0) throw new Error('no signals');
-  return { wallMs, maxDelayMs: maxGap };
+  const { gapMs, result } = await longestGap(async () => {
+    const started = performance.now();
+    const answer = await sandbox.run(request);
+    return { answer, wallMs: performance.now() - started };
+  });
+  if (signalCount(result.answer.signals) === 0) throw new Error('no signals');
+  return { wallMs: result.wallMs, maxDelayMs: gapMs };
 }
 
 async function bench(): Promise<string> {

@@ -88,7 +88,7 @@ describe("Sequelize's SQLite statements", () => {
     assert.ok(formatted >= 1, 'the failed statement formatted its stack');
     const stack = String((failure as Error).stack);
     assert.match(stack, /User\.create/, 'the stack names the model call that sent the statement');
-    assert.match(stack, /db-sqlite-stacks\.test\.ts/, 'and the file it was called from');
+    assert.match(stack, /db-sqlite-stacks\.test\.[jt]s/, 'and the file it was called from');
     // The database is still usable, and the statement's SQL is on the error as before.
     assert.match(String((failure as { sql?: string }).sql ?? (failure as { parent?: { sql?: string } }).parent?.sql), /INSERT INTO/);
     assert.equal(await db.models.User.count({ where: { email: 'twice@bt.test' } }), 1);

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import process from 'node:process';
 import { candlesFromColumns, type Candles } from '@bt/core/candles';
 import { inProcessCodec, type ExpectedSignals, type SandboxCodec } from './codec.js';
 import { prepareSandbox, type SandboxCommand, type SandboxLauncher, type SandboxSetup } from './isolation.js';
 import { signalCount, type SignalColumns } from './signal-columns.js';
+import { sandboxSpawner, type SandboxChild } from './spawner.js';
 
 export interface SandboxLimits {
   /** RLIMIT_CPU of the Python process (soft; hard one second more). */
@@ -204,22 +204,32 @@ export class PythonSandbox implements StrategySandbox {
 
   private async spawnRunner(command: SandboxCommand, input: Uint8Array, limits: SandboxLimits, expected: ExpectedSignals): Promise<SandboxResult> {
     const started = performance.now();
+    // Started by the spawner (spawner.ts): an empty environment, its own process group, killed
+    // whole past the wall-clock limit (inside bubblewrap, the sandbox's pid namespace dies with it:
+    // --die-with-parent).
+    let child: SandboxChild;
+    try {
+      child = await sandboxSpawner().spawn(command);
+    } catch {
+      // bubblewrap or Python gone since the start-up check: refused like a missing sandbox (503).
+      throw new SandboxError('unavailable', 'isolation');
+    }
     const outcome = await new Promise<ChildOutcome>((resolve, reject) => {
-      // Empty environment; its own process group, killed whole past the wall-clock limit (inside
-      // bubblewrap, the sandbox's pid namespace dies with it: --die-with-parent).
-      const child = spawn(command.file, command.args, {
-        cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true, uid: command.uid, gid: command.gid,
-      });
       const stdout = new CappedStream(limits.maxOutputBytes);
       const stderr = new CappedStream(limits.logBytes);
       let reason: 'wall' | 'output' | null = null;
       const kill = (why: 'wall' | 'output') => {
         if (reason) return;
         reason = why;
+        if (child.pid === undefined) return;
         try {
-          process.kill(-child.pid!, 'SIGKILL');
+          process.kill(-child.pid, 'SIGKILL');
         } catch {
-          child.kill('SIGKILL');
+          try {
+            process.kill(child.pid, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
         }
       };
       const timer = setTimeout(() => kill('wall'), limits.wallMs);
@@ -231,7 +241,8 @@ export class PythonSandbox implements StrategySandbox {
         stderr.push(chunk);
         if (stderr.total > limits.maxOutputBytes) kill('output');
       });
-      // bubblewrap or Python gone since the start-up check: refused like a missing sandbox (503).
+      // The spawner died before it said how the child ended (the child was killed with it), or,
+      // started here under Deno, bubblewrap or Python is gone since the start-up check.
       child.on('error', () => {
         clearTimeout(timer);
         reject(new SandboxError('unavailable', 'isolation'));
@@ -243,13 +254,13 @@ export class PythonSandbox implements StrategySandbox {
         clearTimeout(timer);
         resolve({ stdout: stdout.bytes(), stderr: stderr.bytes(), code, signal: signal ?? signalOfExitCode(code), reason });
       };
-      child.on('close', settle);
+      child.on('close', (code: number | null, signal: NodeJS.Signals | null) => settle(code, signal));
       // A process that escaped the kill could hold the pipes open for ever: once the child has
       // exited, its answer gets a short grace, then the pipes are closed on our side. The grace
       // ends only after a poll of the pipes (setImmediate) that brought nothing new: an event loop
       // kept busy past it (a loaded server) runs due timers before it reads, and cut answers
       // already waiting in the pipe (docs/security.md, "The strategy sandbox").
-      child.on('exit', (code, signal) => {
+      child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
         let seen = stdout.total + stderr.total;
         let graces = 0;
         const grace = () =>
