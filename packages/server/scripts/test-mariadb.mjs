@@ -30,6 +30,7 @@ const SQLITE_PASS_ONLY = {
   'queue-wait.test.ts': 'waiting for a job in Redis, no database',
   'sandbox-exit-grace.test.ts': "the sandbox's wait for a child's pipes, no database",
   'sandbox-layers.test.ts': "the sandbox's OS and Python layers alone, no database",
+  'sandbox-spawner.test.ts': "the process that starts the sandbox's children, no database",
   'shutdown.test.ts': 'graceful shutdown of a server process on SQLite',
   'start-stop.test.ts': 'a SIGTERM during the start of server and worker processes on SQLite',
   'storage-s3.test.ts': 'the S3 storage (s3rver), no database',

@@ -147,6 +147,9 @@ describe('CSV shop against the bt server', () => {
     await page.unroute('**/api/my_recent_extractions?*');
     await page.reload();
     await page.getByTestId('recent-extractions').getByText('Aucune extraction pour l’instant.').waitFor();
+    // The reloaded page's session read back before the form is used (a CI run under load clicked
+    // the button and never saw its status, 2026-12-03; not seen alone in two runs).
+    await page.getByTestId('credits-badge').getByText('2').waitFor();
     await page.getByTestId('extract-symbol').selectOption('EURUSD');
     await page.getByTestId('extract-timeframe').selectOption('M15');
     await page.getByTestId('extract-submit').click();
