@@ -3,12 +3,12 @@
  * for and hands its three pipes back over the IPC channel, then says how it exited. This process
  * stays small, so that starting a child (a fork of the process that starts it) costs little; the
  * server, hundreds of megabytes, would stop its event loop for the fork of all of them
- * (docs/PERFORMANCE.md, "Strategy sandbox: the API's event loop during a personal strategy's call").
+ * (docs/PERFORMANCE.md, "Strategy sandbox: the API's event loop while a child starts").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import process from 'node:process';
-import type { SpawnReply, SpawnRequest } from './spawner.js';
+import { childOptions, type SpawnReply, type SpawnRequest } from './spawner.js';
 
 const children = new Map<number, ChildProcess>();
 
@@ -25,7 +25,7 @@ function handOver(stream: Socket): Socket {
 process.on('message', (request: SpawnRequest) => {
   let child: ChildProcess;
   try {
-    child = spawn(request.file, request.args, { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true, uid: request.uid, gid: request.gid });
+    child = spawn(request.file, request.args, childOptions(request));
   } catch (err) {
     send({ id: request.id, kind: 'error', message: String((err as Error).message ?? err) });
     return;

@@ -10,11 +10,16 @@ import type { SandboxCommand } from './isolation.js';
  * Sandbox children are started by a small process of their own, not by the server: on these
  * machines a fork stops the forking process for a time that grows with its memory (about 9 ms
  * per 100 MB, 20 ms for a freshly started server; docs/PERFORMANCE.md, "Strategy sandbox: the
- * API's event loop during a personal strategy's call"). The spawner, a few tens of megabytes,
+ * API's event loop while a child starts"). The spawner, a few tens of megabytes,
  * forks in a couple of milliseconds and hands each child's pipes back over its IPC channel; the
  * server reads and writes them itself, so the data never passes through the spawner.
  */
 const ENTRY = fileURLToPath(new URL(`./spawner-process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+
+/** How every sandbox child starts, in the spawner or here: an empty environment, `/`, its own process group. */
+export function childOptions(command: Pick<SandboxCommand, 'uid' | 'gid'>) {
+  return { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], detached: true, uid: command.uid, gid: command.gid };
+}
 
 export interface SpawnRequest {
   id: number;
@@ -199,7 +204,7 @@ export interface ChildStarter {
  */
 const inThisProcess: ChildStarter = {
   spawn: async (command) =>
-    spawn(command.file, command.args, { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'], detached: true, uid: command.uid, gid: command.gid }),
+    spawn(command.file, command.args, childOptions(command)),
 };
 
 let shared: SandboxSpawner | null = null;
