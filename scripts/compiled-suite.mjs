@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildCompiledTree } from './compiled-tree.mjs';
 
 const REPOSITORY = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const TEST_CONTEXT = fileURLToPath(new URL('./node-test-context.mjs', import.meta.url));
 /** A suite stopped by a signal exits as a shell reports it: 128 + the signal's number. */
 const stoppedStatus = (signal) => (signal === 'SIGINT' ? 130 : 143);
 
@@ -125,7 +126,9 @@ export async function runCompiledSuite(argv, { cwd = process.cwd(), env = proces
       args = [...options, ...writeGroupFiles(dir, plan.groups, fileURLToPath(new URL('./shared-process-group.mjs', import.meta.url))), ...plan.own];
       if (stdio === 'inherit') console.log(`compiled suite: ${files.length - plan.own.length} test files in ${plan.groups.length} shared processes, ${plan.own.length} in a process of their own`);
     }
-    child = spawn(process.execPath, ['--conditions=@bt/source', '--enable-source-maps', '--test', ...args], {
+    // Every test process loads node-test-context.mjs first: Node 20's harness tracks every promise
+    // of every test otherwise (docs/development.md, "The test harness's async hook").
+    child = spawn(process.execPath, ['--conditions=@bt/source', '--enable-source-maps', '--import', pathToFileURL(TEST_CONTEXT).href, '--test', ...args], {
       cwd: dir,
       stdio,
       env,

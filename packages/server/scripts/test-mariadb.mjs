@@ -36,6 +36,7 @@ const SQLITE_PASS_ONLY = {
   'storage-s3.test.ts': 'the S3 storage (s3rver), no database',
   'storage.test.ts': 'the local disk storage, no database',
   'test-failure-report.test.ts': "the test command's report of failed tests, no database",
+  'test-harness-context.test.ts': "the test processes' replacement of node:test's async hook, no database",
 };
 
 const files = serverTestFiles();
