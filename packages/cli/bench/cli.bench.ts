@@ -1,7 +1,7 @@
 // Owns the `cli` section of docs/PERFORMANCE.md: the installed `bt` measured as users run it,
 // whole process (node start, module loading, work, exit), median of several runs, wall clock and
 // CPU time (from /usr/bin/time when present). Run with `npm run bench -w @bt/cli` (builds first).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -57,6 +57,15 @@ function measure(args: readonly string[], runs: number, cwd?: string): Measure {
 const ms = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x)}`);
 const met = (m: Measure, target: number) => `${m.wall <= target ? 'met' : 'not met'} on wall clock; CPU ${m.cpu === null ? 'n/a' : m.cpu <= target ? 'within' : 'over'} the target`;
 
+/** A server for `bt admin users`: answers every call with no user, prints its port. */
+const ADMIN_SERVER = `
+const server = require('node:http').createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"users": [], "total": 0}'));
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
+
 async function main(): Promise<void> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build -w @bt/cli first`);
   const tmp = mkdtempSync(join(tmpdir(), 'bt-bench-'));
@@ -75,6 +84,24 @@ async function main(): Promise<void> {
     const monthJson = measure([bin, 'backtest', '--data', month, '--strategy', 'fvg_pullback_multi', '--sl', '10', '--tp1', '10', '--json'], 11);
     const monthRsi = measure([bin, 'backtest', '--data', month, '--strategy', 'ob_pullback_pure_tendance_ema_rsi', '--sl', '10', '--tp1', '10', '--json'], 11);
     const ethRun = measure([bin, 'backtest', '--data', eth, '--pip-size', '0.00001', '--strategy', 'fvg_impulsive', '--sl', '20', '--tp1', '20', '--json'], 11);
+    // `bt admin`: one call to a server on this machine that answers at once (a process of its own:
+    // spawnSync blocks this one's event loop).
+    const adminServer = spawn(process.execPath, ['-e', ADMIN_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const adminPort = await new Promise<number>((resolve, reject) => {
+      adminServer.stdout.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+      adminServer.once('error', reject);
+      adminServer.once('exit', (code) => reject(new Error(`the admin bench server ended (${code})`)));
+    });
+    process.env.BT_API_URL = `http://127.0.0.1:${adminPort}`;
+    process.env.BT_API_KEY = 'bench';
+    let adminUsers: Measure;
+    try {
+      adminUsers = measure([bin, 'admin', 'users', '--json'], 21);
+    } finally {
+      adminServer.kill();
+      delete process.env.BT_API_URL;
+      delete process.env.BT_API_KEY;
+    }
     const timing = (m: Measure) => {
       const docs = m.samples.map((s) => JSON.parse(s.stdout));
       return {
@@ -125,6 +152,7 @@ async function main(): Promise<void> {
       `| the same with \`--json\` (${t.month.trades} trades in the JSON) | 11 | ${ms(monthJson.wall)} | ${ms(monthJson.minWall)} | ${ms(monthJson.cpu)} |`,
       `| the same month, ob_pullback_pure_tendance_ema_rsi (computes RSI, EMA 50 and 200), \`--json\` | 11 | ${ms(monthRsi.wall)} | ${ms(monthRsi.minWall)} | ${ms(monthRsi.cpu)} |`,
       `| real data: freqtrade ETH/BTC M5 (${t.eth.candles.toLocaleString('en-US')} candles, 20 days, JSON), fvg_impulsive, \`--json\` | 11 | ${ms(ethRun.wall)} | ${ms(ethRun.minWall)} | ${ms(ethRun.cpu)} |`,
+      `| \`bt admin users --json\`, one call to a server on 127.0.0.1 that answers at once | 21 | ${ms(adminUsers.wall)} | ${ms(adminUsers.minWall)} | ${ms(adminUsers.cpu)} |`,
       '',
       `Targets: \`bt --version\` ≤ 150 ms (${met(version, 150)}); a one-month M5 backtest ≤ 400 ms (${met(monthSummary, 400)}).`,
       `What the CLI adds to Node's own start (the floor's figures subtracted; wall medians are too noisy on a loaded machine, so the fastest runs and the CPU medians): \`--version\` ${ms(version.minWall - node.minWall)} ms wall, ${version.cpu !== null && node.cpu !== null ? ms(version.cpu - node.cpu) : 'n/a'} ms CPU; the month backtest ${ms(monthSummary.minWall - node.minWall)} ms wall, ${monthSummary.cpu !== null && node.cpu !== null ? ms(monthSummary.cpu - node.cpu) : 'n/a'} ms CPU.`,
@@ -133,6 +161,8 @@ async function main(): Promise<void> {
       'The rest of the process is Node starting (the first row) and compiling the bundle: `--version` loads nothing but the 0.5 KB entry (no import at all);',
       'other commands load commander and their own chunk; apache-arrow is bundled (about 550 KB, instead of ~160 ES modules resolved one by one),',
       'exceljs, ink and react are imported only by the commands that read workbooks or draw a terminal UI.',
+      "`bt admin` calls the server with node:http: with Node's fetch (undici, its HTTP parser compiled to WebAssembly, which V8 then optimised in the background",
+      'while the process waited to exit) the same call took about 0.5 s more wall time and 0.1 s more CPU (docs/cli.md, "bt admin").',
       '',
       '### Batch throughput: the 24 strategies on two real fixtures',
       '',

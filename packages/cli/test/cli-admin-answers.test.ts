@@ -2,8 +2,9 @@
 // answers, one whose answers have another shape (another version). Each is exit 1 with one
 // sentence naming the call, in bounded memory and time (src/admin/client.ts, docs/cli.md).
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -127,6 +128,31 @@ describe('bt admin against a server that answers badly', () => {
       assert.equal(run.code, 1);
       const closed = new RegExp(`^bt: the server at ${url.replace(/\./g, '\\.')} closed the connection after \\d+ of \\d+ bytes of /maintenance/import-output: it stopped reading the upload \\(an archive over its import limit, 100 MB by default\\?\\)\\n$`);
       assert.ok(run.stderr === 'bt: HTTP 413: Archive trop volumineuse (100 Mo au plus).\n' || closed.test(run.stderr), run.stderr);
+    }
+  });
+
+  it('over HTTPS, refuses a certificate it cannot verify and trusts one NODE_EXTRA_CA_CERTS names', async () => {
+    // A self-signed certificate for 127.0.0.1 (test/fixtures/tls/README.md).
+    const tls = join(import.meta.dirname, 'fixtures', 'tls');
+    const seen: string[] = [];
+    const server = createHttpsServer({ key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) }, (req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers['user-agent']} ${req.headers['accept-encoding'] ?? 'identity'}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"users": [], "total": 0}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const env = { BT_API_URL: url, BT_API_KEY: 'k' };
+      assert.deepEqual(await bt(['admin', 'users'], { cwd: work.dir, env }), { code: 1, stdout: '', stderr: `bt: cannot reach the server at ${url}: DEPTH_ZERO_SELF_SIGNED_CERT\n` });
+      assert.deepEqual(seen, [], 'no request went out');
+      const trusted = await bt(['admin', 'users', '--json'], { cwd: work.dir, env: { ...env, NODE_EXTRA_CA_CERTS: join(tls, 'cert.pem') } });
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.deepEqual(JSON.parse(trusted.stdout).users, []);
+      // The command names itself, and asks for no compressed answer (it reads the bytes as sent).
+      assert.match(seen.join('\n'), /^GET \/api\/admin\/get_users\?limit=500&offset=0 bt\/\S+ identity$/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     }
   });
 

@@ -1,6 +1,6 @@
 // The admin commands talk to a running bt server over HTTP (docs/cli.md "bt admin"), with the
 // admin's key; they never open its database or files.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { quoted, RunError, UsageError } from '../errors.js';
 import { CLI_VERSION } from '../version.js';
@@ -62,6 +62,9 @@ export function answerTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
  */
 export const lastAnswer = { api: '', path: '' };
 
+/** What the server's log reads for an admin command's calls. */
+const USER_AGENT = `bt/${CLI_VERSION}`;
+
 /** An answer this bt cannot read (`why`: what is wrong in it), naming the server and the call. */
 export function unreadableAnswerError(api: string, path: string, why: string): RunError {
   return new RunError(`the server at ${api} answered ${path} in a form bt ${CLI_VERSION} does not read (${why}): is the server the same version?`);
@@ -84,6 +87,15 @@ export interface UploadBody {
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
+
+/** An answer with a success status, its body not yet read; `end` stops the call's deadline. */
+interface Answer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: IncomingMessage;
+  end(): void;
+}
 
 function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
@@ -149,50 +161,47 @@ export class AdminClient {
   }
 
   /** The answer's bytes, at most MAX_ANSWER_BYTES (the rest is not read), within the call's time. */
-  private async bytesOf(res: Response, path: string): Promise<Uint8Array> {
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > MAX_ANSWER_BYTES) {
-      await res.body?.cancel().catch(() => undefined);
-      throw this.tooBig(path);
-    }
-    const pieces: Uint8Array[] = [];
+  private async bytesOf(answer: Answer, path: string): Promise<Uint8Array> {
+    const pieces: Buffer[] = [];
     let total = 0;
     try {
-      for await (const piece of res.body ?? []) {
-        total += piece.byteLength;
-        if (total > MAX_ANSWER_BYTES) {
-          await res.body?.cancel().catch(() => undefined);
-          throw this.tooBig(path);
-        }
-        pieces.push(piece);
+      if (Number(answer.headers['content-length'] ?? NaN) > MAX_ANSWER_BYTES) throw this.tooBig(path);
+      for await (const piece of answer.body) {
+        total += (piece as Buffer).length;
+        if (total > MAX_ANSWER_BYTES) throw this.tooBig(path);
+        pieces.push(piece as Buffer);
       }
     } catch (error) {
+      answer.body.destroy();
       if (error instanceof RunError) throw error;
-      if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') throw this.tooSlow(path);
       throw new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
+    } finally {
+      answer.end();
     }
     return Buffer.concat(pieces, total);
   }
 
-  private redirected(path: string, status: number, location: string | null): RunError {
+  private redirected(path: string, status: number, location: string | undefined): RunError {
     return new RunError(`the server at ${this.connection.api} answered ${path} with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}): bt does not send the admin key to another address; give the server's own address as --api`);
   }
 
   /** The first MAX_ERROR_BYTES of an error answer; the rest is not read. */
-  private async errorBytesOf(res: Response, path: string): Promise<Uint8Array> {
-    const pieces: Uint8Array[] = [];
+  private async errorBytesOf(answer: Answer): Promise<Uint8Array> {
+    const pieces: Buffer[] = [];
     let total = 0;
     try {
-      for await (const piece of res.body ?? []) {
-        pieces.push(piece);
-        total += piece.byteLength;
+      for await (const piece of answer.body) {
+        pieces.push(piece as Buffer);
+        total += (piece as Buffer).length;
         if (total >= MAX_ERROR_BYTES) break;
       }
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') throw this.tooSlow(path);
+      if (error instanceof RunError) throw error;
       // Cut off mid-answer: the status is known, what came is enough.
+    } finally {
+      answer.body.destroy();
+      answer.end();
     }
-    await res.body?.cancel().catch(() => undefined);
     return Buffer.concat(pieces, total).subarray(0, MAX_ERROR_BYTES);
   }
 
@@ -209,29 +218,50 @@ export class AdminClient {
     return `${this.connection.api}/api/admin${withQuery(path, query)}`;
   }
 
-  private async send(method: string, path: string, options: { query?: Query; json?: unknown; form?: URLSearchParams } = {}): Promise<Response> {
-    const headers: Record<string, string> = { 'x-api-key': this.connection.key, accept: 'application/json' };
-    let body: string | URLSearchParams | undefined;
+  /**
+   * One call with node:http (not fetch: Node's fetch loads undici and compiles its HTTP parser to
+   * WebAssembly, about a third of a short `bt admin` process's CPU, and the process stayed until V8
+   * had optimised that code: docs/PERFORMANCE.md, "Command line (`bt`)"). Redirects are not
+   * followed: the admin key would go to whatever address the answer names. The call's time
+   * (BT_API_TIMEOUT) covers the whole answer, its body included (bytesOf, errorBytesOf).
+   */
+  private async send(method: string, path: string, options: { query?: Query; json?: unknown; form?: URLSearchParams } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { 'x-api-key': this.connection.key, accept: 'application/json', 'user-agent': USER_AGENT };
+    let body: string | undefined;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
-    } else if (options.form) body = options.form;
-    let res: Response;
+    } else if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+      body = options.form.toString();
+    }
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const url = new URL(this.url(path, options.query));
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let req: ClientRequest | null = null;
+    let res: IncomingMessage | null = null;
+    const deadline = setTimeout(() => (res ?? req)?.destroy(this.tooSlow(path)), this.timeoutMs);
     try {
-      // Redirects are not followed: fetch would send the admin key (x-api-key, not a header it
-      // drops across origins) to whatever address the answer names.
-      res = await fetch(this.url(path, options.query), { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await new Promise<IncomingMessage>((resolve, reject) => {
+        req = request(url, { method, headers }, resolve);
+        req.on('error', reject);
+        req.end(body);
+      });
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw this.tooSlow(path);
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new RunError(`cannot reach the server at ${this.connection.api}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+      clearTimeout(deadline);
+      if (error instanceof RunError) throw error;
+      throw new RunError(`cannot reach the server at ${this.connection.api}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel().catch(() => undefined);
-      throw this.redirected(path, res.status, res.headers.get('location'));
+    const answer: Answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res, end: () => clearTimeout(deadline) };
+    if (answer.status >= 300 && answer.status < 400) {
+      res.destroy();
+      answer.end();
+      throw this.redirected(path, answer.status, res.headers.location);
     }
-    if (!res.ok) throw new ServerError(res.status, errorSentence(res.status, res.statusText, await this.errorBytesOf(res, path), res.headers.get('retry-after')));
-    return res;
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new ServerError(answer.status, errorSentence(answer.status, answer.statusText, await this.errorBytesOf(answer), res.headers['retry-after']));
+    }
+    return answer;
   }
 
   /**
@@ -255,7 +285,7 @@ export class AdminClient {
   /** A file: its bytes and the name the server gives it (content-disposition). */
   async file(path: string, query: Query): Promise<{ name: string | null; bytes: Uint8Array }> {
     const res = await this.send('GET', path, { query });
-    const disposition = res.headers.get('content-disposition') ?? '';
+    const disposition = res.headers['content-disposition'] ?? '';
     const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
     const plain = /filename="([^"]+)"/i.exec(disposition);
     const name = star ? decodeURIComponent(star[1]) : plain ? plain[1] : null;
@@ -295,7 +325,7 @@ export class AdminClient {
       const req = send(url, {
         method: 'POST',
         timeout: this.timeoutMs,
-        headers: { 'x-api-key': this.connection.key, accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
+        headers: { 'x-api-key': this.connection.key, accept: 'application/json', 'user-agent': USER_AGENT, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
       }, resolve);
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (error instanceof RunError) return reject(error);
@@ -364,7 +394,7 @@ export class AdminClient {
     } finally {
       clearTimeout(deadline);
     }
-    if (status >= 300 && status < 400) throw this.redirected(path, status, response.headers.location ?? null);
+    if (status >= 300 && status < 400) throw this.redirected(path, status, response.headers.location);
     const bytes = Buffer.concat(chunks);
     if (failed) throw new ServerError(status, errorSentence(status, response.statusMessage ?? '', bytes.subarray(0, MAX_ERROR_BYTES), response.headers['retry-after']));
     let parsed: unknown;
