@@ -161,6 +161,14 @@ describe('bt admin against a server that answers badly', () => {
     assert.deepEqual(run, { code: 2, stdout: '', stderr: "bt: invalid --api: the address holds a user name or password (http://…@127.0.0.1:8080): give the server's address alone, and the admin key with --key or BT_API_KEY\n" });
   });
 
+  it('refuses a key a header cannot carry, naming where it goes wrong but never printing it', async () => {
+    for (const [key, at] of [['abc\ndef', 4], ['clé', 3], ['a b', 2], ['x\u0001', 2]] as const) {
+      assert.deepEqual(await bt(['admin', 'users', '--api', 'http://127.0.0.1:9', '--key', key]), { code: 2, stdout: '', stderr: `bt: invalid --key: character ${at} is not a visible ASCII character (a key /api/login gives holds letters, digits, - and _ only)\n` }, JSON.stringify(key));
+      const fromEnv = await bt(['admin', 'users'], { env: { BT_API_URL: 'http://127.0.0.1:9', BT_API_KEY: key } });
+      assert.deepEqual([fromEnv.code, fromEnv.stderr], [2, `bt: invalid BT_API_KEY: character ${at} is not a visible ASCII character (a key /api/login gives holds letters, digits, - and _ only)\n`]);
+    }
+  });
+
   it('does not follow a redirect, which would hand the admin key to another address', async () => {
     const url = servers.get('redirect')!.url;
     const thief = servers.get('thief')!.url.replace('127.0.0.1', 'localhost');

@@ -36,6 +36,11 @@ export function connectionOf(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pr
   // call went to the address's own page, answered "did not answer JSON").
   if (url.search || url.hash || /[?#]/.test(api)) throw new UsageError(`invalid --api: ${JSON.stringify(api)} has a query or a fragment (expected the server's address alone, such as http://127.0.0.1:8080)`);
   if (!key) throw new UsageError("the admin commands need an admin's key: --key KEY or BT_API_KEY (the key /api/login gives)");
+  // A header cannot carry a control character, and a space or a letter outside ASCII is no key the
+  // server gives: said here, not as "cannot reach the server: ERR_INVALID_CHAR". The key is not
+  // printed (it is a secret), only where it goes wrong.
+  const bad = /[^\x21-\x7e]/.exec(key);
+  if (bad) throw new UsageError(`invalid ${flags.key !== undefined ? '--key' : 'BT_API_KEY'}: character ${bad.index + 1} is not a visible ASCII character (a key /api/login gives holds letters, digits, - and _ only)`);
   return { api: url.toString().replace(/\/+$/, ''), key };
 }
 
