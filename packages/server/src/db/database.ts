@@ -40,6 +40,11 @@ export interface Database {
    * transaction. For a stored procedure that is its own transaction: one round trip.
    */
   autocommit<R = Record<string, unknown>>(sql: string): Promise<R[]>;
+  /**
+   * MySQL only: how many times this process ran a transaction or an autocommit statement again
+   * after a deadlock or a lock wait timeout (docs/server.md, "Sign-ups at once on MariaDB").
+   */
+  lockRetries?: { readonly count: number };
   /** A value as an SQL literal of this dialect (strings quoted, dates in Sequelize's stored format). */
   literal(value: string | number | boolean | Date | null): string;
   close(): Promise<void>;
@@ -109,7 +114,8 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       await sequelize.close().catch(() => {});
       throw new Error(`cannot connect to the database at DATABASE_URL ${redact(target.url)}: ${(err as Error).message}`, { cause: err });
     }
-    const db = makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock), () => {
+    const lockRetries = { count: 0 };
+    const db = makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock, lockRetries), () => {
       throw new Error('script() is for SQLite only');
     });
     const manager = sequelize.connectionManager as unknown as { getConnection(o: object): Promise<MysqlHandle>; releaseConnection(c: MysqlHandle): Promise<void> };
@@ -123,7 +129,8 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
         } finally {
           await manager.releaseConnection(connection);
         }
-      }, isMysqlDeadlock);
+      }, isMysqlDeadlock, lockRetries);
+    db.lockRetries = lockRetries;
     return db;
   }
 
@@ -156,7 +163,7 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       // transaction; if many waited on SQLite's busy handler they would hold every libuv thread
       // while the holder of the lock waits for one to COMMIT. Queueing them here avoids that, and
       // the busy timeout still covers another process (a migration, the CLI) holding the file.
-      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
+      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy, { count: 0 })),
     async (statements, after) => {
       const changes = await scripts.run(statements);
       return after(sqliteSession((await scripts.handle()) as unknown as SqliteHandle), changes);
@@ -387,12 +394,13 @@ class Mutex {
   }
 }
 
-async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, attempts = 4): Promise<T> {
+async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, retries: { count: number }, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       if (attempt >= attempts || !retryable(err)) throw err;
+      retries.count++;
       await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
     }
   }
