@@ -18,7 +18,6 @@
 // is not written as Node 20's (harnessAsExpected): nothing is replaced then.
 import asyncHooks from 'node:async_hooks';
 
-const HARNESS = 'node:internal/test_runner/harness';
 const { AsyncLocalStorage, AsyncResource } = asyncHooks;
 
 /** What was replaced in this process (the tests of this module read it). */

@@ -257,6 +257,15 @@ export class AdminClient {
       if (error instanceof RunError) throw error;
       throw new RunError(`cannot reach the server at ${this.connection.api}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
+    return this.answerOf(res, path, deadline);
+  }
+
+  /**
+   * What the server answered `path`, once its status is known: a redirect or an error status is
+   * thrown (the error's sentence read), a success returned with its body still to read before
+   * `deadline`.
+   */
+  private async answerOf(res: IncomingMessage, path: string, deadline: ReturnType<typeof setTimeout>): Promise<Answer> {
     const answer: Answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res, end: () => clearTimeout(deadline) };
     if (answer.status >= 300 && answer.status < 400) {
       res.destroy();
@@ -373,38 +382,11 @@ export class AdminClient {
       };
       void pump();
     });
-    const status = response.statusCode ?? 0;
-    const failed = status < 200 || status >= 300;
-    // An error answer is read up to MAX_ERROR_BYTES, like the other calls' (errorSentence).
-    const most = failed ? MAX_ERROR_BYTES : MAX_ANSWER_BYTES;
-    const chunks: Buffer[] = [];
-    let total = 0;
     const deadline = setTimeout(() => response.destroy(this.tooSlow(path)), this.timeoutMs);
-    try {
-      for await (const chunk of response) {
-        chunks.push(chunk as Buffer);
-        total += (chunk as Buffer).length;
-        if (total >= most && failed) {
-          response.destroy();
-          break;
-        }
-        if (total > most) {
-          response.destroy();
-          throw this.tooBig(path);
-        }
-      }
-    } catch (error) {
-      // An error answer cut off still has its status: what came is enough to say it.
-      if (!failed || error instanceof RunError) throw error instanceof RunError ? error : new RunError(`the server at ${this.connection.api} broke off its answer for ${path}: ${(error as Error).message}`);
-    } finally {
-      clearTimeout(deadline);
-    }
-    if (status >= 300 && status < 400) throw this.redirected(path, status, response.headers.location);
-    const bytes = Buffer.concat(chunks);
-    if (failed) throw new ServerError(status, errorSentence(status, response.statusMessage ?? '', bytes.subarray(0, MAX_ERROR_BYTES), response.headers['retry-after']));
+    const bytes = await this.bytesOf(await this.answerOf(response, path, deadline), path);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(bytes.toString('utf8'));
+      parsed = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
       parsed = null;
     }

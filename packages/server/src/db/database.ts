@@ -163,7 +163,7 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       // transaction; if many waited on SQLite's busy handler they would hold every libuv thread
       // while the holder of the lock waits for one to COMMIT. Queueing them here avoids that, and
       // the busy timeout still covers another process (a migration, the CLI) holding the file.
-      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy, { count: 0 })),
+      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
     async (statements, after) => {
       const changes = await scripts.run(statements);
       return after(sqliteSession((await scripts.handle()) as unknown as SqliteHandle), changes);
@@ -394,13 +394,13 @@ class Mutex {
   }
 }
 
-async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, retries: { count: number }, attempts = 4): Promise<T> {
+async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, retries?: { count: number }, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       if (attempt >= attempts || !retryable(err)) throw err;
-      retries.count++;
+      if (retries) retries.count++;
       await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
     }
   }
