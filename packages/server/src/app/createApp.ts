@@ -44,6 +44,7 @@ export function createApp(deps: AppDeps): App {
   // address per request, and no per-address rate limit (login, register, reset) ever applied.
   app.maxIpsCount = deps.config.trustProxy ? (deps.config.proxyHops ?? 1) : 0;
   const metrics = deps.metrics ?? new Metrics({ defaultMetrics: false });
+  metrics.setLockRetrySource(deps.db.lockRetries);
   const closers = deps.closers ?? new Closers();
   deps = { ...deps, metrics, closers };
   const services = createServices(deps);

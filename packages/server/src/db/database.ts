@@ -41,10 +41,12 @@ export interface Database {
    */
   autocommit<R = Record<string, unknown>>(sql: string): Promise<R[]>;
   /**
-   * MySQL only: how many times this process ran a transaction or an autocommit statement again
-   * after a deadlock or a lock wait timeout (docs/server.md, "Sign-ups at once on MariaDB").
+   * How many times this process ran a transaction again because of another's lock: on MySQL a
+   * transaction or an autocommit statement after a deadlock or a lock wait timeout (docs/server.md,
+   * "Sign-ups at once on MariaDB"); on SQLite a transaction or a script still SQLITE_BUSY after the
+   * busy timeout (another process held the file). Exported as bt_db_lock_retries_total.
    */
-  lockRetries?: { readonly count: number };
+  readonly lockRetries: { readonly count: number };
   /** A value as an SQL literal of this dialect (strings quoted, dates in Sequelize's stored format). */
   literal(value: string | number | boolean | Date | null): string;
   close(): Promise<void>;
@@ -115,7 +117,7 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
       throw new Error(`cannot connect to the database at DATABASE_URL ${redact(target.url)}: ${(err as Error).message}`, { cause: err });
     }
     const lockRetries = { count: 0 };
-    const db = makeDatabase(sequelize, 'mysql', redact(target.url), (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock, lockRetries), () => {
+    const db = makeDatabase(sequelize, 'mysql', redact(target.url), lockRetries, (fn) => withRetry(() => sequelize.transaction(fn), isMysqlDeadlock, lockRetries), () => {
       throw new Error('script() is for SQLite only');
     });
     const manager = sequelize.connectionManager as unknown as { getConnection(o: object): Promise<MysqlHandle>; releaseConnection(c: MysqlHandle): Promise<void> };
@@ -130,7 +132,6 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
           await manager.releaseConnection(connection);
         }
       }, isMysqlDeadlock, lockRetries);
-    db.lockRetries = lockRetries;
     return db;
   }
 
@@ -149,21 +150,24 @@ export async function openDatabase(url: string | undefined, options: DatabaseOpt
   const connections = configureSqliteConnections(sequelize, options.busyTimeoutMs ?? 10_000);
   await sequelize.query('PRAGMA journal_mode=WAL');
   const lock = new Mutex();
+  const lockRetries = { count: 0 };
   const scripts = new ScriptRunner(
     () => connections.acquire('bt-scripts') as unknown as Promise<ScriptHandle>,
     (fn) => lock.run(fn),
     isSqliteBusy,
+    lockRetries,
   );
   return makeDatabase(
     sequelize,
     'sqlite',
     storage,
+    lockRetries,
     (fn) =>
       // One write transaction at a time in this process. Sequelize opens one SQLite connection per
       // transaction; if many waited on SQLite's busy handler they would hold every libuv thread
       // while the holder of the lock waits for one to COMMIT. Queueing them here avoids that, and
       // the busy timeout still covers another process (a migration, the CLI) holding the file.
-      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy)),
+      lock.run(() => withRetry(() => sequelize.transaction(fn), isSqliteBusy, lockRetries)),
     async (statements, after) => {
       const changes = await scripts.run(statements);
       return after(sqliteSession((await scripts.handle()) as unknown as SqliteHandle), changes);
@@ -209,6 +213,7 @@ function makeDatabase(
   sequelize: Sequelize,
   dialect: Dialect,
   location: string,
+  lockRetries: { readonly count: number },
   transaction: <T>(fn: (t: Transaction) => Promise<T>) => Promise<T>,
   script: <T>(statements: string[], after: (session: RawSession, changes: number) => Promise<T>) => Promise<T>,
 ): Database {
@@ -216,6 +221,7 @@ function makeDatabase(
     sequelize,
     dialect,
     location,
+    lockRetries,
     models: initModels(sequelize),
     transaction,
     raw: (t) => {
@@ -394,13 +400,13 @@ class Mutex {
   }
 }
 
-async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, retries?: { count: number }, attempts = 4): Promise<T> {
+async function withRetry<T>(fn: () => Promise<T>, retryable: (err: unknown) => boolean, retries: { count: number }, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       if (attempt >= attempts || !retryable(err)) throw err;
-      if (retries) retries.count++;
+      retries.count++;
       await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
     }
   }
@@ -411,13 +417,17 @@ function errorCode(err: unknown): string | undefined {
   return e?.parent?.code ?? e?.original?.code ?? e?.code;
 }
 
-/** Codes of a database that is not there (stopped, restarting, unreachable), not of a bad query. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY']);
+/**
+ * Codes of a database that cannot serve now, not of a bad query: not there (stopped, restarting,
+ * unreachable), or still locked after the retries (SQLITE_BUSY; a deadlock or lock wait timeout
+ * on MySQL, after withRetry's four tries).
+ */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY', 'ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
 
 /**
  * The database cannot serve now (docs/architecture.md §3: 503 "busy", never a 500): a connection
- * error of Sequelize, a dropped or refused connection, a server shutting down, SQLite still locked
- * after the busy timeout and the retries.
+ * error of Sequelize, a dropped or refused connection, a server shutting down, SQLite or a MySQL
+ * row still locked after the busy timeout and the retries.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

@@ -40,6 +40,8 @@ export class ScriptRunner {
     /** The process's write lock, shared with Sequelize's transactions. */
     private readonly lock: <T>(fn: () => Promise<T>) => Promise<T>,
     private readonly isBusy: (err: unknown) => boolean,
+    /** Counts each transaction sent again after SQLITE_BUSY (the database's lockRetries). */
+    private readonly retries: { count: number } = { count: 0 },
   ) {}
 
   /** Runs the statements as one transaction; resolves with changes() of the last one. */
@@ -111,7 +113,10 @@ export class ScriptRunner {
       if (changes !== undefined) p.resolve(changes);
       else if (failedAt < 0) {
         failedAt = i;
-        if (failure && this.isBusy(failure) && ++p.attempts < BUSY_ATTEMPTS) retry.push(p);
+        if (failure && this.isBusy(failure) && ++p.attempts < BUSY_ATTEMPTS) {
+          this.retries.count++;
+          retry.push(p);
+        }
         else p.reject(failure ?? new Error('SQLite script: transaction neither committed nor failed'));
       } else retry.push(p);
     });

@@ -17,6 +17,7 @@ export class Metrics {
   readonly creditsRefunded: Counter<'reason'>;
   private queueDepthSource: (() => Promise<number> | number) | null = null;
   private connectionSource: { open(): number; refused(): number } | null = null;
+  private lockRetrySource: { readonly count: number } | null = null;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     this.httpDuration = new Histogram({
@@ -77,6 +78,15 @@ export class Metrics {
         this.inc(metrics.connectionSource?.refused() ?? 0);
       },
     });
+    new Counter({
+      name: 'bt_db_lock_retries_total',
+      help: "Transactions run again because of another's lock: a deadlock or lock wait timeout (MySQL), SQLITE_BUSY past the busy timeout (SQLite)",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(metrics.lockRetrySource?.count ?? 0);
+      },
+    });
     if (options.defaultMetrics ?? true) {
       try {
         // CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_*).
@@ -90,6 +100,11 @@ export class Metrics {
   /** Where the connection counts come from (app/connection-guard.ts), read at each scrape. */
   setConnectionSource(source: { open(): number; refused(): number } | null): void {
     this.connectionSource = source;
+  }
+
+  /** The database's count of transactions run again (Database.lockRetries), read at each scrape. */
+  setLockRetrySource(source: { readonly count: number } | null): void {
+    this.lockRetrySource = source;
   }
 
   /** Where the queue's depth comes from (the backtest runner's `queueDepth()`), read at each scrape. */

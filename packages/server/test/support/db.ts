@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { migrate, openDatabase, type Database } from '../../src/db/index.js';
+import { migrate, openDatabase, type Database, type DatabaseOptions } from '../../src/db/index.js';
 import { copySqliteTemplate } from './sqlite-template.js';
 
 /**
@@ -95,12 +95,13 @@ async function copyTemplateInto(url: string, createOptions: string | undefined):
   return true;
 }
 
-export async function openTestDatabase(createOptions?: string): Promise<TestDatabase> {
+/** `openOptions`: more of openDatabase's options (a shorter SQLite busy timeout). */
+export async function openTestDatabase(createOptions?: string, openOptions: Partial<DatabaseOptions> = {}): Promise<TestDatabase> {
   const { url, drop } = await createTestDatabaseUrl(TEST_DIALECT, createOptions);
   let db: Database | undefined;
   try {
     const copied = await copyTemplateInto(url, createOptions);
-    db = await openDatabase(url, { dataDir: tmpdir() });
+    db = await openDatabase(url, { dataDir: tmpdir(), ...openOptions });
     if (!copied) await migrate(db.sequelize);
   } catch (err) {
     await db?.close().catch(() => {});
