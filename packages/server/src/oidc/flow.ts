@@ -7,6 +7,8 @@ import { SignInRefused, type IdentityLinking } from './linking.js';
 import type { IdentityProvider } from './provider.js';
 
 const STATE_TTL_MS = 10 * 60_000;
+/** Expired states a start deletes at most (retention/technical.ts sweeps the rest every minute). */
+const EXPIRED_PER_START = 500;
 
 export interface OidcFlowConfig {
   apiUrl: string;
@@ -59,7 +61,15 @@ export class OidcFlow {
     const now = this.clock.now();
     const { OidcState } = this.db.models;
     await this.db.transaction(async (t) => {
-      await OidcState.destroy({ where: { expiresAt: { [Op.lt]: now } }, transaction: t });
+      // The expired ones found by a plain read, which locks nothing, then deleted by id, only when
+      // there are some. `expires_at` has no index: on MariaDB the DELETE by expiry read the whole
+      // table with locks, up to the gap past the last row, even with no row to delete; two starts
+      // at once on an empty table (as the minute sweep leaves it) each held that gap, then each
+      // waited for the other's INSERT: 47 to 58 of 80 starts run again, 10 at once (docs/server.md,
+      // "Sign-ups at once on MariaDB"; test/google-sign-ins-at-once.test.ts).
+      // At most EXPIRED_PER_START: a flood of starts leaves the rest to the minute sweep.
+      const expired = await OidcState.findAll({ where: { expiresAt: { [Op.lt]: now } }, attributes: ['id'], limit: EXPIRED_PER_START, transaction: t });
+      if (expired.length > 0) await OidcState.destroy({ where: { id: expired.map((row) => row.id), expiresAt: { [Op.lt]: now } }, transaction: t });
       await OidcState.create(
         { stateHash: hashSecret(state), bindingHash: hashSecret(binding), provider: provider.id, nonce, codeVerifier, nextPath: safeNextPath(next), expiresAt: new Date(now.getTime() + STATE_TTL_MS) },
         { transaction: t },
