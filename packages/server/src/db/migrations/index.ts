@@ -20,6 +20,7 @@ import * as m0018 from './0018-retention-indexes.js';
 import * as m0019 from './0019-payment-attention.js';
 import * as m0020 from './0020-oidc-codes.js';
 import * as m0021 from './0021-backtest-charge-plain-read.js';
+import * as m0022 from './0022-subscription-and-state-indexes.js';
 
 export interface Migration {
   name: string;
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   { name: '0019-payment-attention', ...m0019 },
   { name: '0020-oidc-codes', ...m0020 },
   { name: '0021-backtest-charge-plain-read', ...m0021 },
+  { name: '0022-subscription-and-state-indexes', ...m0022 },
 ];
