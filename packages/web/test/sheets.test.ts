@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PUBLIC_SHEETS, RESULT_SHEETS, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetTable } from '../src/pages/stats/sheets.js';
+import { formatCellFr } from '@bt/core/format';
+import { PUBLIC_SHEETS, RESULT_SHEETS, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetPipSize, sheetTable } from '../src/pages/stats/sheets.js';
 
 describe('workbook answers for the statistics modals', () => {
   it('reads sheet lists of names or of objects with name, sheet, title or id', () => {
@@ -42,5 +43,18 @@ describe('workbook answers for the statistics modals', () => {
     // Nothing failed: the same object, so no new state and no new request.
     assert.equal(forgetFailedSheets(sheets, ['Config', 'Sessions']), sheets);
     assert.equal(forgetFailedSheets(sheets, ['Par_Heure']), sheets);
+  });
+
+  it('writes prices with the pip size on the Trades sheet only: elsewhere SL is a count of trades', () => {
+    const config = sheetTable({ headers: ['metric', 'value'], rows: [['symbol', 'EURUSD'], ['pip_size', 0.0001]] });
+    assert.equal(sheetPipSize('Trades', config), 0.0001);
+    assert.equal(formatCellFr(1.06893, 'SL', { pipSize: sheetPipSize('Trades', config) }), '1,06893');
+    for (const sheet of ['Sessions', 'Jour_Semaine', 'Global', 'TP2_Global']) {
+      assert.equal(sheetPipSize(sheet, config), null, sheet);
+      // 50 trades stopped in the Asian session, not a price of 50,00000.
+      assert.equal(formatCellFr(50, 'SL', { pipSize: sheetPipSize(sheet, config) }), '50', sheet);
+    }
+    assert.equal(sheetPipSize('Trades', null), null, 'Config not read yet');
+    assert.equal(sheetPipSize('Trades', sheetTable({ headers: ['metric', 'value'], rows: [['pip_size', 'x']] })), null);
   });
 });

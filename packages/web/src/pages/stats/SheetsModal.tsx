@@ -11,7 +11,7 @@ import {
   usesInternalStop,
   utcOffsetLabel,
 } from '../../lib/format.js';
-import { CONFIG_SHEET, HOURLY_SHEET, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetTable, type SheetTable } from './sheets.js';
+import { CONFIG_SHEET, HOURLY_SHEET, forgetFailedSheets, metricValueRows, sheetLabel, sheetNames, sheetPipSize, sheetTable, type SheetTable } from './sheets.js';
 import { ScrollX } from '../../components/ScrollX.js';
 import { useRovingGroup } from '../../lib/useRovingGroup.js';
 
@@ -184,12 +184,6 @@ function configInstant(table: SheetTable | null): number {
   return Date.now();
 }
 
-/** The instrument's pip size from Config, so prices keep its decimals. */
-function configPipSize(table: SheetTable | null): number | null {
-  const row = table ? metricValueRows(table).find((r) => r.metric.trim() === 'pip_size') : undefined;
-  return typeof row?.value === 'number' && row.value > 0 ? row.value : null;
-}
-
 /** Statistics modal with one tab per sheet (docs/product.md §1.2 public variant, docs/product.md §2.2 results variant). */
 export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClose, header, footer, rowAction, initialSheet }: SheetsModalProps) {
   const [names, setNames] = useState<string[] | null>(null);
@@ -265,7 +259,7 @@ export function SheetsModal({ title, folder, loadMeta, loadSheet, allowed, onClo
   else if (active === HOURLY_SHEET) body = <HourlyTable table={current.table} timeZone={timeZone} at={configInstant(config)} action={action} />;
   else if (active === CONFIG_SHEET) body = <ConfigTable table={configTable(current.table)} internalStop={internalStop} />;
   else if (isMetricSheet(current.table)) body = <MetricTable table={current.table} internalStop={internalStop} action={action} />;
-  else body = <GridTable table={current.table} action={action} pipSize={configPipSize(config)} />;
+  else body = <GridTable table={current.table} action={action} pipSize={sheetPipSize(active, config)} />;
 
   return (
     <Modal title={title} onClose={onClose} wide footer={footer} className="sheets-modal">

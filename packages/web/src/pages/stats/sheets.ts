@@ -13,6 +13,7 @@ export const PUBLIC_SHEETS = ['Config', 'Global', 'Sessions', 'Par_Heure', 'Jour
 
 export const HOURLY_SHEET = 'Par_Heure';
 export const CONFIG_SHEET = 'Config';
+export const TRADES_SHEET = 'Trades';
 
 export function sheetLabel(name: string): string {
   return (SHEET_TAB_LABELS as Record<string, string | undefined>)[name] ?? name.replace(/_/g, ' ');
@@ -73,6 +74,17 @@ export function metricValueRows(table: SheetTable): { metric: string; value: unk
   if (metricIndex < 0) metricIndex = 0;
   if (valueIndex < 0) valueIndex = metricIndex === 0 ? 1 : 0;
   return table.rows.map((row) => ({ metric: String(row[metricIndex] ?? ''), value: row[valueIndex] }));
+}
+
+/**
+ * The pip size a sheet's cells are written with: the instrument's (Config's `pip_size`) on the
+ * Trades sheet only, whose SL, TP1 and TP2 columns are prices. Sessions and Jour_Semaine have an
+ * 'SL' column too, the count of stopped trades, which read as a price showed '50,00000' on EURUSD.
+ */
+export function sheetPipSize(sheet: string, config: SheetTable | null): number | null {
+  if (sheet !== TRADES_SHEET || !config) return null;
+  const row = metricValueRows(config).find((r) => r.metric.trim() === 'pip_size');
+  return typeof row?.value === 'number' && row.value > 0 ? row.value : null;
 }
 
 /**
