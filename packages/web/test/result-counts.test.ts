@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { goldenHoursLabel, tradesCountText } from '../src/features/results/goldenText.js';
-import { monteCarloIntro, monteCarloValue } from '../src/features/montecarlo/texts.js';
+import { histogramAxes, monteCarloIntro, monteCarloValue } from '../src/features/montecarlo/texts.js';
 
 const NNBSP = '\u202f';
 
@@ -34,5 +34,14 @@ describe('the Monte Carlo panel’s numbers', () => {
     assert.equal(monteCarloValue(7, true), '7');
     assert.equal(monteCarloValue(-1234.5, false), `-1${NNBSP}234,50`);
     assert.equal(monteCarloValue(3, false), '3,00');
+  });
+
+  it('writes the histogram’s ticks the French way, not Plot’s English default', () => {
+    const { x, y } = histogramAxes('Drawdown max (R)');
+    assert.equal(x.label, 'Drawdown max (R)');
+    assert.deepEqual([5, 5.2, 7.8].map(x.tickFormat), ['5', '5,2', '7,8']);
+    assert.equal(x.tickFormat(-1200), `-1${NNBSP}200`);
+    assert.equal(y.label, 'Part des tirages (%)');
+    assert.deepEqual([0, 2.5, 10].map(y.tickFormat), ['0', '2,5', '10']);
   });
 });

@@ -9,7 +9,7 @@ import type { Distribution, MonteCarloMethod } from '@bt/core/montecarlo';
 import { useEffect, useRef, useState } from 'react';
 import { ScrollX } from '../../components/ScrollX.js';
 import { useMonteCarlo } from './useMonteCarlo.js';
-import { monteCarloIntro, monteCarloValue } from './texts.js';
+import { histogramAxes, monteCarloIntro, monteCarloValue } from './texts.js';
 
 export interface RSequences {
   readonly tp1: readonly number[];
@@ -36,8 +36,7 @@ function Histogram({ distribution, label }: { distribution: Distribution; label:
       height: 220,
       marginLeft: 44,
       style: { background: 'transparent', color: '#cbd5e1', fontSize: '11px' },
-      x: { label },
-      y: { label: 'Part des tirages (%)', grid: true },
+      ...histogramAxes(label),
       marks: [
         Plot.rectY(bins, { x1: 'x1', x2: 'x2', y: 'share', fill: '#3b82f6', fillOpacity: 0.85, inset: 0.5 }),
         Plot.ruleX(distribution.percentiles, { x: 'value', stroke: '#f5b301', strokeDasharray: '4 3' }),
