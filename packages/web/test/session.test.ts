@@ -70,6 +70,24 @@ describe('session store', () => {
     assert.deepEqual(revoked, ['k1'], 'no key, nothing to revoke');
   });
 
+  it('logout after the account was deleted forgets the key without asking the server to end it again', async () => {
+    // The deletion ended the key on the server: a revoke call would be refused (401 on the console).
+    const storage = memoryStorage({ apiKey: 'k1' });
+    const revoked: string[] = [];
+    const store = new SessionStore({
+      storage,
+      fetchProfile: async () => ({ email: 'a@b.fr' }),
+      pingAdmin: async () => undefined,
+      revokeKey: async (key) => void revoked.push(key),
+    });
+    await store.start(null);
+    store.logout({ revoke: false });
+    await flush();
+    assert.deepEqual(revoked, []);
+    assert.equal(store.getState().status, 'anonymous');
+    assert.equal(storage.getItem('apiKey'), null);
+  });
+
   it('a key from the address is stored, shown as consuming, then ready with the profile', async () => {
     const storage = memoryStorage();
     const profile = deferred<Record<string, unknown>>();

@@ -191,10 +191,14 @@ export class SessionStore {
     return this.loadProfile(key);
   }
 
-  /** Forgets the key here at once, and asks the server to end it (a copy elsewhere stops working too). */
-  logout(): void {
+  /**
+   * Forgets the key here at once, and asks the server to end it (a copy elsewhere stops working too).
+   * `revoke: false` when the server has ended it already (the account was just deleted): asking
+   * again is refused, a 401 on the console after every deletion.
+   */
+  logout(options: { revoke?: boolean } = {}): void {
     const key = this.state.key;
-    if (key) void this.deps.revokeKey?.(key).catch(() => undefined);
+    if (key && options.revoke !== false) void this.deps.revokeKey?.(key).catch(() => undefined);
     this.generation++;
     clearStoredKey(this.deps.storage);
     this.admin.reset();

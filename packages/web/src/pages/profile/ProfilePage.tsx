@@ -91,20 +91,22 @@ export default function ProfilePage() {
   const [loadError, setLoadError] = useState(false);
   const [action, setAction] = useState<Action | null>(null);
   const [actionState, setActionState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const signOutOnLeave = useRef(false);
+  // null: stay signed in on leaving; else whether the server must still end the key (not after a
+  // deletion, which ended it).
+  const signOutOnLeave = useRef<{ revoke: boolean } | null>(null);
 
   // Signing out while this guarded page is still shown would send the guard to /login: the
   // session ends once the page has left (navigation is a transition, the session change is not).
   useEffect(
     () => () => {
       if (!signOutOnLeave.current) return;
-      session.logout();
+      session.logout(signOutOnLeave.current);
       analytics.reset();
     },
     [],
   );
-  const leave = () => {
-    signOutOnLeave.current = true;
+  const leave = (revoke = true) => {
+    signOutOnLeave.current = { revoke };
     navigate('/home', { replace: true });
   };
 
@@ -205,7 +207,7 @@ export default function ProfilePage() {
           user={user}
           work={work}
           resumed={resumed === 'delete'}
-          onDeleted={leave}
+          onDeleted={() => leave(false)}
           onClose={() => {
             setAction(null);
             setResumed(null);
