@@ -70,7 +70,7 @@ export function PaymentAttention() {
   return (
     <div className="admin-block" data-testid="maintenance-attention">
       <SectionHead title="Paiements à régler">
-        <label className="small">
+        <label className="check small">
           <input type="checkbox" checked={withClosed} onChange={(e) => setWithClosed(e.target.checked)} data-testid="attention-all" /> Afficher aussi les situations closes
         </label>
       </SectionHead>

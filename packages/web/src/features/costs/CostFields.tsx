@@ -45,7 +45,7 @@ export function CostFields({ costs, custom, symbol, onChange }: { costs: CostFor
         </label>
       </details>
       {custom ? (
-        <label className="checkbox">
+        <label className="check">
           <input type="checkbox" checked={costs.spreadFromData} onChange={(e) => set({ spreadFromData: e.target.checked })} data-testid="spread-from-data" />
           Utiliser la colonne Spread du fichier quand elle existe (export MetaTrader, en points)
         </label>
