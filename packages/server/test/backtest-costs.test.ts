@@ -76,7 +76,7 @@ describe(`backtest costs (${TEST_DIALECT})`, () => {
     const res = await t.request('POST', '/api/upload_csv_and_backtest', { key: user.key, form: good });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.costs.spread_pips, 1.3);
-    assert.ok(res.body.warnings.some((w: string) => w.startsWith("spread_from_data : les données n'ont pas de colonne Spread")));
+    assert.ok(res.body.warnings.some((w: string) => w === "Pas de colonne Spread renseignée dans les données : le spread indiqué (ou 0) s'applique à chaque bougie."));
     assert.equal(await balance(t, user.id), 0);
     const pip = await t.request('GET', '/api/pip?symbol=EURUSD');
     assert.equal(pip.body.typical_spread_pips, 1.3);

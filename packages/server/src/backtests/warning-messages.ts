@@ -23,7 +23,9 @@ export const FRENCH_WARNINGS: { [C in BacktestWarningCode]: (w: Of<C>) => string
     `Paramètre « ${w.param} » donné deux fois avec des valeurs différentes (${w.first}=${w.firstValue}, ${w.second}=${w.secondValue}) : ${w.kept} est gardé.`,
   ema_fast_slower: (w) => `ema_fast ${w.fast} est plus lente que ema_slow ${w.slow} : le filtre de tendance achète quand ${w.fast} est au-dessus de ${w.slow}, comme demandé.`,
   no_candle_in_period: (w) => `Aucune bougie dans la période : aucun trade (${w.candles} ${plural(w.candles, 'bougie', 'bougies')} dans les données).`,
-  spread_column_missing: () => "spread_from_data : les données n'ont pas de colonne Spread renseignée ; le spread donné (ou 0) s'applique à chaque bougie.",
+  // Without the parameter's name: the web form asks for the file's Spread column by default ("quand
+  // elle existe", docs/web.md), so this is what a trader reads after most custom files.
+  spread_column_missing: () => "Pas de colonne Spread renseignée dans les données : le spread indiqué (ou 0) s'applique à chaque bougie.",
   spread_point_mismatch: (w) =>
     `spread_from_data : la colonne Spread est lue en points de ${number(w.pointSize)} (un dixième de pip), mais les prix sont cotés à ${number(w.quoted)} ; si le point de ton courtier est ${number(w.quoted)}, indique spread_point_size.`,
   entries_skipped_no_risk: (w) =>
