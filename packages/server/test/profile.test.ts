@@ -29,7 +29,9 @@ describe(`POST /api/profile/update (${TEST_DIALECT})`, () => {
 
   it('changes the e-mail with the current password; the new address must be verified again, without new credits', async () => {
     const user = await register(t);
+    assert.equal((await t.request('GET', '/api/me', { key: user.key })).body.signup_credits_pending, true, 'a new account gets its credits with the verification');
     await verify(user.key);
+    assert.equal((await t.request('GET', '/api/me', { key: user.key })).body.signup_credits_pending, false);
     const other = newPerson();
     const noPassword = await t.request('POST', '/api/profile/update', { json: { email: other.email }, key: user.key });
     assert.equal(noPassword.status, 400);
@@ -49,6 +51,7 @@ describe(`POST /api/profile/update (${TEST_DIALECT})`, () => {
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.user.email, other.email);
     assert.equal(ok.body.user.email_verified, false);
+    assert.equal(ok.body.user.signup_credits_pending, false, 'the profile must not promise the credits again');
     assert.equal(ok.body.emailed, false);
     const follow = await fetch(ok.body.verifyUrl, { redirect: 'manual' });
     assert.equal(follow.headers.get('location'), 'http://web.bt.test/profile?verified=1&credits=already', 'the profile page must not announce credits again');

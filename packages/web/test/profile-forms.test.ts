@@ -21,6 +21,7 @@ import {
   renewDate,
   resendErrorMessage,
   subscriberAdvantage,
+  verificationHint,
   verifiedBanner,
   visibleHistory,
 } from '../src/features/profile/profile.js';
@@ -152,5 +153,16 @@ describe('profile summary and purchase history (docs/product.md §2.2, §2.3)', 
     assert.equal(reauthResume('delete', { has_password: true }), null);
     assert.equal(reauthResume('delete', {}), null);
     assert.equal(reauthResume('delete', null), null);
+  });
+});
+
+describe('verification card', () => {
+  it('promises the sign-up credits only while the server says they are still to come', () => {
+    assert.equal(verificationHint({ signup_credits_pending: true }), 'Vérifie ton adresse pour débloquer tes 2 crédits offerts.');
+    // A verified account that changed its address had them already (it read the promise again).
+    assert.equal(verificationHint({ signup_credits_pending: false }), PROFILE_MESSAGES.verifyNewAddress);
+    assert.doesNotMatch(PROFILE_MESSAGES.verifyNewAddress, /débloquer/);
+    // A server that does not say (an older one during an update): the promise, as before.
+    assert.equal(verificationHint({}), PROFILE_MESSAGES.verifyForCredits);
   });
 });

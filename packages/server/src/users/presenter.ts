@@ -61,7 +61,11 @@ export function presentHistoryEntry(entry: CreditEntry, invoice?: Invoice) {
  * What GET /api/me answers: every user field of docs/product.md §1.3 and docs/product.md §2.3 ("Profile/user"), and
  * nothing else (no hashes, no internal dates).
  */
-export function presentUser(user: User, history: CreditEntry[], now: Date, invoices: Map<number, Invoice> = new Map()) {
+/**
+ * `signupCreditsPending`: the sign-up credits are still to come with the address's verification
+ * (never granted to this account; an account that changed its verified address got them already).
+ */
+export function presentUser(user: User, history: CreditEntry[], now: Date, invoices: Map<number, Invoice> = new Map(), signupCreditsPending = false) {
   const plan = effectivePlan(user, now);
   const name = `${user.firstName} ${user.lastName}`.trim();
   const subscribed = plan !== 'free';
@@ -79,6 +83,7 @@ export function presentUser(user: User, history: CreditEntry[], now: Date, invoi
     credits: user.credits,
     has_discount: isSubscriber(plan),
     email_verified: user.emailVerified,
+    signup_credits_pending: signupCreditsPending,
     has_password: !!user.passwordHash,
     subscription: {
       plan,

@@ -7,6 +7,7 @@ import { fieldsOf } from '../app/multipart.js';
 import { MSG } from '../app/messages.js';
 import type { Services } from '../app/services.js';
 import { SignInAttempts } from '../auth/attempts.js';
+import { signupReference } from '../auth/accounts.js';
 import { currentUser, requireUser } from '../auth/middleware.js';
 import { normalizeEmail } from '../auth/rules.js';
 import { enforce } from '../ratelimit/middleware.js';
@@ -31,7 +32,10 @@ export function userRoutes(services: Services, deps: AppDeps): Router<AppState> 
   // The request's user is already loaded (authentication, or the update's own re-read).
   const me = async (user: User) => {
     const history = await ledger.history(user.id, HISTORY_LIMIT);
-    return presentUser(user, history, deps.clock.now(), await invoices.forLedger(history));
+    // Read only for an unverified address (a new account, or a changed address): the profile's card
+    // promises the sign-up credits only to an account that never had them.
+    const signupCreditsPending = !user.emailVerified && !(await ledger.granted(signupReference(user.id)));
+    return presentUser(user, history, deps.clock.now(), await invoices.forLedger(history), signupCreditsPending);
   };
 
   router.get('/api/me', requireUser, async (ctx) => {

@@ -20,5 +20,7 @@ export interface UserProfile {
   balance_credits?: unknown;
   has_discount?: boolean;
   email_verified?: boolean;
+  /** The sign-up credits still come with the verification (false once granted, docs/api.md). */
+  signup_credits_pending?: boolean;
   [field: string]: unknown;
 }

@@ -20,6 +20,9 @@ export const PROFILE_MESSAGES = {
   verifiedAlreadyCredited: 'Adresse e-mail vérifiée. Tes 2 crédits offerts avaient déjà été ajoutés.',
   verifiedOnScreen: 'Adresse e-mail vérifiée. Les crédits offerts viennent seulement avec un lien reçu par e-mail, pas avec un lien affiché à l’écran.',
   verifiedNoCredits: 'Adresse e-mail vérifiée.',
+  // Ours: the card's line before verification; the credits are promised only when still to come.
+  verifyForCredits: 'Vérifie ton adresse pour débloquer tes 2 crédits offerts.',
+  verifyNewAddress: 'Vérifie ta nouvelle adresse e-mail (les crédits offerts ont déjà été ajoutés à ton compte).',
   // Ours (the spec gives none for these checks).
   emailInvalid: 'Adresse e-mail invalide.',
   fullNameTooLong: 'Nom complet invalide (100 caractères maximum).',
@@ -285,4 +288,13 @@ export function historyRows(user: User | null | undefined): HistoryRow[] {
 
 export function visibleHistory<T>(rows: readonly T[], showAll: boolean): T[] {
   return showAll ? [...rows] : rows.slice(0, HISTORY_DEFAULT);
+}
+
+/**
+ * The verification card's line for an unverified address: the sign-up credits are promised only
+ * when the server says they are still to come (`signup_credits_pending`, docs/api.md); an account
+ * that changed its verified address had them already. A server that does not say keeps the promise.
+ */
+export function verificationHint(user: { signup_credits_pending?: unknown }): string {
+  return user.signup_credits_pending === false ? PROFILE_MESSAGES.verifyNewAddress : PROFILE_MESSAGES.verifyForCredits;
 }

@@ -12,7 +12,7 @@ import {
   saveAvatarColor,
   storedAvatarColor,
 } from '../../shell/avatar.js';
-import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, visibleHistory } from '../../features/profile/profile.js';
+import { HISTORY_DEFAULT, PROFILE_MESSAGES, historyRows, resendErrorMessage, verificationHint, visibleHistory } from '../../features/profile/profile.js';
 import { creditNoteDetail, creditNoteRows, type CreditNoteRow } from '../../features/profile/creditNotes.js';
 import { useAnswerOnce } from '../../lib/useAnswerOnce.js';
 import type { UserProfile } from '../../session/types.js';
@@ -111,7 +111,7 @@ export function VerificationCard({ user }: { user: UserProfile }) {
         </p>
       ) : (
         <>
-          <p className="muted">Vérifie ton adresse pour débloquer tes 2 crédits offerts.</p>
+          <p className="muted" data-testid="verification-hint">{verificationHint(user)}</p>
           <button type="button" className="btn btn-primary btn-small" onClick={resend} disabled={state.busy} data-testid="resend-verification">
             Renvoyer l’e-mail de vérification
           </button>
