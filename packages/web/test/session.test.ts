@@ -47,20 +47,26 @@ describe('key storage', () => {
   });
 });
 
+/** A store signed in with key 'k1'; each key the server is asked to end is noted, then `answer` is its outcome. */
+async function signedInStore(answer: () => Promise<void>) {
+  const storage = memoryStorage({ apiKey: 'k1' });
+  const revoked: string[] = [];
+  const store = new SessionStore({
+    storage,
+    fetchProfile: async () => ({ email: 'a@b.fr' }),
+    pingAdmin: async () => undefined,
+    revokeKey: (key) => {
+      revoked.push(key);
+      return answer();
+    },
+  });
+  await store.start(null);
+  return { storage, revoked, store };
+}
+
 describe('session store', () => {
   it('logout forgets the key here and asks the server to end it; a failing call changes nothing', async () => {
-    const storage = memoryStorage({ apiKey: 'k1' });
-    const revoked: string[] = [];
-    const store = new SessionStore({
-      storage,
-      fetchProfile: async () => ({ email: 'a@b.fr' }),
-      pingAdmin: async () => undefined,
-      revokeKey: async (key) => {
-        revoked.push(key);
-        throw new Error('HTTP 401');
-      },
-    });
-    await store.start(null);
+    const { storage, revoked, store } = await signedInStore(() => Promise.reject(new Error('HTTP 401')));
     store.logout();
     await flush();
     assert.deepEqual(revoked, ['k1']);
@@ -72,15 +78,7 @@ describe('session store', () => {
 
   it('logout after the account was deleted forgets the key without asking the server to end it again', async () => {
     // The deletion ended the key on the server: a revoke call would be refused (401 on the console).
-    const storage = memoryStorage({ apiKey: 'k1' });
-    const revoked: string[] = [];
-    const store = new SessionStore({
-      storage,
-      fetchProfile: async () => ({ email: 'a@b.fr' }),
-      pingAdmin: async () => undefined,
-      revokeKey: async (key) => void revoked.push(key),
-    });
-    await store.start(null);
+    const { storage, revoked, store } = await signedInStore(() => Promise.resolve());
     store.logout({ revoke: false });
     await flush();
     assert.deepEqual(revoked, []);
