@@ -20,7 +20,7 @@ import type { PaymentGateways } from '../../src/payments/gateways.js';
 import type { AppDeps } from '../../src/app/deps.js';
 import type { QueueOptions } from '../../src/jobs/queue.js';
 import { copySeededLibrary, type LibrarySet } from './library.js';
-import { TEST_DIALECT, openTestDatabase, type TestDatabase } from './db.js';
+import { openTestDatabase, type TestDatabase } from './db.js';
 
 /** Short limits so the hostile files (endless loop, memory bomb) are stopped quickly. */
 export const TEST_SANDBOX_LIMITS: Partial<SandboxLimits> = { cpuSeconds: 2, wallMs: 6000, memoryBytes: 512 * 1024 * 1024 };
@@ -211,15 +211,8 @@ export function useTestApp(
   });
   after(async () => {
     await running?.close();
-    const retries = database?.db.lockRetries.count ?? 0;
     await database?.drop();
     await hooks.stopped?.();
-    // Every test file of the MariaDB pass is a deadlock detector too: a transaction of its app
-    // run again after a deadlock or a lock wait timeout is two paths locking in opposite orders or
-    // a gap, which under load becomes a 503 (docs/server.md, "Sign-ups at once on MariaDB").
-    if (TEST_DIALECT === 'mysql' && retries > 0) {
-      throw new Error(`${retries} transaction(s) of this file's app were run again after a deadlock or a lock wait timeout on MariaDB (db.lockRetries): two paths lock the same rows in opposite orders, or lock a gap`);
-    }
   });
   return new Proxy({} as TestApp, {
     get(_, name) {
