@@ -13,6 +13,7 @@ import { runSummary } from '../results/summary.js';
 import { oweRemoval, settleOwedAt, settleRemoval } from '../storage/removals.js';
 import type { StagedFile, Storage } from '../storage/types.js';
 import type { EngineResult } from '../jobs/task.js';
+import { lockAccountRow } from '../users/account-lock.js';
 
 /** The run's row is no longer 'running': another party cancelled (and refunded) it. */
 export class RunNotRunning extends Error {
@@ -245,7 +246,7 @@ const DONE_COLUMNS: [keyof DoneValues, string][] = [
  * left to the sweep, it never makes this throw.
  */
 export async function cancelRun(deps: { db: Database; ledger: CreditLedger; storage: Storage; log: (message: string) => void }, run: Pick<BacktestRun, 'id' | 'runId' | 'userId' | 'folder'>): Promise<'cancelled' | 'done' | 'gone'> {
-  const { BacktestRun, User } = deps.db.models;
+  const { BacktestRun } = deps.db.models;
   // A reference from a queued job is data read back from Redis: the row is found by all of its
   // fields, so a malformed or mismatched one (the id of one run, the run id of another) changes
   // nothing rather than removing one user's run and refunding another's.
@@ -253,14 +254,9 @@ export async function cancelRun(deps: { db: Database; ledger: CreditLedger; stor
   const path = `results/${run.userId}/${run.folder}`;
   const where = { id: run.id, runId: run.runId, userId: run.userId, folder: run.folder };
   const outcome = await deps.db.transaction(async (t) => {
-    // The account's row first, as its deletion (users/purge.ts) and a charge lock it: on MariaDB
-    // the run's row, then the account's for the refund, was the opposite order of a deletion's,
-    // which holds the account's row and then reads its running runs FOR UPDATE. A run given up (a
-    // failed job, the stale-run sweep) while its user deleted the account deadlocked there: 5 to 8
-    // transactions run again for 16 accounts deleted during the sweep (docs/server.md, "Sign-ups
-    // at once on MariaDB"; test/backtests-at-once.test.ts). SQLite runs one write transaction at a
-    // time: no lock to take.
-    if (deps.db.dialect === 'mysql') await User.findByPk(run.userId, { attributes: ['id'], transaction: t, lock: t.LOCK.UPDATE });
+    // Before the run's row: a deletion (users/purge.ts) holds the account's row, then reads its
+    // running runs FOR UPDATE; the opposite order deadlocked (test/backtests-at-once.test.ts).
+    await lockAccountRow(deps.db, run.userId, t);
     const removed = await BacktestRun.destroy({ where: { ...where, status: 'running' }, transaction: t });
     if (removed === 1) {
       await deps.ledger.refund(run.userId, run.runId, { transaction: t });

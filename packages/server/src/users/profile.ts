@@ -4,6 +4,7 @@ import { MSG } from '../app/messages.js';
 import type { Accounts, VerificationDelivery } from '../auth/accounts.js';
 import type { SignInAttempts } from '../auth/attempts.js';
 import { checkEmail, checkNewPassword, normalizeEmail } from '../auth/rules.js';
+import { lockAccountRow } from './account-lock.js';
 import { hashPassword, verifyPassword, type ScryptCost } from '../auth/secrets.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { OneTimeTokens } from '../auth/tokens.js';
@@ -93,12 +94,9 @@ export class Profiles {
 
     const { User } = this.deps.db.models;
     await this.deps.db.transaction(async (t) => {
-      // The account's row first, as its deletion locks it before the rows it removes: on MariaDB
-      // this transaction ended the account's links (a range of user_tokens) and then waited for
-      // the account's row, the opposite order of a deletion sent from another tab, and the two
-      // deadlocked (7 of 12 changes run again; docs/server.md, "Sign-ups at once on MariaDB").
-      // SQLite runs one write transaction at a time: no lock to take.
-      if (this.deps.db.dialect === 'mysql') await User.findByPk(user.id, { attributes: ['id'], transaction: t, lock: t.LOCK.UPDATE });
+      // Before ending the account's links: a deletion from another tab deadlocked with the
+      // opposite order (7 of 12 changes run again).
+      await lockAccountRow(this.deps.db, user.id, t);
       if (emailChanges) {
         if (await userWithEmail(this.deps.db, email, t)) throw conflict(MSG.emailTaken);
         // Taking an address whose account was deleted is a re-creation of it, as a registration
@@ -175,10 +173,7 @@ export class Profiles {
     const now = this.deps.clock.now();
     const owed = await this.deps.db.transaction(async (t) => {
       if (still && !(await still(t))) return null;
-      // On MariaDB the row by its primary key first, as every transaction on an account takes it
-      // (update above, a run given up): the guarded UPDATE alone may go through the deleted_at
-      // index before the row, the opposite order (docs/server.md, "Sign-ups at once on MariaDB").
-      if (this.deps.db.dialect === 'mysql') await User.findByPk(user.id, { attributes: ['id'], transaction: t, lock: t.LOCK.UPDATE });
+      await lockAccountRow(this.deps.db, user.id, t);
       // Guarded on the account being live, and first: a double click (or the user and an admin at
       // once) deletes once. The second request waits on this row's lock, finds it deleted and does
       // nothing, instead of counting a second deletion toward the re-creation limit (SQLite) or
